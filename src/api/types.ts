@@ -1,0 +1,104 @@
+/** Shapes of the API (shared/spec/agency-api.md section 2), and small validators for the boundary. */
+import { ResponseError } from '../errors.js';
+
+export interface Company {
+  id: number;
+  name: string;
+  owner: string;
+  active: boolean;
+  running_campaigns?: number;
+  email_slots?: number;
+  linkedin_slots?: number;
+}
+
+/** The creation response has no slot or campaign counters. */
+export interface CreatedCompany {
+  id: number;
+  name: string;
+  owner: string;
+  active: boolean;
+}
+
+export interface ApiKey {
+  api_key: string;
+  label: string;
+}
+
+export interface PaginationData {
+  total_elements: number;
+  total_pages: number;
+  current_page_number: number;
+  page_size: number;
+}
+
+export interface Page<T> {
+  content: T[];
+  pagination_data: PaginationData | undefined;
+}
+
+export interface Webhook {
+  target_url: string;
+  event: string;
+}
+
+/** Mailbox and email-account records are only partly documented: keep whatever comes back. */
+export interface Mailbox {
+  id: number;
+  type?: string;
+  details?: Record<string, unknown>;
+}
+
+export interface EmailAccount {
+  id: number;
+  type?: string;
+  details?: Record<string, unknown>;
+}
+
+export type JsonObject = Record<string, unknown>;
+
+export function isRecord(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function shapeError(what: string, why: string): ResponseError {
+  return new ResponseError(`The service's answer to ${what} was not understood: ${why}`, null, {
+    hint: 'Run with --debug to see the response, or check that --base-url points at the agency API.',
+  });
+}
+
+type Check<T> = (value: unknown) => value is T;
+
+export const isCompany: Check<Company> = (v): v is Company =>
+  isRecord(v) && typeof v.id === 'number' && typeof v.name === 'string';
+
+export const isApiKey: Check<ApiKey> = (v): v is ApiKey => isRecord(v) && typeof v.api_key === 'string';
+
+export const isWebhook: Check<Webhook> = (v): v is Webhook => isRecord(v) && typeof v.event === 'string';
+
+export const isIdentified: Check<{ id: number }> = (v): v is { id: number } =>
+  isRecord(v) && (typeof v.id === 'number' || typeof v.id === 'string');
+
+export function expectArray<T>(value: unknown, check: Check<T>, what: string): T[] {
+  if (!Array.isArray(value)) throw shapeError(what, 'expected a list');
+  value.forEach((item, index) => {
+    if (!check(item)) throw shapeError(what, `item ${index + 1} lacks the expected fields`);
+  });
+  return value as T[];
+}
+
+export function expectPage<T>(value: unknown, check: Check<T>, what: string): Page<T> {
+  if (!isRecord(value)) throw shapeError(what, 'expected an object with "content"');
+  const content = expectArray(value.content, check, what);
+  const raw = value.pagination_data;
+  let pagination: PaginationData | undefined;
+  if (isRecord(raw)) {
+    const numbers = ['total_elements', 'total_pages', 'current_page_number', 'page_size'] as const;
+    for (const field of numbers) {
+      if (typeof raw[field] !== 'number') throw shapeError(what, `pagination_data.${field} is not a number`);
+    }
+    pagination = raw as unknown as PaginationData;
+  } else if (raw !== undefined) {
+    throw shapeError(what, 'pagination_data is not an object');
+  }
+  return { content, pagination_data: pagination };
+}

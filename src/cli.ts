@@ -1,0 +1,397 @@
+/**
+ * Builds the commander program, registers every command, and turns errors into text and exit codes.
+ * Command code is loaded with import() inside each action, so `agency --help` pays for none of it.
+ */
+import { Command, CommanderError, Option } from '@commander-js/extra-typings';
+import { AgencyClient, lazyHttp } from './api/client.js';
+import type { Context, GlobalFlags, IO } from './context.js';
+import { createWriter, requireApiKey, resolveContext } from './context.js';
+import { AgencyError, ExitCode, InterruptedError } from './errors.js';
+import type { Writer } from './output/writer.js';
+import { VERSION } from './version.js';
+
+/** What every command receives: the resolved context and a factory for API clients. */
+export interface Runtime {
+  ctx: Context;
+  /** A client for the context's key and base URL; `connections` > 1 only for fan-out across companies. */
+  api(options?: { connections?: number; apiKey?: string }): AgencyClient;
+}
+
+type Handler = (rt: Runtime) => Promise<void>;
+
+export async function main(argv: string[], io: IO): Promise<number> {
+  const interrupt = new AbortController();
+  const state: { flags: GlobalFlags } = { flags: {} };
+  const clients: AgencyClient[] = [];
+
+  const run = async (cmd: { optsWithGlobals(): unknown }, handler: Handler) => {
+    state.flags = cmd.optsWithGlobals() as GlobalFlags;
+    const ctx = resolveContext(state.flags, io, interrupt.signal);
+    const runtime: Runtime = {
+      ctx,
+      api: (options) => {
+        const client = new AgencyClient(
+          lazyHttp({
+            baseUrl: ctx.baseUrl,
+            apiKey: options?.apiKey ?? requireApiKey(ctx),
+            timeoutMs: ctx.timeoutMs,
+            userAgent: ctx.userAgent,
+            debug: ctx.debug ? (line) => ctx.out.err(`[debug] ${line}\n`) : undefined,
+            signal: ctx.signal,
+            connections: options?.connections,
+          }),
+        );
+        clients.push(client);
+        return client;
+      },
+    };
+    await handler(runtime);
+  };
+
+  const program = buildProgram(io, run);
+  const stopSignals = onSignals(() => interrupt.abort());
+  try {
+    if (argv.length === 0) {
+      io.stdout.write(program.helpInformation());
+      return ExitCode.ok;
+    }
+    await program.parseAsync(argv, { from: 'user' });
+    return ExitCode.ok;
+  } catch (error) {
+    return reportError(error, state.flags, io);
+  } finally {
+    stopSignals();
+    await Promise.allSettled(clients.map((c) => c.close()));
+  }
+}
+
+function reportError(error: unknown, flags: GlobalFlags, io: IO): number {
+  if (error instanceof CommanderError) {
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.ok;
+    // commander has already printed its message (with a suggestion for a mistyped command).
+    if (flags.json || io.env.AGENCY_JSON_ERRORS) writeJsonError(io, null, error.message.replace(/^error: /, ''));
+    return ExitCode.usage;
+  }
+  let out: Writer;
+  try {
+    out = createWriter(flags, io);
+  } catch {
+    out = createWriter({}, io);
+  }
+  if (error instanceof AgencyError) {
+    if (error instanceof InterruptedError) {
+      out.info('Interrupted.');
+    } else {
+      out.error(error.message, error.hint);
+    }
+    if (flags.json) {
+      const api = error as AgencyError & { title?: string; detail?: string };
+      writeJsonError(io, error.status, error.message, api.title, api.detail);
+    }
+    return error.exitCode;
+  }
+  // A bug of ours: say so plainly, with the stack only when debugging.
+  const message = error instanceof Error ? error.message : String(error);
+  out.error(`unexpected internal error: ${message}`, 'Please report this with the output of --debug.');
+  if (flags.debug && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
+  if (flags.json) writeJsonError(io, null, message);
+  return ExitCode.failure;
+}
+
+function writeJsonError(io: IO, status: number | null, message: string, title?: string, detail?: string): void {
+  const body = { error: { status, title: title ?? null, detail: detail ?? null, message } };
+  io.stderr.write(`${JSON.stringify(body)}\n`);
+}
+
+/** First Ctrl-C asks the running command to stop cleanly; a second one, or a stuck command, ends the process. */
+function onSignals(abort: () => void): () => void {
+  let count = 0;
+  const handler = () => {
+    count++;
+    abort();
+    if (count > 1) process.exit(ExitCode.interrupted);
+    setTimeout(() => process.exit(ExitCode.interrupted), 3000).unref();
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  return () => {
+    process.off('SIGINT', handler);
+    process.off('SIGTERM', handler);
+  };
+}
+
+type Run = (cmd: { optsWithGlobals(): unknown }, handler: Handler) => Promise<void>;
+
+export function buildProgram(io: IO, run: Run) {
+  const program = new Command('agency')
+    .description('Manage the client companies, API keys, mailboxes and webhooks of a Woodpecker agency.')
+    .version(VERSION, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    // Settings below are copied only to subcommands created after them, so they come first.
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+    })
+    .showSuggestionAfterError(true)
+    .showHelpAfterError('(run with --help for usage)')
+    .option('-p, --profile <name>', 'config profile to use (env AGENCY_PROFILE)')
+    .option('--base-url <url>', 'API base address including /rest (env AGENCY_BASE_URL)')
+    .option('--json', 'print machine-readable JSON on stdout')
+    .option('--debug', 'log each HTTP request and response to stderr, secrets redacted (env AGENCY_DEBUG=1)')
+    .option('--no-color', 'never use colour (env NO_COLOR)')
+    .option('--timeout <seconds>', 'deadline per HTTP request, default 30 (env AGENCY_TIMEOUT)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ agency login
+  $ agency companies create --name "Acme Ltd"
+  $ KEY=$(agency keys create 1042 --label zapier)
+  $ agency companies list --active --json | jq -r '.[].id'
+  $ agency mailboxes --company 1042
+
+Exit codes: 0 ok, 1 API or network error, 2 bad input (nothing sent), 3 missing key or 401/403,
+4 not found, 5 conflict (inactive company), 130 interrupted.`,
+    );
+
+  const load = <M>(loader: () => Promise<M>) => loader;
+  const companiesModule = load(() => import('./commands/companies.js'));
+  const keysModule = load(() => import('./commands/keys.js'));
+  const accountModule = load(() => import('./commands/account.js'));
+  const apiModule = load(() => import('./commands/api.js'));
+  const authModule = load(() => import('./commands/auth.js'));
+  const profilesModule = load(() => import('./commands/profiles.js'));
+  const sandboxModule = load(() => import('./commands/sandbox.js'));
+  const inventoryModule = load(() => import('./commands/inventory.js'));
+
+  // companies
+  const companies = program.command('companies').description('list and create client companies');
+  companies
+    .command('list')
+    .description('list the client companies of the agency (all pages)')
+    .addOption(new Option('--active', 'only active companies').conflicts('inactive'))
+    .addOption(new Option('--inactive', 'only inactive companies').conflicts('active'))
+    .option('--page <n>', 'fetch only this page (50 per page)')
+    .option('--limit <n>', 'stop after this many companies')
+    .addHelpText(
+      'after',
+      `
+Prints one row per company: id, name, owner, active, running campaigns, email slots, LinkedIn slots.
+Piped, rows are tab-separated without a header; --json prints the companies as the API returns them.
+
+Examples:
+  $ agency companies list
+  $ agency companies list --active --json | jq -r '.[].id'
+  $ agency companies list --inactive | cut -f1,2`,
+    )
+    .action((opts, cmd) => run(cmd, async (rt) => (await companiesModule()).listCompanies(rt, opts)));
+  companies
+    .command('create')
+    .description('create client companies (more than 10 are sent in checked chunks of 10)')
+    .option('--name <name>', 'a company name (repeatable)', collectValues, [] as string[])
+    .option('--file <path>', "read names from a file, one per line ('-' = stdin; blank and # lines skipped)")
+    .option('--skip-existing', 'create only names that do not exist yet; report the others')
+    .option('--dry-run', 'show what would be created; send no POST')
+    .option('--with-keys', "include each new company's automatically created API key in the output")
+    .addHelpText(
+      'after',
+      `
+Prints the created companies (id, name, owner, active). Names are checked before anything is sent:
+none empty, none twice. With more than 10 names, all existing companies are checked first so that a
+name clash cannot leave a half-done run; if a chunk still fails, the output says exactly what was created.
+
+Examples:
+  $ agency companies create --name "Acme Ltd"
+  $ agency companies create --name "Acme Ltd" --name "Blue Harbor Dental" --json
+  $ agency companies create --file clients.txt --skip-existing`,
+    )
+    .action((opts, cmd) => run(cmd, async (rt) => (await companiesModule()).createCompanies(rt, opts)));
+  companies
+    .command('email-accounts')
+    .description('list the email accounts of a company (with the HQ key)')
+    .argument('<company>', 'company id')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ agency companies email-accounts 1042
+  $ agency companies email-accounts 1042 --json | jq '.[].details.email'`,
+    )
+    .action((company, _opts, cmd) =>
+      run(cmd, async (rt) => (await companiesModule()).listEmailAccounts(rt, company)),
+    );
+
+  // keys
+  const keys = program.command('keys').description('list and create API keys of client companies');
+  keys
+    .command('list')
+    .description("list a company's API keys (those your user created)")
+    .argument('<company>', 'company id')
+    .option('--page <n>', 'fetch only this page (50 per page)')
+    .option('--limit <n>', 'stop after this many keys')
+    .option('--reveal', 'show whole keys in the table (piped and --json output always has them)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ agency keys list 1042
+  $ agency keys list 1042 --json | jq -r '.[] | select(.label == "zapier") | .api_key'`,
+    )
+    .action((company, opts, cmd) => run(cmd, async (rt) => (await keysModule()).listKeys(rt, company, opts)));
+  keys
+    .command('create')
+    .description('create an API key for one or more companies')
+    .argument('[company...]', 'company ids')
+    .requiredOption('--label <label>', 'label of the key, e.g. the integration it is for')
+    .option('--file <path>', "read company ids from a file, one per line ('-' = stdin)")
+    .addHelpText(
+      'after',
+      `
+For one company, prints the new key alone on stdout (a confirmation goes to stderr), so that
+KEY=$(agency keys create 1042 --label zapier) works. For several, prints "company_id<TAB>api_key"
+lines; a failure for one company does not stop the others, and the exit code says if any failed.
+
+Examples:
+  $ KEY=$(agency keys create 1042 --label zapier)
+  $ agency keys create 1042 1043 1044 --label reporting --json
+  $ agency companies list --active | cut -f1 | agency keys create --file - --label backup`,
+    )
+    .action((companyArgs, opts, cmd) =>
+      run(cmd, async (rt) => (await keysModule()).createKeys(rt, companyArgs, opts)),
+    );
+
+  // account-level reads
+  const accountRead = (name: 'me' | 'mailboxes' | 'webhooks', description: string, examples: string) =>
+    program
+      .command(name)
+      .description(description)
+      .option('--company <company>', 'act for this client company (HQ key + x-company-id)')
+      .addHelpText('after', `\nExamples:\n${examples}`)
+      .action((opts, cmd) => run(cmd, async (rt) => (await accountModule()).readAccount(rt, name, opts)));
+  accountRead(
+    'me',
+    'show who the key belongs to (HQ or client account)',
+    '  $ agency me\n  $ agency me --company 1042 --json',
+  );
+  accountRead(
+    'mailboxes',
+    'list the mailboxes of the HQ account or of a client company',
+    '  $ agency mailboxes\n  $ agency mailboxes --company 1042\n  $ agency mailboxes --company 1042 --json | jq length',
+  );
+  accountRead(
+    'webhooks',
+    'list the webhooks of the HQ account or of a client company',
+    '  $ agency webhooks --company 1042\n  $ agency webhooks --company 1042 --json | jq -r \'.[].event\'',
+  );
+
+  program
+    .command('inventory')
+    .description('audit every company: keys, mailboxes, webhooks and email accounts')
+    .option('--active', 'only active companies')
+    .option('--concurrency <n>', 'client companies audited at once (default 4)')
+    .addHelpText(
+      'after',
+      `
+One row per company; per-company failures (an inactive company answers 409) are part of the report.
+Requests on the HQ account go one at a time; each client account is its own rate-limit bucket.
+
+Examples:
+  $ agency inventory --active
+  $ agency inventory --json | jq '.[] | select(.mailboxes.errors > 0) | .id'`,
+    )
+    .action((opts, cmd) => run(cmd, async (rt) => (await inventoryModule()).inventory(rt, opts)));
+
+  program
+    .command('api')
+    .description('make a raw API call with the profile key and print the response body')
+    .argument('<path>', 'path under the base URL, e.g. /v2/agency/companies?active=true')
+    .option('-X, --method <method>', 'HTTP method (default GET, or POST with --data)')
+    .option('--data <json>', "request body: JSON text, @file, or '-' for stdin")
+    .option('--company <company>', 'send x-company-id for this company')
+    .option('--paginate', "follow 'page' and merge every page's content into one array")
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ agency api /v1/me
+  $ agency api /v2/agency/companies --paginate | jq length
+  $ agency api /v2/agency/companies/1042/api_keys -X POST --data '{"label":"zapier"}'`,
+    )
+    .action((path, opts, cmd) => run(cmd, async (rt) => (await apiModule()).rawCall(rt, path, opts)));
+
+  program
+    .command('login')
+    .description('save an API key in a profile (read from stdin when piped, else a hidden prompt)')
+    .option('--no-verify', 'save without checking the key with GET /v1/me')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ agency login
+  $ agency login --profile acme-hq --base-url https://api.woodpecker.co/rest
+  $ printf '%s' "$WOODPECKER_KEY" | agency login --profile ci`,
+    )
+    .action((opts, cmd) => run(cmd, async (rt) => (await authModule()).login(rt, opts)));
+  program
+    .command('logout')
+    .description("remove the profile's API key")
+    .action((_opts, cmd) => run(cmd, async (rt) => (await authModule()).logout(rt)));
+
+  const profiles = program.command('profiles').description('list, select and remove config profiles');
+  profiles
+    .command('list')
+    .description('list profiles (keys masked)')
+    .action((_opts, cmd) => run(cmd, async (rt) => (await profilesModule()).listProfiles(rt)));
+  profiles
+    .command('use')
+    .description('make a profile the current one')
+    .argument('<name>')
+    .action((name, _opts, cmd) => run(cmd, async (rt) => (await profilesModule()).useProfile(rt, name)));
+  profiles
+    .command('remove')
+    .description('remove a profile and its key')
+    .argument('<name>')
+    .action((name, _opts, cmd) => run(cmd, async (rt) => (await profilesModule()).removeProfile(rt, name)));
+
+  program
+    .command('sandbox')
+    .description('start a local simulator of the agency API and save a "sandbox" profile for it')
+    .option('--port <n>', 'port on 127.0.0.1 (default: a free one)')
+    .option('--state <file>', 'keep the state in this file (reloaded on start)')
+    .option('--latency <ms>', 'processing time of each request')
+    .option('--companies <n>', 'companies to seed (default 120)')
+    .option('--no-save-profile', 'do not save the "sandbox" profile')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ agency sandbox
+  $ agency sandbox --port 8099 --state ./sandbox.json
+  $ agency -p sandbox companies list`,
+    )
+    .action((opts, cmd) => run(cmd, async (rt) => (await sandboxModule()).runSandbox(rt, opts)));
+
+  program
+    .command('completion')
+    .description('print a shell completion script')
+    .argument('<shell>', 'bash, zsh or fish')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ agency completion bash > ~/.local/share/bash-completion/completions/agency
+  $ agency completion zsh > "\${fpath[1]}/_agency"
+  $ agency completion fish > ~/.config/fish/completions/agency.fish`,
+    )
+    .action(async (shell) => {
+      const { completionScript, describeCommands } = await import('./commands/completion.js');
+      io.stdout.write(completionScript(shell, describeCommands(program)));
+    });
+
+  return program;
+}
+
+function collectValues(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}

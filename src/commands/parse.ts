@@ -1,0 +1,94 @@
+/** Parsers for user input. Each throws UsageError (exit 2) so that nothing is sent for bad input. */
+import { UsageError } from '../errors.js';
+
+/** A company id: a positive integer that fits a JavaScript number exactly. */
+export function parseCompanyId(value: string, what = 'company id'): number {
+  const text = value.trim();
+  if (!/^\d+$/.test(text) || /^0+$/.test(text)) {
+    throw new UsageError(`Invalid ${what} ${JSON.stringify(value)}: expected a positive whole number, such as 1042.`);
+  }
+  const id = Number(text);
+  if (!Number.isSafeInteger(id)) throw new UsageError(`Invalid ${what} ${JSON.stringify(value)}: the number is too large.`);
+  return id;
+}
+
+/** --page and --limit: whole numbers from 1. */
+export function parsePositiveInt(value: string, option: string): number {
+  const text = value.trim();
+  if (!/^\d+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) {
+    throw new UsageError(`Invalid ${option} ${JSON.stringify(value)}: expected a whole number from 1.`);
+  }
+  return Number(text);
+}
+
+export const MAX_NAME_LENGTH = 255;
+
+/**
+ * A company name as the user gave it: trimmed, not empty, no control characters (they would be
+ * invisible in the panel and in tables, and two names would look equal while being different).
+ */
+export function normalizeName(raw: string, where: string): string {
+  const name = raw.trim();
+  if (name === '') throw new UsageError(`Empty company name (${where}).`);
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) {
+    throw new UsageError(`The company name ${JSON.stringify(name)} (${where}) contains control characters.`);
+  }
+  if (name.length > MAX_NAME_LENGTH) {
+    throw new UsageError(`The company name (${where}) is longer than ${MAX_NAME_LENGTH} characters.`);
+  }
+  return name;
+}
+
+/** Names compare the way a person would: case and inner spacing do not make two companies different. */
+export function nameKey(name: string): string {
+  return name.normalize('NFKC').toLocaleLowerCase('en').replace(/\s+/g, ' ').trim();
+}
+
+/** Lines of a names file: whitespace trimmed, blank lines and `#` comments skipped. */
+export function parseNameLines(text: string, source: string): { name: string; where: string }[] {
+  const result: { name: string; where: string }[] = [];
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  lines.forEach((line, index) => {
+    const trimmed = line.trim();
+    if (trimmed === '' || trimmed.startsWith('#')) return;
+    result.push({ name: trimmed, where: `${source} line ${index + 1}` });
+  });
+  return result;
+}
+
+/**
+ * Every problem of a list of names at once: empty names, control characters, and each name given
+ * more than once (compared by nameKey), with where each copy came from.
+ */
+export function validateNames(entries: readonly { name: string; where: string }[]): string[] {
+  const problems: string[] = [];
+  const names: string[] = [];
+  const seen = new Map<string, { name: string; where: string }[]>();
+  for (const entry of entries) {
+    let name: string;
+    try {
+      name = normalizeName(entry.name, entry.where);
+    } catch (error) {
+      problems.push((error as Error).message);
+      continue;
+    }
+    names.push(name);
+    const key = nameKey(name);
+    const copies = seen.get(key) ?? [];
+    copies.push({ name, where: entry.where });
+    seen.set(key, copies);
+  }
+  for (const copies of seen.values()) {
+    if (copies.length > 1) {
+      problems.push(
+        `Duplicate company name: ${copies.map((c) => `${JSON.stringify(c.name)} (${c.where})`).join(', ')}.`,
+      );
+    }
+  }
+  if (problems.length > 0) {
+    throw new UsageError(problems.length === 1 ? (problems[0] as string) : `${problems.length} problems with the names:\n  ${problems.join('\n  ')}`, {
+      hint: 'Nothing was sent.',
+    });
+  }
+  return names;
+}

@@ -1,0 +1,68 @@
+/** `agency sandbox`: runs the local simulator until Ctrl-C, and saves a "sandbox" profile pointing at it. */
+import { updateConfig } from '../config.js';
+import type { Runtime } from '../cli.js';
+import { UsageError } from '../errors.js';
+import { parsePositiveInt } from './parse.js';
+
+export interface SandboxCommandOptions {
+  port?: string | undefined;
+  state?: string | undefined;
+  latency?: string | undefined;
+  companies?: string | undefined;
+  saveProfile?: boolean | undefined;
+}
+
+export const SANDBOX_PROFILE = 'sandbox';
+
+export async function runSandbox(rt: Runtime, opts: SandboxCommandOptions): Promise<void> {
+  const { ctx } = rt;
+  const port = opts.port === undefined ? 0 : parsePort(opts.port);
+  const latencyMs = opts.latency === undefined ? 0 : parseNonNegative(opts.latency, '--latency');
+  const companies = opts.companies === undefined ? undefined : parsePositiveInt(opts.companies, '--companies');
+  const { startSandbox } = await import('../sandbox/server.js');
+  const sandbox = await startSandbox({
+    port,
+    statePath: opts.state,
+    latencyMs,
+    seed: companies === undefined ? undefined : { companies },
+    // Tests pass a known (canary) key this way; there is deliberately no flag for keys.
+    hqKey: ctx.io.env.AGENCY_SANDBOX_HQ_KEY || undefined,
+  });
+
+  const saveProfile = opts.saveProfile !== false;
+  if (saveProfile) {
+    await updateConfig(ctx.configDir, (config) => {
+      config.profiles[SANDBOX_PROFILE] = { api_key: sandbox.hqKey, base_url: sandbox.baseUrl };
+    });
+  }
+  const { out } = ctx;
+  if (out.json) {
+    out.out(`${JSON.stringify({ base_url: sandbox.baseUrl, hq_key: sandbox.hqKey, profile: saveProfile ? SANDBOX_PROFILE : null, users: sandbox.users.map((u) => ({ name: u.name, email: u.email, hq_key: u.hqKey })) })}\n`);
+  } else {
+    out.line(`base_url\t${sandbox.baseUrl}`);
+    out.line(`hq_key\t${sandbox.hqKey}`);
+    for (const user of sandbox.users.slice(1)) out.line(`other_user\t${user.name}\t${user.hqKey}`);
+    out.info(`Sandbox running at ${sandbox.baseUrl}${opts.state ? ` (state in ${opts.state})` : ' (state in memory)'}.`);
+    if (saveProfile) out.info(`Saved profile "${SANDBOX_PROFILE}": try  agency -p ${SANDBOX_PROFILE} companies list`);
+    out.info('Press Ctrl-C to stop.');
+  }
+
+  await new Promise<void>((resolve) => {
+    if (ctx.signal.aborted) return resolve();
+    ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await sandbox.close();
+  out.info('Sandbox stopped.');
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value.trim()) || port > 65535) throw new UsageError(`Invalid port ${JSON.stringify(value)}: expected 0 to 65535.`);
+  return port;
+}
+
+function parseNonNegative(value: string, option: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n > 600_000) throw new UsageError(`Invalid ${option} ${JSON.stringify(value)}: expected milliseconds.`);
+  return n;
+}

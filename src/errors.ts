@@ -1,0 +1,101 @@
+/**
+ * Errors are values with a kind. Only cli.ts turns them into text and an exit code,
+ * so every module can throw the precise kind and leave presentation to one place.
+ */
+
+export const ExitCode = {
+  ok: 0,
+  failure: 1,
+  usage: 2,
+  auth: 3,
+  notFound: 4,
+  conflict: 5,
+  interrupted: 130,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+export abstract class AgencyError extends Error {
+  abstract readonly exitCode: ExitCode;
+  /** HTTP status when the service answered; null for local and network errors. */
+  readonly status: number | null = null;
+  readonly hint: string | undefined;
+
+  constructor(message: string, options?: { hint?: string; cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.hint = options?.hint;
+  }
+}
+
+/** Bad input found locally: nothing was sent. */
+export class UsageError extends AgencyError {
+  readonly exitCode = ExitCode.usage;
+}
+
+/** The config file could not be read or is damaged; it is left untouched. */
+export class ConfigError extends AgencyError {
+  readonly exitCode = ExitCode.usage;
+}
+
+/** No API key is available for the profile. */
+export class MissingKeyError extends AgencyError {
+  readonly exitCode = ExitCode.auth;
+}
+
+/** The service answered with an error status. */
+export class ApiError extends AgencyError {
+  override readonly status: number;
+  readonly title: string | undefined;
+  readonly detail: string | undefined;
+  readonly exitCode: ExitCode;
+
+  constructor(
+    message: string,
+    init: { status: number; title?: string | undefined; detail?: string | undefined; hint?: string },
+  ) {
+    super(message, { hint: init.hint });
+    this.status = init.status;
+    this.title = init.title;
+    this.detail = init.detail;
+    this.exitCode = exitCodeForStatus(init.status);
+  }
+}
+
+/** The service answered, but not with something we understand (HTML page, truncated JSON, wrong shape). */
+export class ResponseError extends AgencyError {
+  readonly exitCode = ExitCode.failure;
+  override readonly status: number | null;
+  constructor(message: string, status: number | null, options?: { hint?: string; cause?: unknown }) {
+    super(message, options);
+    this.status = status;
+  }
+}
+
+/** No answer: connection refused, reset, timed out (after retries where allowed). */
+export class NetworkError extends AgencyError {
+  readonly exitCode = ExitCode.failure;
+}
+
+/** Ctrl-C or SIGTERM. */
+export class InterruptedError extends AgencyError {
+  readonly exitCode = ExitCode.interrupted;
+  constructor() {
+    super('Interrupted');
+  }
+}
+
+/** Several independent operations ran and at least one failed; the details were already reported. */
+export class PartialFailureError extends AgencyError {
+  readonly exitCode: ExitCode;
+  constructor(message: string, exitCode: ExitCode = ExitCode.failure) {
+    super(message);
+    this.exitCode = exitCode;
+  }
+}
+
+export function exitCodeForStatus(status: number): ExitCode {
+  if (status === 401 || status === 403) return ExitCode.auth;
+  if (status === 404) return ExitCode.notFound;
+  if (status === 409) return ExitCode.conflict;
+  return ExitCode.failure;
+}

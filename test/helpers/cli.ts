@@ -1,0 +1,115 @@
+/**
+ * End-to-end harness: runs the built `bin/agency.js` as a user would, in its own process, with a
+ * temporary AGENCY_CONFIG_DIR, against a sandbox started in this test process on an ephemeral port
+ * (so tests can read what the server received and what it holds).
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const BIN = join(ROOT, 'bin', 'agency.js');
+
+/**
+ * A recognisable key used as the sandbox owner's HQ key across the suite. Tests assert that it never
+ * shows up where it should not (stderr, debug logs, error messages, `profiles list`).
+ */
+export const CANARY_KEY = 'wpk_hq_CANARY0123456789abcdefCANARY99';
+
+export interface RunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  /** Extra environment; `undefined` values remove a variable. */
+  env?: Record<string, string | undefined>;
+  /** Written to stdin, then stdin is closed. Without it stdin is an empty, closed pipe. */
+  input?: string;
+  timeoutMs?: number;
+}
+
+export function runAgency(args: string[], options: RunOptions & { configDir: string }): Promise<RunResult> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    // The user's own settings must not leak into a test.
+    if (value !== undefined && !name.startsWith('AGENCY_') && name !== 'NO_COLOR' && name !== 'FORCE_COLOR') {
+      env[name] = value;
+    }
+  }
+  env.AGENCY_CONFIG_DIR = options.configDir;
+  for (const [name, value] of Object.entries(options.env ?? {})) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+    child.stdin.on('error', () => {});
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+export interface Harness {
+  sandbox: Sandbox;
+  configDir: string;
+  /** Runs agency with AGENCY_API_KEY unset and a "test" profile (the canary HQ key) as the current one. */
+  run(args: string[], options?: RunOptions): Promise<RunResult>;
+  /** Requests the sandbox received since the last reset, without the query-less /rest prefix noise. */
+  requests(): Sandbox['requests'];
+  configFile(): string;
+  readConfig(): unknown;
+  close(): Promise<void>;
+}
+
+/** Starts a sandbox and a config dir whose current profile "test" points at it with the canary key. */
+export async function startHarness(options: SandboxOptions = {}): Promise<Harness> {
+  const sandbox = await startSandbox({ hqKey: CANARY_KEY, ...options });
+  const configDir = join(mkdtempSync(join(tmpdir(), 'agency-e2e-')), 'config');
+  const configFile = join(configDir, 'config.json');
+  writeConfig(configDir, {
+    current: 'test',
+    profiles: { test: { api_key: sandbox.hqKey, base_url: sandbox.baseUrl } },
+  });
+  return {
+    sandbox,
+    configDir,
+    run: (args, runOptions = {}) => runAgency(args, { ...runOptions, configDir }),
+    requests: () => sandbox.requests,
+    configFile: () => configFile,
+    readConfig: () => JSON.parse(readFileSync(configFile, 'utf8')),
+    close: async () => {
+      await sandbox.close();
+      rmSync(join(configDir, '..'), { recursive: true, force: true });
+    },
+  };
+}
+
+export function writeConfig(configDir: string, data: unknown): void {
+  mkdirSync(configDir, { recursive: true, mode: 0o700 });
+  writeFileSync(join(configDir, 'config.json'), JSON.stringify(data, null, 2), { mode: 0o600 });
+}
+
+/** Parses the JSON error object that --json writes as the last line of stderr. */
+export function jsonError(stderr: string): { error: { status: number | null; title: string | null; detail: string | null; message: string } } {
+  const lines = stderr.trim().split('\n');
+  return JSON.parse(lines[lines.length - 1] ?? '');
+}
