@@ -82,7 +82,9 @@ function reportError(error: unknown, flags: GlobalFlags, io: IO): number {
     if (error instanceof InterruptedError) {
       out.info('Interrupted.');
     } else {
-      out.error(error.message, error.hint);
+      // A hint that only repeats the service's detail is noise.
+      const repeats = error.hint !== undefined && error.message.toLowerCase().includes(error.hint.replace(/\.$/, '').toLowerCase());
+      out.error(error.message, repeats ? undefined : error.hint);
     }
     if (flags.json) {
       const api = error as AgencyError & { title?: string; detail?: string };

@@ -57,7 +57,8 @@ export function createWriter(flags: Pick<GlobalFlags, 'json' | 'color'>, io: IO)
     stderr: io.stderr,
     stdoutIsTTY: io.stdout.isTTY === true,
     stderrIsTTY: io.stderr.isTTY === true,
-    columns: io.stdout.isTTY ? io.stdout.columns : undefined,
+    // A pty that reports no size (script, some CI runners) still deserves a table that fits.
+    columns: io.stdout.isTTY ? io.stdout.columns || Number(io.env.COLUMNS) || 80 : undefined,
   };
   const colorAllowed = flags.color !== false && !(io.env.NO_COLOR ?? '') && io.env.FORCE_COLOR !== '0' && io.env.TERM !== 'dumb';
   return new Writer(streams, {

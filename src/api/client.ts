@@ -36,7 +36,12 @@ export class AgencyClient {
   constructor(private readonly http: HttpLike) {}
 
   async listCompaniesPage(page: number, active?: boolean): Promise<Page<Company>> {
-    const res = await this.http.request({ method: 'GET', path: '/v2/agency/companies', query: { active, page } });
+    const res = await this.http.request({
+      method: 'GET',
+      path: '/v2/agency/companies',
+      query: { active, page },
+      action: `list the companies (page ${page})`,
+    });
     return expectPage(res.data, isCompany, 'the company list');
   }
 
@@ -45,6 +50,7 @@ export class AgencyClient {
       method: 'POST',
       path: '/v2/agency/companies',
       body: { companies: names.map((name) => ({ name })) },
+      action: `create ${names.length === 1 ? 'the company' : `${names.length} companies`}`,
     });
     if (!isRecord(res.data)) throw shapeError('company creation', 'expected an object with "companies"');
     return expectArray(res.data.companies, isCompany, 'company creation');
@@ -56,6 +62,7 @@ export class AgencyClient {
       path: `/v2/agency/companies/${companyId}/api_keys`,
       query: { page },
       company: companyId,
+      action: `list the keys of company ${companyId}`,
     });
     return expectPage(res.data, isApiKey, `the key list of company ${companyId}`);
   }
@@ -66,6 +73,7 @@ export class AgencyClient {
       path: `/v2/agency/companies/${companyId}/api_keys`,
       body: { label },
       company: companyId,
+      action: `create a key for company ${companyId}`,
     });
     if (!isRecord(res.data) || typeof res.data.api_key !== 'string') {
       throw shapeError('key creation', 'expected an object with "api_key"');
@@ -78,24 +86,35 @@ export class AgencyClient {
       method: 'GET',
       path: `/v2/agency/companies/${companyId}/email_accounts`,
       company: companyId,
+      action: `list the email accounts of company ${companyId}`,
     });
     return listOf(res.data, isIdentified, `the email accounts of company ${companyId}`) as EmailAccount[];
   }
 
   async me(companyId?: number): Promise<JsonObject> {
-    const res = await this.http.request({ method: 'GET', path: '/v1/me', companyId });
+    const res = await this.http.request({ method: 'GET', path: '/v1/me', companyId, action: `identify the key${forCompany(companyId)}` });
     if (!isRecord(res.data)) throw shapeError('/v1/me', 'expected an object');
     return res.data;
   }
 
   /** Documented as a bare array; a wrapped {content} form is accepted too. */
   async mailboxes(companyId?: number): Promise<Mailbox[]> {
-    const res = await this.http.request({ method: 'GET', path: '/v2/mailboxes', companyId });
+    const res = await this.http.request({
+      method: 'GET',
+      path: '/v2/mailboxes',
+      companyId,
+      action: `list the mailboxes of ${accountName(companyId)}`,
+    });
     return listOf(res.data, isIdentified, 'the mailbox list') as Mailbox[];
   }
 
   async webhooks(companyId?: number): Promise<Webhook[]> {
-    const res = await this.http.request({ method: 'GET', path: '/v1/webhooks', companyId });
+    const res = await this.http.request({
+      method: 'GET',
+      path: '/v1/webhooks',
+      companyId,
+      action: `list the webhooks of ${accountName(companyId)}`,
+    });
     if (!isRecord(res.data)) throw shapeError('the webhook list', 'expected an object with "webhooks"');
     return expectArray(res.data.webhooks ?? [], isWebhook, 'the webhook list');
   }
@@ -108,6 +127,14 @@ export class AgencyClient {
   close(): Promise<void> {
     return this.http.close();
   }
+}
+
+function accountName(companyId: number | undefined): string {
+  return companyId === undefined ? 'the account' : `company ${companyId}`;
+}
+
+function forCompany(companyId: number | undefined): string {
+  return companyId === undefined ? '' : ` for company ${companyId}`;
 }
 
 function listOf<T>(data: unknown, check: (v: unknown) => v is T, what: string): T[] {

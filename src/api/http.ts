@@ -34,6 +34,8 @@ export interface RequestSpec {
   companyId?: number | undefined;
   /** The company the request is about (path or header), for error hints. */
   company?: number | undefined;
+  /** What the request does in the user's terms ("list the keys of company 1042"), for error messages. */
+  action?: string | undefined;
 }
 
 export interface HttpResponse {
@@ -158,7 +160,7 @@ export class Http {
   }
 
   private finish(spec: RequestSpec, outcome: Attempt, attempts: number): HttpResponse {
-    const what = `${spec.method} ${spec.path}`;
+    const what = spec.action ? `Could not ${spec.action}` : `${spec.method} ${spec.path}`;
     const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
     if (outcome.kind === 'network') {
       const mayHaveHappened = spec.method !== 'GET' && spec.method !== 'HEAD';
