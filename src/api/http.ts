@@ -160,11 +160,13 @@ export class Http {
   }
 
   private finish(spec: RequestSpec, outcome: Attempt, attempts: number): HttpResponse {
-    const what = spec.action ? `Could not ${spec.action}` : `${spec.method} ${spec.path}`;
+    // "Could not list the keys of company 1042: ..." when the caller said what it was doing.
+    const failed = (reason: string) =>
+      spec.action ? `Could not ${spec.action}: ${reason}` : `${spec.method} ${spec.path} failed: ${reason}`;
     const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
     if (outcome.kind === 'network') {
       const mayHaveHappened = spec.method !== 'GET' && spec.method !== 'HEAD';
-      throw new NetworkError(`${what} failed${tries}: ${describeNetworkError(outcome.error)}`, {
+      throw new NetworkError(failed(`${describeNetworkError(outcome.error)}${tries}`), {
         hint: mayHaveHappened
           ? 'The service may or may not have processed this request: check before you run it again.'
           : `Check the base URL (${this.#options.baseUrl}) and your network.`,
@@ -187,8 +189,8 @@ export class Http {
       const title = typeof body.title === 'string' ? body.title : undefined;
       const detail = typeof body.detail === 'string' ? body.detail : undefined;
       const served = parseFailed ? ` (the body was not JSON${contentType ? `: ${contentType}` : ''})` : '';
-      const quoted = [title, detail].filter(Boolean).join(': ');
-      throw new ApiError(`${what} failed with ${status}${quoted ? ` ${quoted}` : ''}${served}${tries}`, {
+      const quoted = [title, detail].filter(Boolean).join(' — ');
+      throw new ApiError(failed(`the service answered ${status}${quoted ? ` ${quoted}` : ''}${served}${tries}`), {
         status,
         title,
         detail,
@@ -197,7 +199,7 @@ export class Http {
     }
     if (parseFailed) {
       const kind = /html/i.test(contentType) ? 'an HTML page' : 'a body that is not valid JSON';
-      throw new ResponseError(`${what} answered ${status} with ${kind} instead of JSON${contentType ? ` (${contentType})` : ''}`, status, {
+      throw new ResponseError(failed(`the service answered ${status} with ${kind} instead of JSON${contentType ? ` (${contentType})` : ''}`), status, {
         hint: 'The response may have been cut short or come from a proxy; try again, or run with --debug.',
       });
     }
