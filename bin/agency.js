@@ -1,19 +1,124 @@
 #!/usr/bin/env node
-// The installed command: loads the bundled program and exits with its code once output is flushed.
-import { main } from '../dist/cli.js';
+// The installed command, and the loader of the built program. Scripts call `agency` hundreds of times, so
+// every millisecond before the first request counts (docs/performance.md has the measurements):
+// - CommonJS (bin/package.json): Node's ESM loader alone costs more than the whole start-up budget.
+// - `--version` and piped `--help` are printed from dist/fast.cjs without loading the program.
+// - The program's bundles are compiled from V8 code caches that the build produced (dist/cache/).
+'use strict';
 
-// `agency ... | head -1`: the reader went away; that is not an error worth a word.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (error) => {
-    if (error.code === 'EPIPE') process.exit(0);
-    throw error;
+const fs = require('node:fs');
+const path = require('node:path');
+
+const DIST = path.join(__dirname, '..', 'dist');
+/** dist/boot.cjs, read once. */
+let boot;
+/** Bundles loaded so far, by file name. */
+const bundles = new Map();
+
+if (require.main === module) {
+  const argv = process.argv.slice(2);
+  if (!printFast(argv)) runProgram(argv);
+}
+
+module.exports = { bootProgram, loadBundle, loadedBundles };
+
+function runProgram(argv) {
+  const { main } = bootProgram();
+  // `agency ... | head -1`: the reader went away; that is not an error worth a word.
+  const quietEpipe = (stream) =>
+    stream.on('error', (error) => {
+      if (error.code === 'EPIPE') process.exit(0);
+      throw error;
+    });
+  const io = {
+    // process.stdin is created on first use: most commands never read it.
+    get stdin() {
+      return process.stdin;
+    },
+    stdout: quietEpipe(process.stdout),
+    stderr: quietEpipe(process.stderr),
+    env: process.env,
+  };
+  main(argv, io).then((code) => {
+    process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
   });
 }
 
-const code = await main(process.argv.slice(2), {
-  stdin: process.stdin,
-  stdout: process.stdout,
-  stderr: process.stderr,
-  env: process.env,
-});
-process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+/**
+ * `agency --version` and `agency [command...] --help` into a pipe or a file print the text the build
+ * rendered with the program itself. At a terminal (or /dev/null) the program renders help for the
+ * terminal's width; with FORCE_COLOR it may be coloured, so it is rendered too.
+ */
+function printFast(argv) {
+  const last = argv[argv.length - 1];
+  const version = argv.length === 1 && (last === '--version' || last === '-V');
+  if (!version && last !== '--help' && last !== '-h') return false;
+  let texts;
+  try {
+    texts = require('../dist/fast.cjs');
+  } catch {
+    return false;
+  }
+  let text = texts.version;
+  if (!version) {
+    if (process.env.FORCE_COLOR !== undefined || process.env.CLICOLOR_FORCE !== undefined) return false;
+    text = texts.help[argv.slice(0, -1).join(' ')];
+    if (text === undefined) return false;
+    let stat;
+    try {
+      stat = fs.fstatSync(1);
+    } catch {
+      return false;
+    }
+    if (!(stat.isFIFO() || stat.isSocket() || stat.isFile())) return false;
+  }
+  const buffer = Buffer.from(text);
+  let offset = 0;
+  try {
+    while (offset < buffer.length) offset += fs.writeSync(1, buffer, offset);
+  } catch (error) {
+    if (error.code === 'EPIPE') return true;
+    if (error.code !== 'EAGAIN') throw error;
+    // A non-blocking pipe that is full: let the stream wait for the reader.
+    process.stdout.write(buffer.subarray(offset));
+  }
+  return true;
+}
+
+/** Applies the build's V8 flags (before any code cache is read: they are part of its checksum) and loads the program. */
+function bootProgram() {
+  boot ??= require('../dist/boot.cjs');
+  if (boot.v8Flags.length > 0) require('node:v8').setFlagsFromString(boot.v8Flags.join(' '));
+  return loadBundle('cli.cjs');
+}
+
+/**
+ * Loads dist/<name> like require() does, compiled from dist/cache/<name>.<build id> when the build left one
+ * (V8 checks it fits this Node and these flags, and compiles from source if not). Bundles require each
+ * other as './x.cjs'.
+ */
+function loadBundle(name) {
+  const known = bundles.get(name);
+  if (known) return known.module.exports;
+  boot ??= require('../dist/boot.cjs');
+  const vm = require('node:vm');
+  const file = path.join(DIST, name);
+  let cachedData;
+  if (boot.cache) {
+    try {
+      cachedData = fs.readFileSync(path.join(DIST, 'cache', `${name}.${boot.buildId}`));
+    } catch {}
+  }
+  const wrapper = `(function (exports, require, module, __filename, __dirname) {${fs.readFileSync(file, 'utf8')}\n})`;
+  const script = new vm.Script(wrapper, { filename: file, cachedData });
+  const module = { exports: {} };
+  bundles.set(name, { module, script });
+  const requireFrom = (id) => (id.startsWith('./') ? loadBundle(id.slice(2)) : require(id));
+  script.runInThisContext().call(module.exports, module.exports, requireFrom, module, file, DIST);
+  return module.exports;
+}
+
+/** For the build: the scripts compiled so far, to write their code caches. */
+function loadedBundles() {
+  return [...bundles].map(([name, { script }]) => ({ name, script }));
+}

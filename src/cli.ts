@@ -13,8 +13,12 @@ import { VERSION } from './version.js';
 /** What every command receives: the resolved context and a factory for API clients. */
 export interface Runtime {
   ctx: Context;
-  /** A client for the context's key and base URL; `connections` > 1 only for fan-out across companies. */
-  api(options?: { connections?: number; apiKey?: string }): AgencyClient;
+  /**
+   * A client for the context's key and base URL; `connections` > 1 only for fan-out across companies.
+   * `interruptible: false`: Ctrl-C does not abort a request in flight, so that a command can learn and
+   * report the outcome of a POST the service may already have processed (it starts no new one).
+   */
+  api(options?: { connections?: number; apiKey?: string; interruptible?: boolean }): AgencyClient;
 }
 
 type Handler = (rt: Runtime) => Promise<void>;
@@ -37,7 +41,7 @@ export async function main(argv: string[], io: IO): Promise<number> {
             timeoutMs: ctx.timeoutMs,
             userAgent: ctx.userAgent,
             debug: ctx.debug ? (line) => ctx.out.err(`[debug] ${line}\n`) : undefined,
-            signal: ctx.signal,
+            signal: options?.interruptible === false ? undefined : ctx.signal,
             connections: options?.connections,
           }),
         );
@@ -52,13 +56,14 @@ export async function main(argv: string[], io: IO): Promise<number> {
   const stopSignals = onSignals(() => interrupt.abort());
   try {
     if (argv.length === 0) {
-      io.stdout.write(program.helpInformation());
+      io.stdout.write((await import('./commands/overview.js')).overview(program));
       return ExitCode.ok;
     }
     await program.parseAsync(argv, { from: 'user' });
     return ExitCode.ok;
   } catch (error) {
-    return reportError(error, state.flags, io);
+    // A parse error comes before any action reads the global options, but commander has parsed them (--json).
+    return reportError(error, { ...(program.opts() as GlobalFlags), ...state.flags }, io);
   } finally {
     stopSignals();
     await Promise.allSettled(clients.map((c) => c.close()));
@@ -69,7 +74,7 @@ function reportError(error: unknown, flags: GlobalFlags, io: IO): number {
   if (error instanceof CommanderError) {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.ok;
     // commander has already printed its message (with a suggestion for a mistyped command).
-    if (flags.json || io.env.AGENCY_JSON_ERRORS) writeJsonError(io, null, error.message.replace(/^error: /, ''));
+    if (flags.json) writeJsonError(io, null, error.message.replace(/^error: /, ''));
     return ExitCode.usage;
   }
   let out: Writer;
@@ -105,14 +110,17 @@ function writeJsonError(io: IO, status: number | null, message: string, title?: 
   io.stderr.write(`${JSON.stringify(body)}\n`);
 }
 
-/** First Ctrl-C asks the running command to stop cleanly; a second one, or a stuck command, ends the process. */
+/**
+ * First Ctrl-C asks the running command to stop cleanly (a POST already sent may finish so that its
+ * outcome is reported); a second one, or a command still busy after 10 s, ends the process.
+ */
 function onSignals(abort: () => void): () => void {
   let count = 0;
   const handler = () => {
     count++;
     abort();
     if (count > 1) process.exit(ExitCode.interrupted);
-    setTimeout(() => process.exit(ExitCode.interrupted), 3000).unref();
+    setTimeout(() => process.exit(ExitCode.interrupted), 10_000).unref();
   };
   process.on('SIGINT', handler);
   process.on('SIGTERM', handler);
@@ -126,7 +134,7 @@ type Run = (cmd: { optsWithGlobals(): unknown }, handler: Handler) => Promise<vo
 
 export function buildProgram(io: IO, run: Run) {
   const program = new Command('agency')
-    .description('Manage the client companies, API keys, mailboxes and webhooks of a Woodpecker agency.')
+    .description('Manage the client companies, API keys, mailboxes and webhooks of a Woodpecker\nagency.')
     .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     // Settings below are copied only to subcommands created after them, so they come first.
@@ -136,7 +144,9 @@ export function buildProgram(io: IO, run: Run) {
       writeErr: (text) => io.stderr.write(text),
     })
     .showSuggestionAfterError(true)
-    .showHelpAfterError('(run with --help for usage)')
+    .showHelpAfterError('(add --help for usage and examples)')
+    // Every command's help also lists --profile, --json and the other global options.
+    .configureHelp({ showGlobalOptions: true })
     .option('-p, --profile <name>', 'config profile to use (env AGENCY_PROFILE)')
     .option('--base-url <url>', 'API base address including /rest (env AGENCY_BASE_URL)')
     .option('--json', 'print machine-readable JSON on stdout')
@@ -152,6 +162,8 @@ Examples:
   $ KEY=$(agency keys create 1042 --label zapier)
   $ agency companies list --active --json | jq -r '.[].id'
   $ agency mailboxes --company 1042
+
+Run \`agency\` alone for an overview, and \`agency <command> --help\` for a command's options and examples.
 
 Exit codes: 0 ok, 1 API or network error, 2 bad input (nothing sent), 3 missing key or 401/403,
 4 not found, 5 conflict (inactive company), 130 interrupted.`,
@@ -171,7 +183,7 @@ Exit codes: 0 ok, 1 API or network error, 2 bad input (nothing sent), 3 missing 
   const companies = program.command('companies').description('list and create client companies');
   companies
     .command('list')
-    .description('list the client companies of the agency (all pages)')
+    .description('list client companies (all pages)')
     .addOption(new Option('--active', 'only active companies').conflicts('inactive'))
     .addOption(new Option('--inactive', 'only inactive companies').conflicts('active'))
     .option('--page <n>', 'fetch only this page (50 per page)')
@@ -190,7 +202,7 @@ Examples:
     .action((opts, cmd) => run(cmd, async (rt) => (await companiesModule()).listCompanies(rt, opts)));
   companies
     .command('create')
-    .description('create client companies (more than 10 are sent in checked chunks of 10)')
+    .description('create client companies (checked, in chunks of 10)')
     .option('--name <name>', 'a company name (repeatable)', collectValues, [] as string[])
     .option('--file <path>', "read names from a file, one per line ('-' = stdin; blank and # lines skipped)")
     .option('--skip-existing', 'create only names that do not exist yet; report the others')
@@ -211,11 +223,14 @@ Examples:
     .action((opts, cmd) => run(cmd, async (rt) => (await companiesModule()).createCompanies(rt, opts)));
   companies
     .command('email-accounts')
-    .description('list the email accounts of a company (with the HQ key)')
+    .description("list a company's email accounts (with the HQ key)")
     .argument('<company>', 'company id')
     .addHelpText(
       'after',
       `
+Prints one row per email account: id, type, address, provider, sender name, running campaigns, and
+the account's error if it has one.
+
 Examples:
   $ agency companies email-accounts 1042
   $ agency companies email-accounts 1042 --json | jq '.[].details.email'`,
@@ -236,8 +251,12 @@ Examples:
     .addHelpText(
       'after',
       `
+Prints one row per key: the key and its label. On a terminal the key is masked (wpk_…1a2b) unless
+--reveal is given; piped output and --json always carry the whole key, for scripts.
+
 Examples:
   $ agency keys list 1042
+  $ agency keys list 1042 --reveal
   $ agency keys list 1042 --json | jq -r '.[] | select(.label == "zapier") | .api_key'`,
     )
     .action((company, opts, cmd) => run(cmd, async (rt) => (await keysModule()).listKeys(rt, company, opts)));
@@ -269,34 +288,41 @@ Examples:
       .command(name)
       .description(description)
       .option('--company <company>', 'act for this client company (HQ key + x-company-id)')
-      .addHelpText('after', `\nExamples:\n${examples}`)
+      .addHelpText('after', `\n${examples}`)
       .action((opts, cmd) => run(cmd, async (rt) => (await accountModule()).readAccount(rt, name, opts)));
   accountRead(
     'me',
-    'show who the key belongs to (HQ or client account)',
-    '  $ agency me\n  $ agency me --company 1042 --json',
+    'show who the key belongs to (HQ or client key)',
+    'Prints the account as "field value" lines: for an HQ key the user, role and agency; for a client\n' +
+      'key the company. --json prints the object as the API returns it.\n\nExamples:\n' +
+      '  $ agency me\n  $ agency me --company 1042\n  $ agency me --json | jq -r .agency.name',
   );
   accountRead(
     'mailboxes',
-    'list the mailboxes of the HQ account or of a client company',
-    '  $ agency mailboxes\n  $ agency mailboxes --company 1042\n  $ agency mailboxes --company 1042 --json | jq length',
+    'list the mailboxes of the HQ account or a company',
+    'Prints one row per mailbox: id, type, address, sender name, daily limit, sent today, and its error\n' +
+      'if it has one. An inactive company answers 409 (exit 5).\n\nExamples:\n' +
+      '  $ agency mailboxes\n  $ agency mailboxes --company 1042\n  $ agency mailboxes --company 1042 --json | jq length',
   );
   accountRead(
     'webhooks',
-    'list the webhooks of the HQ account or of a client company',
-    '  $ agency webhooks --company 1042\n  $ agency webhooks --company 1042 --json | jq -r \'.[].event\'',
+    'list the webhooks of the HQ account or a company',
+    'Prints one row per webhook: the event and the URL it calls. To audit every company at once,\n' +
+      'use `agency inventory`.\n\nExamples:\n' +
+      "  $ agency webhooks\n  $ agency webhooks --company 1042\n  $ agency webhooks --company 1042 --json | jq -r '.[].event'",
   );
 
   program
     .command('inventory')
-    .description('audit every company: keys, mailboxes, webhooks and email accounts')
+    .description('audit every company: keys, mailboxes, webhooks')
     .option('--active', 'only active companies')
     .option('--concurrency <n>', 'client companies audited at once (default 4)')
     .addHelpText(
       'after',
       `
-One row per company; per-company failures (an inactive company answers 409) are part of the report.
-Requests on the HQ account go one at a time; each client account is its own rate-limit bucket.
+Prints one row per company: id, name, active, keys, mailboxes (count, types, errors), webhook events
+and email accounts, then a summary on stderr. Per-company failures (an inactive company answers 409)
+are part of the report. Requests on the HQ account go one at a time; each client account is its own rate-limit bucket.
 
 Examples:
   $ agency inventory --active
@@ -306,7 +332,7 @@ Examples:
 
   program
     .command('api')
-    .description('make a raw API call with the profile key and print the response body')
+    .description('make a raw API call and print the response body')
     .argument('<path>', 'path under the base URL, e.g. /v2/agency/companies?active=true')
     .option('-X, --method <method>', 'HTTP method (default GET, or POST with --data)')
     .option('--data <json>', "request body: JSON text, @file, or '-' for stdin")
@@ -315,6 +341,8 @@ Examples:
     .addHelpText(
       'after',
       `
+Prints the response body (JSON, indented); an error status is reported like any other command's.
+
 Examples:
   $ agency api /v1/me
   $ agency api /v2/agency/companies --paginate | jq length
@@ -324,11 +352,16 @@ Examples:
 
   program
     .command('login')
-    .description('save an API key in a profile (read from stdin when piped, else a hidden prompt)')
+    .description('check an API key and save it in a profile')
     .option('--no-verify', 'save without checking the key with GET /v1/me')
     .addHelpText(
       'after',
       `
+In a terminal, asks for the key without showing it; piped, reads the first line of stdin. Then checks
+the key (GET /v1/me) and says whether it is an HQ key or a client key, and of which agency; a key the
+service refuses is not saved. Offers to make the profile current if another one is. Prints nothing on
+stdout; every message goes to stderr.
+
 Examples:
   $ agency login
   $ agency login --profile acme-hq --base-url https://api.woodpecker.co/rest
@@ -337,28 +370,68 @@ Examples:
     .action((opts, cmd) => run(cmd, async (rt) => (await authModule()).login(rt, opts)));
   program
     .command('logout')
-    .description("remove the profile's API key")
+    .description("remove a profile's API key")
+    .addHelpText(
+      'after',
+      `
+Says whose key was removed (on stderr). The profile's base URL stays; \`agency profiles remove <name>\`
+removes the whole profile.
+
+Examples:
+  $ agency logout
+  $ agency logout --profile acme-hq`,
+    )
     .action((_opts, cmd) => run(cmd, async (rt) => (await authModule()).logout(rt)));
 
   const profiles = program.command('profiles').description('list, select and remove config profiles');
   profiles
     .command('list')
-    .description('list profiles (keys masked)')
+    .description('list profiles and show the one in use')
+    .addHelpText(
+      'after',
+      `
+Prints one row per profile: name, whether it is in use, base URL, and the key masked to its first and
+last 4 characters. The profile in use is the current one, unless --profile or AGENCY_PROFILE names another.
+
+Examples:
+  $ agency profiles list
+  $ agency profiles list | cut -f1`,
+    )
     .action((_opts, cmd) => run(cmd, async (rt) => (await profilesModule()).listProfiles(rt)));
   profiles
     .command('use')
     .description('make a profile the current one')
     .argument('<name>')
+    .addHelpText(
+      'after',
+      `
+Says which profile is now current (on stderr). Later commands use it, unless --profile or
+AGENCY_PROFILE names another.
+
+Examples:
+  $ agency profiles use sandbox
+  $ agency profiles use default`,
+    )
     .action((name, _opts, cmd) => run(cmd, async (rt) => (await profilesModule()).useProfile(rt, name)));
   profiles
     .command('remove')
     .description('remove a profile and its key')
     .argument('<name>')
+    .addHelpText(
+      'after',
+      `
+Says which profile was removed (on stderr). If it was the current one, "default" becomes current:
+the tool never switches to another account by itself.
+
+Examples:
+  $ agency profiles remove old-agency
+  $ agency profiles remove sandbox`,
+    )
     .action((name, _opts, cmd) => run(cmd, async (rt) => (await profilesModule()).removeProfile(rt, name)));
 
   program
     .command('sandbox')
-    .description('start a local simulator of the agency API and save a "sandbox" profile for it')
+    .description('run a practice agency API on this machine')
     .option('--port <n>', 'port on 127.0.0.1 (default: a free one)')
     .option('--state <file>', 'keep the state in this file (reloaded on start)')
     .option('--latency <ms>', 'processing time of each request')
@@ -367,6 +440,9 @@ Examples:
     .addHelpText(
       'after',
       `
+Prints the base URL and the HQ keys of the practice agency ("Northwind Outreach", 120 companies, some
+inactive), then keeps running until Ctrl-C. Use it from another terminal with -p sandbox.
+
 Examples:
   $ agency sandbox
   $ agency sandbox --port 8099 --state ./sandbox.json
@@ -376,15 +452,19 @@ Examples:
 
   program
     .command('completion')
-    .description('print a shell completion script')
+    .description('print tab completion for bash, zsh or fish')
     .argument('<shell>', 'bash, zsh or fish')
     .addHelpText(
       'after',
       `
+Prints the script on stdout. It completes commands, options and profile names (-p <TAB>). Install it
+once, then open a new shell.
+
 Examples:
   $ agency completion bash > ~/.local/share/bash-completion/completions/agency
-  $ agency completion zsh > "\${fpath[1]}/_agency"
-  $ agency completion fish > ~/.config/fish/completions/agency.fish`,
+  $ agency completion zsh > ~/.zfunc/_agency     # with fpath=(~/.zfunc $fpath) before compinit in ~/.zshrc
+  $ agency completion fish > ~/.config/fish/completions/agency.fish
+  $ source <(agency completion bash)              # just this shell, or in ~/.bashrc`,
     )
     .action(async (shell) => {
       const { completionScript, describeCommands } = await import('./commands/completion.js');

@@ -1,12 +1,23 @@
 /**
  * The only module that touches the config file.
  *
- * Reads are a plain JSON parse (they happen on every command, so they must not pay for conf and ajv);
- * writes go through conf (atomic temp-file + rename, mode 0600) inside a lock file, because conf has
- * no locking and two `agency login` processes would otherwise lose each other's profile.
+ * Reads are a plain JSON parse (they happen on every command, so they must not pay for conf and ajv).
+ * Writes are read-modify-write inside a lock file, because conf has no locking and two `agency login`
+ * processes would otherwise lose each other's profile; conf then replaces the file atomically (temp
+ * file, fsync, rename; mode 0600), so a crash at any moment leaves the previous file or the new one.
  */
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
-import { homedir } from 'node:os';
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { homedir, hostname } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, UsageError } from './errors.js';
 
@@ -66,7 +77,9 @@ export function readConfig(dir: string): ConfigData {
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw damaged(file, `not valid JSON (${(error as Error).message})`);
+    // V8's message quotes a piece of the file, which could be the start of a key: give only the place.
+    const position = /position (\d+)/.exec((error as Error).message)?.[1];
+    throw damaged(file, `not valid JSON${position === undefined ? '' : ` (at character ${position})`}`);
   }
   return narrowConfig(parsed, file);
 }
@@ -86,8 +99,10 @@ function narrowConfig(value: unknown, file: string): ConfigData {
   for (const [name, profile] of Object.entries(profiles ?? {})) {
     if (!isRecord(profile)) throw damaged(file, `profile "${name}" is not an object`);
     const { api_key, base_url } = profile;
-    if (api_key !== undefined && typeof api_key !== 'string') throw damaged(file, `profile "${name}" has a non-string api_key`);
-    if (base_url !== undefined && typeof base_url !== 'string') throw damaged(file, `profile "${name}" has a non-string base_url`);
+    if (api_key !== undefined && typeof api_key !== 'string')
+      throw damaged(file, `profile "${name}" has a non-string api_key`);
+    if (base_url !== undefined && typeof base_url !== 'string')
+      throw damaged(file, `profile "${name}" has a non-string base_url`);
     result.profiles[name] = { ...profile } as Profile;
   }
   return result;
@@ -98,24 +113,21 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * Read-modify-write under a lock. `mutate` changes the data in place; the result is written atomically
+ * Read-modify-write under a lock. `mutate` changes the data in place; conf writes the result atomically
  * with mode 0600 into a 0700 directory. A damaged file stops the update before anything is written.
  */
 export async function updateConfig(dir: string, mutate: (data: ConfigData) => void): Promise<ConfigData> {
   ensureDir(dir);
-  const release = await acquireLock(join(dir, `${FILE_NAME}.lock`));
+  const file = configPath(dir);
+  // Loading conf takes ~25 ms: done before taking the lock, so that parallel writers wait only for
+  // each other's read-modify-write.
+  const { default: Conf } = await import('conf');
+  const release = await acquireLock(`${file}.lock`);
   try {
     const data = readConfig(dir);
     mutate(data);
-    const { default: Conf } = await import('conf');
-    const conf = new Conf<Record<string, unknown>>({
-      cwd: dir,
-      configName: 'config',
-      projectName: 'agency',
-      configFileMode: 0o600,
-      accessPropertiesByDotNotation: false,
-    });
-    conf.store = data as unknown as Record<string, unknown>;
+    removeOrphanTempFiles(dir);
+    writeWithConf(Conf, dir, data);
     return data;
   } finally {
     release();
@@ -130,31 +142,148 @@ function ensureDir(dir: string): void {
   }
 }
 
+/**
+ * conf writes through `atomically`: a temporary file in the same directory (mode 0600), fsync, rename.
+ * A reader, or a crash at any moment, sees the old file or the new one, never a mix.
+ */
+function writeWithConf(Conf: typeof import('conf').default, dir: string, data: ConfigData): void {
+  const file = configPath(dir);
+  try {
+    const conf = new Conf<ConfigData>({
+      cwd: dir,
+      configName: 'config',
+      projectName: 'agency',
+      projectSuffix: '',
+      configFileMode: 0o600,
+      accessPropertiesByDotNotation: false,
+      clearInvalidConfig: false,
+      // conf reads the file in its constructor, and again before writing to carry over a top-level
+      // `__internal__` key. Through our own parser it sees exactly what readConfig just validated under
+      // the lock: nothing to throw on, nothing to carry over. With no defaults, schema or migrations
+      // the constructor writes nothing; the file gets `data` and only that.
+      deserialize: (text) => narrowConfig(JSON.parse(text), file),
+      serialize: (value) => `${JSON.stringify(value, null, 2)}\n`,
+    });
+    conf.store = data;
+  } catch (error) {
+    throw new ConfigError(`Cannot write the config file ${file}: ${(error as Error).message}`, {
+      hint: 'The previous file was left as it was.',
+    });
+  }
+  // The rename is durable once the directory is flushed (atomically does not); best effort, as not
+  // every platform can open a directory.
+  try {
+    const dirFd = openSync(dir, 'r');
+    try {
+      fsyncSync(dirFd);
+    } finally {
+      closeSync(dirFd);
+    }
+  } catch {
+    // Best effort.
+  }
+}
+
+/** atomically's temporary files: `config.json.tmp-<10 digits of Date.now()><6 hex digits>`. */
+const TEMP_FILE = /^config\.json\.tmp-\d{10}[0-9a-f]{6}$/;
+
+/**
+ * Temporary files of writers killed mid-write (SIGKILL, power cut: atomically deletes its own on any
+ * other exit). Called under the lock, so no writer is using one.
+ */
+function removeOrphanTempFiles(dir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) if (TEMP_FILE.test(name)) rmSync(join(dir, name), { force: true });
+}
+
+interface LockHolder {
+  owner: string;
+  ino: number;
+  ageMs: number;
+}
+
 async function acquireLock(lockFile: string): Promise<() => void> {
+  const owner = `${process.pid}@${hostname()}`;
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (let attempt = 0; ; attempt++) {
     try {
-      const fd = openSync(lockFile, 'wx', 0o600);
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return () => rmSync(lockFile, { force: true });
+      writeFileSync(lockFile, owner, { flag: 'wx', mode: 0o600 });
+      return () => {
+        // Only our own lock: if it was (wrongly) broken and taken over, the new holder keeps it.
+        if (inspectLock(lockFile)?.owner === owner) rmSync(lockFile, { force: true });
+      };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
         throw new ConfigError(`Cannot lock the config file (${lockFile}): ${(error as Error).message}`);
       }
     }
-    // A lock left behind by a crashed process would block forever: break it once it is clearly stale.
-    try {
-      if (Date.now() - statSync(lockFile).mtimeMs > LOCK_STALE_MS) rmSync(lockFile, { force: true });
-    } catch {
-      // The holder released it between our attempts.
-    }
+    breakStaleLock(lockFile);
     if (Date.now() > deadline) {
       throw new ConfigError(`The config file is locked by another agency process (${lockFile}).`, {
         hint: 'If no other agency process is running, remove the lock file.',
       });
     }
     await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * Math.min(50, 5 * attempt)));
+  }
+}
+
+function inspectLock(lockFile: string): LockHolder | undefined {
+  try {
+    const owner = readFileSync(lockFile, 'utf8');
+    const stat = statSync(lockFile);
+    return { owner, ino: stat.ino, ageMs: Date.now() - stat.mtimeMs };
+  } catch {
+    return undefined;
+  }
+}
+
+/** A lock left by a process that died (kill -9, power cut) would block every later write. */
+function isStale(holder: LockHolder): boolean {
+  if (holder.ageMs > LOCK_STALE_MS) return true;
+  const match = /^(\d+)@(.*)$/.exec(holder.owner);
+  // An empty lock is being written by its creator right now; a pid means something only on this host.
+  return match !== null && match[2] === hostname() && !isAlive(Number(match[1]));
+}
+
+/**
+ * Two waiters that both see a dead holder must not both delete "the" lock: the second would delete
+ * the first one's fresh lock. So breaking takes a lock of its own, and re-checks under it that the
+ * lock file is still the same stale one (same inode, same owner) before removing it.
+ */
+function breakStaleLock(lockFile: string): void {
+  const seen = inspectLock(lockFile);
+  if (!seen || !isStale(seen)) return;
+  const breaker = `${lockFile}.break`;
+  try {
+    writeFileSync(breaker, String(process.pid), { flag: 'wx', mode: 0o600 });
+  } catch {
+    // Someone else is breaking it; a breaker that died while doing so must not block forever.
+    const stuck = inspectLock(breaker);
+    if (stuck && stuck.ageMs > LOCK_STALE_MS) rmSync(breaker, { force: true });
+    return;
+  }
+  try {
+    const now = inspectLock(lockFile);
+    if (now && now.ino === seen.ino && now.owner === seen.owner && isStale(now))
+      rmSync(lockFile, { force: true });
+  } finally {
+    rmSync(breaker, { force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, it is just not ours.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -92,7 +92,10 @@ export function resolveContext(flags: GlobalFlags, io: IO, signal: AbortSignal):
     debug: flags.debug === true || isTruthy(env.AGENCY_DEBUG),
     timeoutMs: parseTimeout(flags.timeout ?? (env.AGENCY_TIMEOUT || undefined)),
     userAgent: `agency-cli/${VERSION}`,
-    stdinIsTTY: io.stdin.isTTY === true,
+    // A getter: reading io.stdin creates process.stdin, which most commands never use (~2 ms).
+    get stdinIsTTY() {
+      return io.stdin.isTTY === true;
+    },
     io,
     out,
     signal,

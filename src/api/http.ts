@@ -3,10 +3,18 @@
  * of the contract, turning error bodies into ApiError, and the --debug trace (with the key redacted).
  * It is loaded lazily (import() on the first request) because undici is the heaviest module we have.
  */
-import { Agent, errors as undiciErrors, request } from 'undici';
-import { ApiError, InterruptedError, NetworkError, ResponseError } from '../errors.js';
+import { Agent, request, errors as undiciErrors } from 'undici';
+import { ApiError, InterruptedError, NetworkError, ResponseError, UsageError } from '../errors.js';
 import { hintForStatus } from './hints.js';
-import { computeBackoff, isRetryableStatus, parseRetryAfter, type RetryPolicy, DEFAULT_RETRY } from './retry.js';
+import {
+  DEFAULT_RETRY,
+  isIdempotent,
+  mayRetryStatus,
+  parseRetryAfter,
+  planRetry,
+  type RetryDecision,
+  type RetryPolicy,
+} from './retry.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
 
@@ -52,21 +60,44 @@ const RETRYABLE_CODES = new Set([
   'EPIPE',
   'ETIMEDOUT',
   'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
   'UND_ERR_SOCKET',
   'UND_ERR_CONNECT_TIMEOUT',
   'UND_ERR_HEADERS_TIMEOUT',
   'UND_ERR_BODY_TIMEOUT',
   'UND_ERR_CLOSED',
+  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
 ]);
+
+/** Server text quoted in a message is kept to one readable line. */
+const MAX_QUOTED = 300;
+
+/** The answer's status and headers arrived, but its body did not (connection closed, deadline passed). */
+class BodyError extends Error {
+  readonly code: string | undefined;
+  constructor(
+    readonly status: number,
+    readonly reason: string,
+    cause: unknown,
+  ) {
+    super(reason, { cause });
+    this.code = (cause as NodeJS.ErrnoException | undefined)?.code;
+  }
+}
 
 export class Http {
   readonly #options: HttpOptions;
   readonly #agent: Agent;
   readonly #retry: RetryPolicy;
+  readonly #debug: ((line: string) => void) | undefined;
 
   constructor(options: HttpOptions) {
     this.#options = options;
     this.#retry = options.retry ?? DEFAULT_RETRY;
+    const { debug } = options;
+    // Every debug line goes through the redaction, whatever the server echoed back.
+    this.#debug = debug ? (line) => debug(this.redact(line)) : undefined;
     this.#agent = new Agent({
       connections: options.connections ?? 1,
       pipelining: 1,
@@ -82,9 +113,8 @@ export class Http {
   }
 
   async request(spec: RequestSpec): Promise<HttpResponse> {
+    this.checkKey();
     const url = this.url(spec);
-    // A GET is safe to repeat; anything else only when the service said 429 (it did not process it).
-    const idempotent = spec.method === 'GET' || spec.method === 'HEAD';
     const started = Date.now();
     for (let attempt = 1; ; attempt++) {
       let outcome: Attempt;
@@ -94,17 +124,42 @@ export class Http {
         if (error instanceof InterruptedError) throw error;
         outcome = { kind: 'network', error: error as Error };
       }
+      // A GET is safe to repeat; anything else only when the service said 429 (it did not process it).
       const retryable =
         outcome.kind === 'response'
-          ? outcome.response.status === 429 || (idempotent && isRetryableStatus(outcome.response.status))
-          : idempotent && isRetryableNetworkError(outcome.error);
-      const retryAfter = outcome.kind === 'response' ? parseRetryAfter(outcome.response.headers['retry-after']) : undefined;
-      const delay = computeBackoff(this.#retry, attempt, retryAfter);
-      const canRetry = retryable && attempt < this.#retry.maxAttempts && Date.now() - started + delay <= this.#retry.budgetMs;
-      if (!canRetry) return this.finish(spec, outcome, attempt);
-      this.#options.debug?.(`retry ${spec.method} ${spec.path} in ${delay} ms (attempt ${attempt + 1} of ${this.#retry.maxAttempts})`);
-      await sleep(delay, this.#options.signal);
+          ? mayRetryStatus(spec.method, outcome.response.status)
+          : isIdempotent(spec.method) && isRetryableNetworkError(outcome.error);
+      if (!retryable) return this.finish(spec, outcome, attempt);
+      const retryAfter =
+        outcome.kind === 'response' ? parseRetryAfter(outcome.response.headers['retry-after']) : undefined;
+      const decision = planRetry(this.#retry, attempt, Date.now() - started, retryAfter);
+      if (!decision.retry) return this.finish(spec, outcome, attempt, decision);
+      this.#debug?.(
+        `retry ${spec.method} ${spec.path} in ${decision.delayMs} ms (attempt ${attempt + 1} of ${this.#retry.maxAttempts})`,
+      );
+      await sleep(decision.delayMs, this.#options.signal);
     }
+  }
+
+  /** A key that cannot travel in a header is a local input error: nothing is sent, and it is never quoted. */
+  private checkKey(): void {
+    if (!/^[\x21-\x7e]+$/.test(this.#options.apiKey)) {
+      throw new UsageError(
+        'The API key contains spaces, line breaks or characters that are not printable ASCII; nothing was sent.',
+        { hint: 'Check AGENCY_API_KEY, or save the key again with `agency login`.' },
+      );
+    }
+  }
+
+  /** Removes the key from text that is about to be shown, in case the server (or a proxy) echoed it. */
+  private redact(text: string): string {
+    const key = this.#options.apiKey;
+    // A very short "key" would match ordinary words; it cannot be a real key and fails with 401 anyway.
+    if (key.length < 8) return text;
+    let result = text.split(key).join('[redacted]');
+    const encoded = encodeURIComponent(key);
+    if (encoded !== key) result = result.split(encoded).join('[redacted]');
+    return result;
   }
 
   private url(spec: RequestSpec): URL {
@@ -128,12 +183,15 @@ export class Http {
 
   private async attempt(spec: RequestSpec, url: URL): Promise<Attempt> {
     const headers = this.headers(spec);
-    const debug = this.#options.debug;
+    const debug = this.#debug;
     debug?.(`→ ${spec.method} ${url.href}`);
-    if (debug) for (const [name, value] of Object.entries(headers)) debug(`  ${name}: ${redactHeader(name, value)}`);
+    if (debug)
+      for (const [name, value] of Object.entries(headers)) debug(`  ${name}: ${redactHeader(name, value)}`);
     const timeout = AbortSignal.timeout(this.#options.timeoutMs);
     const signal = this.#options.signal ? AbortSignal.any([this.#options.signal, timeout]) : timeout;
-    const started = performance.now();
+    const started = Date.now(); // not performance.now(): loading perf_hooks costs ~1.5 ms
+    const seconds = `${this.#options.timeoutMs / 1000} s`;
+    let status: number | undefined;
     try {
       const res = await request(url, {
         dispatcher: this.#agent,
@@ -142,16 +200,32 @@ export class Http {
         body: spec.body === undefined ? null : JSON.stringify(spec.body),
         signal,
       });
-      const text = await res.body.text();
-      debug?.(`← ${res.statusCode} ${spec.method} ${url.pathname} (${Math.round(performance.now() - started)} ms, ${text.length} bytes)`);
-      if (debug) for (const [name, value] of Object.entries(res.headers)) debug(`  ${name}: ${redactHeader(name, String(value))}`);
+      status = res.statusCode;
+      let text: string;
+      try {
+        text = await res.body.text();
+      } catch (error) {
+        throw new BodyError(res.statusCode, 'the connection closed before the whole answer arrived', error);
+      }
+      debug?.(
+        `← ${res.statusCode} ${spec.method} ${url.pathname} (${Date.now() - started} ms, ${text.length} bytes)`,
+      );
+      if (debug)
+        for (const [name, value] of Object.entries(res.headers))
+          debug(`  ${name}: ${redactHeader(name, String(value))}`);
       return { kind: 'response', response: { status: res.statusCode, headers: res.headers, text } };
     } catch (error) {
       if (this.#options.signal?.aborted) throw new InterruptedError();
       if (timeout.aborted) {
-        const err = new Error(`no answer within ${this.#options.timeoutMs / 1000} s`);
-        (err as NodeJS.ErrnoException).code = 'ETIMEDOUT';
-        debug?.(`✗ ${spec.method} ${url.pathname}: timed out`);
+        const reason =
+          status === undefined
+            ? `no answer within ${seconds}`
+            : `the rest of the answer did not arrive within ${seconds}`;
+        const err: Error = status === undefined ? new Error(reason) : new BodyError(status, reason, error);
+        (err as { code?: string }).code = 'ETIMEDOUT';
+        debug?.(
+          `✗ ${spec.method} ${url.pathname}: timed out${status === undefined ? '' : ` after status ${status}`}`,
+        );
         throw err;
       }
       debug?.(`✗ ${spec.method} ${url.pathname}: ${describeNetworkError(error)}`);
@@ -159,22 +233,38 @@ export class Http {
     }
   }
 
-  private finish(spec: RequestSpec, outcome: Attempt, attempts: number): HttpResponse {
+  private finish(
+    spec: RequestSpec,
+    outcome: Attempt,
+    attempts: number,
+    gaveUp?: RetryDecision,
+  ): HttpResponse {
     // "Could not list the keys of company 1042: ..." when the caller said what it was doing.
     const failed = (reason: string) =>
-      spec.action ? `Could not ${spec.action}: ${reason}` : `${spec.method} ${spec.path} failed: ${reason}`;
-    const tries = attempts > 1 ? ` after ${attempts} attempts` : '';
+      this.redact(
+        spec.action ? `Could not ${spec.action}: ${reason}` : `${spec.method} ${spec.path} failed: ${reason}`,
+      );
+    const tries = attempts > 1 ? ` (tried ${attempts} times)` : '';
     if (outcome.kind === 'network') {
-      const mayHaveHappened = spec.method !== 'GET' && spec.method !== 'HEAD';
-      throw new NetworkError(failed(`${describeNetworkError(outcome.error)}${tries}`), {
+      const mayHaveHappened = !isIdempotent(spec.method);
+      const error = outcome.error;
+      const cutShort = error instanceof BodyError;
+      const why =
+        error instanceof BodyError
+          ? `the service answered ${error.status}, but ${error.reason}`
+          : describeNetworkError(error);
+      throw new NetworkError(failed(`${why}${tries}`), {
         hint: mayHaveHappened
           ? 'The service may or may not have processed this request: check before you run it again.'
-          : `Check the base URL (${this.#options.baseUrl}) and your network.`,
-        cause: outcome.error,
+          : cutShort
+            ? 'The answer was cut short on the way (a proxy or an unstable connection); try again, or run with --debug.'
+            : `Check the base URL (${this.#options.baseUrl}) and your network.`,
+        cause: error,
       });
     }
     const { status, headers, text } = outcome.response;
     const contentType = String(headers['content-type'] ?? '');
+    const html = /html/i.test(contentType) || /^\s*<(!doctype|html)/i.test(text);
     let data: unknown;
     let parseFailed = false;
     if (text.trim() !== '') {
@@ -186,29 +276,64 @@ export class Http {
     }
     if (status >= 400) {
       const body = isRecord(data) ? data : {};
-      const title = typeof body.title === 'string' ? body.title : undefined;
-      const detail = typeof body.detail === 'string' ? body.detail : undefined;
-      const served = parseFailed ? ` (the body was not JSON${contentType ? `: ${contentType}` : ''})` : '';
-      const quoted = [title, detail].filter(Boolean).join(' — ');
-      throw new ApiError(failed(`the service answered ${status}${quoted ? ` ${quoted}` : ''}${served}${tries}`), {
+      const title = typeof body.title === 'string' ? this.redact(body.title) : undefined;
+      const detail = typeof body.detail === 'string' ? this.redact(body.detail) : undefined;
+      const served = !parseFailed
+        ? ''
+        : html
+          ? ' with an HTML page instead of JSON'
+          : ` with a body that is not JSON${contentType ? ` (${contentType})` : ''}`;
+      const quoted = [title, detail]
+        .filter((part): part is string => Boolean(part))
+        .map(oneLine)
+        .join(' — ');
+      const waited =
+        gaveUp && !gaveUp.retry && gaveUp.reason === 'retry-after' && gaveUp.retryAfterMs !== undefined
+          ? `; it asked to retry after ${Math.ceil(gaveUp.retryAfterMs / 1000)} s, longer than this tool waits`
+          : '';
+      throw new ApiError(
+        failed(`the service answered ${status}${quoted ? ` ${quoted}` : ''}${served}${tries}${waited}`),
+        {
+          status,
+          title,
+          detail,
+          hint: hintForStatus(status, spec.company ?? spec.companyId),
+        },
+      );
+    }
+    // A redirect is never followed: it could take the key to another host.
+    if (status >= 300) {
+      const location =
+        typeof headers.location === 'string' ? ` to ${oneLine(this.redact(headers.location))}` : '';
+      throw new ResponseError(
+        failed(`the service answered ${status}, a redirect${location}, which is not followed`),
         status,
-        title,
-        detail,
-        hint: hintForStatus(status, spec.company ?? spec.companyId),
-      });
+        {
+          hint: 'Check the base URL (it must include /rest, e.g. https://api.woodpecker.co/rest).',
+        },
+      );
     }
     if (parseFailed) {
-      const kind = /html/i.test(contentType) ? 'an HTML page' : 'a body that is not valid JSON';
-      throw new ResponseError(failed(`the service answered ${status} with ${kind} instead of JSON${contentType ? ` (${contentType})` : ''}`), status, {
-        hint: 'The response may have been cut short or come from a proxy; try again, or run with --debug.',
-      });
+      const kind = html ? 'an HTML page' : 'a body that is not valid JSON';
+      throw new ResponseError(
+        failed(
+          `the service answered ${status} with ${kind} instead of JSON${contentType ? ` (${contentType})` : ''}`,
+        ),
+        status,
+        {
+          hint: 'The response may have been cut short or come from a proxy; try again, or run with --debug.',
+        },
+      );
     }
     return { status, headers, data };
   }
 }
 
 type Attempt =
-  | { kind: 'response'; response: { status: number; headers: Record<string, string | string[] | undefined>; text: string } }
+  | {
+      kind: 'response';
+      response: { status: number; headers: Record<string, string | string[] | undefined>; text: string };
+    }
   | { kind: 'network'; error: Error };
 
 function isRetryableNetworkError(error: Error): boolean {
@@ -226,9 +351,11 @@ function describeNetworkError(error: unknown): string {
     if (causeCode === 'ECONNREFUSED' || code === 'ECONNREFUSED') return 'connection refused';
     if (causeCode === 'ECONNRESET' || code === 'ECONNRESET') return 'connection reset by the server';
     if (code === 'ETIMEDOUT') return error.message;
-    if (code === 'UND_ERR_SOCKET') return 'the connection closed before the response was complete';
-    if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return 'timed out waiting for the service';
+    if (code === 'UND_ERR_SOCKET') return 'the connection closed before any answer arrived';
+    if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT')
+      return 'timed out waiting for the service';
     if (code === 'ENOTFOUND' || causeCode === 'ENOTFOUND') return 'host not found';
+    if (error.name === 'HTTPParserError') return `the answer was not valid HTTP: ${error.message}`;
     return error.message || String(code ?? error);
   }
   return String(error);
@@ -240,6 +367,12 @@ function redactHeader(name: string, value: string): string {
     return '[redacted]';
   }
   return value;
+}
+
+/** Server text on one line, clipped: a multi-line or huge detail must not swamp (or forge) our own lines. */
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > MAX_QUOTED ? `${flat.slice(0, MAX_QUOTED)}…` : flat;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

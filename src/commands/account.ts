@@ -27,7 +27,7 @@ export async function readAccount(
         { header: 'sent today', value: (m) => detail(m, 'sent_today') },
         { header: 'error', value: (m) => detail(m, 'error') },
       ],
-      `${whose} has no mailboxes.`,
+      { empty: `${whose} has no mailboxes.`, noun: ['mailbox', 'mailboxes'] },
     );
   } else {
     await out.list<Webhook>(
@@ -36,7 +36,7 @@ export async function readAccount(
         { header: 'event', value: (w) => w.event },
         { header: 'target url', value: (w) => w.target_url },
       ],
-      `${whose} has no webhooks.`,
+      { empty: `${whose} has no webhooks.`, noun: ['webhook', 'webhooks'] },
     );
   }
 }

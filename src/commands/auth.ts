@@ -1,26 +1,41 @@
 /** `login` and `logout`: the only commands that put a key into, or take it out of, a profile. */
 import { type ConfigData, updateConfig } from '../config.js';
 import { unknownProfile } from '../context.js';
-import { InterruptedError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import type { Runtime } from '../cli.js';
+import { readStdin } from './input.js';
 import { confirm, readHidden } from './prompt.js';
 
 export async function login(rt: Runtime, opts: { verify?: boolean | undefined }): Promise<void> {
   const { ctx } = rt;
   const { out } = ctx;
-  const key = ctx.stdinIsTTY ? await readHidden(ctx, `API key for profile "${ctx.profileName}": `) : await readKeyFromStdin(rt);
+  let key: string;
+  if (ctx.stdinIsTTY) {
+    const where = ctx.baseUrlSource === 'default' ? '' : ` (${ctx.baseUrl})`;
+    out.info(`Paste the API key for profile "${ctx.profileName}"${where}.`);
+    out.info('Find it in Woodpecker under Settings → API & integrations → API keys.');
+    key = await readHidden(ctx, 'API key (typing is hidden): ');
+  } else {
+    key = await readKeyFromStdin(rt);
+  }
   validateKey(key);
 
   if (opts.verify !== false) {
     const api = rt.api({ apiKey: key });
     const me = await api.me();
-    out.success(`Key verified: ${describeIdentity(me)}.`);
+    const identity = describeIdentity(me);
+    out.success(`Key verified: ${identity.headline}.`);
+    for (const line of identity.details) out.info(`  ${line}`);
   }
 
   const hadCurrent = (config: ConfigData) => config.profiles[config.current]?.api_key !== undefined;
   let makeCurrent = !hadCurrent(ctx.config) || ctx.config.current === ctx.profileName;
   if (!makeCurrent && ctx.stdinIsTTY && out.streams.stderrIsTTY) {
-    makeCurrent = await confirm(ctx, `Make "${ctx.profileName}" the current profile (now "${ctx.config.current}")?`, true);
+    makeCurrent = await confirm(
+      ctx,
+      `Make "${ctx.profileName}" the current profile (now "${ctx.config.current}")?`,
+      true,
+    );
   }
   await updateConfig(ctx.configDir, (config) => {
     const profile = config.profiles[ctx.profileName] ?? {};
@@ -49,12 +64,7 @@ export async function logout(rt: Runtime): Promise<void> {
 }
 
 async function readKeyFromStdin(rt: Runtime): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of rt.ctx.io.stdin) {
-    if (rt.ctx.signal.aborted) throw new InterruptedError();
-    chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
+  const text = await readStdin(rt.ctx);
   const firstLine = text.split(/\r?\n/).find((line) => line.trim() !== '');
   return (firstLine ?? '').trim();
 }
@@ -70,13 +80,29 @@ export function validateKey(key: string): void {
   if (key.length < 8 || key.length > 512) throw new UsageError('That does not look like an API key (wrong length).');
 }
 
-function describeIdentity(me: Record<string, unknown>): string {
+/** What /v1/me says about a key: an HQ key of which agency (and user), or a client key of which company. */
+function describeIdentity(me: Record<string, unknown>): { headline: string; details: string[] } {
   const agency = me.agency as Record<string, unknown> | undefined;
-  const parts: string[] = [];
-  if (me.account_type === 'HQ' || me.role) parts.push('HQ key');
-  else if (me.company_name || me.company_id) parts.push(`client key of company ${String(me.company_name ?? me.company_id)}`);
-  if (typeof me.name === 'string') parts.push(`user ${me.name}`);
-  else if (typeof me.email === 'string') parts.push(`user ${me.email}`);
-  if (agency && typeof agency.name === 'string') parts.push(`agency ${agency.name}`);
-  return parts.length ? parts.join(', ') : 'the service accepted it';
+  const agencyName = agency && typeof agency.name === 'string' ? JSON.stringify(agency.name) : undefined;
+  if (me.account_type === 'HQ' || (me.account_type === undefined && me.role)) {
+    const user = typeof me.name === 'string' ? me.name : typeof me.email === 'string' ? me.email : undefined;
+    const role = typeof me.role === 'string' ? ` (${me.role})` : '';
+    return {
+      headline: `HQ key${agencyName ? ` of agency ${agencyName}` : ''}`,
+      details: user ? [`User: ${user}${role}`] : [],
+    };
+  }
+  if (me.account_type === 'CLIENT' || me.company_name !== undefined || me.company_id !== undefined) {
+    const company = me.company_name !== undefined ? `${JSON.stringify(me.company_name)} ` : '';
+    const id = me.company_id ?? me.id;
+    return {
+      headline: `client key of company ${company}${id !== undefined ? `(id ${String(id)})` : ''}`.trim(),
+      details: [
+        ...(agencyName ? [`Agency: ${agencyName}`] : []),
+        'A client key works for me, mailboxes and webhooks; companies, keys and',
+        'inventory need an HQ key.',
+      ],
+    };
+  }
+  return { headline: 'the service accepted it', details: [] };
 }

@@ -37,7 +37,10 @@ export async function listCompanies(rt: Runtime, opts: ListOptions): Promise<voi
     paginate((p) => api.listCompaniesPage(p, active), { page, limit, onPage: progress.update }),
   ).finally(progress.done);
   const filter = active === undefined ? '' : active ? 'active ' : 'inactive ';
-  await rt.ctx.out.list(companies, companyColumns, emptyCompanies(filter, page));
+  await rt.ctx.out.list(companies, companyColumns, {
+    empty: emptyCompanies(filter, page),
+    noun: ['company', 'companies'],
+  });
 }
 
 function emptyCompanies(filter: string, page: number | undefined): string {
@@ -64,7 +67,10 @@ export async function listEmailAccounts(rt: Runtime, company: string): Promise<v
     { header: 'campaigns', value: (a) => detail(a, 'running_campaigns') },
     { header: 'error', value: (a) => detail(a, 'error') },
   ];
-  await rt.ctx.out.list(accounts, columns, `Company ${id} has no email accounts.`);
+  await rt.ctx.out.list(accounts, columns, {
+    empty: `Company ${id} has no email accounts.`,
+    noun: ['email account', 'email accounts'],
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -83,8 +89,20 @@ type CreatedRow = CreatedCompany & { api_key?: string };
 interface Plan {
   toCreate: string[];
   existing: { name: string; company: Company }[];
-  /** Whether the existing companies were fetched (needed for >10 names, --skip-existing and --dry-run). */
-  checked: boolean;
+  /**
+   * Ids of every company seen by the check (needed for >10 names, --skip-existing and --dry-run);
+   * undefined when nothing was checked. After a lost answer, a company with one of our names and an
+   * id outside this set is one that the lost request created.
+   */
+  seenIds: Set<number> | undefined;
+}
+
+/** How one chunk ended, for the final report. */
+interface ChunkFailure {
+  index: number;
+  error: unknown;
+  /** Names of the failed chunk whose fate the tool could not learn. */
+  unknown: string[];
 }
 
 export async function createCompanies(rt: Runtime, opts: CreateOptions): Promise<void> {
@@ -92,7 +110,7 @@ export async function createCompanies(rt: Runtime, opts: CreateOptions): Promise
   const names = await readNames(rt, opts);
   const plan = await planCreation(rt, names, opts);
 
-  if (opts.dryRun) return printPlan(rt, plan);
+  if (opts.dryRun) return printPlan(rt, plan, opts);
 
   if (plan.existing.length > 0 && !opts.skipExisting) {
     throw new NameClashError(
@@ -102,7 +120,11 @@ export async function createCompanies(rt: Runtime, opts: CreateOptions): Promise
     );
   }
   if (plan.existing.length > 0) {
-    out.info(`Skipping ${plan.existing.length} existing: ${plan.existing.map((e) => e.name).join(', ')}`);
+    out.info(
+      `Skipping ${plan.existing.length} existing: ${plan.existing
+        .map((e) => `${JSON.stringify(e.name)} (id ${e.company.id})`)
+        .join(', ')}`,
+    );
   }
   if (plan.toCreate.length === 0) {
     out.info('Nothing to create: every name exists already.');
@@ -111,24 +133,52 @@ export async function createCompanies(rt: Runtime, opts: CreateOptions): Promise
   }
 
   const chunks = chunk(plan.toCreate, MAX_COMPANIES_PER_REQUEST);
-  const api = rt.api();
+  // Ctrl-C does not abort a POST in flight: its outcome must be known to be reported. No new one starts.
+  const api = rt.api({ interruptible: false });
   const created: CreatedRow[] = [];
   const progress = chunks.length > 1 ? progressLine(rt.ctx, 'companies created') : undefined;
+  let failure: ChunkFailure | undefined;
   for (const [index, names] of chunks.entries()) {
+    if (rt.ctx.signal.aborted) {
+      failure = { index, error: new InterruptedError(), unknown: [] };
+      break;
+    }
     try {
-      if (rt.ctx.signal.aborted) throw new InterruptedError();
       created.push(...(await api.createCompanies(names)));
       progress?.update(undefined, created.length);
     } catch (error) {
+      if (!(error instanceof AgencyError)) throw error;
       progress?.done();
-      const reconciled = await reconcileChunk(rt, error, names, plan);
-      created.push(...reconciled);
-      // The contract: on a partial failure, stdout carries exactly what was created.
-      if (created.length > 0) await printCreated(rt, created, opts).catch(() => undefined);
-      throw chunkFailure(error, { index, chunks, created, reconciled, total: plan.toCreate.length });
+      if (!answerMayBeLost(error)) {
+        failure = { index, error, unknown: [] };
+        break;
+      }
+      let found = await reconcileChunk(rt, names, plan);
+      // Unchecked names (10 or fewer) may have existed before; all-or-nothing says a part is not ours.
+      if (found && plan.seenIds === undefined && found.length < names.length) found = [];
+      if (found === undefined) {
+        failure = { index, error, unknown: names };
+        break;
+      }
+      created.push(...found);
+      // The service applies a request all or nothing: only a whole chunk found lets the run go on.
+      if (found.length < names.length) {
+        failure = { index, error, unknown: [] };
+        break;
+      }
+      out.warn(
+        `The answer to request ${index + 1} of ${chunks.length} was lost (${error.message}), ` +
+          `but all ${names.length} of its companies exist now: counted as created.`,
+      );
     }
   }
   progress?.done();
+
+  if (failure) {
+    // The contract: on a partial failure, stdout carries exactly what was created.
+    if (created.length > 0) await printCreated(rt, created, opts);
+    throw chunkFailure(failure, chunks, created, plan.toCreate.length);
+  }
   await printCreated(rt, created, opts);
   out.success(`Created ${created.length} compan${created.length === 1 ? 'y' : 'ies'}.`);
 }
@@ -140,7 +190,9 @@ async function readNames(rt: Runtime, opts: CreateOptions): Promise<string[]> {
     entries.push(...parseNameLines(text, source));
   }
   if (entries.length === 0) {
-    throw new UsageError('No company names given.', { hint: 'Use --name "Acme Ltd" (repeatable) or --file names.txt.' });
+    throw new UsageError('No company names given.', {
+      hint: 'Use --name "Acme Ltd" (repeatable) or --file names.txt.',
+    });
   }
   return validateNames(entries);
 }
@@ -151,11 +203,13 @@ async function readNames(rt: Runtime, opts: CreateOptions): Promise<string[]> {
  * the first chunk is sent rather than after some chunks succeeded.
  */
 async function planCreation(rt: Runtime, names: string[], opts: CreateOptions): Promise<Plan> {
-  const needsCheck = names.length > MAX_COMPANIES_PER_REQUEST || opts.skipExisting === true || opts.dryRun === true;
-  if (!needsCheck) return { toCreate: names, existing: [], checked: false };
+  const needsCheck =
+    names.length > MAX_COMPANIES_PER_REQUEST || opts.skipExisting === true || opts.dryRun === true;
+  if (!needsCheck) return { toCreate: names, existing: [], seenIds: undefined };
+  const all = await fetchAllCompanies(rt);
   const byKey = new Map<string, Company>();
-  for (const company of await fetchAllCompanies(rt)) byKey.set(nameKey(company.name), company);
-  const plan: Plan = { toCreate: [], existing: [], checked: true };
+  for (const company of all) byKey.set(nameKey(company.name), company);
+  const plan: Plan = { toCreate: [], existing: [], seenIds: new Set(all.map((c) => c.id)) };
   for (const name of names) {
     const company = byKey.get(nameKey(name));
     if (company) plan.existing.push({ name, company });
@@ -164,12 +218,15 @@ async function planCreation(rt: Runtime, names: string[], opts: CreateOptions): 
   return plan;
 }
 
-async function printPlan(rt: Runtime, plan: Plan): Promise<void> {
-  const requests = Math.ceil(plan.toCreate.length / MAX_COMPANIES_PER_REQUEST);
+async function printPlan(rt: Runtime, plan: Plan, opts: CreateOptions): Promise<void> {
+  // Without --skip-existing, one existing name makes the real run create nothing.
+  const refused = plan.existing.length > 0 && !opts.skipExisting;
+  const requests = refused ? 0 : Math.ceil(plan.toCreate.length / MAX_COMPANIES_PER_REQUEST);
   const { out } = rt.ctx;
   if (out.json) {
     out.jsonValue({
       dry_run: true,
+      refused,
       requests,
       to_create: plan.toCreate,
       existing: plan.existing.map((e) => ({ name: e.name, id: e.company.id })),
@@ -186,9 +243,13 @@ async function printPlan(rt: Runtime, plan: Plan): Promise<void> {
       { header: 'id', value: (r) => r.id },
     ]);
   }
+  const exist = `${plan.existing.length} exist already`;
   out.info(
-    `Dry run: would create ${plan.toCreate.length} in ${requests} request${requests === 1 ? '' : 's'}; ` +
-      `${plan.existing.length} exist already. Nothing was sent.`,
+    refused
+      ? `Dry run: ${exist}, so the real run would create nothing; add --skip-existing to create the ` +
+          `other ${plan.toCreate.length}. Nothing was sent.`
+      : `Dry run: would create ${plan.toCreate.length} in ${requests} request${requests === 1 ? '' : 's'}; ` +
+          `${exist}. Nothing was sent.`,
   );
 }
 
@@ -204,41 +265,79 @@ async function printCreated(rt: Runtime, created: CreatedRow[], opts: CreateOpti
   await rt.ctx.out.list(created, columns);
 }
 
-/** The service gives each new company a key; the creator sees it in the company's key list. */
+/**
+ * The service gives each new company a key; the creator sees it in the company's key list. Never
+ * throws: the created companies are printed whatever happens here.
+ */
 async function attachKeys(rt: Runtime, created: CreatedRow[]): Promise<void> {
   const api = rt.api();
+  const missing: number[] = [];
   for (const company of created) {
     if (company.api_key !== undefined) continue;
+    if (rt.ctx.signal.aborted) {
+      missing.push(company.id);
+      continue;
+    }
     try {
       const page = await api.listKeysPage(company.id, 1);
       const key = page.content[0]?.api_key;
       if (key !== undefined) company.api_key = key;
-      else rt.ctx.out.warn(`No key was found for the new company ${company.id}.`);
+      else missing.push(company.id);
     } catch (error) {
-      if (error instanceof InterruptedError) throw error;
-      rt.ctx.out.warn(`Could not read the key of company ${company.id}: ${(error as Error).message}`);
+      if (!(error instanceof InterruptedError)) {
+        rt.ctx.out.warn(`Could not read the key of company ${company.id}: ${(error as Error).message}`);
+      }
+      missing.push(company.id);
     }
+  }
+  if (missing.length > 0) {
+    rt.ctx.out.warn(
+      `No key shown for ${missing.length} new compan${missing.length === 1 ? 'y' : 'ies'} ` +
+        `(${missing.join(', ')}); read it later with: agency keys list <company>`,
+    );
   }
 }
 
 /**
- * After a POST whose answer was lost (reset, timeout, unreadable body), ask the service which of the
- * chunk's names exist now, so the report says what really happened instead of "maybe".
+ * A 4xx answer means the request was refused (nothing created). A network failure, an unreadable
+ * body or a 5xx (a gateway may answer after the service did the work) leave the outcome open.
  */
-async function reconcileChunk(rt: Runtime, error: unknown, names: string[], plan: Plan): Promise<CreatedRow[]> {
-  if (error instanceof ApiError || error instanceof InterruptedError || error instanceof UsageError) return [];
-  if (!(error instanceof AgencyError)) return [];
+function answerMayBeLost(error: AgencyError): boolean {
+  if (error instanceof UsageError || error instanceof InterruptedError) return false;
+  if (error instanceof ApiError) return error.status >= 500;
+  return true;
+}
+
+/**
+ * After a POST whose answer was lost, asks the service which of the chunk's names exist now, so the
+ * report says what happened instead of "maybe". Returns the chunk's companies that exist now and did
+ * not before, in the chunk's order; undefined when the check itself failed.
+ */
+async function reconcileChunk(rt: Runtime, names: string[], plan: Plan): Promise<CreatedRow[] | undefined> {
+  const { out } = rt.ctx;
+  out.info('The answer to a creation request was lost or failed; checking which companies exist now…');
+  let now: Company[];
   try {
-    rt.ctx.out.info('The answer to a creation request was lost; checking which companies exist now…');
-    const wanted = new Set(names.map(nameKey));
-    const before = new Set(plan.existing.map((e) => e.company.id));
-    const now = await fetchAllCompanies(rt);
-    return now
-      .filter((c) => wanted.has(nameKey(c.name)) && !before.has(c.id))
-      .map(({ id, name, owner, active }) => ({ id, name, owner, active }));
-  } catch {
-    return [];
+    now = await fetchAllCompanies(rt);
+  } catch (error) {
+    out.warn(`The check failed: ${(error as Error).message}`);
+    return undefined;
   }
+  const byKey = new Map<string, Company>();
+  for (const company of now) {
+    if (plan.seenIds?.has(company.id)) continue;
+    // With several matches (someone else created a near twin), the newest is ours.
+    const key = nameKey(company.name);
+    const other = byKey.get(key);
+    if (!other || other.id < company.id) byKey.set(key, company);
+  }
+  const found: CreatedRow[] = [];
+  for (const name of names) {
+    const company = byKey.get(nameKey(name));
+    if (company)
+      found.push({ id: company.id, name: company.name, owner: company.owner, active: company.active });
+  }
+  return found;
 }
 
 class NameClashError extends AgencyError {
@@ -264,29 +363,41 @@ class BulkCreateError extends AgencyError {
   }
 }
 
+/** The error of a run that stopped: what was created, what was not, and what is unknown, by name. */
 function chunkFailure(
-  error: unknown,
-  info: { index: number; chunks: string[][]; created: CreatedRow[]; reconciled: CreatedRow[]; total: number },
+  failure: ChunkFailure,
+  chunks: string[][],
+  created: CreatedRow[],
+  total: number,
 ): AgencyError {
-  const { index, chunks, created, reconciled, total } = info;
+  const { index, error, unknown } = failure;
   const createdKeys = new Set(created.map((c) => nameKey(c.name)));
+  const unknownKeys = new Set(unknown.map(nameKey));
   const notCreated = chunks
     .slice(index)
     .flat()
-    .filter((name) => !createdKeys.has(nameKey(name)));
-  const reason = error instanceof Error ? error.message : String(error);
+    .filter((name) => !createdKeys.has(nameKey(name)) && !unknownKeys.has(nameKey(name)));
+  const list = (names: string[]) => names.map((name) => `\n    ${name}`).join('');
   const lines = [
     `Created ${created.length} of ${total}${created.length ? ' (listed on stdout)' : ''}.`,
-    ...(reconciled.length ? [`Of the failed request, ${reconciled.length} were created all the same (checked).`] : []),
-    ...(notCreated.length ? [`Not created (${notCreated.length}): ${notCreated.join(', ')}`] : []),
+    ...(unknown.length
+      ? [
+          `Unknown whether created (${unknown.length}) — check with \`agency companies list\`:${list(unknown)}`,
+        ]
+      : []),
+    ...(notCreated.length ? [`Not created (${notCreated.length}):${list(notCreated)}`] : []),
   ];
-  const hint = created.length
-    ? 'Run the same command again with --skip-existing to create the rest.'
-    : error instanceof AgencyError
-      ? error.hint
-      : undefined;
-  if (error instanceof InterruptedError) return new BulkCreateError(`Interrupted. ${lines.join(' ')}`, error, hint);
-  const failed = chunks.length > 1 ? `Request ${index + 1} of ${chunks.length} failed` : 'Creating the companies failed';
+  const hint =
+    created.length || unknown.length
+      ? 'Run the same command again with --skip-existing to create the rest.'
+      : error instanceof AgencyError
+        ? error.hint
+        : undefined;
+  if (error instanceof InterruptedError)
+    return new BulkCreateError(`Interrupted. ${lines.join('\n  ')}`, error, hint);
+  const reason = error instanceof Error ? error.message : String(error);
+  const failed =
+    chunks.length > 1 ? `Request ${index + 1} of ${chunks.length} failed` : 'Creating the companies failed';
   return new BulkCreateError(`${failed}: ${reason}\n  ${lines.join('\n  ')}`, error, hint);
 }
 

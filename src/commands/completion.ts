@@ -1,31 +1,55 @@
 /**
  * `completion <shell>`: scripts generated from the program's own definition, so they never drift
- * from the real commands and options. Profile names are completed live from `agency profiles list`.
+ * from the real commands and options. Profile names are completed live from `agency profiles list`
+ * (piped, its first column), so a new profile is offered without reinstalling anything.
+ *
+ * bash and zsh share one candidate function written in the common subset of both shells (positional
+ * parameters, `case`, no arrays); each shell adds a small adapter. fish gets native `complete` rules.
  */
 import { UsageError } from '../errors.js';
 
+export interface OptionNode {
+  flags: string[];
+  description: string;
+  /** Takes a value, so the next word is that value and not a command. */
+  takesValue: boolean;
+}
+
 export interface CommandNode {
   name: string;
-  options: string[];
-  /** Options that take a value (so the next word is not a command). */
-  valueOptions: string[];
+  description: string;
+  options: OptionNode[];
   subcommands: CommandNode[];
 }
 
 interface CommanderLike {
   name(): string;
-  options: readonly { long?: string | undefined; short?: string | undefined; required?: boolean; optional?: boolean; hidden?: boolean }[];
+  description(): string;
+  options: readonly {
+    long?: string | undefined;
+    short?: string | undefined;
+    description?: string;
+    required?: boolean;
+    optional?: boolean;
+    hidden?: boolean;
+  }[];
   commands: readonly CommanderLike[];
 }
 
 export function describeCommands(cmd: CommanderLike): CommandNode {
-  const visible = cmd.options.filter((o) => !o.hidden);
   return {
     name: cmd.name(),
-    options: [...visible.flatMap((o) => [o.long, o.short].filter((f): f is string => Boolean(f))), '--help'],
-    valueOptions: visible
-      .filter((o) => o.required || o.optional)
-      .flatMap((o) => [o.long, o.short].filter((f): f is string => Boolean(f))),
+    description: cmd.description(),
+    options: [
+      ...cmd.options
+        .filter((o) => !o.hidden)
+        .map((o) => ({
+          flags: [o.long, o.short].filter((f): f is string => Boolean(f)),
+          description: o.description ?? '',
+          takesValue: Boolean(o.required || o.optional),
+        })),
+      { flags: ['--help', '-h'], description: 'show help', takesValue: false },
+    ],
     subcommands: cmd.commands.map(describeCommands),
   };
 }
@@ -37,9 +61,20 @@ export function completionScript(shell: string, tree: CommandNode): string {
   throw new UsageError(`Unknown shell ${JSON.stringify(shell)}: use bash, zsh or fish.`);
 }
 
-/** "companies list" → options of that command plus the global ones, for every command path. */
-function paths(tree: CommandNode): { path: string; node: CommandNode }[] {
-  const result: { path: string; node: CommandNode }[] = [];
+/** Positional arguments worth completing, by command path. */
+const PROFILE_ARGUMENT = new Set(['profiles use', 'profiles remove']);
+const SHELL_ARGUMENT = new Set(['completion']);
+const FILE_OPTIONS = new Set(['--file', '--state', '--data']);
+const PROFILE_OPTIONS = new Set(['--profile', '-p']);
+
+interface PathEntry {
+  path: string;
+  node: CommandNode;
+}
+
+/** Every command path ('' for the program itself, then 'companies', 'companies list', ...). */
+function paths(tree: CommandNode): PathEntry[] {
+  const result: PathEntry[] = [];
   const walk = (node: CommandNode, prefix: string) => {
     result.push({ path: prefix, node });
     for (const sub of node.subcommands) walk(sub, prefix ? `${prefix} ${sub.name}` : sub.name);
@@ -48,85 +83,219 @@ function paths(tree: CommandNode): { path: string; node: CommandNode }[] {
   return result;
 }
 
-function bash(tree: CommandNode): string {
-  const globals = tree.options;
-  const cases = paths(tree)
-    .map(({ path, node }) => {
-      const words = [...node.subcommands.map((s) => s.name), ...node.options, ...(path ? globals : [])];
-      return `    "${path}") words="${[...new Set(words)].join(' ')}" ;;`;
-    })
+/** The options valid after a command path: its own, then the global ones (no --version below the top). */
+function optionsAt(tree: CommandNode, entry: PathEntry): OptionNode[] {
+  if (entry.path === '') return entry.node.options;
+  const globals = tree.options.filter((o) => !o.flags.includes('--version') && !o.flags.includes('--help'));
+  const seen = new Set<string>();
+  return [...entry.node.options, ...globals].filter((o) => {
+    const key = o.flags.join(' ');
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function valueFlags(tree: CommandNode): string[] {
+  const flags = paths(tree).flatMap((e) =>
+    e.node.options.filter((o) => o.takesValue).flatMap((o) => o.flags),
+  );
+  return [...new Set(flags)];
+}
+
+/** The candidate function shared by bash and zsh: plain POSIX-style shell plus `local`. */
+function candidates(tree: CommandNode): string {
+  const all = paths(tree);
+  const subcommands = all
+    .filter((e) => e.node.subcommands.length > 0)
+    .map((e) => `    "${e.path}") printf '%s\\n' ${e.node.subcommands.map((s) => s.name).join(' ')} ;;`)
     .join('\n');
-  const valueOptions = [...new Set(paths(tree).flatMap(({ node }) => node.valueOptions))].join('|');
-  return `# bash completion for agency; source it, or save it as
-# ~/.local/share/bash-completion/completions/agency
-_agency() {
-  local cur prev path="" word i
-  cur="\${COMP_WORDS[COMP_CWORD]}"
-  prev="\${COMP_WORDS[COMP_CWORD-1]}"
-  case "$prev" in
-    -p|--profile)
-      COMPREPLY=( $(compgen -W "$(agency profiles list 2>/dev/null | cut -f1)" -- "$cur") ); return ;;
-    completion)
-      COMPREPLY=( $(compgen -W "bash zsh fish" -- "$cur") ); return ;;
-    --file|--state|--data)
-      COMPREPLY=( $(compgen -f -- "$cur") ); return ;;
-    ${valueOptions}) COMPREPLY=(); return ;;
-  esac
-  # The command path so far: the words that are not options or option values.
-  for ((i = 1; i < COMP_CWORD; i++)); do
-    word="\${COMP_WORDS[i]}"
+  const options = all
+    .map(
+      (e) =>
+        `    "${e.path}") printf '%s\\n' ${optionsAt(tree, e)
+          .flatMap((o) => o.flags)
+          .join(' ')} ;;`,
+    )
+    .join('\n');
+  const caseOf = (values: Iterable<string>) => [...values].map((v) => `"${v}"`).join('|');
+  return `# Prints the candidates for the last argument, one per line; the arguments are the words after
+# "agency", the last one being the word under the cursor. The shell filters by what is typed.
+__agency_candidates() {
+  local at="" word="" last="" skip=0 subs
+  while [ "$#" -gt 1 ]; do
+    word="$1"
+    shift
+    last="$word"
+    if [ "$skip" = 1 ]; then skip=0; continue; fi
     case "$word" in
-      ${valueOptions}) ((i++)) ;;
+      ${caseOf(valueFlags(tree))}) skip=1 ;;
       -*) ;;
-      *) case " $(_agency_words "$path") " in *" $word "*) path="\${path:+$path }$word" ;; esac ;;
+      *)
+        subs="$(__agency_subcommands "$at")"
+        case "
+$subs
+" in *"
+$word
+"*) at="\${at:+$at }$word" ;; esac
+        ;;
     esac
   done
-  COMPREPLY=( $(compgen -W "$(_agency_words "$path")" -- "$cur") )
-}
-_agency_words() {
-  local words=""
+  if [ "$skip" = 1 ]; then
+    case "$last" in
+      ${caseOf(PROFILE_OPTIONS)}) __agency_profiles ;;
+      ${caseOf(FILE_OPTIONS)}) echo __agency_files__ ;;
+    esac
+    return 0
+  fi
   case "$1" in
-${cases}
+    -*) __agency_options "$at" ;;
+    *)
+      subs="$(__agency_subcommands "$at")"
+      if [ -n "$subs" ]; then
+        printf '%s\\n' "$subs"
+      else
+        case "$at" in
+          ${caseOf(PROFILE_ARGUMENT)}) __agency_profiles ;;
+          ${caseOf(SHELL_ARGUMENT)}) printf '%s\\n' bash zsh fish ;;
+        esac
+      fi
+      ;;
   esac
-  echo "$words"
+}
+__agency_subcommands() {
+  case "$1" in
+${subcommands}
+  esac
+}
+__agency_options() {
+  case "$1" in
+${options}
+  esac
+}
+__agency_profiles() {
+  agency profiles list 2>/dev/null | cut -f1
+}
+`;
+}
+
+function bash(tree: CommandNode): string {
+  return `# bash completion for agency. Install:
+#   mkdir -p ~/.local/share/bash-completion/completions
+#   agency completion bash > ~/.local/share/bash-completion/completions/agency
+# or add this line to ~/.bashrc:  source <(agency completion bash)
+${candidates(tree)}
+_agency() {
+  local cur="\${COMP_WORDS[COMP_CWORD]}" words IFS=$'\\n'
+  words="$(__agency_candidates "\${COMP_WORDS[@]:1:COMP_CWORD}")"
+  if [ "$words" = __agency_files__ ]; then
+    COMPREPLY=( $(compgen -f -- "$cur") )
+  else
+    COMPREPLY=( $(compgen -W "$words" -- "$cur") )
+  fi
 }
 complete -F _agency agency
 `;
 }
 
 function zsh(tree: CommandNode): string {
-  // zsh runs bash completion functions through bashcompinit: one definition to keep right.
   return `#compdef agency
-# zsh completion for agency; save it as _agency in a directory of your $fpath
-autoload -U +X bashcompinit && bashcompinit
-${bash(tree).replace(/^# bash completion[^\n]*\n[^\n]*\n/, '')}`;
+# zsh completion for agency. Install:
+#   mkdir -p ~/.zfunc && agency completion zsh > ~/.zfunc/_agency
+#   and in ~/.zshrc, before compinit:  fpath=(~/.zfunc $fpath)
+# or, after compinit in ~/.zshrc:  source <(agency completion zsh)
+${candidates(tree)}
+_agency() {
+  local -a matches
+  matches=( \${(f)"$(__agency_candidates "\${(@)words[2,CURRENT]}")"} )
+  if [ "\${matches[1]}" = __agency_files__ ]; then
+    _files
+  else
+    compadd -a matches
+  fi
+}
+# Autoloaded from $fpath, this file is the body of _agency: answer the first TAB too. Sourced, register.
+if [ "\${funcstack[1]}" = _agency ]; then
+  _agency "$@"
+else
+  compdef _agency agency
+fi
+`;
 }
 
 function fish(tree: CommandNode): string {
+  const all = paths(tree);
+  const known = all.filter((e) => e.path !== '').map((e) => fishQuote(e.path));
+  const values = valueFlags(tree);
   const lines = [
-    '# fish completion for agency; save it as ~/.config/fish/completions/agency.fish',
+    '# fish completion for agency. Install:',
+    '#   agency completion fish > ~/.config/fish/completions/agency.fish',
+    '',
+    '# The command path typed so far ("companies list"), skipping options and their values.',
+    'function __agency_path',
+    '    set -l words (commandline -opc)',
+    '    set -e words[1]',
+    '    set -l at ""',
+    '    set -l skip 0',
+    `    set -l known ${known.join(' ')}`,
+    '    for word in $words',
+    '        if test $skip = 1',
+    '            set skip 0',
+    '            continue',
+    '        end',
+    '        switch $word',
+    `            case ${values.map(fishQuote).join(' ')}`,
+    '                set skip 1',
+    "            case '-*'",
+    "            case '*'",
+    '                set -l next (string trim -- "$at $word")',
+    '                if contains -- $next $known',
+    '                    set at $next',
+    '                end',
+    '        end',
+    '    end',
+    '    echo $at',
+    'end',
+    'function __agency_path_is',
+    '    test (__agency_path) = "$argv[1]"',
+    'end',
+    'function __agency_profiles',
+    '    agency profiles list 2>/dev/null | cut -f1',
+    'end',
     'complete -c agency -f',
-    "complete -c agency -s p -l profile -x -a '(agency profiles list 2>/dev/null | cut -f1)' -d 'config profile'",
   ];
-  const top = tree.subcommands.map((s) => s.name).join(' ');
-  for (const sub of tree.subcommands) {
-    lines.push(`complete -c agency -n "not __fish_seen_subcommand_from ${top}" -a ${sub.name}`);
-    const children = sub.subcommands.map((s) => s.name);
-    for (const child of children) {
+  for (const entry of all) {
+    const when = `-n ${fishQuote(`__agency_path_is '${entry.path}'`)}`;
+    for (const sub of entry.node.subcommands) {
       lines.push(
-        `complete -c agency -n "__fish_seen_subcommand_from ${sub.name}; and not __fish_seen_subcommand_from ${children.join(' ')}" -a ${child}`,
+        `complete -c agency ${when} -a ${fishQuote(sub.name)} -d ${fishQuote(firstLine(sub.description))}`,
       );
     }
-    for (const node of [sub, ...sub.subcommands]) {
-      for (const option of node.options.filter((o) => o.startsWith('--'))) {
-        const condition = node === sub ? sub.name : node.name;
-        lines.push(`complete -c agency -n "__fish_seen_subcommand_from ${condition}" -l ${option.slice(2)}`);
-      }
+    for (const option of optionsAt(tree, entry)) {
+      const flags = option.flags
+        .map((f) => (f.startsWith('--') ? `-l ${f.slice(2)}` : `-s ${f.slice(1)}`))
+        .join(' ');
+      const value = !option.takesValue
+        ? ''
+        : PROFILE_OPTIONS.has(option.flags[0] ?? '')
+          ? " -x -a '(__agency_profiles)'"
+          : option.flags.some((f) => FILE_OPTIONS.has(f))
+            ? ' -r -F'
+            : ' -x';
+      lines.push(
+        `complete -c agency ${when} ${flags}${value} -d ${fishQuote(firstLine(option.description))}`,
+      );
     }
-  }
-  lines.push(`complete -c agency -n "__fish_seen_subcommand_from completion" -a "bash zsh fish"`);
-  for (const option of tree.options.filter((o) => o.startsWith('--') && o !== '--profile')) {
-    lines.push(`complete -c agency -l ${option.slice(2)}`);
+    if (PROFILE_ARGUMENT.has(entry.path)) lines.push(`complete -c agency ${when} -a '(__agency_profiles)'`);
+    if (SHELL_ARGUMENT.has(entry.path)) lines.push(`complete -c agency ${when} -a 'bash zsh fish'`);
   }
   return `${lines.join('\n')}\n`;
+}
+
+function fishQuote(text: string): string {
+  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+function firstLine(text: string): string {
+  return text.split('\n')[0] ?? '';
 }

@@ -1,19 +1,39 @@
 /** Reading a file argument, where '-' means standard input. */
 import { readFile } from 'node:fs/promises';
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
+import { InterruptedError, UsageError } from '../errors.js';
 
 export async function readInput(ctx: Context, path: string): Promise<{ text: string; source: string }> {
-  if (path === '-') {
-    const chunks: Buffer[] = [];
-    for await (const chunk of ctx.io.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
-    return { text: Buffer.concat(chunks).toString('utf8'), source: 'stdin' };
-  }
+  if (path === '-') return { text: await readStdin(ctx), source: 'stdin' };
   try {
     return { text: await readFile(path, 'utf8'), source: path };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (error as Error).message;
+    const why =
+      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (error as Error).message;
     throw new UsageError(`Cannot read ${path}: ${why}.`);
   }
+}
+
+/** All of standard input; Ctrl-C ends the wait (a `for await` over stdin would not notice it). */
+export function readStdin(ctx: Context): Promise<string> {
+  const { stdin } = ctx.io;
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const onData = (chunk: Buffer | string) =>
+      chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+    const done = (error?: Error) => {
+      stdin.off('data', onData).off('end', onEnd).off('error', done);
+      ctx.signal.removeEventListener('abort', onAbort);
+      stdin.pause();
+      if (error) reject(error);
+      else resolve(Buffer.concat(chunks).toString('utf8'));
+    };
+    const onEnd = () => done();
+    const onAbort = () => done(new InterruptedError());
+    if (ctx.signal.aborted) return onAbort();
+    ctx.signal.addEventListener('abort', onAbort, { once: true });
+    stdin.on('data', onData).once('end', onEnd).once('error', done);
+    stdin.resume();
+  });
 }

@@ -30,8 +30,14 @@ export interface CompanyReport {
   email_accounts: Section<{ count: number; errors: number }>;
 }
 
-export async function inventory(rt: Runtime, opts: { active?: boolean | undefined; concurrency?: string | undefined }) {
-  const concurrency = opts.concurrency === undefined ? DEFAULT_CONCURRENCY : parsePositiveInt(opts.concurrency, '--concurrency');
+export async function inventory(
+  rt: Runtime,
+  opts: { active?: boolean | undefined; concurrency?: string | undefined },
+) {
+  const concurrency =
+    opts.concurrency === undefined
+      ? DEFAULT_CONCURRENCY
+      : parsePositiveInt(opts.concurrency, '--concurrency');
   if (concurrency > MAX_CONCURRENCY) throw new UsageError(`--concurrency is at most ${MAX_CONCURRENCY}.`);
   const companies = await fetchAllCompanies(rt, opts.active ? true : undefined);
   const api = rt.api({ connections: concurrency + 1 });
@@ -59,9 +65,10 @@ export async function inventory(rt: Runtime, opts: { active?: boolean | undefine
       { header: 'active', value: (r) => r.active, style: activeStyle },
       { header: 'keys', value: (r) => show(r.keys, (k) => String(k.count)) },
       { header: 'mailboxes', value: (r) => show(r.mailboxes, (m) => String(m.count)) },
-      { header: 'mailbox errors', value: (r) => show(r.mailboxes, (m) => String(m.errors)) },
+      { header: 'types', value: (r) => show(r.mailboxes, (m) => formatTypes(m.types)) },
+      { header: 'errors', value: (r) => show(r.mailboxes, (m) => String(m.errors)) },
       { header: 'webhooks', value: (r) => show(r.webhooks, (w) => w.events.join(',')) },
-      { header: 'email accounts', value: (r) => show(r.email_accounts, (e) => String(e.count)) },
+      { header: 'accounts', value: (r) => show(r.email_accounts, (e) => String(e.count)) },
     ],
     'No companies to audit.',
   );
@@ -70,11 +77,15 @@ export async function inventory(rt: Runtime, opts: { active?: boolean | undefine
   const unexpected = failed.filter((r) => sections(r).some((s) => isFailure(s) && s.error.status !== 409));
   out.info(
     `Audited ${reports.length} compan${reports.length === 1 ? 'y' : 'ies'}` +
-      (failed.length ? `; ${failed.length} could not be read in full (${failed.length - unexpected.length} inactive).` : '.'),
+      (failed.length
+        ? `; ${failed.length} could not be read in full (${failed.length - unexpected.length} inactive).`
+        : '.'),
   );
   // An inactive company is a finding; anything else means the report has holes.
   if (unexpected.length > 0) {
-    throw new PartialFailureError(`${unexpected.length} companies failed for reasons other than being inactive: ${unexpected.map((r) => r.id).join(', ')}.`);
+    throw new PartialFailureError(
+      `${unexpected.length} companies failed for reasons other than being inactive: ${unexpected.map((r) => r.id).join(', ')}.`,
+    );
   }
 }
 
@@ -96,7 +107,9 @@ async function auditCompany(api: AgencyClient, hq: Serial, company: Company): Pr
     return { mailboxes, webhooks };
   })();
   const hqSide = (async () => {
-    const keys = await section(() => hq.run(async () => ({ count: (await collect(paginate((p) => api.listKeysPage(id, p)))).length })));
+    const keys = await section(() =>
+      hq.run(async () => ({ count: (await collect(paginate((p) => api.listKeysPage(id, p)))).length })),
+    );
     const email_accounts = await section(() =>
       hq.run(async () => {
         const list = await api.emailAccounts(id);
@@ -106,7 +119,16 @@ async function auditCompany(api: AgencyClient, hq: Serial, company: Company): Pr
     return { keys, email_accounts };
   })();
   const [{ mailboxes, webhooks }, { keys, email_accounts }] = await Promise.all([clientSide, hqSide]);
-  return { id, name: company.name, owner: company.owner, active: company.active, keys, mailboxes, webhooks, email_accounts };
+  return {
+    id,
+    name: company.name,
+    owner: company.owner,
+    active: company.active,
+    keys,
+    mailboxes,
+    webhooks,
+    email_accounts,
+  };
 }
 
 async function section<T>(read: () => Promise<T>): Promise<Section<T>> {
@@ -127,6 +149,15 @@ function sections(r: CompanyReport): Section<unknown>[] {
 }
 
 function show<T>(value: Section<T>, render: (v: T) => string): string {
-  if (isFailure(value)) return value.error.status === 409 ? 'inactive' : `error ${value.error.status ?? ''}`.trim();
+  if (isFailure(value))
+    return value.error.status === 409 ? 'inactive' : `error ${value.error.status ?? ''}`.trim();
   return render(value);
+}
+
+/** {SMTP: 2, IMAP: 1} → "IMAP:1,SMTP:2" (stable order, one cell). */
+function formatTypes(types: Record<string, number>): string {
+  return Object.keys(types)
+    .sort()
+    .map((type) => `${type}:${types[type]}`)
+    .join(',');
 }

@@ -29,7 +29,10 @@ export async function listKeys(rt: Runtime, company: string, opts: ListKeysOptio
       { header: 'api key', value: (k) => (mask ? maskKey(k.api_key) : k.api_key) },
       { header: 'label', value: (k) => k.label },
     ],
-    `Company ${id} has no keys that your user created — make one with: agency keys create ${id} --label <label>`,
+    {
+      empty: `Company ${id} has no keys that your user created — make one with: agency keys create ${id} --label <label>`,
+      noun: ['key', 'keys'],
+    },
   );
   if (mask && keys.length > 0) out.info('Keys are masked; use --reveal to show them, or pipe the output.');
 }
@@ -49,7 +52,9 @@ export async function createKeys(rt: Runtime, companyArgs: string[], opts: Creat
   const label = validateLabel(opts.label);
   const ids = await readCompanyIds(rt, companyArgs, opts.file);
   const { out } = rt.ctx;
-  const api = rt.api();
+  // Ctrl-C does not abort a POST in flight: a key created but never shown could not be found or
+  // deleted through the API. No new request starts after it.
+  const api = rt.api({ interruptible: false });
 
   if (ids.length === 1 && opts.file === undefined) {
     const companyId = ids[0] as number;
@@ -81,7 +86,14 @@ export async function createKeys(rt: Runtime, companyArgs: string[], opts: Creat
       if (!(error instanceof AgencyError)) throw error;
       failures.push({ companyId, error });
       progress.done();
-      out.error(`company ${companyId}: ${error.message}`, error.hint);
+      // A 4xx was refused; without an answer, or after a 5xx, the key may exist with its value lost.
+      const unsure = error.status === null || error.status >= 500;
+      out.error(
+        `company ${companyId}: ${error.message}`,
+        unsure
+          ? `The key may have been created all the same: check with \`agency keys list ${companyId}\`.`
+          : error.hint,
+      );
       if (out.json) {
         const api = error as AgencyError & { title?: string; detail?: string };
         out.err(
@@ -125,7 +137,9 @@ export async function createKeys(rt: Runtime, companyArgs: string[], opts: Creat
 export function validateLabel(raw: string): string {
   const label = raw.trim();
   if (label === '') throw new UsageError('The key label is empty.', { hint: 'Use e.g. --label zapier.' });
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(label)) throw new UsageError('The key label contains control characters.');
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(label))
+    throw new UsageError('The key label contains control characters.');
   if (label.length > 255) throw new UsageError('The key label is longer than 255 characters.');
   return label;
 }
@@ -137,7 +151,8 @@ async function readCompanyIds(rt: Runtime, args: string[], file: string | undefi
     const { text, source } = await readInput(rt.ctx, file);
     text.split(/\r?\n/).forEach((line, i) => {
       const value = line.trim();
-      if (value !== '' && !value.startsWith('#')) entries.push({ value: value.split('\t')[0] ?? value, where: `${source} line ${i + 1}` });
+      if (value !== '' && !value.startsWith('#'))
+        entries.push({ value: value.split('\t')[0] ?? value, where: `${source} line ${i + 1}` });
     });
   }
   if (entries.length === 0) {
@@ -162,9 +177,14 @@ async function readCompanyIds(rt: Runtime, args: string[], file: string | undefi
     }
   }
   if (problems.length > 0) {
-    throw new UsageError(problems.length === 1 ? (problems[0] as string) : `${problems.length} problems:\n  ${problems.join('\n  ')}`, {
-      hint: 'Nothing was sent.',
-    });
+    throw new UsageError(
+      problems.length === 1
+        ? (problems[0] as string)
+        : `${problems.length} problems:\n  ${problems.join('\n  ')}`,
+      {
+        hint: 'Nothing was sent.',
+      },
+    );
   }
   return ids;
 }

@@ -30,7 +30,9 @@ export const MAX_NAME_LENGTH = 255;
 export function normalizeName(raw: string, where: string): string {
   const name = raw.trim();
   if (name === '') throw new UsageError(`Empty company name (${where}).`);
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(name)) {
+  // Also invisible format characters: bidi overrides and marks, line separators, zero-width space, BOM.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+  if (/[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff]/.test(name)) {
     throw new UsageError(`The company name ${JSON.stringify(name)} (${where}) contains control characters.`);
   }
   if (name.length > MAX_NAME_LENGTH) {

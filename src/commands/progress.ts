@@ -1,28 +1,54 @@
-/** A single updating progress line on stderr, only when stderr is a terminal; nothing when piped. */
+/**
+ * A single updating progress line on stderr, only when stderr is a terminal (and not with --debug,
+ * whose log lines would tear it); nothing at all when piped. It is cleared before the result prints.
+ */
 import type { PaginationData } from '../api/types.js';
 import type { Context } from '../context.js';
 
 export interface Progress {
+  /** After each page or item: `done` so far, and the page's pagination data when there is one. */
   update: (pagination: PaginationData | undefined, done: number) => void;
+  /** Clears the line; safe to call more than once. */
   done: () => void;
 }
 
 const SILENT: Progress = { update: () => {}, done: () => {} };
+const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+const TICK_MS = 120;
+/** A quick command shows no progress at all; only one that keeps the user waiting does. */
+const WAITING_AFTER_MS = 600;
 
+/**
+ * `noun` completes "<done>[ of <total>] <noun>…": 'companies' → "50 of 127 companies…",
+ * 'of 10 keys created' → "3 of 10 keys created…".
+ */
 export function progressLine(ctx: Context, noun: string): Progress {
   if (!ctx.out.streams.stderrIsTTY || ctx.debug) return SILENT;
-  let shown = false;
+  let text: string | undefined;
+  let frame = 0;
+  let ticker: NodeJS.Timeout | undefined;
+  const show = (next: string) => {
+    text = next;
+    ctx.out.progress(`${FRAMES[frame++ % FRAMES.length]} ${text}`);
+    // The spinner shows that a slow page is still on its way; unref'd so it never holds the process.
+    ticker ??= setInterval(() => text !== undefined && show(text), TICK_MS).unref();
+  };
+  const waiting = setTimeout(() => text ?? show('Waiting for the service…'), WAITING_AFTER_MS).unref();
   return {
     update: (pagination, done) => {
+      // The first page is also the last (one page, or --page N): a progress line would only flicker.
+      if (text === undefined && pagination && pagination.current_page_number >= pagination.total_pages)
+        return;
       const total = pagination?.total_elements;
-      // One page is quick: a progress line would only flicker.
-      if (!shown && pagination && pagination.total_pages <= 1) return;
-      shown = true;
-      ctx.out.progress(`${done}${total ? ` of ${total}` : ''} ${noun}…`);
+      show(`${done}${total ? ` of ${total}` : ''} ${noun}…`);
     },
+    // Also called between items (before an error message); the next update draws the line again.
     done: () => {
-      if (shown) ctx.out.clearProgress();
-      shown = false;
+      clearTimeout(waiting);
+      clearInterval(ticker);
+      ticker = undefined;
+      if (text !== undefined) ctx.out.clearProgress();
+      text = undefined;
     },
   };
 }

@@ -7,13 +7,20 @@ interface RawStdin extends NodeJS.ReadableStream {
   setRawMode?: (mode: boolean) => unknown;
 }
 
-/** Reads one line without echoing it. Ctrl-C interrupts; backspace works. */
+/**
+ * Reads one line without echoing it (raw mode: the terminal shows nothing as it is typed or pasted).
+ * Enter or Ctrl-D ends it, Ctrl-C interrupts, backspace and Ctrl-U edit; escape sequences (arrow keys,
+ * the markers of a bracketed paste) are dropped rather than becoming part of the key.
+ */
 export function readHidden(ctx: Context, question: string): Promise<string> {
   const stdin = ctx.io.stdin as unknown as RawStdin;
-  if (typeof stdin.setRawMode !== 'function') throw new UsageError('Cannot read a hidden key: stdin is not a terminal.');
+  if (typeof stdin.setRawMode !== 'function')
+    throw new UsageError('Cannot read a hidden key: stdin is not a terminal.');
   ctx.io.stderr.write(question);
   return new Promise((resolve, reject) => {
     let value = '';
+    // 0: text; 1: just after ESC; 2: inside a CSI/SS3 sequence, until its final byte.
+    let state: 0 | 1 | 2 = 0;
     const finish = (error?: Error) => {
       stdin.setRawMode?.(false);
       stdin.removeListener('data', onData);
@@ -24,10 +31,13 @@ export function readHidden(ctx: Context, question: string): Promise<string> {
     };
     const onData = (chunk: Buffer | string) => {
       for (const char of chunk.toString('utf8')) {
-        if (char === '\r' || char === '\n') return finish();
-        if (char === '\u0003') return finish(new InterruptedError());
-        if (char === '\u0004') return finish();
-        if (char === '\u007f' || char === '\b') value = value.slice(0, -1);
+        if (state === 1) state = char === '[' || char === 'O' ? 2 : 0;
+        else if (state === 2) state = char >= '@' && char <= '~' ? 0 : 2;
+        else if (char === '\u001b') state = 1;
+        else if (char === '\r' || char === '\n' || char === '\u0004') return finish();
+        else if (char === '\u0003') return finish(new InterruptedError());
+        else if (char === '\u007f' || char === '\b') value = value.slice(0, -1);
+        else if (char === '\u0015') value = '';
         else if (char >= ' ') value += char;
       }
     };

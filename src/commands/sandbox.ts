@@ -1,7 +1,8 @@
 /** `agency sandbox`: runs the local simulator until Ctrl-C, and saves a "sandbox" profile pointing at it. */
 import { updateConfig } from '../config.js';
 import type { Runtime } from '../cli.js';
-import { UsageError } from '../errors.js';
+import { ConfigError, UsageError } from '../errors.js';
+import type { Sandbox } from '../sandbox/server.js';
 import { parsePositiveInt } from './parse.js';
 
 export interface SandboxCommandOptions {
@@ -20,14 +21,19 @@ export async function runSandbox(rt: Runtime, opts: SandboxCommandOptions): Prom
   const latencyMs = opts.latency === undefined ? 0 : parseNonNegative(opts.latency, '--latency');
   const companies = opts.companies === undefined ? undefined : parsePositiveInt(opts.companies, '--companies');
   const { startSandbox } = await import('../sandbox/server.js');
-  const sandbox = await startSandbox({
-    port,
-    statePath: opts.state,
-    latencyMs,
-    seed: companies === undefined ? undefined : { companies },
-    // Tests pass a known (canary) key this way; there is deliberately no flag for keys.
-    hqKey: ctx.io.env.AGENCY_SANDBOX_HQ_KEY || undefined,
-  });
+  let sandbox: Sandbox;
+  try {
+    sandbox = await startSandbox({
+      port,
+      statePath: opts.state,
+      latencyMs,
+      seed: companies === undefined ? undefined : { companies },
+      // Tests pass a known (canary) key this way; there is deliberately no flag for keys.
+      hqKey: ctx.io.env.AGENCY_SANDBOX_HQ_KEY || undefined,
+    });
+  } catch (error) {
+    throw startFailure(error, port, opts.state);
+  }
 
   const saveProfile = opts.saveProfile !== false;
   if (saveProfile) {
@@ -53,6 +59,22 @@ export async function runSandbox(rt: Runtime, opts: SandboxCommandOptions): Prom
   });
   await sandbox.close();
   out.info('Sandbox stopped.');
+}
+
+/** A busy port or a damaged state file is the user's to fix, not a bug of ours: say so plainly. */
+function startFailure(error: unknown, port: number, state: string | undefined): unknown {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EADDRINUSE' || code === 'EACCES') {
+    return new UsageError(
+      `Cannot listen on 127.0.0.1:${port}: ${code === 'EADDRINUSE' ? 'the port is in use' : 'permission denied'}.`,
+      { hint: 'Choose another --port, or leave --port out to get a free one.' },
+    );
+  }
+  if (state !== undefined && error instanceof Error) {
+    const message = error.message.includes(state) ? error.message : `Cannot use the state file ${state}: ${error.message}`;
+    return new ConfigError(`${message}.`);
+  }
+  return error;
 }
 
 function parsePort(value: string): number {

@@ -3,9 +3,12 @@
  * Printed raw, they could rewrite the screen or the window title; these helpers make it inert.
  */
 
-// ESC-introduced sequences (CSI, OSC terminated by BEL or ST, and two-byte escapes), then lone controls:
+// ESC-introduced sequences (CSI, OSC terminated by BEL or ST, and the short ones such as ESC c or ESC ( 0,
+// whose final byte would otherwise be left behind), then lone controls:
 // C0 except tab/newline, DEL, C1, and the Unicode bidi overrides that can reorder what a reader sees.
-const ESCAPE_SEQUENCE = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[@-Z\\-_])/g;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const ESCAPE_SEQUENCE = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[ -/]*[0-~])/g;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
 /** Removes escape sequences and control characters; keeps tabs and newlines. */
@@ -16,6 +19,48 @@ export function terminalSafe(text: string): string {
 /** One cell of one line: also folds tabs and newlines to spaces so rows stay rows. */
 export function cellText(value: unknown): string {
   if (value === undefined || value === null) return '';
-  const text = typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  const text =
+    typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
   return terminalSafe(text).replace(/[\t\r\n]+/g, ' ');
+}
+
+// Characters that take no column (combining marks, zero-width joiners, variation selectors) and those
+// that take two (East Asian wide and fullwidth forms, most emoji). An approximation of wcwidth that
+// is right for the names people give companies; it only decides where a cell is cut and padded.
+// (Variation selectors are in \p{Mn}.)
+const ZERO_WIDTH = /\p{Mn}|\p{Me}|[\u200b-\u200f\u2060-\u2064\ufeff]/u;
+const WIDE =
+  /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]|\p{Emoji_Presentation}/u;
+
+function charWidth(char: string): number {
+  if (ZERO_WIDTH.test(char)) return 0;
+  return WIDE.test(char) ? 2 : 1;
+}
+
+/** Columns a string takes on a terminal (no escape sequences expected: measure before colouring). */
+export function displayWidth(text: string): number {
+  let width = 0;
+  for (const char of text) width += charWidth(char);
+  return width;
+}
+
+/** Cuts text to at most `width` columns, ending in '…' when something was cut. */
+export function truncateToWidth(text: string, width: number): string {
+  if (displayWidth(text) <= width) return text;
+  if (width <= 0) return '';
+  let result = '';
+  let used = 0;
+  for (const char of text) {
+    const w = charWidth(char);
+    if (used + w > width - 1) break;
+    result += char;
+    used += w;
+  }
+  // "Blue Harbor …" reads as a gap; "Blue Harbor…" as a cut word.
+  return `${result.trimEnd()}…`;
+}
+
+/** Pads with spaces to `width` columns (text already cut to fit). */
+export function padToWidth(text: string, width: number): string {
+  return text + ' '.repeat(Math.max(0, width - displayWidth(text)));
 }

@@ -3,7 +3,7 @@
  * temporary AGENCY_CONFIG_DIR, against a sandbox started in this test process on an ephemeral port
  * (so tests can read what the server received and what it holds).
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,9 +32,21 @@ export interface RunOptions {
   /** Written to stdin, then stdin is closed. Without it stdin is an empty, closed pipe. */
   input?: string;
   timeoutMs?: number;
+  /**
+   * Every run fails if CANARY_KEY shows up on stdout or stderr. A test of an output that exists to
+   * show a key opts out for that stream explicitly.
+   */
+  allowCanary?: 'stdout' | 'stderr' | 'both';
 }
 
-export function runAgency(args: string[], options: RunOptions & { configDir: string }): Promise<RunResult> {
+/** A started agency process, for tests that must act while it runs (signals, kill -9). */
+export interface Spawned {
+  child: ChildProcessWithoutNullStreams;
+  /** Settles when the process has exited and its output is complete; checked for the canary. */
+  result: Promise<RunResult>;
+}
+
+export function spawnAgency(args: string[], options: RunOptions & { configDir: string }): Spawned {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) {
     // The user's own settings must not leak into a test.
@@ -47,8 +59,8 @@ export function runAgency(args: string[], options: RunOptions & { configDir: str
     if (value === undefined) delete env[name];
     else env[name] = value;
   }
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const result = new Promise<RunResult>((resolve, reject) => {
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -61,11 +73,25 @@ export function runAgency(args: string[], options: RunOptions & { configDir: str
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr });
+      const r = { code, signal, stdout, stderr };
+      const leak = canaryLeak(r, options.allowCanary);
+      if (!leak) return resolve(r);
+      reject(new Error(`the canary key leaked on ${leak} of: agency ${args.join(' ')}\n${r[leak]}`));
     });
-    child.stdin.on('error', () => {});
-    child.stdin.end(options.input ?? '');
   });
+  child.stdin.on('error', () => {});
+  child.stdin.end(options.input ?? '');
+  return { child, result };
+}
+
+export function runAgency(args: string[], options: RunOptions & { configDir: string }): Promise<RunResult> {
+  return spawnAgency(args, options).result;
+}
+
+function canaryLeak(r: RunResult, allow: RunOptions['allowCanary']): 'stdout' | 'stderr' | undefined {
+  if (allow !== 'stderr' && allow !== 'both' && r.stderr.includes(CANARY_KEY)) return 'stderr';
+  if (allow !== 'stdout' && allow !== 'both' && r.stdout.includes(CANARY_KEY)) return 'stdout';
+  return undefined;
 }
 
 export interface Harness {
@@ -73,6 +99,8 @@ export interface Harness {
   configDir: string;
   /** Runs agency with AGENCY_API_KEY unset and a "test" profile (the canary HQ key) as the current one. */
   run(args: string[], options?: RunOptions): Promise<RunResult>;
+  /** Like run, but returns the process at once. */
+  spawn(args: string[], options?: RunOptions): Spawned;
   /** Requests the sandbox received since the last reset, without the query-less /rest prefix noise. */
   requests(): Sandbox['requests'];
   configFile(): string;
@@ -93,6 +121,7 @@ export async function startHarness(options: SandboxOptions = {}): Promise<Harnes
     sandbox,
     configDir,
     run: (args, runOptions = {}) => runAgency(args, { ...runOptions, configDir }),
+    spawn: (args, runOptions = {}) => spawnAgency(args, { ...runOptions, configDir }),
     requests: () => sandbox.requests,
     configFile: () => configFile,
     readConfig: () => JSON.parse(readFileSync(configFile, 'utf8')),

@@ -1,0 +1,590 @@
+#!/usr/bin/env node
+// `npm run bench`: how much an `agency` process costs next to bare Node doing the same work.
+//
+// Each case runs its command and its baseline alternately (A B B A ...) in the same run, after a
+// discarded warm-up, so that a machine that speeds up or slows down affects both sides alike; the
+// ratio of the medians is what counts, not the absolute times. Every process gets the same clean
+// environment (PATH, HOME, LANG and the sandbox's key and URL): NODE_EXTRA_CA_CERTS, for one, adds
+// tens of milliseconds to every Node process and would hide the differences (--inherit-env keeps the
+// caller's environment). Peak memory (max RSS, from the kernel via GNU time's %M) comes from separate
+// runs, so that the timed runs are plain `node ...` processes. The sandbox (our API simulator) runs in
+// processes of its own, started here with `agency sandbox`.
+//
+// Options: --quick (few runs, for a smoke test), --runs N (start-up cases), --only a,b (case ids:
+// version, help, one-request, pages, memory, keys), --bin FILE (the CLI entry to measure, default
+// bin/agency.js), --inherit-env, --out FILE (default .bench/results.json).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = parseArgs(process.argv.slice(2));
+const NODE = process.execPath;
+const BIN = path.resolve(args.bin ?? path.join(root, 'bin/agency.js'));
+const QUICK = args.quick === true;
+const STARTUP_RUNS = Number(args.runs ?? (QUICK ? 5 : 21));
+const PAGES_RUNS = QUICK ? 2 : 5;
+const LONG_RUNS = QUICK ? 1 : 3;
+const MEM_RUNS = QUICK ? 1 : 3;
+const LATENCY_MS = 20;
+const PAGES = 100;
+const version = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version;
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'agency-bench-'));
+const configDir = path.join(tmp, 'config');
+mkdirSync(configDir);
+
+// Peak RSS as the kernel counts it for the whole process, teardown included (wait4's ru_maxrss, which
+// GNU time prints as %M). Without GNU time, a --require preload reads getrusage in the 'exit' event,
+// which misses what happens after it (e.g. V8 finishing background compiles), so it can read low.
+const GNU_TIME = ['/usr/bin/time', '/bin/time'].find((file) => existsSync(file) && isGnuTime(file));
+const RSS_PRELOAD = path.join(tmp, 'maxrss.cjs');
+writeFileSync(
+  RSS_PRELOAD,
+  `'use strict';
+process.on('exit', () => {
+  require('node:fs').appendFileSync(process.env.BENCH_RSS_FILE, process.resourceUsage().maxRSS + '\\n');
+});
+`,
+);
+
+// The baseline for one request: the same GET with the same headers, the body printed as is.
+const HTTP_ONE = path.join(tmp, 'http-one.cjs');
+writeFileSync(
+  HTTP_ONE,
+  `'use strict';
+const http = require('node:http');
+const headers = { 'x-api-key': process.env.AGENCY_API_KEY, accept: 'application/json', 'user-agent': 'agency-cli/${version}' };
+http.get(process.env.AGENCY_BASE_URL + '/v2/agency/companies?page=1', { headers }, (res) => {
+  const chunks = [];
+  res.on('data', (chunk) => chunks.push(chunk));
+  res.on('end', () => process.stdout.write(Buffer.concat(chunks)));
+});
+`,
+);
+
+// A reference for the 100 pages: bare node:http walking the pages on one kept-alive connection.
+const HTTP_PAGES = path.join(tmp, 'http-pages.cjs');
+writeFileSync(
+  HTTP_PAGES,
+  `'use strict';
+const http = require('node:http');
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+const headers = { 'x-api-key': process.env.AGENCY_API_KEY, accept: 'application/json', 'user-agent': 'agency-cli/${version}' };
+const get = (page) => new Promise((resolve, reject) => {
+  http.get(process.env.AGENCY_BASE_URL + '/v2/agency/companies?page=' + page, { headers, agent }, (res) => {
+    const chunks = [];
+    res.on('data', (chunk) => chunks.push(chunk));
+    res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks))));
+  }).on('error', reject);
+});
+(async () => {
+  const all = [];
+  for (let page = 1; ; page++) {
+    const body = await get(page);
+    all.push(...body.content);
+    if (body.content.length === 0 || body.pagination_data.current_page_number >= body.pagination_data.total_pages) break;
+  }
+  agent.destroy();
+  process.stdout.write(JSON.stringify(all, null, 2) + '\\n');
+})();
+`,
+);
+
+const sandboxes = [];
+const results = {
+  machine: machine(),
+  bin: path.relative(root, BIN),
+  quick: QUICK,
+  environment: args['inherit-env'] ? 'inherited' : 'clean',
+  peakMemory: GNU_TIME ? `${GNU_TIME} %M` : 'getrusage at exit (preload)',
+  cases: [],
+};
+
+try {
+  warnIfBusy();
+  const [small, paged, big] = await Promise.all([
+    startSandbox({ companies: 50 }),
+    startSandbox({ companies: 50 * PAGES, latency: LATENCY_MS }),
+    startSandbox({ companies: 10_000 }),
+  ]);
+  const env = (sandbox) => cliEnv(sandbox);
+  const agency = (...argv) => [BIN, ...argv];
+
+  if (wanted('version')) {
+    record(
+      compare({
+        id: 'version',
+        title: '`agency --version`',
+        subject: { argv: agency('--version'), env: env(small) },
+        baselineTitle: '`node -e 0`',
+        baseline: { argv: ['-e', '0'], env: env(small) },
+        runs: STARTUP_RUNS,
+        target: 1.15,
+        check: (out) => out.trim() === version,
+      }),
+    );
+  }
+  if (wanted('help')) {
+    record(
+      compare({
+        id: 'help',
+        title: '`agency --help`',
+        subject: { argv: agency('--help'), env: env(small) },
+        baselineTitle: '`node -e 0`',
+        baseline: { argv: ['-e', '0'], env: env(small) },
+        runs: STARTUP_RUNS,
+        target: 1.15,
+        check: (out) => out.includes('Usage: agency'),
+      }),
+    );
+  }
+  let oneRequest;
+  if (wanted('one-request') || wanted('pages')) {
+    const subject = { argv: agency('companies', 'list', '--json'), env: env(small) };
+    const baseline = { argv: [HTTP_ONE], env: env(small) };
+    await sameRequest(small, subject, baseline);
+    oneRequest = compare({
+      id: 'one-request',
+      title: '`agency companies list --json`, 1 page (50 companies)',
+      subject,
+      baselineTitle: 'node:http script, same GET and headers',
+      baseline,
+      runs: STARTUP_RUNS,
+      target: 1.5,
+      check: (out) => JSON.parse(out).length === 50,
+      baselineCheck: (out) => JSON.parse(out).content.length === 50,
+    });
+    if (wanted('one-request')) record(oneRequest);
+  }
+  if (wanted('pages')) record(await pagesCase(paged, oneRequest));
+  if (wanted('memory')) record(await memoryCase(big));
+  if (wanted('keys')) record(await keysCase(big));
+
+  printTable(results.cases);
+  const out = path.resolve(args.out ?? path.join(root, '.bench/results.json'));
+  mkdirSync(path.dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`\nAll samples: ${path.relative(process.cwd(), out)}`);
+} finally {
+  await Promise.all(sandboxes.map((s) => s.stop()));
+  rmSync(tmp, { recursive: true, force: true });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cases
+
+/** 100 pages at 20 ms each: the total should be the latency floor plus one start-up. */
+async function pagesCase(sandbox, oneRequest) {
+  const argv = [BIN, 'companies', 'list', '--json'];
+  const env = cliEnv(sandbox);
+  const check = (out) => JSON.parse(out).length === 50 * PAGES;
+  const subject = [];
+  const baseline = [];
+  const connections = [];
+  run(argv, env, check); // warm-up
+  run([HTTP_PAGES], env, check);
+  for (let i = 0; i < PAGES_RUNS; i++) {
+    const before = await stats(sandbox);
+    subject.push(run(argv, env, check));
+    const after = await stats(sandbox);
+    // Less the connection of the `after` request itself.
+    connections.push(after.connections - before.connections - 1);
+    if (after.requests - before.requests !== PAGES) {
+      throw new Error(
+        `expected ${PAGES} requests per run, the sandbox saw ${after.requests - before.requests}`,
+      );
+    }
+    baseline.push(run([HTTP_PAGES], env, check));
+  }
+  const rss = maxRss(argv, env, Math.min(MEM_RUNS, 2));
+  const startup = oneRequest.subject.median;
+  const floor = PAGES * LATENCY_MS;
+  const total = median(subject);
+  return {
+    id: 'pages',
+    title: `\`agency companies list --json\`, ${50 * PAGES} companies (${PAGES} pages, ${LATENCY_MS} ms latency)`,
+    subject: { median: total, samples: subject, maxRssKiB: rss },
+    baselineTitle: `${PAGES} × ${LATENCY_MS} ms + one start-up (${fmtMs(startup)}, the one-request case)`,
+    baseline: { median: floor + startup },
+    // The issue's target: total <= 1.10 × (100 × 20 ms) + one start-up, i.e. (total − start-up) / floor <= 1.10.
+    ratio: (total - startup) / floor,
+    ratioNote: '(total − start-up) / (100 × 20 ms)',
+    target: 1.1,
+    connections,
+    reference: {
+      title: `node:http walking the same ${PAGES} pages on one kept-alive connection`,
+      median: median(baseline),
+      samples: baseline,
+      ratio: total / median(baseline),
+    },
+  };
+}
+
+/** Peak memory of listing 10,000 companies (200 pages) with --json. */
+async function memoryCase(sandbox) {
+  const argv = [BIN, 'companies', 'list', '--json'];
+  const env = cliEnv(sandbox);
+  const check = (out) => JSON.parse(out).length === 10_000;
+  run(argv, env, check); // warm-up
+  const times = [];
+  for (let i = 0; i < LONG_RUNS; i++) times.push(run(argv, env, check));
+  const rssFile = path.join(tmp, 'rss-memory');
+  for (let i = 0; i < MEM_RUNS; i++) run(argv, env, check, { rssFile });
+  const rss = readRss(rssFile);
+  const floorRss = maxRss(['-e', '0'], env, MEM_RUNS);
+  return {
+    id: 'memory',
+    title: '`agency companies list --json`, 10,000 companies (200 pages)',
+    subject: { median: median(times), samples: times, maxRssKiB: Math.max(...rss), rssSamples: rss },
+    baselineTitle: '100 MiB peak RSS (`node -e 0` for scale)',
+    baseline: { maxRssKiB: floorRss },
+    ratio: Math.max(...rss) / 1024 / 100,
+    ratioNote: 'peak RSS / 100 MiB',
+    target: 1,
+  };
+}
+
+/** One `keys create` over 100 companies against 100 `keys create` processes. */
+async function keysCase(sandbox) {
+  const env = cliEnv(sandbox);
+  const ids = JSON.parse(run1([BIN, 'companies', 'list', '--active', '--json', '--limit', '100'], env))
+    .map((c) => String(c.id))
+    .slice(0, 100);
+  if (ids.length !== 100) throw new Error(`the sandbox has only ${ids.length} active companies`);
+  const label = () => `bench-${Date.now()}`;
+  const fleetCheck = (out) => out.trim().split('\n').length === 100;
+  const fleet = () => run([BIN, 'keys', 'create', ...ids, '--label', label()], env, fleetCheck);
+  const separate = () => {
+    const l = label();
+    let total = 0;
+    for (const id of ids)
+      total += run([BIN, 'keys', 'create', id, '--label', l], env, (out) => out.trim().length > 0);
+    return total;
+  };
+  const fleetTimes = [];
+  const separateTimes = [];
+  for (let i = 0; i < LONG_RUNS; i++) {
+    if (i % 2 === 0) {
+      fleetTimes.push(fleet());
+      separateTimes.push(separate());
+    } else {
+      separateTimes.push(separate());
+      fleetTimes.push(fleet());
+    }
+  }
+  const rssFile = path.join(tmp, 'rss-keys');
+  run([BIN, 'keys', 'create', ...ids, '--label', label()], env, fleetCheck, { rssFile });
+  const fleetMedian = median(fleetTimes);
+  const separateMedian = median(separateTimes);
+  return {
+    id: 'keys',
+    title: '100 keys by one `agency keys create <100 ids>`',
+    subject: { median: fleetMedian, samples: fleetTimes, maxRssKiB: readRss(rssFile)[0] },
+    baselineTitle: '100 separate `agency keys create <id>` processes',
+    baseline: {
+      median: separateMedian,
+      samples: separateTimes,
+      maxRssKiB: maxRss([BIN, 'keys', 'create', ids[0], '--label', label()], env, 1),
+    },
+    ratio: fleetMedian / separateMedian,
+    target: undefined,
+    note: `saves ${fmtMs(separateMedian - fleetMedian)} (${((1 - fleetMedian / separateMedian) * 100).toFixed(0)} %)`,
+  };
+}
+
+/** Runs subject and baseline alternately (A B B A ...) and compares medians. */
+function compare({ id, title, subject, baselineTitle, baseline, runs, target, check, baselineCheck }) {
+  const a = [];
+  const b = [];
+  run(subject.argv, subject.env, check); // warm-up: file cache, sandbox JIT
+  run(baseline.argv, baseline.env, baselineCheck);
+  for (let i = 0; i < runs; i++) {
+    if (i % 2 === 0) {
+      a.push(run(subject.argv, subject.env, check));
+      b.push(run(baseline.argv, baseline.env, baselineCheck));
+    } else {
+      b.push(run(baseline.argv, baseline.env, baselineCheck));
+      a.push(run(subject.argv, subject.env, check));
+    }
+  }
+  return {
+    id,
+    title,
+    subject: { median: median(a), samples: a, maxRssKiB: maxRss(subject.argv, subject.env, MEM_RUNS) },
+    baselineTitle,
+    baseline: { median: median(b), samples: b, maxRssKiB: maxRss(baseline.argv, baseline.env, MEM_RUNS) },
+    ratio: median(a) / median(b),
+    target,
+  };
+}
+
+/** The one-request case is only fair if both sides sent the same request. */
+async function sameRequest(sandbox, subject, baseline) {
+  await fetch(`${sandbox.url}/_sandbox/reset`, { method: 'POST' });
+  run(subject.argv, subject.env);
+  run(baseline.argv, baseline.env);
+  const requests = await (await fetch(`${sandbox.url}/_sandbox/requests`)).json();
+  const [ours, theirs] = requests;
+  const shape = (r) =>
+    JSON.stringify({
+      m: r.method,
+      p: r.path,
+      q: r.query,
+      k: r.headers['x-api-key'],
+      a: r.headers.accept,
+      u: r.headers['user-agent'],
+    });
+  if (requests.length !== 2)
+    throw new Error(`expected one request from each side, the sandbox saw ${requests.length}`);
+  if (shape(ours) !== shape(theirs)) {
+    throw new Error(
+      `the baseline does not send the same request as agency:\n  ${shape(ours)}\n  ${shape(theirs)}`,
+    );
+  }
+  await fetch(`${sandbox.url}/_sandbox/reset`, { method: 'POST' });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Processes
+
+/**
+ * One run: wall time from spawn to exit, in milliseconds. With rssFile, the peak RSS (KiB) is appended
+ * to that file, and the time includes GNU time's own fork (such runs are not used for time ratios).
+ */
+function run(argv, env, check, { rssFile } = {}) {
+  let command = NODE;
+  let commandArgs = argv;
+  let childEnv = env;
+  if (rssFile && GNU_TIME) {
+    command = GNU_TIME;
+    commandArgs = ['-f', '%M', '-a', '-o', rssFile, NODE, ...argv];
+  } else if (rssFile) {
+    commandArgs = ['--require', RSS_PRELOAD, ...argv];
+    childEnv = { ...env, BENCH_RSS_FILE: rssFile };
+  }
+  const started = process.hrtime.bigint();
+  const result = spawnSync(command, commandArgs, {
+    env: childEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    maxBuffer: 1 << 28,
+  });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (result.error) throw result.error;
+  const stdout = String(result.stdout);
+  if (result.status !== 0 || (check && !check(stdout))) {
+    throw new Error(
+      `node ${argv.join(' ')} failed (exit ${result.status}):\n${String(result.stderr).slice(0, 2000)}\n${stdout.slice(0, 500)}`,
+    );
+  }
+  return ms;
+}
+
+function run1(argv, env) {
+  const result = spawnSync(NODE, argv, { env, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 28 });
+  if (result.status !== 0) throw new Error(`node ${argv.join(' ')} failed: ${result.stderr}`);
+  return String(result.stdout);
+}
+
+/** Median peak RSS (KiB) of `count` runs, measured by the preload. */
+function maxRss(argv, env, count) {
+  const file = path.join(tmp, `rss-${Math.random().toString(36).slice(2)}`);
+  for (let i = 0; i < count; i++) run(argv, env, undefined, { rssFile: file });
+  return median(readRss(file));
+}
+
+function readRss(file) {
+  return readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .filter((line) => /^\d+$/.test(line))
+    .map(Number);
+}
+
+function isGnuTime(file) {
+  const result = spawnSync(file, ['-f', '%M', 'true'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  return result.status === 0 && /^\d+\s*$/.test(String(result.stderr));
+}
+
+function cliEnv(sandbox) {
+  const env = {};
+  if (args['inherit-env']) {
+    for (const [name, value] of Object.entries(process.env)) {
+      if (!name.startsWith('AGENCY_') && !['NO_COLOR', 'FORCE_COLOR'].includes(name)) env[name] = value;
+    }
+  } else {
+    // What a clean shell would have: no colour, agency or Node settings from the caller's environment.
+    for (const name of ['PATH', 'HOME', 'LANG', 'TMPDIR'])
+      if (process.env[name] !== undefined) env[name] = process.env[name];
+  }
+  return {
+    ...env,
+    AGENCY_CONFIG_DIR: configDir,
+    AGENCY_API_KEY: sandbox.hqKey,
+    AGENCY_BASE_URL: sandbox.baseUrl,
+  };
+}
+
+/** `agency sandbox` in a process of its own; the first stdout line says where it listens. */
+function startSandbox({ companies, latency = 0 }) {
+  const argv = [path.join(root, 'bin/agency.js'), 'sandbox', '--port', '0', '--json', '--no-save-profile'];
+  argv.push('--companies', String(companies), '--latency', String(latency));
+  const child = spawn(NODE, argv, {
+    env: { PATH: process.env.PATH, AGENCY_CONFIG_DIR: configDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (text) => {
+    stderr += text;
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const sandbox = {
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+  sandboxes.push(sandbox);
+  return new Promise((resolve, reject) => {
+    let buffer = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (text) => {
+      buffer += text;
+      const newline = buffer.indexOf('\n');
+      if (newline < 0 || sandbox.baseUrl) return;
+      const info = JSON.parse(buffer.slice(0, newline));
+      Object.assign(sandbox, {
+        baseUrl: info.base_url,
+        hqKey: info.hq_key,
+        url: info.base_url.replace(/\/rest$/, ''),
+      });
+      resolve(sandbox);
+    });
+    child.once('exit', (code) =>
+      reject(new Error(`agency sandbox exited with ${code} before it was ready:\n${stderr}`)),
+    );
+  });
+}
+
+/** GET /_sandbox/stats on a connection of its own (counted in the stats it answers). */
+function stats(sandbox) {
+  return new Promise((resolve, reject) => {
+    http
+      .get(`${sandbox.url}/_sandbox/stats`, { agent: false }, (res) => {
+        let body = '';
+        res.setEncoding('utf8').on('data', (text) => {
+          body += text;
+        });
+        res.on('end', () => resolve(JSON.parse(body)));
+      })
+      .on('error', reject);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reporting
+
+function record(result) {
+  results.cases.push(result);
+  const { subject, baseline } = result;
+  const base = baseline.median === undefined ? '' : ` vs ${fmtMs(baseline.median)}`;
+  const ratio = result.ratio === undefined ? '' : `  ratio ${result.ratio.toFixed(2)}`;
+  console.error(`  ${result.id}: ${fmtMs(subject.median)}${base}${ratio}`);
+}
+
+function printTable(cases) {
+  const rows = [['case', 'agency', 'baseline', 'baseline', 'ratio', 'target', 'peak RSS', 'baseline RSS']];
+  for (const c of cases) {
+    const ok = c.target === undefined ? '' : c.ratio <= c.target ? ' ok' : ' MISSED';
+    rows.push([
+      c.id,
+      fmtMs(c.subject.median),
+      c.baselineTitle.replace(/`/g, ''),
+      c.baseline.median === undefined ? '' : fmtMs(c.baseline.median),
+      c.ratio.toFixed(2),
+      c.target === undefined ? '' : `<= ${c.target.toFixed(2)}${ok}`,
+      fmtMiB(c.subject.maxRssKiB),
+      fmtMiB(c.baseline.maxRssKiB),
+    ]);
+  }
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  console.log('');
+  for (const [i, row] of rows.entries()) {
+    console.log(
+      row
+        .map((cell, j) => cell.padEnd(widths[j]))
+        .join('  ')
+        .trimEnd(),
+    );
+    if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  }
+  console.log('');
+  for (const c of cases) {
+    if (c.ratioNote) console.log(`${c.id}: ratio = ${c.ratioNote}`);
+    if (c.connections)
+      console.log(`${c.id}: connections the sandbox accepted per run: ${c.connections.join(', ')}`);
+    if (c.reference)
+      console.log(
+        `${c.id}: ${c.reference.title}: ${fmtMs(c.reference.median)} (agency / that = ${c.reference.ratio.toFixed(2)})`,
+      );
+    if (c.note) console.log(`${c.id}: ${c.note}`);
+  }
+  const m = results.machine;
+  console.log(
+    `\n${m.cpu} × ${m.cores}, ${m.memGiB} GiB, ${m.os}, Node ${m.node}; medians of ${STARTUP_RUNS} start-up runs.`,
+  );
+}
+
+function machine() {
+  return {
+    cpu: os.cpus()[0]?.model.trim() ?? 'unknown CPU',
+    cores: os.availableParallelism?.() ?? os.cpus().length,
+    memGiB: Math.round(os.totalmem() / 2 ** 30),
+    os: `${os.type()} ${os.release()}`,
+    node: process.versions.node,
+    date: new Date().toISOString(),
+    loadavg: os.loadavg(),
+  };
+}
+
+function warnIfBusy() {
+  const [load] = os.loadavg();
+  if (load > 0.5 * os.cpus().length) {
+    console.error(
+      `note: load average is ${load.toFixed(2)}; other work on this machine makes the numbers noisy.`,
+    );
+  }
+}
+
+function median(values) {
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+function fmtMs(ms) {
+  return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(1)} ms`;
+}
+
+function fmtMiB(kib) {
+  return kib === undefined ? '' : `${(kib / 1024).toFixed(1)} MiB`;
+}
+
+function wanted(id) {
+  return !args.only || args.only.split(',').includes(id);
+}
+
+function parseArgs(argv) {
+  const parsed = {};
+  for (let i = 0; i < argv.length; i++) {
+    const name = argv[i].replace(/^--/, '');
+    if (name === 'quick') parsed.quick = true;
+    else if (name === 'inherit-env') parsed[name] = true;
+    else if (['runs', 'only', 'bin', 'out'].includes(name)) parsed[name] = argv[++i];
+    else throw new Error(`unknown option ${argv[i]}; see the comment at the top of scripts/bench.mjs`);
+  }
+  return parsed;
+}

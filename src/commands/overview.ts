@@ -1,0 +1,64 @@
+/**
+ * What `agency` alone prints: a short, grouped overview (like `gh` alone) instead of the full help.
+ * Built from the program's own commands, so a new command shows up without editing this file.
+ */
+
+interface CommandLike {
+  name(): string;
+  description(): string;
+  readonly commands: readonly CommandLike[];
+}
+
+const GROUPS: readonly { title: string; commands: readonly string[] }[] = [
+  { title: 'Companies and keys', commands: ['companies', 'keys'] },
+  { title: 'Accounts', commands: ['me', 'mailboxes', 'webhooks', 'inventory', 'api'] },
+  { title: 'Setup', commands: ['login', 'logout', 'profiles', 'sandbox', 'completion'] },
+];
+
+export function overview(program: CommandLike): string {
+  const entries = new Map<string, { name: string; description: string }[]>();
+  for (const command of program.commands) {
+    const rows = command.commands.length
+      ? command.commands.map((sub) => ({
+          name: `${command.name()} ${sub.name()}`,
+          description: sub.description(),
+        }))
+      : [{ name: command.name(), description: command.description() }];
+    entries.set(command.name(), rows);
+  }
+  const grouped = new Set(GROUPS.flatMap((g) => g.commands));
+  const groups = [
+    ...GROUPS.map((g) => ({ title: g.title, names: g.commands.filter((name) => entries.has(name)) })),
+    { title: 'Other', names: [...entries.keys()].filter((name) => !grouped.has(name)) },
+  ].filter((g) => g.names.length > 0);
+  const width = Math.max(...[...entries.values()].flat().map((e) => e.name.length));
+
+  const lines = [program.description(), '', 'Usage: agency <command> [options]', ''];
+  for (const group of groups) {
+    lines.push(group.title);
+    for (const name of group.names) {
+      for (const entry of entries.get(name) ?? [])
+        lines.push(`  ${entry.name.padEnd(width)}  ${firstLine(entry.description)}`);
+    }
+    lines.push('');
+  }
+  lines.push(
+    'Examples',
+    '  $ agency login',
+    '  $ agency companies create --name "Acme Ltd" --name "Blue Harbor Dental"',
+    '  $ KEY=$(agency keys create 1042 --label zapier)',
+    '  $ agency companies list --inactive',
+    '',
+    'New here? `agency sandbox` runs a practice agency on this machine. Leave it',
+    'running, and in another terminal try:  agency -p sandbox companies list',
+    '',
+    "agency <command> --help   a command's options, examples and what it prints",
+    'agency --help             global options (--profile, --json, ...), exit codes',
+    '',
+  );
+  return lines.join('\n');
+}
+
+function firstLine(text: string): string {
+  return text.split('\n')[0] ?? '';
+}

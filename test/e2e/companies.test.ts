@@ -1,0 +1,311 @@
+/**
+ * `companies list | create | email-accounts` against the sandbox: what the user sees (stdout, stderr,
+ * exit code) and what the service received.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
+import { CANARY_KEY, type Harness, jsonError } from '../helpers/cli.js';
+import {
+  activeCompany,
+  cutF1,
+  direct,
+  directAllPages,
+  expectUsageError,
+  foreignCompany,
+  lines,
+  owner,
+  sent,
+  startCoreHarness,
+  uniqueName,
+} from '../helpers/core.js';
+
+const COMPANIES = '/v2/agency/companies';
+
+let h: Harness;
+let tmp: string;
+beforeAll(async () => {
+  // No queue at all: a request that overlapped another on the HQ account would be refused with 429
+  // (and counted), so "one page at a time" is checked without looking at a clock.
+  h = await startCoreHarness({ queueLimit: 0, latencyMs: 5 });
+  tmp = mkdtempSync(join(tmpdir(), 'agency-companies-'));
+});
+afterAll(async () => {
+  await h.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+beforeEach(() => h.sandbox.reset());
+
+const storeIds = (filter: { active?: boolean } = {}) =>
+  h.sandbox.store.companies(MAIN_AGENCY_ID, filter).map((c) => String(c.id));
+const companyCount = () => h.sandbox.store.companies(MAIN_AGENCY_ID).length;
+
+describe('companies list', () => {
+  it('fetches every page, one after another, and prints one TSV row per company', async () => {
+    expect(companyCount()).toBeGreaterThan(100); // three pages of 50
+
+    const r = await h.run(['companies', 'list']);
+
+    expect(r.code, r.stderr).toBe(0);
+    expect(cutF1(r.stdout)).toEqual(storeIds());
+    const requests = sent(h.sandbox);
+    expect(requests.map((q) => [q.method, q.path, q.query])).toEqual([
+      ['GET', COMPANIES, { page: '1' }],
+      ['GET', COMPANIES, { page: '2' }],
+      ['GET', COMPANIES, { page: '3' }],
+    ]);
+    expect(h.sandbox.stats().rejected429).toBe(0);
+    for (const q of requests) {
+      expect(q.headers['x-api-key']).toBe(CANARY_KEY);
+      expect(q.headers['x-company-id']).toBeUndefined();
+    }
+  });
+
+  it('prints the columns id, name, owner, active, campaigns, email slots, linkedin slots without a header', async () => {
+    const r = await h.run(['companies', 'list', '--limit', '1']);
+    const [item] = (await direct(h.sandbox, `${COMPANIES}?page=1`)).body.content;
+    expect(r.stdout).toBe(
+      `${[item.id, item.name, item.owner, item.active, item.running_campaigns, item.email_slots, item.linkedin_slots].join('\t')}\n`,
+    );
+  });
+
+  it('--json prints one array equal to the items of all pages as the service returns them', async () => {
+    const expected = await directAllPages(h.sandbox, COMPANIES);
+    h.sandbox.reset();
+
+    const r = await h.run(['companies', 'list', '--json']);
+
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(expected);
+    expect(expected.length).toBe(companyCount());
+    expect(sent(h.sandbox).map((q) => q.query.page)).toEqual(['1', '2', '3']);
+  });
+
+  it('--active sends active=true and lists only active companies', async () => {
+    const r = await h.run(['companies', 'list', '--active']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(cutF1(r.stdout)).toEqual(storeIds({ active: true }));
+    const requests = sent(h.sandbox);
+    expect(requests.length).toBeGreaterThan(0);
+    for (const q of requests) expect(q.query.active).toBe('true');
+  });
+
+  it('--inactive sends active=false and lists only inactive companies', async () => {
+    const r = await h.run(['companies', 'list', '--inactive']);
+    expect(r.code, r.stderr).toBe(0);
+    const inactive = storeIds({ active: false });
+    expect(inactive.length).toBeGreaterThan(0);
+    expect(cutF1(r.stdout)).toEqual(inactive);
+    const requests = sent(h.sandbox);
+    expect(requests.map((q) => q.query.page)).toEqual(requests.map((_q, i) => String(i + 1)));
+    for (const q of requests) expect(q.query.active).toBe('false');
+  });
+
+  it('--active with --inactive is a usage error and sends nothing', async () => {
+    const r = await h.run(['companies', 'list', '--active', '--inactive']);
+    expectUsageError(r, h.sandbox, /--active.*--inactive|--inactive.*--active/);
+  });
+
+  it('--page N fetches exactly that page', async () => {
+    const r = await h.run(['companies', 'list', '--page', '2']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(cutF1(r.stdout)).toEqual(storeIds().slice(50, 100));
+    expect(sent(h.sandbox).map((q) => q.query)).toEqual([{ page: '2' }]);
+  });
+
+  it('--limit N stops early and asks for no further page', async () => {
+    const one = await h.run(['companies', 'list', '--limit', '3']);
+    expect(one.code, one.stderr).toBe(0);
+    expect(cutF1(one.stdout)).toEqual(storeIds().slice(0, 3));
+    expect(sent(h.sandbox).map((q) => q.query.page)).toEqual(['1']);
+
+    h.sandbox.reset();
+    const two = await h.run(['companies', 'list', '--limit', '60']);
+    expect(cutF1(two.stdout)).toEqual(storeIds().slice(0, 60));
+    expect(sent(h.sandbox).map((q) => q.query.page)).toEqual(['1', '2']);
+  });
+
+  it.each([
+    ['--page', '0'],
+    ['--page', 'two'],
+    ['--limit', '-1'],
+    ['--limit', '1.5'],
+  ])('%s %s is refused locally', async (option, value) => {
+    const r = await h.run(['companies', 'list', option, value]);
+    expectUsageError(r, h.sandbox, new RegExp(option));
+  });
+});
+
+describe('companies create', () => {
+  it('sends the names as {"companies":[{"name":...}]} with a JSON content type, and prints the created rows', async () => {
+    const a = uniqueName('Harbor Lights');
+    const b = uniqueName('Quiet Pine');
+    const before = companyCount();
+
+    const r = await h.run(['companies', 'create', '--name', a, '--name', b]);
+
+    expect(r.code, r.stderr).toBe(0);
+    const [post, ...rest] = sent(h.sandbox);
+    expect(rest).toEqual([]);
+    expect(post?.method).toBe('POST');
+    expect(post?.path).toBe(COMPANIES);
+    expect(post?.headers['content-type']).toMatch(/^application\/json\b/);
+    expect(post?.body).toEqual({ companies: [{ name: a }, { name: b }] });
+    expect(companyCount()).toBe(before + 2);
+    const ca = h.sandbox.store.findCompanyByName(a);
+    const cb = h.sandbox.store.findCompanyByName(b);
+    const who = owner(h.sandbox).name;
+    expect(lines(r.stdout)).toEqual([`${ca?.id}\t${a}\t${who}\ttrue`, `${cb?.id}\t${b}\t${who}\ttrue`]);
+  });
+
+  it('reads names from repeated --name and a file, skipping blank and # lines and trimming whitespace', async () => {
+    const [a, b, c] = [uniqueName('Alder'), uniqueName('Birch'), uniqueName('Cedar')];
+    const file = join(tmp, 'names.txt');
+    writeFileSync(file, `# clients for May\n\n   ${b}  \n\t\n#${uniqueName('Commented')}\n${c}\r\n`);
+
+    const r = await h.run(['companies', 'create', '--name', `  ${a}`, '--file', file]);
+
+    expect(r.code, r.stderr).toBe(0);
+    expect(sent(h.sandbox).map((q) => q.body)).toEqual([
+      { companies: [{ name: a }, { name: b }, { name: c }] },
+    ]);
+    expect(cutF1(r.stdout)).toHaveLength(3);
+  });
+
+  it('reads names from stdin with --file -', async () => {
+    const [a, b] = [uniqueName('Stdin One'), uniqueName('Stdin Two')];
+    const r = await h.run(['companies', 'create', '--file', '-'], { input: `${a}\n\n# skip me\n${b}\n` });
+    expect(r.code, r.stderr).toBe(0);
+    expect(sent(h.sandbox).map((q) => q.body)).toEqual([{ companies: [{ name: a }, { name: b }] }]);
+    expect(h.sandbox.store.findCompanyByName(b)).toBeDefined();
+  });
+
+  it.each([
+    ['an empty --name', ['--name', 'Fine Name Ltd', '--name', '']],
+    ['a blank --name', ['--name', '   ', '--name', 'Fine Name Ltd']],
+    ['no name at all', []],
+  ])('refuses %s before sending anything', async (_what, args) => {
+    const before = companyCount();
+    const r = await h.run(['companies', 'create', ...args]);
+    expectUsageError(r, h.sandbox);
+    expect(companyCount()).toBe(before);
+  });
+
+  it('reports every duplicate (also differing only in case or spacing) and sends nothing', async () => {
+    const base1 = uniqueName('Dup Alpha');
+    const base2 = uniqueName('Dup Beta');
+    const file = join(tmp, 'dups.txt');
+    writeFileSync(file, `${base2.toUpperCase()}\n`);
+    const before = companyCount();
+
+    const r = await h.run([
+      'companies',
+      'create',
+      '--name',
+      base1,
+      '--name',
+      base1.toLowerCase(),
+      '--name',
+      base2.replace(' ', '   '),
+      '--name',
+      uniqueName('Unique'),
+      '--file',
+      file,
+    ]);
+
+    expectUsageError(r, h.sandbox);
+    expect(companyCount()).toBe(before);
+    // Both groups are named, each with every copy.
+    expect(r.stderr).toContain(base1);
+    expect(r.stderr).toContain(base1.toLowerCase());
+    expect(r.stderr).toContain(base2.replace(' ', '   '));
+    expect(r.stderr).toContain(base2.toUpperCase());
+    expect(r.stderr.match(/duplicate/gi)?.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("refuses a name that exists on the server: exit 1, the service's detail quoted, nothing created", async () => {
+    const existing = h.sandbox.store.companies(MAIN_AGENCY_ID)[0]?.name as string;
+    const fresh = uniqueName('Never Made');
+    // What the service says about this request (it is refused as a whole, so asking creates nothing).
+    const answer = await direct(h.sandbox, COMPANIES, {
+      body: { companies: [{ name: fresh }, { name: existing }] },
+    });
+    expect(answer.status).toBe(400);
+    h.sandbox.reset();
+    const before = companyCount();
+
+    const r = await h.run(['companies', 'create', '--name', fresh, '--name', existing]);
+
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(answer.body.detail);
+    expect(r.stderr).toContain(answer.body.title);
+    expect(companyCount()).toBe(before);
+    expect(h.sandbox.store.findCompanyByName(fresh)).toBeUndefined();
+    expect(sent(h.sandbox).map((q) => [q.method, q.status])).toEqual([['POST', 400]]);
+  });
+
+  it('with --json reports the clash as a JSON error with the status, title and detail', async () => {
+    const existing = h.sandbox.store.companies(MAIN_AGENCY_ID)[1]?.name as string;
+    const r = await h.run(['companies', 'create', '--name', existing, '--json']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    const { error } = jsonError(r.stderr);
+    expect(error.status).toBe(400);
+    expect(error.title).toBe('Bad request');
+    expect(error.detail).toContain(existing);
+  });
+
+  it('--json prints the array of created companies', async () => {
+    const [a, b] = [uniqueName('Json One'), uniqueName('Json Two')];
+    const r = await h.run(['companies', 'create', '--name', a, '--name', b, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const created = JSON.parse(r.stdout);
+    const who = owner(h.sandbox).name;
+    expect(created).toEqual([
+      { id: h.sandbox.store.findCompanyByName(a)?.id, name: a, owner: who, active: true },
+      { id: h.sandbox.store.findCompanyByName(b)?.id, name: b, owner: who, active: true },
+    ]);
+    expect(typeof created[0].id).toBe('number');
+  });
+});
+
+describe('companies email-accounts', () => {
+  it('calls the agency endpoint with the HQ key and no x-company-id', async () => {
+    const company = activeCompany(h.sandbox);
+    const expected = (await direct(h.sandbox, `${COMPANIES}/${company.id}/email_accounts`)).body.content;
+    expect(expected.length).toBeGreaterThan(0);
+    h.sandbox.reset();
+
+    const r = await h.run(['companies', 'email-accounts', String(company.id)]);
+
+    expect(r.code, r.stderr).toBe(0);
+    expect(cutF1(r.stdout)).toEqual(expected.map((a: { id: number }) => String(a.id)));
+    const [q, ...rest] = sent(h.sandbox);
+    expect(rest).toEqual([]);
+    expect(q?.method).toBe('GET');
+    expect(q?.path).toBe(`${COMPANIES}/${company.id}/email_accounts`);
+    expect(q?.headers['x-api-key']).toBe(CANARY_KEY);
+    expect(q?.headers['x-company-id']).toBeUndefined();
+
+    const json = await h.run(['companies', 'email-accounts', String(company.id), '--json']);
+    expect(JSON.parse(json.stdout)).toEqual(expected);
+  });
+
+  it('a company of another agency answers 404: exit 4, nothing on stdout', async () => {
+    const foreign = foreignCompany(h.sandbox);
+    const r = await h.run(['companies', 'email-accounts', String(foreign.id)]);
+    expect(r.code).toBe(4);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('404');
+    expect(r.stderr).toContain(String(foreign.id));
+    expect(sent(h.sandbox).map((q) => q.status)).toEqual([404]);
+  });
+
+  it.each(['abc', '0', '-3', '12.5'])('refuses the company id %s before sending anything', async (id) => {
+    const r = await h.run(['companies', 'email-accounts', id]);
+    expectUsageError(r, h.sandbox);
+  });
+});

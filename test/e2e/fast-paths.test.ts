@@ -1,0 +1,74 @@
+/**
+ * `agency --version` and `agency [command...] --help` into a pipe are answered by bin/agency.js from texts
+ * the build rendered (dist/fast.cjs), without loading the program. Whatever the shortcut prints must be
+ * exactly what the program prints: a global option in front (`-p x`) makes the same request go through
+ * the program, so each pair of runs below compares the two.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type RunResult, runAgency } from '../helpers/cli.js';
+
+const configDir = join(mkdtempSync(join(tmpdir(), 'agency-fast-')), 'config');
+afterAll(() => rmSync(join(configDir, '..'), { recursive: true, force: true }));
+
+const run = (args: string[]) => runAgency(args, { configDir });
+
+/** The command names a help text lists under "Commands:" (without commander's own `help`). */
+function commandsIn(help: string): string[] {
+  const section = help.split(/^Commands:$/m)[1]?.split(/^\S/m)[0] ?? '';
+  return [...section.matchAll(/^ {2}([a-z][a-z-]*)/gm)]
+    .map((m) => m[1] as string)
+    .filter((name) => name !== 'help');
+}
+
+function expectSame(shortcut: RunResult, program: RunResult): void {
+  expect(shortcut.code).toBe(0);
+  expect(shortcut.stderr).toBe('');
+  expect(program.code).toBe(0);
+  expect(shortcut.stdout).toBe(program.stdout);
+}
+
+describe('answers printed without loading the program', () => {
+  it('--version and -V print the version the program prints', async () => {
+    const [long, short, program] = await Promise.all([
+      run(['--version']),
+      run(['-V']),
+      run(['-p', 'x', '--version']),
+    ]);
+    expect(long.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    expectSame(long, program);
+    expectSame(short, program);
+  });
+
+  it('--help and -h of every command are the help the program prints', async () => {
+    const top = await run(['--help']);
+    const paths: string[][] = [[]];
+    for (const name of commandsIn(top.stdout)) {
+      paths.push([name]);
+      const sub = await run([name, '--help']);
+      for (const child of commandsIn(sub.stdout)) paths.push([name, child]);
+    }
+    // The contract's nouns with verbs are all there, so the walk above did find the nested commands.
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        ['companies', 'list'],
+        ['keys', 'create'],
+        ['profiles', 'use'],
+      ]),
+    );
+    await Promise.all(
+      paths.map(async (words) => {
+        const [long, short, program] = await Promise.all([
+          run([...words, '--help']),
+          run([...words, '-h']),
+          run(['-p', 'x', ...words, '--help']),
+        ]);
+        expect(program.stdout, `agency ${words.join(' ')} --help`).toContain('Usage: agency');
+        expectSame(long, program);
+        expectSame(short, program);
+      }),
+    );
+  });
+});

@@ -1,0 +1,231 @@
+/**
+ * `agency sandbox` itself, as an operator runs it: a separate process that prints where it listens,
+ * saves a "sandbox" profile, keeps its state in a file if asked, and stops on SIGINT / SIGTERM.
+ */
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, type RunResult, runAgency } from '../helpers/cli.js';
+import { expectNoSecrets, lines } from '../helpers/core.js';
+
+interface SandboxProcess {
+  child: ChildProcessWithoutNullStreams;
+  /** The first line on stdout, once it is complete. */
+  firstLine: Promise<string>;
+  output(): { stdout: string; stderr: string };
+  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+const running = new Set<SandboxProcess>();
+let tmp: string;
+let dirCount = 0;
+
+beforeAll(() => {
+  tmp = mkdtempSync(join(tmpdir(), 'agency-sandbox-cmd-'));
+});
+// Never leave a sandbox behind, whatever a test did.
+afterEach(async () => {
+  await Promise.all(
+    [...running].map(async (p) => {
+      p.child.kill('SIGKILL');
+      await p.exit;
+    }),
+  );
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+function freshDir(): string {
+  dirCount += 1;
+  return join(tmp, `cfg-${dirCount}`);
+}
+
+function startSandboxProcess(args: string[], configDir: string): SandboxProcess {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value !== undefined && !name.startsWith('AGENCY_')) env[name] = value;
+  }
+  env.AGENCY_CONFIG_DIR = configDir;
+  const child = spawn(process.execPath, [BIN, 'sandbox', ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  let resolveLine: (line: string) => void = () => {};
+  const firstLine = new Promise<string>((resolve, reject) => {
+    resolveLine = resolve;
+    child.on('close', () => reject(new Error(`sandbox exited before printing a line; stderr: ${stderr}`)));
+  });
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+    const end = stdout.indexOf('\n');
+    if (end >= 0) resolveLine(stdout.slice(0, end));
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  const started: SandboxProcess = {
+    child,
+    firstLine,
+    output: () => ({ stdout, stderr }),
+    exit: new Promise((resolve) => {
+      child.on('close', (code, signal) => {
+        running.delete(started);
+        resolve({ code, signal });
+      });
+    }),
+  };
+  firstLine.catch(() => {});
+  child.stdin.end();
+  running.add(started);
+  return started;
+}
+
+interface Started {
+  base_url: string;
+  hq_key: string;
+  profile: string | null;
+}
+
+async function startJson(args: string[], configDir: string): Promise<{ p: SandboxProcess; info: Started }> {
+  const p = startSandboxProcess(['--port', '0', '--json', ...args], configDir);
+  return { p, info: JSON.parse(await p.firstLine) as Started };
+}
+
+async function agency(configDir: string, args: string[], secret: string): Promise<RunResult> {
+  const r = await runAgency(args, { configDir });
+  expectNoSecrets(r, undefined, [secret]);
+  return r;
+}
+
+/** The sandbox's own view of its companies (its control API, outside /rest). */
+async function mainCompanies(baseUrl: string): Promise<{ id: number; name: string }[]> {
+  const res = await fetch(`${baseUrl.replace(/\/rest$/, '')}/_sandbox/state`);
+  const state = (await res.json()) as {
+    agencies: { id: number; main: boolean }[];
+    companies: { id: number; name: string; agency_id: number }[];
+  };
+  const main = state.agencies.find((a) => a.main)?.id;
+  return state.companies.filter((c) => c.agency_id === main);
+}
+
+describe('agency sandbox', () => {
+  it('prints {base_url, hq_key, profile} as its first line and saves a profile that works at once', async () => {
+    const dir = freshDir();
+    const { p, info } = await startJson([], dir);
+
+    expect(info.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/rest$/);
+    expect(info.hq_key.length).toBeGreaterThanOrEqual(16);
+    expect(info.profile).toBe('sandbox');
+    const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+    expect(config.profiles.sandbox).toEqual({ api_key: info.hq_key, base_url: info.base_url });
+
+    const r = await agency(dir, ['-p', 'sandbox', 'companies', 'list'], info.hq_key);
+    expect(r.code, r.stderr).toBe(0);
+    const expected = await mainCompanies(info.base_url);
+    expect(expected.length).toBeGreaterThan(100);
+    expect(lines(r.stdout).map((line) => Number(line.split('\t')[0]))).toEqual(expected.map((c) => c.id));
+
+    const me = await agency(dir, ['-p', 'sandbox', 'me', '--json'], info.hq_key);
+    expect(JSON.parse(me.stdout).account_type).toBe('HQ');
+
+    p.child.kill('SIGTERM');
+    expect(await p.exit).toEqual({ code: 0, signal: null });
+    await expect(fetch(`${info.base_url}/v1/me`)).rejects.toThrow();
+  });
+
+  it('without --json prints "base_url<TAB>..." and "hq_key<TAB>..." lines, and stops on SIGINT', async () => {
+    const dir = freshDir();
+    const p = startSandboxProcess(['--port', '0'], dir);
+    const first = await p.firstLine;
+    const [field, baseUrl] = first.split('\t');
+    expect(field).toBe('base_url');
+    expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/rest$/);
+    const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+    // The profile is saved before anything is printed; the hq_key line follows the base URL.
+    await until(() => p.output().stdout.includes('hq_key\t'));
+    expect(lines(p.output().stdout)[1]).toBe(`hq_key\t${config.profiles.sandbox.api_key}`);
+    expect(p.output().stderr).toContain('agency -p sandbox');
+
+    p.child.kill('SIGINT');
+    expect(await p.exit).toEqual({ code: 0, signal: null });
+    await expect(fetch(`${baseUrl}/v1/me`)).rejects.toThrow();
+  });
+
+  it('--state keeps a created company across a restart (file written 0600)', async () => {
+    const dir = freshDir();
+    const state = join(tmp, `state-${dirCount}.json`);
+    const first = await startJson(['--state', state], dir);
+    const name = `Persisted Pottery ${process.pid}`;
+
+    const created = await agency(
+      dir,
+      ['-p', 'sandbox', 'companies', 'create', '--name', name, '--json'],
+      first.info.hq_key,
+    );
+    expect(created.code, created.stderr).toBe(0);
+    const [company] = JSON.parse(created.stdout);
+    expect(statSync(state).mode & 0o777).toBe(0o600);
+    first.p.child.kill('SIGTERM');
+    expect((await first.p.exit).code).toBe(0);
+
+    const second = await startJson(['--state', state], dir);
+    // Same world, same key; the profile follows the new port.
+    expect(second.info.hq_key).toBe(first.info.hq_key);
+    const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+    expect(config.profiles.sandbox.base_url).toBe(second.info.base_url);
+
+    const r = await agency(dir, ['-p', 'sandbox', 'companies', 'list', '--json'], second.info.hq_key);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toContainEqual(expect.objectContaining({ id: company.id, name }));
+    second.p.child.kill('SIGINT');
+    expect((await second.p.exit).code).toBe(0);
+  });
+
+  it('--no-save-profile leaves the config alone', async () => {
+    const dir = freshDir();
+    const { p, info } = await startJson(['--no-save-profile'], dir);
+    expect(info.profile).toBeNull();
+    expect(() => statSync(join(dir, 'config.json'))).toThrow();
+    p.child.kill('SIGTERM');
+    await p.exit;
+  });
+
+  it('a damaged --state file is reported (exit 2) and left byte-for-byte untouched', async () => {
+    const dir = freshDir();
+    const state = join(tmp, 'damaged-state.json');
+    writeFileSync(state, '{"version": 1, "companies": [');
+    const p = startSandboxProcess(['--port', '0', '--state', state], dir);
+    expect((await p.exit).code).toBe(2);
+    const { stdout, stderr } = p.output();
+    expect(stdout).toBe('');
+    expect(stderr).toContain(state);
+    expect(stderr).not.toMatch(/internal error/i);
+    expect(readFileSync(state, 'utf8')).toBe('{"version": 1, "companies": [');
+  });
+
+  it('a port in use is a clear error (exit 2)', async () => {
+    const blocker: Server = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (blocker.address() as { port: number }).port;
+      const p = startSandboxProcess(['--port', String(port)], freshDir());
+      expect((await p.exit).code).toBe(2);
+      expect(p.output().stderr).toContain(String(port));
+      expect(p.output().stderr).not.toMatch(/internal error/i);
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
+  });
+
+  it.each([['abc'], ['70000'], ['-1']])('--port %s is a usage error', async (port) => {
+    const p = startSandboxProcess([`--port=${port}`], freshDir());
+    expect((await p.exit).code).toBe(2);
+    expect(p.output().stdout).toBe('');
+  });
+});
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 400 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+  expect(condition()).toBe(true);
+}

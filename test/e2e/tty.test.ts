@@ -1,0 +1,400 @@
+/**
+ * The interactive side, tested the way a person uses it: the built binary typed into a real terminal
+ * (a tmux pane of a fixed size) and the screen read back — help and the overview, tables that fit the
+ * width, colour and NO_COLOR, counts and empty states, masked keys, the progress line, the hidden
+ * login prompt and `profiles list`. Requests and the config file are checked too, where they matter.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAIN_AGENCY_ID, type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { BIN, CANARY_KEY, type Harness, runAgency, startHarness, writeConfig } from '../helpers/cli.js';
+import { activeCompany, direct, inactiveCompany, owner, sent } from '../helpers/core.js';
+import { stripEscapes, Terminal, TMUX_MISSING } from '../helpers/tmux.js';
+
+const LONG_NAME = 'The Extraordinarily Long Company Name Of Northern Wisconsin Plumbing And Heating Inc';
+// biome-ignore lint/suspicious/noControlCharactersInRegex: looking for escape sequences is the point
+const ANY_ESCAPE = /\u001b\[/;
+
+let h: Harness;
+/** Answers every request after 400 ms, so that paging through the companies takes a moment. */
+let slow: Sandbox;
+/** An agency without companies. */
+let empty: Sandbox;
+let tmp: string;
+let longId: number;
+let term: Terminal;
+let narrow: Terminal;
+
+function terminalEnv(configDir: string): Record<string, string> {
+  return {
+    PATH: `${join(tmp, 'bin')}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+    HOME: tmp,
+    TERM: 'screen',
+    LANG: 'C.UTF-8',
+    AGENCY_CONFIG_DIR: configDir,
+  };
+}
+
+beforeAll(async () => {
+  h = await startHarness();
+  slow = await startSandbox({ hqKey: CANARY_KEY, latencyMs: 400 });
+  empty = await startSandbox({ hqKey: CANARY_KEY, seed: { companies: 0 } });
+  tmp = mkdtempSync(join(tmpdir(), 'agency-tty-'));
+  const created = await direct(h.sandbox, '/v2/agency/companies', {
+    body: { companies: [{ name: LONG_NAME }] },
+  });
+  expect(created.status).toBe(201);
+  longId = created.body.companies[0].id;
+  h.sandbox.reset();
+  writeConfig(h.configDir, {
+    current: 'test',
+    profiles: {
+      test: { api_key: CANARY_KEY, base_url: h.sandbox.baseUrl },
+      slow: { api_key: CANARY_KEY, base_url: slow.baseUrl },
+      empty: { api_key: CANARY_KEY, base_url: empty.baseUrl },
+    },
+  });
+  // Typed commands say `agency ...`, as for an installed tool.
+  const bin = join(tmp, 'bin');
+  mkdirSync(bin);
+  writeFileSync(join(bin, 'agency'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, {
+    mode: 0o755,
+  });
+  if (!TMUX_MISSING) {
+    term = await Terminal.start({ width: 80, height: 40, env: terminalEnv(h.configDir) });
+    narrow = await Terminal.start({ width: 50, height: 40, env: terminalEnv(h.configDir) });
+  }
+});
+afterAll(async () => {
+  term?.close();
+  narrow?.close();
+  await Promise.all([h?.close(), slow?.close(), empty?.close()]);
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+/** Lines of terminal output without trailing blank lines. */
+function screenLines(output: string): string[] {
+  return output.replace(/\n+$/, '').split('\n');
+}
+
+describe('help that teaches (piped)', () => {
+  const leaves = [
+    'companies list',
+    'companies create',
+    'companies email-accounts',
+    'keys list',
+    'keys create',
+    'me',
+    'mailboxes',
+    'webhooks',
+    'inventory',
+    'api',
+    'login',
+    'logout',
+    'profiles list',
+    'profiles use',
+    'profiles remove',
+    'sandbox',
+    'completion',
+  ];
+
+  it.each(leaves)(
+    '`agency %s --help`: purpose, options, global options, examples, what it prints',
+    async (path) => {
+      const r = await h.run([...path.split(' '), '--help']);
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe('');
+      const text = r.stdout;
+      expect(text).toMatch(new RegExp(`^Usage: agency ${path}\\b`));
+      const purpose = text.split('\n')[2] ?? '';
+      expect(purpose.length).toBeGreaterThan(10);
+      expect(text).toMatch(/\nOptions:\n {2}.*\n/);
+      expect(text).toMatch(/\nGlobal Options:\n[\s\S]*--profile <name>[\s\S]*--json/);
+      const examples = text.split('\nExamples:\n')[1] ?? '';
+      const exampleLines = examples.split('\n').filter((line) => line.startsWith('  $ '));
+      expect(exampleLines.length).toBeGreaterThanOrEqual(2);
+      expect(exampleLines.some((line) => line.includes(`agency ${path}`))).toBe(true);
+      expect(text).toMatch(/\bPrints\b|\bprints\b|\bSays\b/);
+      expect(sent(h.sandbox)).toEqual([]);
+    },
+  );
+
+  it('a mistyped command or option suggests the right one, exit 2, nothing sent', async () => {
+    for (const [args, suggestion] of [
+      [['compnies', 'list'], 'companies'],
+      [['companies', 'lst'], 'list'],
+      [['key', 'list', '1001'], 'keys'],
+      [['companies', 'list', '--inactiv'], '--inactive'],
+    ] as const) {
+      const r = await h.run([...args]);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(`(Did you mean ${suggestion}?)`);
+    }
+    expect(sent(h.sandbox)).toEqual([]);
+  });
+});
+
+describe.skipIf(Boolean(TMUX_MISSING))(
+  TMUX_MISSING ? `terminal (skipped: ${TMUX_MISSING})` : 'terminal',
+  () => {
+    it('`agency` alone: a short grouped overview that fits 80 columns', async () => {
+      const piped = await h.run([]);
+      const { output, exit } = await term.run('agency');
+      expect(exit).toBe(0);
+      const lines = screenLines(output);
+      // Nothing wrapped: what the terminal shows is line for line what the program wrote.
+      expect(lines).toEqual(screenLines(piped.stdout));
+      expect(lines.length).toBeLessThan(45);
+      for (const heading of ['Companies and keys', 'Accounts', 'Setup', 'Examples'])
+        expect(lines).toContain(heading);
+      for (const command of [
+        'companies list',
+        'keys create',
+        'webhooks',
+        'inventory',
+        'login',
+        'profiles use',
+        'sandbox',
+      ]) {
+        expect(output).toMatch(new RegExp(`^ {2}${command}\\s{2,}\\S`, 'm'));
+      }
+      expect(output).toContain('agency <command> --help');
+      // The full reference stays one flag away.
+      expect((await h.run(['--help'])).stdout).toContain('Exit codes:');
+    });
+
+    it('a table fits the width: long names end in …, one line per row, a count underneath', async () => {
+      const all = h.sandbox.store.companies(MAIN_AGENCY_ID);
+      const lastPage = Math.ceil(all.length / 50);
+      const expected = all.slice((lastPage - 1) * 50);
+      for (const terminal of [term, narrow]) {
+        const { output, exit } = await terminal.run(`agency companies list --page ${lastPage}`);
+        expect(exit).toBe(0);
+        const lines = screenLines(output);
+        expect(lines[0]).toMatch(/^ID {2,}NAME {2,}/);
+        const rows = lines.slice(1, -1);
+        // Every row starts with its id: none wrapped onto a second line.
+        expect(rows.map((line) => line.split(' ')[0])).toEqual(expected.map((c) => String(c.id)));
+        for (const line of lines) expect(line.length).toBeLessThanOrEqual(terminal.width);
+        const long = rows.find((line) => line.startsWith(`${longId} `)) ?? '';
+        expect(long).toMatch(new RegExp(`^${longId} {2}The [^…]*… {2,}\\S`));
+        expect(long).not.toContain('Heating Inc');
+        expect(lines.at(-1)).toBe(`${expected.length} companies`);
+      }
+    });
+
+    it('colours states on a terminal only: not with NO_COLOR, --no-color, or into a pipe', async () => {
+      const inactive = inactiveCompany(h.sandbox);
+      const coloured = await term.run('agency companies list --limit 10', { escapes: true });
+      expect(coloured.exit).toBe(0);
+      // tmux re-encodes attributes; what matters is that 'true' is green and 'false' red.
+      expect(coloured.output).toContain('\u001b[32mtrue');
+      expect(coloured.output).toContain('\u001b[31mfalse');
+      const error = await term.run(`agency me --company ${inactive.id}`, { escapes: true });
+      expect(error.exit).toBe(5);
+      expect(error.output).toContain('\u001b[31merror:');
+
+      for (const command of [
+        'NO_COLOR=1 agency companies list --limit 10',
+        'agency --no-color companies list --limit 10',
+        `NO_COLOR=1 agency me --company ${inactive.id}`,
+      ]) {
+        const plain = await term.run(command, { escapes: true });
+        expect(plain.output).toMatch(/^ID {2,}NAME|^error:/m);
+        expect(plain.output).not.toMatch(ANY_ESCAPE);
+      }
+
+      const piped = await term.run('FORCE_COLOR=1 agency companies list --limit 10 | cat', { escapes: true });
+      expect(piped.exit).toBe(0);
+      expect(piped.output).not.toMatch(ANY_ESCAPE);
+      expect(piped.output).not.toContain('NAME');
+      expect(screenLines(piped.output)).toHaveLength(10);
+    });
+
+    it('keys are masked in the table unless --reveal', async () => {
+      const company = activeCompany(h.sandbox);
+      const keys = h.sandbox.store.keysOf(company.id, owner(h.sandbox).id);
+      expect(keys.length).toBeGreaterThan(0);
+      const masked = await term.run(`agency keys list ${company.id}`);
+      expect(masked.exit).toBe(0);
+      for (const { key, label } of keys) {
+        expect(masked.output).not.toContain(key);
+        expect(masked.output).toMatch(new RegExp(`^${key.slice(0, 4)}…${key.slice(-4)} +${label}$`, 'm'));
+      }
+      expect(masked.output).toContain('--reveal');
+      const revealed = await term.run(`agency keys list ${company.id} --reveal`);
+      for (const { key } of keys) expect(revealed.output).toContain(key);
+    });
+
+    it('an empty list says what to do next on a terminal, and nothing at all into a pipe', async () => {
+      const { output, exit } = await term.run('agency -p empty companies list');
+      expect(exit).toBe(0);
+      expect(output.trim()).toBe(
+        'No companies yet — create one with: agency companies create --name "Acme Ltd"',
+      );
+      const piped = await runAgency(['-p', 'empty', 'companies', 'list'], { configDir: h.configDir });
+      expect(piped).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    });
+
+    it('paging shows one updating progress line on stderr, cleared before the table', async () => {
+      const total = slow.store.companies(MAIN_AGENCY_ID).length;
+      expect(total).toBeGreaterThan(100);
+      await term.clear();
+      term.type(
+        'agency -p slow companies list --inactive; agency -p slow companies list >/dev/null; echo "[done $?]"',
+      );
+      // Seen while the second command pages: "⠙ 50 of 120 companies…" on a single line.
+      const during = await term.waitFor((s) => new RegExp(`\\b(50|100) of ${total} companies…`).test(s), {
+        intervalMs: 25,
+      });
+      expect(during.split('\n').filter((line) => line.includes(`of ${total} companies…`))).toHaveLength(1);
+      const after = await term.waitFor((s) => /\[done 0\]$/m.test(s), { history: true });
+      expect(after).not.toContain('companies…');
+      const inactive = slow.store.companies(MAIN_AGENCY_ID, { active: false }).length;
+      expect(after).toContain(`\n${inactive} companies\n`);
+    });
+
+    it('no progress line when stderr is not a terminal', async () => {
+      const piped = await runAgency(['-p', 'slow', 'companies', 'list'], { configDir: h.configDir });
+      expect(piped.code).toBe(0);
+      expect(piped.stderr).toBe('');
+      const errFile = join(tmp, 'progress.err');
+      const { exit } = await term.run(`agency -p slow companies list --limit 120 >/dev/null 2>${errFile}`);
+      expect(exit).toBe(0);
+      expect(readFileSync(errFile, 'utf8')).toBe('');
+    });
+  },
+);
+
+describe.skipIf(Boolean(TMUX_MISSING))(
+  TMUX_MISSING ? `login (skipped: ${TMUX_MISSING})` : 'login in a terminal',
+  () => {
+    /** A config dir whose current profile "test" already has a key, and a terminal whose commands use it. */
+    async function loginTerminal(): Promise<{ terminal: Terminal; configDir: string }> {
+      const configDir = mkdtempSync(join(tmp, 'login-'));
+      writeConfig(configDir, {
+        current: 'test',
+        profiles: { test: { api_key: CANARY_KEY, base_url: h.sandbox.baseUrl } },
+      });
+      const terminal = await Terminal.start({ width: 120, height: 30, env: terminalEnv(configDir) });
+      return { terminal, configDir };
+    }
+    const config = (dir: string) => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+
+    it('hides the key, says it is an HQ key of which agency, and makes the profile current when asked', async () => {
+      const { terminal, configDir } = await loginTerminal();
+      try {
+        h.sandbox.reset();
+        const tom = h.sandbox.users[1] as Sandbox['users'][number];
+        terminal.type(`agency login -p work --base-url ${h.sandbox.baseUrl}; echo "[exit $?]"`);
+        await terminal.waitFor((s) => s.includes('API key (typing is hidden): '.trim()));
+        terminal.type(tom.hqKey);
+        const asked = await terminal.waitFor((s) => s.includes('[Y/n]'));
+        expect(asked).toContain(`Paste the API key for profile "work" (${h.sandbox.baseUrl}).`);
+        expect(asked).toContain(
+          '✓ Key verified: HQ key of agency "Northwind Outreach".\n  User: Tom Teammate (AGENCY_MEMBER)\n',
+        );
+        expect(asked).toContain('Make "work" the current profile (now "test")? [Y/n]');
+        terminal.type('y');
+        const done = await terminal.waitFor((s) => /\[exit \d+\]/.test(s), { history: true });
+        expect(done).toContain('[exit 0]');
+        expect(done).toContain('✓ Saved the key in profile "work" (current).');
+        // Typed, verified and saved: at no point did the key reach the screen.
+        expect(done).not.toContain(tom.hqKey);
+        expect(done).not.toContain(tom.hqKey.slice(-8));
+        expect(config(configDir)).toEqual({
+          current: 'work',
+          profiles: {
+            test: { api_key: CANARY_KEY, base_url: h.sandbox.baseUrl },
+            work: { api_key: tom.hqKey, base_url: h.sandbox.baseUrl },
+          },
+        });
+        expect(sent(h.sandbox).map((r) => [r.method, r.path, r.headers['x-api-key']])).toEqual([
+          ['GET', '/v1/me', tom.hqKey],
+        ]);
+
+        // profiles list: the new current profile is the one in use; keys masked.
+        const { output } = await terminal.run('agency profiles list');
+        expect(output).toMatch(/^work +\* in use +http:\S+ +wpk_…\w{4}$/m);
+        expect(output).toMatch(/^test {2,}http:/m);
+        expect(output).not.toContain(tom.hqKey);
+        expect(output).toContain('2 profiles');
+        const overridden = await terminal.run('AGENCY_PROFILE=test agency profiles list');
+        expect(overridden.output).toMatch(/^test +\* in use/m);
+        expect(overridden.output).toContain(
+          'In use: "test" (from AGENCY_PROFILE); the saved current profile is "work".',
+        );
+      } finally {
+        terminal.close();
+      }
+    });
+
+    it('says a client key is a client key of which company, and keeps the current profile on "n"', async () => {
+      const { terminal, configDir } = await loginTerminal();
+      try {
+        const company = activeCompany(h.sandbox);
+        const clientKey = h.sandbox.store.keysOf(company.id)[0]?.key as string;
+        expect(clientKey).toBeTruthy();
+        terminal.type(`agency login -p client --base-url ${h.sandbox.baseUrl}; echo "[exit $?]"`);
+        await terminal.waitFor((s) => s.includes('(typing is hidden):'));
+        terminal.type(clientKey);
+        const asked = await terminal.waitFor((s) => s.includes('[Y/n]'));
+        expect(asked).toContain(
+          `✓ Key verified: client key of company "${company.name}" (id ${company.id}).\n  Agency: "Northwind Outreach"\n`,
+        );
+        expect(asked).toMatch(
+          /A client key works for me, mailboxes and webhooks; companies, keys and\n +inventory need/,
+        );
+        terminal.type('n');
+        const done = await terminal.waitFor((s) => /\[exit \d+\]/.test(s), { history: true });
+        expect(done).toContain('[exit 0]');
+        expect(done).toContain('✓ Saved the key in profile "client" (use it with -p client).');
+        expect(done).not.toContain(clientKey);
+        const saved = config(configDir);
+        expect(saved.current).toBe('test');
+        expect(saved.profiles.client).toEqual({ api_key: clientKey, base_url: h.sandbox.baseUrl });
+      } finally {
+        terminal.close();
+      }
+    });
+
+    it('Ctrl-C at the prompt, or a key the service refuses, saves nothing', async () => {
+      const { terminal, configDir } = await loginTerminal();
+      try {
+        const before = readFileSync(join(configDir, 'config.json'), 'utf8');
+        terminal.type('agency login -p work; echo "[exit $?]"');
+        await terminal.waitFor((s) => s.includes('(typing is hidden):'));
+        terminal.type('wpk_half_typed', false);
+        terminal.key('C-c');
+        const interrupted = await terminal.waitFor((s) => /\[exit \d+\]/.test(s));
+        expect(interrupted).toContain('[exit 130]');
+        expect(interrupted).not.toContain('wpk_half_typed');
+
+        await terminal.clear();
+        const wrong = 'wpk_hq_NOTAKEY0000000000000000';
+        terminal.type(`agency login -p work --base-url ${h.sandbox.baseUrl}; echo "[exit $?]"`);
+        await terminal.waitFor((s) => s.includes('(typing is hidden):'));
+        terminal.type(wrong);
+        const refused = await terminal.waitFor((s) => /\[exit \d+\]/.test(s), { history: true });
+        expect(refused).toContain('[exit 3]');
+        expect(refused).toMatch(/error: .*401/);
+        expect(refused).not.toContain(wrong);
+        expect(readFileSync(join(configDir, 'config.json'), 'utf8')).toBe(before);
+      } finally {
+        terminal.close();
+      }
+    });
+  },
+);
+
+// Keep the terminal's own view honest: what capture-pane returns is what a person sees.
+describe.skipIf(Boolean(TMUX_MISSING))(TMUX_MISSING ? 'harness (skipped)' : 'terminal harness', () => {
+  it('reads back exactly what was printed, and the exit code', async () => {
+    const { output, exit } = await term.run("printf 'a\\tb\\n'; exit_with() { return $1; }; exit_with 7");
+    expect(stripEscapes(output)).toBe('a       b');
+    expect(exit).toBe(7);
+  });
+});

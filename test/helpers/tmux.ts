@@ -1,0 +1,148 @@
+/**
+ * A real terminal for end-to-end tests: a detached tmux session on a private socket, with a fixed
+ * size, running a plain shell. Tests type into it (send-keys) and read the screen (capture-pane),
+ * the way a person uses the tool. tmux is optional: callers skip with a clear message without it.
+ */
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export const TMUX_MISSING =
+  spawnSync('tmux', ['-V'], { encoding: 'utf8' }).status === 0
+    ? undefined
+    : 'tmux is not installed (apt-get install -y tmux); terminal tests skipped';
+
+export interface TerminalOptions {
+  width?: number;
+  height?: number;
+  /** The whole environment of the shell (nothing else is inherited). */
+  env: Record<string, string>;
+  /** The program to run; default: a bash without startup files and with a `$ ` prompt. */
+  shell?: string[];
+}
+
+export class Terminal {
+  readonly #socket = `agency-test-${randomBytes(6).toString('hex')}`;
+  readonly width: number;
+  readonly height: number;
+
+  private constructor(width: number, height: number) {
+    this.width = width;
+    this.height = height;
+  }
+
+  static async start(options: TerminalOptions): Promise<Terminal> {
+    const terminal = new Terminal(options.width ?? 100, options.height ?? 30);
+    const env = Object.entries(options.env).map(([name, value]) => `${name}=${value}`);
+    const shell = options.shell ?? ['bash', '--norc', '--noprofile'];
+    terminal.#tmux(
+      ['new-session', '-d', '-s', 'main', '-x', String(terminal.width), '-y', String(terminal.height)],
+      ['env', '-i', ...env, ...shell],
+    );
+    // Scrolled-off lines stay readable with screen({history: true}); `clear` must not push old lines there.
+    terminal.#tmux(['set-option', '-g', 'history-limit', '5000']);
+    terminal.#tmux(['set-option', '-g', 'scroll-on-clear', 'off'], undefined, true);
+    if (!options.shell) {
+      terminal.type("PS1='$ '; PS2=''; unset PROMPT_COMMAND");
+      await terminal.clear();
+    }
+    return terminal;
+  }
+
+  /** Types text literally, then Enter unless `enter` is false. */
+  type(text: string, enter = true): void {
+    if (text) this.#tmux(['send-keys', '-t', 'main', '-l', text]);
+    if (enter) this.key('Enter');
+  }
+
+  /** Sends a key by tmux name: 'Enter', 'Tab', 'C-c'. */
+  key(name: string): void {
+    this.#tmux(['send-keys', '-t', 'main', name]);
+  }
+
+  /** The visible screen; with `escapes`, including colour and attribute sequences. */
+  screen(options: { escapes?: boolean; history?: boolean } = {}): string {
+    const args = ['capture-pane', '-p', '-t', 'main'];
+    if (options.escapes) args.push('-e');
+    if (options.history) args.push('-S', '-');
+    return this.#tmux(args).replace(/\n+$/, '\n');
+  }
+
+  /** Polls the screen until `done` holds (bounded); returns that screen, or throws with the last one. */
+  async waitFor(
+    done: (screen: string) => boolean,
+    options: { escapes?: boolean; history?: boolean; timeoutMs?: number; intervalMs?: number } = {},
+  ): Promise<string> {
+    const deadline = Date.now() + (options.timeoutMs ?? 20_000);
+    let screen = '';
+    for (;;) {
+      screen = this.screen(options);
+      if (done(screen)) return screen;
+      if (Date.now() > deadline) throw new Error(`Timed out waiting for the terminal; it shows:\n${screen}`);
+      await sleep(options.intervalMs ?? 50);
+    }
+  }
+
+  /**
+   * Runs a command line at the prompt and waits for the next prompt. Returns what the terminal showed
+   * in between (stdout and stderr as a person sees them, including scrolled-off lines) and the exit code.
+   */
+  async run(
+    commandLine: string,
+    options: { timeoutMs?: number; escapes?: boolean } = {},
+  ): Promise<{ output: string; exit: number }> {
+    await this.clear();
+    this.type(`echo ${START}; ${commandLine}; echo "[exit $?]"`);
+    const plain = await this.waitFor((s) => END.test(s), { timeoutMs: options.timeoutMs, history: true });
+    const screen = options.escapes ? this.screen({ escapes: true, history: true }) : plain;
+    const lines = screen.split('\n');
+    const start = lines.findIndex((line) => stripEscapes(line) === START) + 1;
+    const end = lines.findLastIndex((line) => /^\[exit \d+\]$/.test(stripEscapes(line)));
+    return { output: lines.slice(start, end).join('\n'), exit: Number(END.exec(plain)?.[1]) };
+  }
+
+  /** Clears the screen and the scroll-back, so that the next capture holds only what follows. */
+  async clear(): Promise<void> {
+    this.type('clear');
+    await this.waitFor((screen) => screen.trim() === '$');
+    this.#tmux(['clear-history', '-t', 'main']);
+  }
+
+  close(): void {
+    // tmux leaves its socket file behind when the server is killed.
+    const socket = this.#tmux(['display-message', '-p', '#{socket_path}'], undefined, true).trim();
+    this.#tmux(['kill-server'], undefined, true);
+    if (socket.includes(this.#socket)) rmSync(socket, { force: true });
+  }
+
+  #tmux(args: string[], command?: string[], ignoreErrors = false): string {
+    const full = [
+      '-u',
+      '-L',
+      this.#socket,
+      '-f',
+      '/dev/null',
+      ...args,
+      ...(command ? [shellQuote(command)] : []),
+    ];
+    const result = spawnSync('tmux', full, { encoding: 'utf8' });
+    if (result.status !== 0 && !ignoreErrors) {
+      throw new Error(`tmux ${args[0]} failed (${result.status}): ${result.stderr}`);
+    }
+    return result.stdout;
+  }
+}
+
+const START = '__agency_test_output__';
+const END = /\n\[exit (\d+)\]\n\$\n?$/;
+
+export function stripEscapes(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: removing escape sequences is the point
+  return text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
+}
+
+/** One shell word per argument, for the command string tmux hands to /bin/sh. */
+export function shellQuote(words: readonly string[]): string {
+  return words.map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`)).join(' ');
+}
