@@ -26,13 +26,17 @@ const { base_url: baseUrl } = JSON.parse(first);
 const hasScript = spawnSync('script', ['--version']).status === 0;
 const hasJq = spawnSync('jq', ['--version']).status === 0;
 const shimDir = mkdtempSync(join(tmpdir(), 'agency-demo-bin-'));
-execFileSync('sh', ['-c', `printf '#!/bin/sh\\nexec "%s" "%s" "$@"\\n' "${process.execPath}" "${bin}" > "${shimDir}/agency" && chmod +x "${shimDir}/agency"`]);
+execFileSync('sh', [
+  '-c',
+  `printf '#!/bin/sh\\nexec "%s" "%s" "$@"\\n' "${process.execPath}" "${bin}" > "${shimDir}/agency" && chmod +x "${shimDir}/agency"`,
+]);
 env.PATH = `${shimDir}:${env.PATH}`;
 
 /** Shows the command, runs it in bash (through `script` when it should look like a terminal). */
 function step(title, command, { tty = false } = {}) {
   console.log(`\n# ${title}\n$ ${command}`);
-  const args = tty && hasScript ? ['-qec', `bash -c ${JSON.stringify(command)}`, '/dev/null'] : ['-c', command];
+  const args =
+    tty && hasScript ? ['-qec', `bash -c ${JSON.stringify(command)}`, '/dev/null'] : ['-c', command];
   const result = spawnSync(tty && hasScript ? 'script' : 'bash', args, { env, encoding: 'utf8' });
   process.stdout.write(result.stdout.replace(/\r\n/g, '\n'));
   process.stdout.write(result.stderr);
@@ -41,15 +45,22 @@ function step(title, command, { tty = false } = {}) {
 }
 
 try {
-  console.log(`Sandbox running at ${baseUrl}; a "sandbox" profile was saved in a temporary config directory.`);
+  console.log(
+    `Sandbox running at ${baseUrl}; a "sandbox" profile was saved in a temporary config directory.`,
+  );
   step('Who am I? (the sandbox HQ key of Olivia, the agency owner)', 'agency me');
   const created = step(
     'Create two client companies',
     'agency companies create --name "Acme Rockets Ltd" --name "Globex Outreach" --json',
   );
   const id = JSON.parse(created.stdout)[0].id;
-  step('Mint an API key for the first one, straight into a variable', `KEY=$(agency keys create ${id} --label zapier) && echo "got a key of \${#KEY} characters"`);
-  step('Its keys, masked in a table (the first one was created automatically)', `agency keys list ${id}`, { tty: true });
+  step(
+    'Mint an API key for the first one, straight into a variable',
+    `KEY=$(agency keys create ${id} --label zapier) && echo "got a key of \${#KEY} characters"`,
+  );
+  step('Its keys, masked in a table (the first one was created automatically)', `agency keys list ${id}`, {
+    tty: true,
+  });
   step('Companies in a table, as a terminal shows them', 'agency companies list --limit 8', { tty: true });
   step(
     'The ids and names of active companies, through a filter',
@@ -57,9 +68,20 @@ try {
       ? `agency companies list --active --json | jq -r '.[] | "\\(.id) \\(.name)"' | tail -3`
       : 'agency companies list --active | cut -f1,2 | tail -3',
   );
-  const inactive = JSON.parse(execFileSync(process.execPath, [bin, 'companies', 'list', '--inactive', '--limit', '1', '--json'], { env, encoding: 'utf8' }))[0];
-  step('A clean error: mailboxes of an inactive company (exit code 5)', `agency mailboxes --company ${inactive.id}`);
-  step('Nothing is created twice: the same name again (exit code 1, nothing created)', 'agency companies create --name "Acme Rockets Ltd"');
+  const inactive = JSON.parse(
+    execFileSync(process.execPath, [bin, 'companies', 'list', '--inactive', '--limit', '1', '--json'], {
+      env,
+      encoding: 'utf8',
+    }),
+  )[0];
+  step(
+    'A clean error: mailboxes of an inactive company (exit code 5)',
+    `agency mailboxes --company ${inactive.id}`,
+  );
+  step(
+    'Nothing is created twice: the same name again (exit code 1, nothing created)',
+    'agency companies create --name "Acme Rockets Ltd"',
+  );
   step('Bad input never reaches the service (exit code 2)', 'agency keys list acme');
 } finally {
   sandbox.kill('SIGTERM');

@@ -3,7 +3,14 @@
  * flag > environment > profile > built-in default. This is the only place that reads process.env.
  */
 import type { Readable, Writable } from 'node:stream';
-import { type ConfigData, configDir, DEFAULT_PROFILE, type Profile, readConfig, validateProfileName } from './config.js';
+import {
+  type ConfigData,
+  configDir,
+  DEFAULT_PROFILE,
+  type Profile,
+  readConfig,
+  validateProfileName,
+} from './config.js';
 import { MissingKeyError, UsageError } from './errors.js';
 import { type Streams, Writer } from './output/writer.js';
 import { VERSION } from './version.js';
@@ -60,7 +67,8 @@ export function createWriter(flags: Pick<GlobalFlags, 'json' | 'color'>, io: IO)
     // A pty that reports no size (script, some CI runners) still deserves a table that fits.
     columns: io.stdout.isTTY ? io.stdout.columns || Number(io.env.COLUMNS) || 80 : undefined,
   };
-  const colorAllowed = flags.color !== false && !(io.env.NO_COLOR ?? '') && io.env.FORCE_COLOR !== '0' && io.env.TERM !== 'dumb';
+  const colorAllowed =
+    flags.color !== false && !(io.env.NO_COLOR ?? '') && io.env.FORCE_COLOR !== '0' && io.env.TERM !== 'dumb';
   return new Writer(streams, {
     json: flags.json === true,
     // Colour only ever goes to a terminal.
@@ -77,8 +85,17 @@ export function resolveContext(flags: GlobalFlags, io: IO, signal: AbortSignal):
   const named = flags.profile ?? (env.AGENCY_PROFILE || undefined);
   const profileName = validateProfileName(named ?? config.current ?? DEFAULT_PROFILE);
   const profile = config.profiles[profileName];
-  const baseUrlSource = flags.baseUrl !== undefined ? 'flag' : env.AGENCY_BASE_URL ? 'env' : profile?.base_url ? 'profile' : 'default';
-  const baseUrl = parseBaseUrl(flags.baseUrl ?? (env.AGENCY_BASE_URL || undefined) ?? profile?.base_url ?? DEFAULT_BASE_URL);
+  const baseUrlSource =
+    flags.baseUrl !== undefined
+      ? 'flag'
+      : env.AGENCY_BASE_URL
+        ? 'env'
+        : profile?.base_url
+          ? 'profile'
+          : 'default';
+  const baseUrl = parseBaseUrl(
+    flags.baseUrl ?? (env.AGENCY_BASE_URL || undefined) ?? profile?.base_url ?? DEFAULT_BASE_URL,
+  );
   return Object.freeze({
     profileName,
     profileNamed: named !== undefined,
@@ -114,7 +131,9 @@ export function requireApiKey(ctx: Context): string {
 export function unknownProfile(name: string, config: ConfigData): UsageError {
   const known = Object.keys(config.profiles);
   return new UsageError(`No profile named "${name}".`, {
-    hint: known.length ? `Known profiles: ${known.join(', ')}.` : 'There are no profiles yet: run `agency login`.',
+    hint: known.length
+      ? `Known profiles: ${known.join(', ')}.`
+      : 'There are no profiles yet: run `agency login`.',
   });
 }
 
@@ -123,7 +142,9 @@ export function parseBaseUrl(value: string): string {
   try {
     url = new URL(value);
   } catch {
-    throw new UsageError(`Invalid base URL ${JSON.stringify(value)}: expected something like ${DEFAULT_BASE_URL}.`);
+    throw new UsageError(
+      `Invalid base URL ${JSON.stringify(value)}: expected something like ${DEFAULT_BASE_URL}.`,
+    );
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new UsageError(`Invalid base URL ${JSON.stringify(value)}: only http and https are supported.`);
@@ -141,7 +162,9 @@ export function parseTimeout(value: string | undefined): number {
   if (value === undefined) return DEFAULT_TIMEOUT_SECONDS * 1000;
   const seconds = Number(value);
   if (!/^\d+(\.\d+)?$/.test(value.trim()) || !(seconds > 0) || seconds > 3600) {
-    throw new UsageError(`Invalid timeout ${JSON.stringify(value)}: give a number of seconds between 0 and 3600.`);
+    throw new UsageError(
+      `Invalid timeout ${JSON.stringify(value)}: give a number of seconds between 0 and 3600.`,
+    );
   }
   return Math.round(seconds * 1000);
 }

@@ -92,7 +92,12 @@ export class AgencyClient {
   }
 
   async me(companyId?: number): Promise<JsonObject> {
-    const res = await this.http.request({ method: 'GET', path: '/v1/me', companyId, action: `identify the key${forCompany(companyId)}` });
+    const res = await this.http.request({
+      method: 'GET',
+      path: '/v1/me',
+      companyId,
+      action: `identify the key${forCompany(companyId)}`,
+    });
     if (!isRecord(res.data)) throw shapeError('/v1/me', 'expected an object');
     return res.data;
   }

@@ -23,14 +23,17 @@ export async function rawCall(rt: Runtime, rawPath: string, opts: ApiOptions): P
   const body = opts.data === undefined ? undefined : await readBody(rt, opts.data);
   if (opts.paginate && method !== 'GET') throw new UsageError('--paginate works only with GET.');
   if (body !== undefined && (method === 'GET' || method === 'HEAD')) {
-    throw new UsageError(`A ${method} request cannot have a body; use -X POST (or leave -X out) with --data.`);
+    throw new UsageError(
+      `A ${method} request cannot have a body; use -X POST (or leave -X out) with --data.`,
+    );
   }
   const api = rt.api();
   const { out } = rt.ctx;
 
   if (opts.paginate) {
     const first = query.page === undefined ? 1 : Number(query.page);
-    if (!Number.isSafeInteger(first) || first < 1) throw new UsageError('The page in the path must be a whole number from 1.');
+    if (!Number.isSafeInteger(first) || first < 1)
+      throw new UsageError('The page in the path must be a whole number from 1.');
     const items = await collect(
       paginate(
         async (page) => {
@@ -52,7 +55,9 @@ export async function rawCall(rt: Runtime, rawPath: string, opts: ApiOptions): P
 export function parsePath(raw: string): { path: string; query: Record<string, string> } {
   const text = raw.trim();
   if (text === '' || /^[a-z][a-z0-9+.-]*:/i.test(text) || text.startsWith('//')) {
-    throw new UsageError(`Invalid path ${JSON.stringify(raw)}: give a path under the base URL, such as /v1/me.`);
+    throw new UsageError(
+      `Invalid path ${JSON.stringify(raw)}: give a path under the base URL, such as /v1/me.`,
+    );
   }
   const url = new URL(text.startsWith('/') ? text : `/${text}`, 'http://base.invalid');
   if (url.hash) throw new UsageError('The path must not contain a fragment (#).');
@@ -61,7 +66,8 @@ export function parsePath(raw: string): { path: string; query: Record<string, st
 
 function parseMethod(raw: string): Method {
   const method = raw.toUpperCase() as Method;
-  if (!METHODS.includes(method)) throw new UsageError(`Unsupported method ${JSON.stringify(raw)}: use one of ${METHODS.join(', ')}.`);
+  if (!METHODS.includes(method))
+    throw new UsageError(`Unsupported method ${JSON.stringify(raw)}: use one of ${METHODS.join(', ')}.`);
   return method;
 }
 

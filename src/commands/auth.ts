@@ -1,8 +1,9 @@
 /** `login` and `logout`: the only commands that put a key into, or take it out of, a profile. */
+
+import type { Runtime } from '../cli.js';
 import { type ConfigData, updateConfig } from '../config.js';
 import { unknownProfile } from '../context.js';
 import { UsageError } from '../errors.js';
-import type { Runtime } from '../cli.js';
 import { readStdin } from './input.js';
 import { confirm, readHidden } from './prompt.js';
 
@@ -71,13 +72,17 @@ async function readKeyFromStdin(rt: Runtime): Promise<string> {
 
 /** Checked without ever echoing the key: a message that quoted it would leak it into logs. */
 export function validateKey(key: string): void {
-  if (key === '') throw new UsageError('No API key was given.', { hint: 'Pipe the key on stdin, or run `agency login` in a terminal.' });
+  if (key === '')
+    throw new UsageError('No API key was given.', {
+      hint: 'Pipe the key on stdin, or run `agency login` in a terminal.',
+    });
   if (!/^[\x21-\x7e]+$/.test(key)) {
     throw new UsageError('The API key contains spaces or characters that are not printable ASCII.', {
       hint: 'Copy the key again from Settings → API & integrations → API keys.',
     });
   }
-  if (key.length < 8 || key.length > 512) throw new UsageError('That does not look like an API key (wrong length).');
+  if (key.length < 8 || key.length > 512)
+    throw new UsageError('That does not look like an API key (wrong length).');
 }
 
 /** What /v1/me says about a key: an HQ key of which agency (and user), or a client key of which company. */

@@ -371,6 +371,10 @@ function chunkFailure(
   total: number,
 ): AgencyError {
   const { index, error, unknown } = failure;
+  // The service refused the only request: all or nothing, so its error says everything.
+  if (chunks.length === 1 && created.length === 0 && unknown.length === 0 && error instanceof ApiError) {
+    return error;
+  }
   const createdKeys = new Set(created.map((c) => nameKey(c.name)));
   const unknownKeys = new Set(unknown.map(nameKey));
   const notCreated = chunks

@@ -5,10 +5,13 @@ import { UsageError } from '../errors.js';
 export function parseCompanyId(value: string, what = 'company id'): number {
   const text = value.trim();
   if (!/^\d+$/.test(text) || /^0+$/.test(text)) {
-    throw new UsageError(`Invalid ${what} ${JSON.stringify(value)}: expected a positive whole number, such as 1042.`);
+    throw new UsageError(
+      `Invalid ${what} ${JSON.stringify(value)}: expected a positive whole number, such as 1042.`,
+    );
   }
   const id = Number(text);
-  if (!Number.isSafeInteger(id)) throw new UsageError(`Invalid ${what} ${JSON.stringify(value)}: the number is too large.`);
+  if (!Number.isSafeInteger(id))
+    throw new UsageError(`Invalid ${what} ${JSON.stringify(value)}: the number is too large.`);
   return id;
 }
 
@@ -88,9 +91,14 @@ export function validateNames(entries: readonly { name: string; where: string }[
     }
   }
   if (problems.length > 0) {
-    throw new UsageError(problems.length === 1 ? (problems[0] as string) : `${problems.length} problems with the names:\n  ${problems.join('\n  ')}`, {
-      hint: 'Nothing was sent.',
-    });
+    throw new UsageError(
+      problems.length === 1
+        ? (problems[0] as string)
+        : `${problems.length} problems with the names:\n  ${problems.join('\n  ')}`,
+      {
+        hint: 'Nothing was sent.',
+      },
+    );
   }
   return names;
 }

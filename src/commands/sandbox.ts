@@ -1,6 +1,7 @@
 /** `agency sandbox`: runs the local simulator until Ctrl-C, and saves a "sandbox" profile pointing at it. */
-import { updateConfig } from '../config.js';
+
 import type { Runtime } from '../cli.js';
+import { updateConfig } from '../config.js';
 import { ConfigError, UsageError } from '../errors.js';
 import type { Sandbox } from '../sandbox/server.js';
 import { parsePositiveInt } from './parse.js';
@@ -19,7 +20,8 @@ export async function runSandbox(rt: Runtime, opts: SandboxCommandOptions): Prom
   const { ctx } = rt;
   const port = opts.port === undefined ? 0 : parsePort(opts.port);
   const latencyMs = opts.latency === undefined ? 0 : parseNonNegative(opts.latency, '--latency');
-  const companies = opts.companies === undefined ? undefined : parsePositiveInt(opts.companies, '--companies');
+  const companies =
+    opts.companies === undefined ? undefined : parsePositiveInt(opts.companies, '--companies');
   const { startSandbox } = await import('../sandbox/server.js');
   let sandbox: Sandbox;
   try {
@@ -43,13 +45,18 @@ export async function runSandbox(rt: Runtime, opts: SandboxCommandOptions): Prom
   }
   const { out } = ctx;
   if (out.json) {
-    out.out(`${JSON.stringify({ base_url: sandbox.baseUrl, hq_key: sandbox.hqKey, profile: saveProfile ? SANDBOX_PROFILE : null, users: sandbox.users.map((u) => ({ name: u.name, email: u.email, hq_key: u.hqKey })) })}\n`);
+    out.out(
+      `${JSON.stringify({ base_url: sandbox.baseUrl, hq_key: sandbox.hqKey, profile: saveProfile ? SANDBOX_PROFILE : null, users: sandbox.users.map((u) => ({ name: u.name, email: u.email, hq_key: u.hqKey })) })}\n`,
+    );
   } else {
     out.line(`base_url\t${sandbox.baseUrl}`);
     out.line(`hq_key\t${sandbox.hqKey}`);
     for (const user of sandbox.users.slice(1)) out.line(`other_user\t${user.name}\t${user.hqKey}`);
-    out.info(`Sandbox running at ${sandbox.baseUrl}${opts.state ? ` (state in ${opts.state})` : ' (state in memory)'}.`);
-    if (saveProfile) out.info(`Saved profile "${SANDBOX_PROFILE}": try  agency -p ${SANDBOX_PROFILE} companies list`);
+    out.info(
+      `Sandbox running at ${sandbox.baseUrl}${opts.state ? ` (state in ${opts.state})` : ' (state in memory)'}.`,
+    );
+    if (saveProfile)
+      out.info(`Saved profile "${SANDBOX_PROFILE}": try  agency -p ${SANDBOX_PROFILE} companies list`);
     out.info('Press Ctrl-C to stop.');
   }
 
@@ -71,7 +78,9 @@ function startFailure(error: unknown, port: number, state: string | undefined): 
     );
   }
   if (state !== undefined && error instanceof Error) {
-    const message = error.message.includes(state) ? error.message : `Cannot use the state file ${state}: ${error.message}`;
+    const message = error.message.includes(state)
+      ? error.message
+      : `Cannot use the state file ${state}: ${error.message}`;
     return new ConfigError(`${message}.`);
   }
   return error;
@@ -79,12 +88,14 @@ function startFailure(error: unknown, port: number, state: string | undefined): 
 
 function parsePort(value: string): number {
   const port = Number(value);
-  if (!/^\d+$/.test(value.trim()) || port > 65535) throw new UsageError(`Invalid port ${JSON.stringify(value)}: expected 0 to 65535.`);
+  if (!/^\d+$/.test(value.trim()) || port > 65535)
+    throw new UsageError(`Invalid port ${JSON.stringify(value)}: expected 0 to 65535.`);
   return port;
 }
 
 function parseNonNegative(value: string, option: string): number {
   const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || n > 600_000) throw new UsageError(`Invalid ${option} ${JSON.stringify(value)}: expected milliseconds.`);
+  if (!/^\d+$/.test(value.trim()) || n > 600_000)
+    throw new UsageError(`Invalid ${option} ${JSON.stringify(value)}: expected milliseconds.`);
   return n;
 }

@@ -138,7 +138,9 @@ export function writeConfig(configDir: string, data: unknown): void {
 }
 
 /** Parses the JSON error object that --json writes as the last line of stderr. */
-export function jsonError(stderr: string): { error: { status: number | null; title: string | null; detail: string | null; message: string } } {
+export function jsonError(stderr: string): {
+  error: { status: number | null; title: string | null; detail: string | null; message: string };
+} {
   const lines = stderr.trim().split('\n');
   return JSON.parse(lines[lines.length - 1] ?? '');
 }

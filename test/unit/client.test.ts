@@ -26,20 +26,32 @@ describe('AgencyClient', () => {
     const { client, sent } = fake(page([{ id: 1, name: 'A', owner: 'o', active: true }]));
     const result = await client.listCompaniesPage(2, false);
     expect(result.content).toHaveLength(1);
-    expect(sent[0]).toMatchObject({ method: 'GET', path: '/v2/agency/companies', query: { active: false, page: 2 } });
+    expect(sent[0]).toMatchObject({
+      method: 'GET',
+      path: '/v2/agency/companies',
+      query: { active: false, page: 2 },
+    });
     expect(sent[0]?.companyId).toBeUndefined();
   });
 
   it('creates companies with the body shape of the spec', async () => {
     const { client, sent } = fake({ companies: [{ id: 7, name: 'A', owner: 'o', active: true }] });
     expect(await client.createCompanies(['A'])).toEqual([{ id: 7, name: 'A', owner: 'o', active: true }]);
-    expect(sent[0]).toMatchObject({ method: 'POST', path: '/v2/agency/companies', body: { companies: [{ name: 'A' }] } });
+    expect(sent[0]).toMatchObject({
+      method: 'POST',
+      path: '/v2/agency/companies',
+      body: { companies: [{ name: 'A' }] },
+    });
   });
 
   it('creates a key with only the label in the body and the id in the path', async () => {
     const { client, sent } = fake({ api_key: 'k-123' });
     expect(await client.createKey(1042, 'zapier')).toBe('k-123');
-    expect(sent[0]).toMatchObject({ method: 'POST', path: '/v2/agency/companies/1042/api_keys', body: { label: 'zapier' } });
+    expect(sent[0]).toMatchObject({
+      method: 'POST',
+      path: '/v2/agency/companies/1042/api_keys',
+      body: { label: 'zapier' },
+    });
     expect(sent[0]?.companyId).toBeUndefined();
   });
 
@@ -76,7 +88,10 @@ describe('AgencyClient', () => {
     const cases: [() => Promise<unknown>, unknown][] = [
       [() => fake({ nope: 1 }).client.listCompaniesPage(1), undefined],
       [() => fake(page([{ name: 'no id' }])).client.listCompaniesPage(1), undefined],
-      [() => fake({ content: [], pagination_data: { total_pages: 'x' } }).client.listCompaniesPage(1), undefined],
+      [
+        () => fake({ content: [], pagination_data: { total_pages: 'x' } }).client.listCompaniesPage(1),
+        undefined,
+      ],
       [() => fake({}).client.createKey(1, 'l'), undefined],
       [() => fake({ companies: 'x' }).client.createCompanies(['a']), undefined],
       [() => fake('text').client.me(), undefined],

@@ -16,7 +16,8 @@ import { ConfigError, ExitCode, MissingKeyError, UsageError } from '../../src/er
 
 function configDirWith(data: unknown): string {
   const dir = mkdtempSync(join(tmpdir(), 'agency-ctx-'));
-  if (data !== null) writeFileSync(join(dir, 'config.json'), typeof data === 'string' ? data : JSON.stringify(data));
+  if (data !== null)
+    writeFileSync(join(dir, 'config.json'), typeof data === 'string' ? data : JSON.stringify(data));
   return dir;
 }
 
@@ -34,7 +35,12 @@ const twoProfiles = {
   },
 };
 
-function resolve(flags: GlobalFlags, env: Record<string, string>, config: unknown = twoProfiles, tty = false) {
+function resolve(
+  flags: GlobalFlags,
+  env: Record<string, string>,
+  config: unknown = twoProfiles,
+  tty = false,
+) {
   const dir = configDirWith(config);
   return resolveContext(flags, io({ AGENCY_CONFIG_DIR: dir, ...env }, tty), signal);
 }
@@ -90,10 +96,13 @@ describe('API key', () => {
 
 describe('base URL', () => {
   it('follows flag > environment > profile > default', () => {
-    expect(resolve({ baseUrl: 'https://flag.example/rest' }, { AGENCY_BASE_URL: 'https://env.example/rest' }).baseUrl).toBe(
-      'https://flag.example/rest',
+    expect(
+      resolve({ baseUrl: 'https://flag.example/rest' }, { AGENCY_BASE_URL: 'https://env.example/rest' })
+        .baseUrl,
+    ).toBe('https://flag.example/rest');
+    expect(resolve({}, { AGENCY_BASE_URL: 'https://env.example/rest' }).baseUrl).toBe(
+      'https://env.example/rest',
     );
-    expect(resolve({}, { AGENCY_BASE_URL: 'https://env.example/rest' }).baseUrl).toBe('https://env.example/rest');
     expect(resolve({ profile: 'home' }, {}).baseUrl).toBe(DEFAULT_BASE_URL);
   });
 
@@ -106,7 +115,13 @@ describe('base URL', () => {
 
   it('normalises a trailing slash and rejects what is not an http(s) base', () => {
     expect(parseBaseUrl('https://api.woodpecker.co/rest/')).toBe('https://api.woodpecker.co/rest');
-    for (const bad of ['api.woodpecker.co', 'ftp://x/rest', 'https://user:pw@x/rest', 'https://x/rest?a=1', '']) {
+    for (const bad of [
+      'api.woodpecker.co',
+      'ftp://x/rest',
+      'https://user:pw@x/rest',
+      'https://x/rest?a=1',
+      '',
+    ]) {
       expect(() => parseBaseUrl(bad), bad).toThrow(UsageError);
     }
   });

@@ -9,9 +9,15 @@ function service(total: number, pageSize = 50) {
   const fetchPage = async (page: number): Promise<Page<number>> => {
     asked.push(page);
     const start = (page - 1) * pageSize;
-    const content = Array.from({ length: Math.max(0, Math.min(pageSize, total - start)) }, (_, i) => start + i + 1);
+    const content = Array.from(
+      { length: Math.max(0, Math.min(pageSize, total - start)) },
+      (_, i) => start + i + 1,
+    );
     const total_pages = Math.ceil(total / pageSize);
-    return { content, pagination_data: { total_elements: total, total_pages, current_page_number: page, page_size: pageSize } };
+    return {
+      content,
+      pagination_data: { total_elements: total, total_pages, current_page_number: page, page_size: pageSize },
+    };
   };
   return { asked, fetchPage };
 }
@@ -72,7 +78,10 @@ describe('paginate', () => {
     let calls = 0;
     const stuck = async (): Promise<Page<number>> => {
       calls++;
-      return { content: [1], pagination_data: { total_elements: 100, total_pages: 100, current_page_number: 1, page_size: 1 } };
+      return {
+        content: [1],
+        pagination_data: { total_elements: 100, total_pages: 100, current_page_number: 1, page_size: 1 },
+      };
     };
     await expect(collect(paginate(stuck))).rejects.toBeInstanceOf(ResponseError);
     expect(calls).toBe(2);
