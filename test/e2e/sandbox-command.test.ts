@@ -145,7 +145,8 @@ describe('agency sandbox', () => {
     // The profile is saved before anything is printed; the hq_key line follows the base URL.
     await until(() => p.output().stdout.includes('hq_key\t'));
     expect(lines(p.output().stdout)[1]).toBe(`hq_key\t${config.profiles.sandbox.api_key}`);
-    expect(p.output().stderr).toContain('agency -p sandbox');
+    // stderr is a separate pipe: its lines may arrive after stdout's.
+    await until(() => p.output().stderr.includes('agency -p sandbox'));
 
     p.child.kill('SIGINT');
     expect(await p.exit).toEqual({ code: 0, signal: null });
