@@ -85,7 +85,10 @@ function printFast(argv) {
   return true;
 }
 
-/** Applies the build's V8 flags (before any code cache is read: they are part of its checksum) and loads the program. */
+/**
+ * Sets the build's V8 flags, before any bundle is compiled (they are part of a code cache's checksum), and
+ * loads the program.
+ */
 function bootProgram() {
   boot ??= require('../dist/boot.cjs');
   if (boot.v8Flags.length > 0) require('node:v8').setFlagsFromString(boot.v8Flags.join(' '));

@@ -3,7 +3,7 @@
 //
 // Each case runs its command and its baseline alternately (A B B A ...) in the same run, after a
 // discarded warm-up, so that a machine that speeds up or slows down affects both sides alike; the
-// ratio of the medians is what counts, not the absolute times. Every process gets the same clean
+// ratios count, not the absolute times. Every process gets the same clean
 // environment (PATH, HOME, LANG and the sandbox's key and URL): NODE_EXTRA_CA_CERTS, for one, adds
 // tens of milliseconds to every Node process and would hide the differences (--inherit-env keeps the
 // caller's environment). Peak memory (max RSS, from the kernel via GNU time's %M) comes from separate
@@ -25,7 +25,7 @@ const args = parseArgs(process.argv.slice(2));
 const NODE = process.execPath;
 const BIN = path.resolve(args.bin ?? path.join(root, 'bin/agency.js'));
 const QUICK = args.quick === true;
-const STARTUP_RUNS = Number(args.runs ?? (QUICK ? 5 : 21));
+const STARTUP_RUNS = Number(args.runs ?? (QUICK ? 5 : 41));
 const PAGES_RUNS = QUICK ? 2 : 5;
 const LONG_RUNS = QUICK ? 1 : 3;
 const MEM_RUNS = QUICK ? 1 : 3;
@@ -296,7 +296,11 @@ async function keysCase(sandbox) {
   };
 }
 
-/** Runs subject and baseline alternately (A B B A ...) and compares medians. */
+/**
+ * Runs subject and baseline alternately (A B B A ...). The ratio is the median of the ratios of each pair
+ * of neighbouring runs, which holds up when the machine's load changes during the case; the ratio of the
+ * medians is kept in the JSON too.
+ */
 function compare({ id, title, subject, baselineTitle, baseline, runs, target, check, baselineCheck }) {
   const a = [];
   const b = [];
@@ -317,7 +321,8 @@ function compare({ id, title, subject, baselineTitle, baseline, runs, target, ch
     subject: { median: median(a), samples: a, maxRssKiB: maxRss(subject.argv, subject.env, MEM_RUNS) },
     baselineTitle,
     baseline: { median: median(b), samples: b, maxRssKiB: maxRss(baseline.argv, baseline.env, MEM_RUNS) },
-    ratio: median(a) / median(b),
+    ratio: median(a.map((ms, i) => ms / b[i])),
+    ratioOfMedians: median(a) / median(b),
     target,
   };
 }

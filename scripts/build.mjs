@@ -16,9 +16,9 @@
 // Options: --out DIR (build DIR/dist plus a copy of bin/, to compare builds with `scripts/bench.mjs --bin`),
 // --without LEVER[,LEVER] (leave levers out, to measure what each one pays; see LEVERS), --analyze.
 import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { randomBytes } from 'node:crypto';
 import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyzeMetafile, build } from 'esbuild';
@@ -33,6 +33,7 @@ const LEVERS = [
   'no-node-http', // undici: without node:http
   'light-assert', // undici: without node:assert
   'wasm-apart', // undici: llhttp's WebAssembly in files of its own
+  'wasm-early', // undici: llhttp compiled on a background thread while undici loads (needs wasm-apart)
   'lazy-modules', // the program: node:crypto, node:fs/promises and chalk loaded on first use
   'lazy-child-process', // commander: node:child_process loaded on first use
   'minify',
@@ -69,7 +70,7 @@ const common = {
   // import() of our own modules becomes a require() of code already in the bundle, run on first use.
   supported: { 'dynamic-import': false },
 };
-const SANDBOX = path.join(root, 'src/sandbox/server.ts');
+const SANDBOX_DIR = path.join(root, 'src/sandbox');
 // Packages the program loads only in some runs: each is a bundle of its own, required on first use, so
 // that the others do not parse it (a bundle's whole text is parsed when it is loaded).
 const APART = ['undici', 'conf', 'cli-table3'];
@@ -91,7 +92,9 @@ const program = await build({
           apart.add(a.path);
           return { path: a.path, namespace: 'apart' };
         });
-        b.onResolve({ filter: /^\.\/.*\.cjs$/ }, (a) => (a.namespace === 'apart' ? { path: a.path, external: true } : undefined));
+        b.onResolve({ filter: /^\.\/.*\.cjs$/ }, (a) =>
+          a.namespace === 'apart' ? { path: a.path, external: true } : undefined,
+        );
         b.onLoad({ filter: /.*/, namespace: 'apart' }, async (a) => {
           const names = Object.keys(await import(a.path)).filter((name) => name !== 'default');
           return {
@@ -102,9 +105,9 @@ ${names.length > 0 ? `export const { ${names.join(', ')} } = bundle;` : ''}`,
             loader: 'js',
           };
         });
-        // commands/sandbox.ts imports ../sandbox/server.js: src/sandbox is a bundle of its own.
-        b.onResolve({ filter: /\/sandbox\/server\.js$/ }, (a) =>
-          path.resolve(a.resolveDir, a.path.replace(/\.js$/, '.ts')) === SANDBOX
+        // src/sandbox is a bundle of its own (its index exports everything the command imports).
+        b.onResolve({ filter: /^\.\.?\// }, (a) =>
+          path.dirname(path.resolve(a.resolveDir, a.path)) === SANDBOX_DIR && a.resolveDir !== SANDBOX_DIR
             ? { path: './sandbox.cjs', external: true }
             : undefined,
         );
@@ -141,11 +144,23 @@ function request(url, opts) {
 
 module.exports = { Agent, errors, request };
 `;
+// First thing when undici.cjs loads: start compiling llhttp on V8's background threads, which the ~10 ms of
+// loading undici and connecting leave idle. The same conditions as undici's own choice of the SIMD build.
+const UNDICI_EARLY = `'use strict';
+if (process.arch !== 'ppc64' && process.env.UNDICI_NO_WASM_SIMD !== '1')
+  require('./lib/llhttp/llhttp_simd-wasm.js').compileEarly();
+`;
+const early = use('wasm-apart') && use('wasm-early');
 
 const http = await build({
   ...common,
   stdin: use('slim-undici')
-    ? { contents: UNDICI_SLIM, resolveDir: undiciDir, sourcefile: 'undici-slim.js', loader: 'js' }
+    ? {
+        contents: (early ? UNDICI_EARLY : '') + UNDICI_SLIM,
+        resolveDir: undiciDir,
+        sourcefile: 'undici-slim.js',
+        loader: 'js',
+      }
     : { contents: "module.exports = require('undici');", resolveDir: root, loader: 'js' },
   outfile: path.join(staging, 'undici.cjs'),
   plugins: [
@@ -193,6 +208,23 @@ module.exports = options.includes('max-http-header-size')
 assert.ok = assert;
 module.exports = assert;`,
       ),
+    early && {
+      // undici compiles llhttp with new WebAssembly.Module(bytes) once connected: it now takes the module
+      // compiled early if it is ready (and compiles it there and then if not).
+      name: 'wasm-early',
+      setup(b) {
+        b.onLoad({ filter: /[/\\]lib[/\\]dispatcher[/\\]client-h1\.js$/ }, (a) => {
+          const from = "new WebAssembly.Module(require('../llhttp/llhttp_simd-wasm.js'))";
+          const source = readFileSync(a.path, 'utf8');
+          if (!source.includes(from))
+            throw new Error(`wasm-early: undici's client-h1.js no longer has ${from}`);
+          return {
+            contents: source.replace(from, "require('../llhttp/llhttp_simd-wasm.js').module()"),
+            loader: 'js',
+          };
+        });
+      },
+    },
     use('wasm-apart') && {
       // The two llhttp builds are 70 kB of base64 each; apart, only the one in use is read.
       name: 'wasm-apart',
@@ -212,17 +244,33 @@ if (use('wasm-apart')) {
   // As .wasm files: reading 50 kB is cheaper than compiling 70 kB of base64 in JavaScript and decoding it.
   const require = createRequire(import.meta.url);
   for (const name of ['llhttp', 'llhttp_simd']) {
-    writeFileSync(path.join(staging, `${name}.wasm`), require(path.join(undiciDir, `lib/llhttp/${name}-wasm.js`)));
+    writeFileSync(
+      path.join(staging, `${name}.wasm`),
+      require(path.join(undiciDir, `lib/llhttp/${name}-wasm.js`)),
+    );
+    const read = `require('node:fs').readFileSync(require('node:path').join(__dirname, '${name}.wasm'))`;
     writeFileSync(
       path.join(staging, `${name}-wasm.cjs`),
-      `'use strict';\nmodule.exports = require('node:fs').readFileSync(require('node:path').join(__dirname, '${name}.wasm'));\n`,
+      early && name === 'llhttp_simd'
+        ? `'use strict';
+const bytes = ${read};
+let compiled;
+module.exports = {
+  compileEarly() {
+    WebAssembly.compile(bytes).then((module) => (compiled = module), () => {});
+  },
+  // Compiled here if the early compile has not finished (or failed: then this throws, as undici expects).
+  module: () => compiled ?? new WebAssembly.Module(bytes),
+};
+`
+        : `'use strict';\nmodule.exports = ${read};\n`,
     );
   }
 }
 
 const sandbox = await build({
   ...common,
-  entryPoints: [SANDBOX],
+  entryPoints: [path.join(SANDBOX_DIR, 'index.ts')],
   outfile: path.join(staging, 'sandbox.cjs'),
 });
 // A module shared with the program would exist twice (and two copies of an error class break instanceof).
@@ -232,17 +280,28 @@ if (shared.length > 0)
     `src/sandbox must not import from outside it (it is a bundle of its own): ${shared.join(', ')}`,
   );
 
-const boot = {
-  buildId: randomBytes(6).toString('hex'),
-  // llhttp (undici's parser) is WebAssembly. After a few kB of parsing, V8 tiers its main loop up to
-  // TurboFan in the background, and the process waits for that compile at exit: ~100 ms and ~35 MB for
-  // nothing in a short-lived CLI. Liftoff, V8's baseline compiler, parses our responses fast enough.
-  v8Flags: use('liftoff') && (process.arch === 'x64' || process.arch === 'arm64') ? ['--liftoff-only'] : [],
-  cache: use('code-cache'),
-};
+const buildId = randomBytes(6).toString('hex');
+// llhttp (undici's parser) is WebAssembly. After a few kB of parsing, V8 tiers its main loop up to TurboFan
+// in the background, and the process waits for that compile at exit: ~100 ms and ~35 MB for nothing in a
+// short-lived CLI. Liftoff, V8's baseline compiler, parses our responses fast enough. It exists on x64 and
+// arm64 (elsewhere --liftoff-only could leave llhttp without a compiler), so the check runs where it runs.
+// Without lazy compilation, a background compile (wasm-early) compiles every function of llhttp, instead of
+// leaving each to be compiled on the main thread on its first call (~1.7 ms while parsing the first answer).
+const wasmFlags = early ? ", '--no-wasm-lazy-compilation'" : '';
+const v8Flags = use('liftoff')
+  ? `process.arch === 'x64' || process.arch === 'arm64' ? ['--liftoff-only'${wasmFlags}] : [${wasmFlags.slice(2)}]`
+  : `[${wasmFlags.slice(2)}]`;
 writeFileSync(
   path.join(staging, 'boot.cjs'),
-  `'use strict';\n// Generated by scripts/build.mjs.\nmodule.exports = ${JSON.stringify(boot)};\n`,
+  `'use strict';
+// Generated by scripts/build.mjs: what bin/agency.js needs to load the program.
+module.exports = {
+  buildId: ${JSON.stringify(buildId)},
+  // Set before any bundle is compiled: they are part of the code caches' checksum.
+  v8Flags: ${v8Flags},
+  cache: ${use('code-cache')},
+};
+`,
 );
 rmSync(dist, { recursive: true, force: true });
 renameSync(staging, dist);
@@ -254,8 +313,11 @@ if (args.analyze) {
   for (const result of [program, http, sandbox]) console.log(await analyzeMetafile(result.metafile));
 }
 
-/** Runs a script in a child process (so that nothing of this process leaks into it) and returns its stdout. */
-function child(what, script, { required = true } = {}) {
+/**
+ * Runs a script in a child process (so that nothing of this process leaks into it) and returns its stdout,
+ * or undefined if it failed: these steps only make the program faster, so the build goes on without them.
+ */
+function child(what, script) {
   const env = { ...process.env };
   // Plain, uncoloured output, as into a pipe; and no settings of the person building.
   for (const name of Object.keys(env)) {
@@ -267,11 +329,9 @@ function child(what, script, { required = true } = {}) {
     stdio: ['ignore', 'pipe', 'inherit'],
     maxBuffer: 1 << 26,
   });
-  if (result.status !== 0) {
-    if (required) throw new Error(`${what} failed`);
-    console.warn(`warning: ${what} failed; the build works without it, only slower to start`);
-  }
-  return String(result.stdout);
+  if (result.status === 0) return String(result.stdout);
+  console.warn(`warning: ${what} failed; the build works without it, only slower to start`);
+  return undefined;
 }
 
 /**
@@ -309,6 +369,7 @@ walk(buildProgram({ stdin: process.stdin, stdout: sink(() => {}), stderr: sink((
 })();
 `,
   );
+  if (json === undefined) return;
   writeFileSync(
     path.join(dist, 'fast.cjs'),
     `'use strict';\n// Generated by scripts/build.mjs with the program itself; see bin/agency.js.\nmodule.exports = ${json};\n`,
@@ -356,11 +417,10 @@ const sink = (write) => ({ isTTY: false, write: (text, cb) => { write(String(tex
   fs.rmSync(configDir, { recursive: true, force: true });
   // The WebAssembly bundles are one string each: nothing to gain.
   for (const { name, script } of agency.loadedBundles().filter((b) => !b.name.startsWith('llhttp'))) {
-    fs.writeFileSync(path.join(${JSON.stringify(dist)}, 'cache', name + '.' + ${JSON.stringify(boot.buildId)}), script.createCachedData());
+    fs.writeFileSync(path.join(${JSON.stringify(dist)}, 'cache', name + '.' + ${JSON.stringify(buildId)}), script.createCachedData());
   }
 })();
 `,
-    { required: false },
   );
 }
 

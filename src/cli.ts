@@ -52,7 +52,7 @@ export async function main(argv: string[], io: IO): Promise<number> {
     await handler(runtime);
   };
 
-  const program = buildProgram(io, run);
+  const program = buildProgram(io, run, commandToRun(argv));
   const stopSignals = onSignals(() => interrupt.abort());
   try {
     if (argv.length === 0) {
@@ -88,7 +88,9 @@ function reportError(error: unknown, flags: GlobalFlags, io: IO): number {
       out.info('Interrupted.');
     } else {
       // A hint that only repeats the service's detail is noise.
-      const repeats = error.hint !== undefined && error.message.toLowerCase().includes(error.hint.replace(/\.$/, '').toLowerCase());
+      const repeats =
+        error.hint !== undefined &&
+        error.message.toLowerCase().includes(error.hint.replace(/\.$/, '').toLowerCase());
       out.error(error.message, repeats ? undefined : error.hint);
     }
     if (flags.json) {
@@ -105,7 +107,13 @@ function reportError(error: unknown, flags: GlobalFlags, io: IO): number {
   return ExitCode.failure;
 }
 
-function writeJsonError(io: IO, status: number | null, message: string, title?: string, detail?: string): void {
+function writeJsonError(
+  io: IO,
+  status: number | null,
+  message: string,
+  title?: string,
+  detail?: string,
+): void {
   const body = { error: { status, title: title ?? null, detail: detail ?? null, message } };
   io.stderr.write(`${JSON.stringify(body)}\n`);
 }
@@ -132,7 +140,37 @@ function onSignals(abort: () => void): () => void {
 
 type Run = (cmd: { optsWithGlobals(): unknown }, handler: Handler) => Promise<void>;
 
-export function buildProgram(io: IO, run: Run) {
+/** Top-level commands that can be built alone (completion describes every command, so it cannot). */
+const ALONE = new Set([
+  'companies',
+  'keys',
+  'me',
+  'mailboxes',
+  'webhooks',
+  'inventory',
+  'api',
+  'login',
+  'logout',
+  'profiles',
+  'sandbox',
+]);
+
+/**
+ * The command `argv` runs, when its first word names one that can be built alone. Undefined (build every
+ * command) for `agency` alone, a global option first, `help`, `completion`, and an unknown word, for which
+ * commander suggests the nearest command name.
+ */
+function commandToRun(argv: readonly string[]): string | undefined {
+  const first = argv[0];
+  return first !== undefined && ALONE.has(first) ? first : undefined;
+}
+
+/**
+ * Every command, or with `only`, every top-level command's name and description (for help and errors)
+ * but the options, subcommands and action of `only` alone: building them all costs about a millisecond.
+ */
+export function buildProgram(io: IO, run: Run, only?: string) {
+  const want = (name: string) => only === undefined || only === name;
   const program = new Command('agency')
     .description('Manage the client companies, API keys, mailboxes and webhooks of a Woodpecker\nagency.')
     .version(VERSION, '-V, --version', 'print the version')
@@ -181,16 +219,17 @@ Exit codes: 0 ok, 1 API or network error, 2 bad input (nothing sent), 3 missing 
 
   // companies
   const companies = program.command('companies').description('list and create client companies');
-  companies
-    .command('list')
-    .description('list client companies (all pages)')
-    .addOption(new Option('--active', 'only active companies').conflicts('inactive'))
-    .addOption(new Option('--inactive', 'only inactive companies').conflicts('active'))
-    .option('--page <n>', 'fetch only this page (50 per page)')
-    .option('--limit <n>', 'stop after this many companies')
-    .addHelpText(
-      'after',
-      `
+  if (want('companies')) {
+    companies
+      .command('list')
+      .description('list client companies (all pages)')
+      .addOption(new Option('--active', 'only active companies').conflicts('inactive'))
+      .addOption(new Option('--inactive', 'only inactive companies').conflicts('active'))
+      .option('--page <n>', 'fetch only this page (50 per page)')
+      .option('--limit <n>', 'stop after this many companies')
+      .addHelpText(
+        'after',
+        `
 Prints one row per company: id, name, owner, active, running campaigns, email slots, LinkedIn slots.
 Piped, rows are tab-separated without a header; --json prints the companies as the API returns them.
 
@@ -198,19 +237,22 @@ Examples:
   $ agency companies list
   $ agency companies list --active --json | jq -r '.[].id'
   $ agency companies list --inactive | cut -f1,2`,
-    )
-    .action((opts, cmd) => run(cmd, async (rt) => (await companiesModule()).listCompanies(rt, opts)));
-  companies
-    .command('create')
-    .description('create client companies (checked, in chunks of 10)')
-    .option('--name <name>', 'a company name (repeatable)', collectValues, [] as string[])
-    .option('--file <path>', "read names from a file, one per line ('-' = stdin; blank and # lines skipped)")
-    .option('--skip-existing', 'create only names that do not exist yet; report the others')
-    .option('--dry-run', 'show what would be created; send no POST')
-    .option('--with-keys', "include each new company's automatically created API key in the output")
-    .addHelpText(
-      'after',
-      `
+      )
+      .action((opts, cmd) => run(cmd, async (rt) => (await companiesModule()).listCompanies(rt, opts)));
+    companies
+      .command('create')
+      .description('create client companies (checked, in chunks of 10)')
+      .option('--name <name>', 'a company name (repeatable)', collectValues, [] as string[])
+      .option(
+        '--file <path>',
+        "read names from a file, one per line ('-' = stdin; blank and # lines skipped)",
+      )
+      .option('--skip-existing', 'create only names that do not exist yet; report the others')
+      .option('--dry-run', 'show what would be created; send no POST')
+      .option('--with-keys', "include each new company's automatically created API key in the output")
+      .addHelpText(
+        'after',
+        `
 Prints the created companies (id, name, owner, active). Names are checked before anything is sent:
 none empty, none twice. With more than 10 names, all existing companies are checked first so that a
 name clash cannot leave a half-done run; if a chunk still fails, the output says exactly what was created.
@@ -219,38 +261,40 @@ Examples:
   $ agency companies create --name "Acme Ltd"
   $ agency companies create --name "Acme Ltd" --name "Blue Harbor Dental" --json
   $ agency companies create --file clients.txt --skip-existing`,
-    )
-    .action((opts, cmd) => run(cmd, async (rt) => (await companiesModule()).createCompanies(rt, opts)));
-  companies
-    .command('email-accounts')
-    .description("list a company's email accounts (with the HQ key)")
-    .argument('<company>', 'company id')
-    .addHelpText(
-      'after',
-      `
+      )
+      .action((opts, cmd) => run(cmd, async (rt) => (await companiesModule()).createCompanies(rt, opts)));
+    companies
+      .command('email-accounts')
+      .description("list a company's email accounts (with the HQ key)")
+      .argument('<company>', 'company id')
+      .addHelpText(
+        'after',
+        `
 Prints one row per email account: id, type, address, provider, sender name, running campaigns, and
 the account's error if it has one.
 
 Examples:
   $ agency companies email-accounts 1042
   $ agency companies email-accounts 1042 --json | jq '.[].details.email'`,
-    )
-    .action((company, _opts, cmd) =>
-      run(cmd, async (rt) => (await companiesModule()).listEmailAccounts(rt, company)),
-    );
+      )
+      .action((company, _opts, cmd) =>
+        run(cmd, async (rt) => (await companiesModule()).listEmailAccounts(rt, company)),
+      );
+  }
 
   // keys
   const keys = program.command('keys').description('list and create API keys of client companies');
-  keys
-    .command('list')
-    .description("list a company's API keys (those your user created)")
-    .argument('<company>', 'company id')
-    .option('--page <n>', 'fetch only this page (50 per page)')
-    .option('--limit <n>', 'stop after this many keys')
-    .option('--reveal', 'show whole keys in the table (piped and --json output always has them)')
-    .addHelpText(
-      'after',
-      `
+  if (want('keys')) {
+    keys
+      .command('list')
+      .description("list a company's API keys (those your user created)")
+      .argument('<company>', 'company id')
+      .option('--page <n>', 'fetch only this page (50 per page)')
+      .option('--limit <n>', 'stop after this many keys')
+      .option('--reveal', 'show whole keys in the table (piped and --json output always has them)')
+      .addHelpText(
+        'after',
+        `
 Prints one row per key: the key and its label. On a terminal the key is masked (wpk_…1a2b) unless
 --reveal is given; piped output and --json always carry the whole key, for scripts.
 
@@ -258,17 +302,19 @@ Examples:
   $ agency keys list 1042
   $ agency keys list 1042 --reveal
   $ agency keys list 1042 --json | jq -r '.[] | select(.label == "zapier") | .api_key'`,
-    )
-    .action((company, opts, cmd) => run(cmd, async (rt) => (await keysModule()).listKeys(rt, company, opts)));
-  keys
-    .command('create')
-    .description('create an API key for one or more companies')
-    .argument('[company...]', 'company ids')
-    .requiredOption('--label <label>', 'label of the key, e.g. the integration it is for')
-    .option('--file <path>', "read company ids from a file, one per line ('-' = stdin)")
-    .addHelpText(
-      'after',
-      `
+      )
+      .action((company, opts, cmd) =>
+        run(cmd, async (rt) => (await keysModule()).listKeys(rt, company, opts)),
+      );
+    keys
+      .command('create')
+      .description('create an API key for one or more companies')
+      .argument('[company...]', 'company ids')
+      .requiredOption('--label <label>', 'label of the key, e.g. the integration it is for')
+      .option('--file <path>', "read company ids from a file, one per line ('-' = stdin)")
+      .addHelpText(
+        'after',
+        `
 For one company, prints the new key alone on stdout (a confirmation goes to stderr), so that
 KEY=$(agency keys create 1042 --label zapier) works. For several, prints "company_id<TAB>api_key"
 lines; a failure for one company does not stop the others, and the exit code says if any failed.
@@ -277,19 +323,21 @@ Examples:
   $ KEY=$(agency keys create 1042 --label zapier)
   $ agency keys create 1042 1043 1044 --label reporting --json
   $ agency companies list --active | cut -f1 | agency keys create --file - --label backup`,
-    )
-    .action((companyArgs, opts, cmd) =>
-      run(cmd, async (rt) => (await keysModule()).createKeys(rt, companyArgs, opts)),
-    );
+      )
+      .action((companyArgs, opts, cmd) =>
+        run(cmd, async (rt) => (await keysModule()).createKeys(rt, companyArgs, opts)),
+      );
+  }
 
   // account-level reads
-  const accountRead = (name: 'me' | 'mailboxes' | 'webhooks', description: string, examples: string) =>
-    program
-      .command(name)
-      .description(description)
-      .option('--company <company>', 'act for this client company (HQ key + x-company-id)')
-      .addHelpText('after', `\n${examples}`)
-      .action((opts, cmd) => run(cmd, async (rt) => (await accountModule()).readAccount(rt, name, opts)));
+  const accountRead = (name: 'me' | 'mailboxes' | 'webhooks', description: string, examples: string) => {
+    const command = program.command(name).description(description);
+    if (want(name))
+      command
+        .option('--company <company>', 'act for this client company (HQ key + x-company-id)')
+        .addHelpText('after', `\n${examples}`)
+        .action((opts, cmd) => run(cmd, async (rt) => (await accountModule()).readAccount(rt, name, opts)));
+  };
   accountRead(
     'me',
     'show who the key belongs to (HQ or client key)',
@@ -312,14 +360,16 @@ Examples:
       "  $ agency webhooks\n  $ agency webhooks --company 1042\n  $ agency webhooks --company 1042 --json | jq -r '.[].event'",
   );
 
-  program
+  const inventoryCommand = program
     .command('inventory')
-    .description('audit every company: keys, mailboxes, webhooks')
-    .option('--active', 'only active companies')
-    .option('--concurrency <n>', 'client companies audited at once (default 4)')
-    .addHelpText(
-      'after',
-      `
+    .description('audit every company: keys, mailboxes, webhooks');
+  if (want('inventory'))
+    inventoryCommand
+      .option('--active', 'only active companies')
+      .option('--concurrency <n>', 'client companies audited at once (default 4)')
+      .addHelpText(
+        'after',
+        `
 Prints one row per company: id, name, active, keys, mailboxes (count, types, errors), webhook events
 and email accounts, then a summary on stderr. Per-company failures (an inactive company answers 409)
 are part of the report. Requests on the HQ account go one at a time; each client account is its own rate-limit bucket.
@@ -327,36 +377,36 @@ are part of the report. Requests on the HQ account go one at a time; each client
 Examples:
   $ agency inventory --active
   $ agency inventory --json | jq '.[] | select(.mailboxes.errors > 0) | .id'`,
-    )
-    .action((opts, cmd) => run(cmd, async (rt) => (await inventoryModule()).inventory(rt, opts)));
+      )
+      .action((opts, cmd) => run(cmd, async (rt) => (await inventoryModule()).inventory(rt, opts)));
 
-  program
-    .command('api')
-    .description('make a raw API call and print the response body')
-    .argument('<path>', 'path under the base URL, e.g. /v2/agency/companies?active=true')
-    .option('-X, --method <method>', 'HTTP method (default GET, or POST with --data)')
-    .option('--data <json>', "request body: JSON text, @file, or '-' for stdin")
-    .option('--company <company>', 'send x-company-id for this company')
-    .option('--paginate', "follow 'page' and merge every page's content into one array")
-    .addHelpText(
-      'after',
-      `
+  const apiCommand = program.command('api').description('make a raw API call and print the response body');
+  if (want('api'))
+    apiCommand
+      .argument('<path>', 'path under the base URL, e.g. /v2/agency/companies?active=true')
+      .option('-X, --method <method>', 'HTTP method (default GET, or POST with --data)')
+      .option('--data <json>', "request body: JSON text, @file, or '-' for stdin")
+      .option('--company <company>', 'send x-company-id for this company')
+      .option('--paginate', "follow 'page' and merge every page's content into one array")
+      .addHelpText(
+        'after',
+        `
 Prints the response body (JSON, indented); an error status is reported like any other command's.
 
 Examples:
   $ agency api /v1/me
   $ agency api /v2/agency/companies --paginate | jq length
   $ agency api /v2/agency/companies/1042/api_keys -X POST --data '{"label":"zapier"}'`,
-    )
-    .action((path, opts, cmd) => run(cmd, async (rt) => (await apiModule()).rawCall(rt, path, opts)));
+      )
+      .action((path, opts, cmd) => run(cmd, async (rt) => (await apiModule()).rawCall(rt, path, opts)));
 
-  program
-    .command('login')
-    .description('check an API key and save it in a profile')
-    .option('--no-verify', 'save without checking the key with GET /v1/me')
-    .addHelpText(
-      'after',
-      `
+  const loginCommand = program.command('login').description('check an API key and save it in a profile');
+  if (want('login'))
+    loginCommand
+      .option('--no-verify', 'save without checking the key with GET /v1/me')
+      .addHelpText(
+        'after',
+        `
 In a terminal, asks for the key without showing it; piped, reads the first line of stdin. Then checks
 the key (GET /v1/me) and says whether it is an HQ key or a client key, and of which agency; a key the
 service refuses is not saved. Offers to make the profile current if another one is. Prints nothing on
@@ -366,80 +416,82 @@ Examples:
   $ agency login
   $ agency login --profile acme-hq --base-url https://api.woodpecker.co/rest
   $ printf '%s' "$WOODPECKER_KEY" | agency login --profile ci`,
-    )
-    .action((opts, cmd) => run(cmd, async (rt) => (await authModule()).login(rt, opts)));
-  program
-    .command('logout')
-    .description("remove a profile's API key")
-    .addHelpText(
-      'after',
-      `
+      )
+      .action((opts, cmd) => run(cmd, async (rt) => (await authModule()).login(rt, opts)));
+  const logoutCommand = program.command('logout').description("remove a profile's API key");
+  if (want('logout'))
+    logoutCommand
+      .addHelpText(
+        'after',
+        `
 Says whose key was removed (on stderr). The profile's base URL stays; \`agency profiles remove <name>\`
 removes the whole profile.
 
 Examples:
   $ agency logout
   $ agency logout --profile acme-hq`,
-    )
-    .action((_opts, cmd) => run(cmd, async (rt) => (await authModule()).logout(rt)));
+      )
+      .action((_opts, cmd) => run(cmd, async (rt) => (await authModule()).logout(rt)));
 
   const profiles = program.command('profiles').description('list, select and remove config profiles');
-  profiles
-    .command('list')
-    .description('list profiles and show the one in use')
-    .addHelpText(
-      'after',
-      `
+  if (want('profiles')) {
+    profiles
+      .command('list')
+      .description('list profiles and show the one in use')
+      .addHelpText(
+        'after',
+        `
 Prints one row per profile: name, whether it is in use, base URL, and the key masked to its first and
 last 4 characters. The profile in use is the current one, unless --profile or AGENCY_PROFILE names another.
 
 Examples:
   $ agency profiles list
   $ agency profiles list | cut -f1`,
-    )
-    .action((_opts, cmd) => run(cmd, async (rt) => (await profilesModule()).listProfiles(rt)));
-  profiles
-    .command('use')
-    .description('make a profile the current one')
-    .argument('<name>')
-    .addHelpText(
-      'after',
-      `
+      )
+      .action((_opts, cmd) => run(cmd, async (rt) => (await profilesModule()).listProfiles(rt)));
+    profiles
+      .command('use')
+      .description('make a profile the current one')
+      .argument('<name>')
+      .addHelpText(
+        'after',
+        `
 Says which profile is now current (on stderr). Later commands use it, unless --profile or
 AGENCY_PROFILE names another.
 
 Examples:
   $ agency profiles use sandbox
   $ agency profiles use default`,
-    )
-    .action((name, _opts, cmd) => run(cmd, async (rt) => (await profilesModule()).useProfile(rt, name)));
-  profiles
-    .command('remove')
-    .description('remove a profile and its key')
-    .argument('<name>')
-    .addHelpText(
-      'after',
-      `
+      )
+      .action((name, _opts, cmd) => run(cmd, async (rt) => (await profilesModule()).useProfile(rt, name)));
+    profiles
+      .command('remove')
+      .description('remove a profile and its key')
+      .argument('<name>')
+      .addHelpText(
+        'after',
+        `
 Says which profile was removed (on stderr). If it was the current one, "default" becomes current:
 the tool never switches to another account by itself.
 
 Examples:
   $ agency profiles remove old-agency
   $ agency profiles remove sandbox`,
-    )
-    .action((name, _opts, cmd) => run(cmd, async (rt) => (await profilesModule()).removeProfile(rt, name)));
+      )
+      .action((name, _opts, cmd) => run(cmd, async (rt) => (await profilesModule()).removeProfile(rt, name)));
+  }
 
-  program
-    .command('sandbox')
-    .description('run a practice agency API on this machine')
-    .option('--port <n>', 'port on 127.0.0.1 (default: a free one)')
-    .option('--state <file>', 'keep the state in this file (reloaded on start)')
-    .option('--latency <ms>', 'processing time of each request')
-    .option('--companies <n>', 'companies to seed (default 120)')
-    .option('--no-save-profile', 'do not save the "sandbox" profile')
-    .addHelpText(
-      'after',
-      `
+  const sandboxCommand = program.command('sandbox').description('run a practice agency API on this machine');
+  if (want('sandbox'))
+    sandboxCommand
+      .option('--port <n>', 'port on 127.0.0.1 (default: a free one)')
+      .option('--state <file>', 'keep the state in this file (reloaded on start)')
+      .option('--latency <ms>', 'processing time of each request')
+      .option('--companies <n>', 'companies to seed (default 120)')
+      .option('--no-save-profile', 'do not save the "sandbox" profile')
+      .addHelpText(
+        'after',
+        `
 Prints the base URL and the HQ keys of the practice agency ("Northwind Outreach", 120 companies, some
 inactive), then keeps running until Ctrl-C. Use it from another terminal with -p sandbox.
 
@@ -447,16 +499,18 @@ Examples:
   $ agency sandbox
   $ agency sandbox --port 8099 --state ./sandbox.json
   $ agency -p sandbox companies list`,
-    )
-    .action((opts, cmd) => run(cmd, async (rt) => (await sandboxModule()).runSandbox(rt, opts)));
+      )
+      .action((opts, cmd) => run(cmd, async (rt) => (await sandboxModule()).runSandbox(rt, opts)));
 
-  program
+  const completionCommand = program
     .command('completion')
-    .description('print tab completion for bash, zsh or fish')
-    .argument('<shell>', 'bash, zsh or fish')
-    .addHelpText(
-      'after',
-      `
+    .description('print tab completion for bash, zsh or fish');
+  if (want('completion'))
+    completionCommand
+      .argument('<shell>', 'bash, zsh or fish')
+      .addHelpText(
+        'after',
+        `
 Prints the script on stdout. It completes commands, options and profile names (-p <TAB>). Install it
 once, then open a new shell.
 
@@ -465,11 +519,11 @@ Examples:
   $ agency completion zsh > ~/.zfunc/_agency     # with fpath=(~/.zfunc $fpath) before compinit in ~/.zshrc
   $ agency completion fish > ~/.config/fish/completions/agency.fish
   $ source <(agency completion bash)              # just this shell, or in ~/.bashrc`,
-    )
-    .action(async (shell) => {
-      const { completionScript, describeCommands } = await import('./commands/completion.js');
-      io.stdout.write(completionScript(shell, describeCommands(program)));
-    });
+      )
+      .action(async (shell) => {
+        const { completionScript, describeCommands } = await import('./commands/completion.js');
+        io.stdout.write(completionScript(shell, describeCommands(program)));
+      });
 
   return program;
 }

@@ -96,7 +96,7 @@ export class AgencyClient {
       method: 'GET',
       path: '/v1/me',
       companyId,
-      action: `identify the key${forCompany(companyId)}`,
+      action: companyId === undefined ? 'identify the key' : `read the account of company ${companyId}`,
     });
     if (!isRecord(res.data)) throw shapeError('/v1/me', 'expected an object');
     return res.data;
@@ -136,10 +136,6 @@ export class AgencyClient {
 
 function accountName(companyId: number | undefined): string {
   return companyId === undefined ? 'the account' : `company ${companyId}`;
-}
-
-function forCompany(companyId: number | undefined): string {
-  return companyId === undefined ? '' : ` for company ${companyId}`;
 }
 
 function listOf<T>(data: unknown, check: (v: unknown) => v is T, what: string): T[] {

@@ -187,8 +187,18 @@ export class Http {
     debug?.(`→ ${spec.method} ${url.href}`);
     if (debug)
       for (const [name, value] of Object.entries(headers)) debug(`  ${name}: ${redactHeader(name, value)}`);
-    const timeout = AbortSignal.timeout(this.#options.timeoutMs);
-    const signal = this.#options.signal ? AbortSignal.any([this.#options.signal, timeout]) : timeout;
+    // One controller, a timer and a listener: AbortSignal.timeout and AbortSignal.any cost more per request.
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, this.#options.timeoutMs);
+    const interrupt = this.#options.signal;
+    const onInterrupt = () => controller.abort();
+    if (interrupt?.aborted) controller.abort();
+    else interrupt?.addEventListener('abort', onInterrupt, { once: true });
+    const { signal } = controller;
     const started = Date.now(); // not performance.now(): loading perf_hooks costs ~1.5 ms
     const seconds = `${this.#options.timeoutMs / 1000} s`;
     let status: number | undefined;
@@ -215,8 +225,8 @@ export class Http {
           debug(`  ${name}: ${redactHeader(name, String(value))}`);
       return { kind: 'response', response: { status: res.statusCode, headers: res.headers, text } };
     } catch (error) {
-      if (this.#options.signal?.aborted) throw new InterruptedError();
-      if (timeout.aborted) {
+      if (interrupt?.aborted) throw new InterruptedError();
+      if (timedOut) {
         const reason =
           status === undefined
             ? `no answer within ${seconds}`
@@ -230,6 +240,9 @@ export class Http {
       }
       debug?.(`✗ ${spec.method} ${url.pathname}: ${describeNetworkError(error)}`);
       throw error;
+    } finally {
+      clearTimeout(timer);
+      interrupt?.removeEventListener('abort', onInterrupt);
     }
   }
 
