@@ -12,6 +12,8 @@ const bin = join(root, 'bin', 'agency.js');
 const configDir = mkdtempSync(join(tmpdir(), 'agency-demo-'));
 const env = { ...process.env, AGENCY_CONFIG_DIR: configDir, AGENCY_PROFILE: 'sandbox', COLUMNS: '100' };
 for (const name of ['AGENCY_API_KEY', 'AGENCY_BASE_URL', 'NO_COLOR', 'FORCE_COLOR']) delete env[name];
+// The tables are shown as a terminal shows them; colour only if the demo itself is on a terminal.
+if (!process.stdout.isTTY) env.NO_COLOR = '1';
 
 const sandbox = spawn(process.execPath, [bin, 'sandbox', '--port', '0', '--json', '--companies', '60'], {
   env,
