@@ -207,15 +207,14 @@ Exit codes: 0 ok, 1 API or network error, 2 bad input (nothing sent), 3 missing 
 4 not found, 5 conflict (inactive company), 130 interrupted.`,
     );
 
-  const load = <M>(loader: () => Promise<M>) => loader;
-  const companiesModule = load(() => import('./commands/companies.js'));
-  const keysModule = load(() => import('./commands/keys.js'));
-  const accountModule = load(() => import('./commands/account.js'));
-  const apiModule = load(() => import('./commands/api.js'));
-  const authModule = load(() => import('./commands/auth.js'));
-  const profilesModule = load(() => import('./commands/profiles.js'));
-  const sandboxModule = load(() => import('./commands/sandbox.js'));
-  const inventoryModule = load(() => import('./commands/inventory.js'));
+  const companiesModule = () => import('./commands/companies.js');
+  const keysModule = () => import('./commands/keys.js');
+  const accountModule = () => import('./commands/account.js');
+  const apiModule = () => import('./commands/api.js');
+  const authModule = () => import('./commands/auth.js');
+  const profilesModule = () => import('./commands/profiles.js');
+  const sandboxModule = () => import('./commands/sandbox.js');
+  const inventoryModule = () => import('./commands/inventory.js');
 
   // companies
   const companies = program.command('companies').description('list and create client companies');
