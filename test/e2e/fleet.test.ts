@@ -3,14 +3,13 @@
  * --dry-run, --with-keys, failures mid-way, lost answers, Ctrl-C) and `keys create` for many companies.
  * What the tool printed is always compared with what the sandbox holds afterwards.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../../src/sandbox/index.js';
 import { FOREIGN_AGENCY_ID, MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
-import { BIN, type Harness, jsonError, type RunResult, startHarness } from '../helpers/cli.js';
+import { type Harness, jsonError, spawnAgency as spawnHarnessAgency, startHarness } from '../helpers/cli.js';
 
 const COMPANIES = '/rest/v2/agency/companies';
 const OLIVIA = 1;
@@ -475,33 +474,9 @@ describe('keys create for many companies', () => {
   });
 });
 
-/** Spawns the CLI like the harness does, but hands back the process so that a test can signal it. */
+/** The harness's spawn, with the handles these tests use to signal the process while it runs. */
 function spawnAgency(args: string[], configDir: string) {
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(process.env)) {
-    if (value !== undefined && !name.startsWith('AGENCY_') && name !== 'NO_COLOR' && name !== 'FORCE_COLOR') {
-      env[name] = value;
-    }
-  }
-  env.AGENCY_CONFIG_DIR = configDir;
-  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
-  child.stdin.end();
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-  });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
-  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-  const result = new Promise<RunResult>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr });
-    });
-  });
+  const { child, result } = spawnHarnessAgency(args, { configDir });
   return {
     kill: (signal: NodeJS.Signals) => child.kill(signal),
     result,
