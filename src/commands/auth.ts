@@ -81,8 +81,9 @@ export function validateKey(key: string): void {
       hint: 'Copy the key again from Settings → API & integrations → API keys.',
     });
   }
-  if (key.length < 8 || key.length > 512)
-    throw new UsageError('That does not look like an API key (wrong length).');
+  // No lower bound: the service, not a guess of ours, decides whether a short key is valid.
+  if (key.length > 4096)
+    throw new UsageError('That does not look like an API key (longer than 4096 characters).');
 }
 
 /** What /v1/me says about a key: an HQ key of which agency (and user), or a client key of which company. */

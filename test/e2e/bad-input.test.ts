@@ -332,9 +332,9 @@ const rows: Record<string, Row> = {
     code: 2,
     message: /spaces or characters that are not printable ASCII/,
   },
-  'login with a key too short to be one': {
+  'login with a key too long to be one': {
     args: ['login', '--no-verify', '-p', 'new'],
-    input: 'abc\n',
+    input: `${'k'.repeat(5000)}\n`,
     code: 2,
     message: /does not look like an API key/,
   },
