@@ -72,7 +72,15 @@ export async function main(argv: string[], io: IO): Promise<number> {
 
 function reportError(error: unknown, flags: GlobalFlags, io: IO): number {
   if (error instanceof CommanderError) {
-    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.ok;
+    // commander marks help that was asked for (`help`, `--help`) with exit code 0; help shown because a
+    // subcommand is missing (`agency companies`) is a usage error.
+    if (
+      error.code === 'commander.helpDisplayed' ||
+      error.code === 'commander.version' ||
+      error.exitCode === 0
+    ) {
+      return ExitCode.ok;
+    }
     // commander has already printed its message (with a suggestion for a mistyped command).
     if (flags.json) writeJsonError(io, null, error.message.replace(/^error: /, ''));
     return ExitCode.usage;
@@ -201,10 +209,12 @@ Examples:
   $ agency companies list --active --json | jq -r '.[].id'
   $ agency mailboxes --company 1042
 
-Run \`agency\` alone for an overview, and \`agency <command> --help\` for a command's options and examples.
+Run \`agency\` alone for an overview, and \`agency <command> --help\` for a
+command's options and examples.
 
-Exit codes: 0 ok, 1 API or network error, 2 bad input (nothing sent), 3 missing key or 401/403,
-4 not found, 5 conflict (inactive company), 130 interrupted.`,
+Exit codes: 0 ok, 1 API or network error, 2 bad input (nothing sent),
+3 missing key or 401/403, 4 not found, 5 conflict (inactive company),
+130 interrupted.`,
     );
 
   const companiesModule = () => import('./commands/companies.js');
@@ -229,8 +239,9 @@ Exit codes: 0 ok, 1 API or network error, 2 bad input (nothing sent), 3 missing 
       .addHelpText(
         'after',
         `
-Prints one row per company: id, name, owner, active, running campaigns, email slots, LinkedIn slots.
-Piped, rows are tab-separated without a header; --json prints the companies as the API returns them.
+Prints one row per company: id, name, owner, active, running campaigns, email
+slots, LinkedIn slots. Piped, rows are tab-separated without a header; --json
+prints the companies as the API returns them.
 
 Examples:
   $ agency companies list
@@ -241,7 +252,7 @@ Examples:
     companies
       .command('create')
       .description('create client companies (checked, in chunks of 10)')
-      .option('--name <name>', 'a company name (repeatable)', collectValues, [] as string[])
+      .option('--name <name>', 'a company name (repeatable)', collectValues)
       .option(
         '--file <path>',
         "read names from a file, one per line ('-' = stdin; blank and # lines skipped)",
@@ -252,9 +263,11 @@ Examples:
       .addHelpText(
         'after',
         `
-Prints the created companies (id, name, owner, active). Names are checked before anything is sent:
-none empty, none twice. With more than 10 names, all existing companies are checked first so that a
-name clash cannot leave a half-done run; if a chunk still fails, the output says exactly what was created.
+Prints the created companies (id, name, owner, active). Names are checked
+before anything is sent: none empty, none twice. With more than 10 names, all
+existing companies are checked first so that a name clash cannot leave a
+half-done run; if a chunk still fails, the output says exactly what was
+created.
 
 Examples:
   $ agency companies create --name "Acme Ltd"
@@ -269,8 +282,8 @@ Examples:
       .addHelpText(
         'after',
         `
-Prints one row per email account: id, type, address, provider, sender name, running campaigns, and
-the account's error if it has one.
+Prints one row per email account: id, type, address, provider, sender name,
+running campaigns, and the account's error if it has one.
 
 Examples:
   $ agency companies email-accounts 1042
@@ -294,13 +307,14 @@ Examples:
       .addHelpText(
         'after',
         `
-Prints one row per key: the key and its label. On a terminal the key is masked (wpk_…1a2b) unless
---reveal is given; piped output and --json always carry the whole key, for scripts.
+Prints one row per key: the key and its label. On a terminal the key is masked
+(wpk_…1a2b) unless --reveal is given; piped output and --json always carry the
+whole key, for scripts.
 
 Examples:
   $ agency keys list 1042
   $ agency keys list 1042 --reveal
-  $ agency keys list 1042 --json | jq -r '.[] | select(.label == "zapier") | .api_key'`,
+  $ agency keys list 1042 --json | jq -r '.[]|select(.label=="zapier").api_key'`,
       )
       .action((company, opts, cmd) =>
         run(cmd, async (rt) => (await keysModule()).listKeys(rt, company, opts)),
@@ -314,14 +328,16 @@ Examples:
       .addHelpText(
         'after',
         `
-For one company, prints the new key alone on stdout (a confirmation goes to stderr), so that
-KEY=$(agency keys create 1042 --label zapier) works. For several, prints "company_id<TAB>api_key"
-lines; a failure for one company does not stop the others, and the exit code says if any failed.
+For one company, prints the new key alone on stdout (a confirmation goes to
+stderr), so that KEY=$(agency keys create 1042 --label zapier) works. For
+several, prints "company_id<TAB>api_key" lines; a failure for one company does
+not stop the others, and the exit code says if any failed.
 
 Examples:
   $ KEY=$(agency keys create 1042 --label zapier)
   $ agency keys create 1042 1043 1044 --label reporting --json
-  $ agency companies list --active | cut -f1 | agency keys create --file - --label backup`,
+  $ agency companies list --active | cut -f1 |
+      agency keys create --file - --label backup`,
       )
       .action((companyArgs, opts, cmd) =>
         run(cmd, async (rt) => (await keysModule()).createKeys(rt, companyArgs, opts)),
@@ -340,22 +356,23 @@ Examples:
   accountRead(
     'me',
     'show who the key belongs to (HQ or client key)',
-    'Prints the account as "field value" lines: for an HQ key the user, role and agency; for a client\n' +
-      'key the company. --json prints the object as the API returns it.\n\nExamples:\n' +
+    'Prints the account as "field value" lines: for an HQ key the user, role and\n' +
+      'agency; for a client key the company. --json prints the object as the API\n' +
+      'returns it.\n\nExamples:\n' +
       '  $ agency me\n  $ agency me --company 1042\n  $ agency me --json | jq -r .agency.name',
   );
   accountRead(
     'mailboxes',
     'list the mailboxes of the HQ account or a company',
-    'Prints one row per mailbox: id, type, address, sender name, daily limit, sent today, and its error\n' +
-      'if it has one. An inactive company answers 409 (exit 5).\n\nExamples:\n' +
+    'Prints one row per mailbox: id, type, address, sender name, daily limit, sent\n' +
+      'today, and its error if it has one. An inactive company answers 409 (exit 5).\n\nExamples:\n' +
       '  $ agency mailboxes\n  $ agency mailboxes --company 1042\n  $ agency mailboxes --company 1042 --json | jq length',
   );
   accountRead(
     'webhooks',
     'list the webhooks of the HQ account or a company',
-    'Prints one row per webhook: the event and the URL it calls. To audit every company at once,\n' +
-      'use `agency inventory`.\n\nExamples:\n' +
+    'Prints one row per webhook: the event and the URL it calls. To audit every\n' +
+      'company at once, use `agency inventory`.\n\nExamples:\n' +
       "  $ agency webhooks\n  $ agency webhooks --company 1042\n  $ agency webhooks --company 1042 --json | jq -r '.[].event'",
   );
 
@@ -364,14 +381,17 @@ Examples:
     .description('audit every company: keys, mailboxes, webhooks');
   if (want('inventory'))
     inventoryCommand
-      .option('--active', 'only active companies')
+      .addOption(new Option('--active', 'only active companies').conflicts('inactive'))
+      .addOption(new Option('--inactive', 'only inactive companies').conflicts('active'))
       .option('--concurrency <n>', 'client companies audited at once (default 4)')
       .addHelpText(
         'after',
         `
-Prints one row per company: id, name, active, keys, mailboxes (count, types, errors), webhook events
-and email accounts, then a summary on stderr. Per-company failures (an inactive company answers 409)
-are part of the report. Requests on the HQ account go one at a time; each client account is its own rate-limit bucket.
+Prints one row per company: id, name, active, keys (those your user created),
+mailboxes (count, types, errors), webhook events and email accounts, then a
+summary on stderr. Per-company failures (an inactive company answers 409) are
+part of the report. Requests on the HQ account go one at a time; each client
+account is its own rate-limit bucket.
 
 Examples:
   $ agency inventory --active
@@ -390,12 +410,13 @@ Examples:
       .addHelpText(
         'after',
         `
-Prints the response body (JSON, indented); an error status is reported like any other command's.
+Prints the response body (JSON, indented); an error status is reported like
+any other command's.
 
 Examples:
   $ agency api /v1/me
   $ agency api /v2/agency/companies --paginate | jq length
-  $ agency api /v2/agency/companies/1042/api_keys -X POST --data '{"label":"zapier"}'`,
+  $ agency api /v2/agency/companies/1042/api_keys --data '{"label":"zapier"}'`,
       )
       .action((path, opts, cmd) => run(cmd, async (rt) => (await apiModule()).rawCall(rt, path, opts)));
 
@@ -406,9 +427,10 @@ Examples:
       .addHelpText(
         'after',
         `
-In a terminal, asks for the key without showing it; piped, reads the first line of stdin. Then checks
-the key (GET /v1/me) and says whether it is an HQ key or a client key, and of which agency; a key the
-service refuses is not saved. Offers to make the profile current if another one is. Prints nothing on
+In a terminal, asks for the key without showing it; piped, reads the first
+line of stdin. Then checks the key (GET /v1/me) and says whether it is an HQ
+key or a client key, and of which agency; a key the service refuses is not
+saved. Offers to make the profile current if another one is. Prints nothing on
 stdout; every message goes to stderr.
 
 Examples:
@@ -423,8 +445,8 @@ Examples:
       .addHelpText(
         'after',
         `
-Says whose key was removed (on stderr). The profile's base URL stays; \`agency profiles remove <name>\`
-removes the whole profile.
+Says whose key was removed (on stderr). The profile's base URL stays; \`agency
+profiles remove <name>\` removes the whole profile.
 
 Examples:
   $ agency logout
@@ -440,8 +462,9 @@ Examples:
       .addHelpText(
         'after',
         `
-Prints one row per profile: name, whether it is in use, base URL, and the key masked to its first and
-last 4 characters. The profile in use is the current one, unless --profile or AGENCY_PROFILE names another.
+Prints one row per profile: name, whether it is in use, base URL, and the key
+masked to its first and last 4 characters. The profile in use is the current
+one, unless --profile or AGENCY_PROFILE names another.
 
 Examples:
   $ agency profiles list
@@ -455,8 +478,8 @@ Examples:
       .addHelpText(
         'after',
         `
-Says which profile is now current (on stderr). Later commands use it, unless --profile or
-AGENCY_PROFILE names another.
+Says which profile is now current (on stderr). Later commands use it, unless
+--profile or AGENCY_PROFILE names another.
 
 Examples:
   $ agency profiles use sandbox
@@ -470,8 +493,9 @@ Examples:
       .addHelpText(
         'after',
         `
-Says which profile was removed (on stderr). If it was the current one, "default" becomes current:
-the tool never switches to another account by itself.
+Says which profile was removed (on stderr). If it was the current one,
+"default" becomes current: the tool never switches to another account by
+itself.
 
 Examples:
   $ agency profiles remove old-agency
@@ -491,8 +515,9 @@ Examples:
       .addHelpText(
         'after',
         `
-Prints the base URL and the HQ keys of the practice agency ("Northwind Outreach", 120 companies, some
-inactive), then keeps running until Ctrl-C. Use it from another terminal with -p sandbox.
+Prints the base URL and the HQ keys of the practice agency ("Northwind
+Outreach", 120 companies, some inactive), then keeps running until Ctrl-C. Use
+it from another terminal with -p sandbox.
 
 Examples:
   $ agency sandbox
@@ -510,14 +535,15 @@ Examples:
       .addHelpText(
         'after',
         `
-Prints the script on stdout. It completes commands, options and profile names (-p <TAB>). Install it
-once, then open a new shell.
+Prints the script on stdout. It completes commands, options and profile names
+(-p <TAB>). Install it once, then open a new shell. For zsh, put
+fpath=(~/.zfunc $fpath) before compinit in ~/.zshrc. To try it in this shell
+only: source <(agency completion bash).
 
 Examples:
   $ agency completion bash > ~/.local/share/bash-completion/completions/agency
-  $ agency completion zsh > ~/.zfunc/_agency     # with fpath=(~/.zfunc $fpath) before compinit in ~/.zshrc
-  $ agency completion fish > ~/.config/fish/completions/agency.fish
-  $ source <(agency completion bash)              # just this shell, or in ~/.bashrc`,
+  $ agency completion zsh > ~/.zfunc/_agency
+  $ agency completion fish > ~/.config/fish/completions/agency.fish`,
       )
       .action(async (shell) => {
         const { completionScript, describeCommands } = await import('./commands/completion.js');
@@ -527,6 +553,7 @@ Examples:
   return program;
 }
 
-function collectValues(value: string, previous: string[]): string[] {
-  return [...previous, value];
+/** Repeatable option; no default value, so help does not show "(default: [])". */
+function collectValues(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
 }

@@ -7,6 +7,7 @@
  * file, fsync, rename; mode 0600), so a crash at any moment leaves the previous file or the new one.
  */
 import {
+  chmodSync,
   closeSync,
   fsyncSync,
   mkdirSync,
@@ -139,6 +140,24 @@ function ensureDir(dir: string): void {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (error) {
     throw new ConfigError(`Cannot create the config directory ${dir}: ${(error as Error).message}`);
+  }
+  tightenDir(dir);
+}
+
+/**
+ * The directory holding keys is 0700, also when it existed before with looser permissions — but only
+ * a directory of ours: owned by us, not a shared sticky directory (/tmp), and holding nothing but our
+ * files, so that AGENCY_CONFIG_DIR=$HOME never changes the permissions of a home directory.
+ */
+function tightenDir(dir: string): void {
+  try {
+    const stat = statSync(dir);
+    if ((stat.mode & 0o077) === 0 || (stat.mode & 0o1000) !== 0) return;
+    if (typeof process.getuid === 'function' && stat.uid !== process.getuid()) return;
+    if (!readdirSync(dir).every((name) => name.startsWith(FILE_NAME))) return;
+    chmodSync(dir, 0o700);
+  } catch {
+    // Best effort: the file itself is written 0600 whatever happens here.
   }
 }
 

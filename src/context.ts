@@ -121,10 +121,17 @@ export function resolveContext(flags: GlobalFlags, io: IO, signal: AbortSignal):
 
 /** The key for a request, or a clear error: an unknown named profile is a typo, not an empty profile. */
 export function requireApiKey(ctx: Context): string {
-  if (ctx.profileNamed && !ctx.profile) throw unknownProfile(ctx.profileName, ctx.config);
+  // A named profile that does not exist is a typo — unless the environment (or flags) gave everything
+  // a profile could have: the key and the base URL (CI jobs that set AGENCY_PROFILE globally).
+  const complete =
+    Boolean(ctx.io.env.AGENCY_API_KEY) && (ctx.baseUrlSource === 'flag' || ctx.baseUrlSource === 'env');
+  if (ctx.profileNamed && !ctx.profile && !complete) throw unknownProfile(ctx.profileName, ctx.config);
   if (ctx.apiKey) return ctx.apiKey;
+  const withKeys = Object.keys(ctx.config.profiles).filter((name) => ctx.config.profiles[name]?.api_key);
   throw new MissingKeyError(`No API key for profile "${ctx.profileName}".`, {
-    hint: 'Run `agency login` (or `agency login --profile <name>`), or set AGENCY_API_KEY.',
+    hint: withKeys.length
+      ? `Use a profile that has one (-p ${withKeys[0]}, or \`agency profiles use ${withKeys[0]}\`; profiles with a key: ${withKeys.join(', ')}), or run \`agency login\`.`
+      : 'Run `agency login` (or `agency login --profile <name>`), or set AGENCY_API_KEY.',
   });
 }
 

@@ -154,8 +154,11 @@ export class Http {
   /** Removes the key from text that is about to be shown, in case the server (or a proxy) echoed it. */
   private redact(text: string): string {
     const key = this.#options.apiKey;
-    // A very short "key" would match ordinary words; it cannot be a real key and fails with 401 anyway.
-    if (key.length < 8) return text;
+    // A short "key" could also be part of ordinary words: there, only a whole token is the key.
+    if (key.length < 8) {
+      const token = new RegExp(`(?<![\\w-])${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`, 'g');
+      return text.replace(token, '[redacted]');
+    }
     let result = text.split(key).join('[redacted]');
     const encoded = encodeURIComponent(key);
     if (encoded !== key) result = result.split(encoded).join('[redacted]');

@@ -3,7 +3,7 @@
 import type { Runtime } from '../cli.js';
 import { type ConfigData, updateConfig } from '../config.js';
 import { unknownProfile } from '../context.js';
-import { UsageError } from '../errors.js';
+import { ApiError, UsageError } from '../errors.js';
 import { readStdin } from './input.js';
 import { confirm, readHidden } from './prompt.js';
 
@@ -14,7 +14,7 @@ export async function login(rt: Runtime, opts: { verify?: boolean | undefined })
   if (ctx.stdinIsTTY) {
     const where = ctx.baseUrlSource === 'default' ? '' : ` (${ctx.baseUrl})`;
     out.info(`Paste the API key for profile "${ctx.profileName}"${where}.`);
-    out.info('Find it in Woodpecker under Settings → API & integrations → API keys.');
+    out.info('Find it in Woodpecker under Settings → Add-ons → API & integrations → API keys.');
     key = await readHidden(ctx, 'API key (typing is hidden): ');
   } else {
     key = await readKeyFromStdin(rt);
@@ -23,7 +23,18 @@ export async function login(rt: Runtime, opts: { verify?: boolean | undefined })
 
   if (opts.verify !== false) {
     const api = rt.api({ apiKey: key });
-    const me = await api.me();
+    const me = await api.me().catch((error: unknown) => {
+      // The generic 401 hint (log in again, check AGENCY_API_KEY) is wrong here: this is the login.
+      if (error instanceof ApiError && (error.status === 401 || error.status === 403)) {
+        throw new ApiError(error.message, {
+          status: error.status,
+          title: error.title,
+          detail: error.detail,
+          hint: `The service refused this key; nothing was saved. Check the key and run the same \`agency login\` again.`,
+        });
+      }
+      throw error;
+    });
     const identity = describeIdentity(me);
     out.success(`Key verified: ${identity.headline}.`);
     for (const line of identity.details) out.info(`  ${line}`);
@@ -78,7 +89,7 @@ export function validateKey(key: string): void {
     });
   if (!/^[\x21-\x7e]+$/.test(key)) {
     throw new UsageError('The API key contains spaces or characters that are not printable ASCII.', {
-      hint: 'Copy the key again from Settings → API & integrations → API keys.',
+      hint: 'Copy the key again from Settings → Add-ons → API & integrations → API keys.',
     });
   }
   // No lower bound: the service, not a guess of ours, decides whether a short key is valid.

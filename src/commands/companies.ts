@@ -77,7 +77,7 @@ export async function listEmailAccounts(rt: Runtime, company: string): Promise<v
 // Creation
 
 export interface CreateOptions {
-  name: string[];
+  name?: string[] | undefined;
   file?: string | undefined;
   skipExisting?: boolean | undefined;
   dryRun?: boolean | undefined;
@@ -184,7 +184,7 @@ export async function createCompanies(rt: Runtime, opts: CreateOptions): Promise
 }
 
 async function readNames(rt: Runtime, opts: CreateOptions): Promise<string[]> {
-  const entries = opts.name.map((name, i) => ({ name, where: `--name #${i + 1}` }));
+  const entries = (opts.name ?? []).map((name, i) => ({ name, where: `--name #${i + 1}` }));
   if (opts.file !== undefined) {
     const { text, source } = await readInput(rt.ctx, opts.file);
     entries.push(...parseNameLines(text, source));
@@ -246,8 +246,10 @@ async function printPlan(rt: Runtime, plan: Plan, opts: CreateOptions): Promise<
   const exist = `${plan.existing.length} exist already`;
   out.info(
     refused
-      ? `Dry run: ${exist}, so the real run would create nothing; add --skip-existing to create the ` +
-          `other ${plan.toCreate.length}. Nothing was sent.`
+      ? `Dry run: ${exist}, so the real run would create nothing` +
+          (plan.toCreate.length > 0
+            ? `; add --skip-existing to create the other ${plan.toCreate.length}. Nothing was sent.`
+            : '. Nothing was sent.')
       : `Dry run: would create ${plan.toCreate.length} in ${requests} request${requests === 1 ? '' : 's'}; ` +
           `${exist}. Nothing was sent.`,
   );

@@ -32,14 +32,14 @@ export interface CompanyReport {
 
 export async function inventory(
   rt: Runtime,
-  opts: { active?: boolean | undefined; concurrency?: string | undefined },
+  opts: { active?: boolean | undefined; inactive?: boolean | undefined; concurrency?: string | undefined },
 ) {
   const concurrency =
     opts.concurrency === undefined
       ? DEFAULT_CONCURRENCY
       : parsePositiveInt(opts.concurrency, '--concurrency');
   if (concurrency > MAX_CONCURRENCY) throw new UsageError(`--concurrency is at most ${MAX_CONCURRENCY}.`);
-  const companies = await fetchAllCompanies(rt, opts.active ? true : undefined);
+  const companies = await fetchAllCompanies(rt, opts.active ? true : opts.inactive ? false : undefined);
   const api = rt.api({ connections: concurrency + 1 });
   const hq = new Serial();
   const progress = progressLine(rt.ctx, `of ${companies.length} companies audited`);

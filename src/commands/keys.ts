@@ -89,7 +89,9 @@ export async function createKeys(rt: Runtime, companyArgs: string[], opts: Creat
       // A 4xx was refused; without an answer, or after a 5xx, the key may exist with its value lost.
       const unsure = error.status === null || error.status >= 500;
       out.error(
-        `company ${companyId}: ${error.message}`,
+        error.message.includes(`company ${companyId}`)
+          ? error.message
+          : `company ${companyId}: ${error.message}`,
         unsure
           ? `The key may have been created all the same: check with \`agency keys list ${companyId}\`.`
           : error.hint,

@@ -38,12 +38,18 @@ export async function runSandbox(rt: Runtime, opts: SandboxCommandOptions): Prom
   }
 
   const saveProfile = opts.saveProfile !== false;
+  let replaced: string | undefined;
   if (saveProfile) {
     await updateConfig(ctx.configDir, (config) => {
+      const before = config.profiles[SANDBOX_PROFILE]?.base_url;
+      if (before && before !== sandbox.baseUrl) replaced = before;
       config.profiles[SANDBOX_PROFILE] = { api_key: sandbox.hqKey, base_url: sandbox.baseUrl };
     });
   }
   const { out } = ctx;
+  // Another sandbox may still be running there: say that the profile now points here.
+  if (replaced)
+    out.warn(`The "${SANDBOX_PROFILE}" profile pointed at ${replaced}; it now points at this sandbox.`);
   if (out.json) {
     out.out(
       `${JSON.stringify({ base_url: sandbox.baseUrl, hq_key: sandbox.hqKey, profile: saveProfile ? SANDBOX_PROFILE : null, users: sandbox.users.map((u) => ({ name: u.name, email: u.email, hq_key: u.hqKey })) })}\n`,

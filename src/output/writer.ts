@@ -111,7 +111,13 @@ export class Writer {
 
   /** Pretty JSON on stdout, always (used by --json and the `api` command). */
   jsonValue(value: unknown): void {
-    this.out(`${JSON.stringify(value, null, 2)}\n`);
+    // JSON.stringify escapes C0 controls but not DEL, C1 (a lone 0x9B starts a CSI sequence) or bidi
+    // controls: escaping them keeps the same JSON value and makes server text inert on a terminal.
+    const text = JSON.stringify(value, null, 2).replace(
+      /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
+    this.out(`${text}\n`);
   }
 
   /** A bare line on stdout (a new key, an id). */

@@ -275,9 +275,10 @@ export class Store {
         keys.push({ key: newClientKey(), label: 'Reporting', companyId: id, userId: 1 });
       }
     };
-    // Documented pattern: index i = id - 1001; every 7th (i % 7 === 6) is inactive; Tom owns i % 3 === 1.
+    // Documented pattern: index i = id - 1001; every 7th (i % 7 === 6) is inactive, except 1042 (i = 41),
+    // the id of the contract's and README's examples, so that they work as written; Tom owns i % 3 === 1.
     companyNames(count).forEach((name, i) => {
-      add(main.id, name, i % 3 === 1 ? 2 : 1, i % 7 !== 6, i);
+      add(main.id, name, i % 3 === 1 ? 2 : 1, i % 7 !== 6 || i === 41, i);
     });
     FOREIGN_COMPANY_NAMES.forEach((name, i) => {
       add(foreign.id, name, 3, i !== FOREIGN_COMPANY_NAMES.length - 1, i);
