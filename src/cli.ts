@@ -148,29 +148,18 @@ function onSignals(abort: () => void): () => void {
 
 type Run = (cmd: { optsWithGlobals(): unknown }, handler: Handler) => Promise<void>;
 
-/** Top-level commands that can be built alone (completion describes every command, so it cannot). */
-const ALONE = new Set([
-  'companies',
-  'keys',
-  'me',
-  'mailboxes',
-  'webhooks',
-  'inventory',
-  'api',
-  'login',
-  'logout',
-  'profiles',
-  'sandbox',
-]);
+/** Commands that describe other commands, so they need every command built in full. */
+const NEEDS_WHOLE_TREE = new Set(['help', 'completion']);
 
 /**
- * The command `argv` runs, when its first word names one that can be built alone. Undefined (build every
- * command) for `agency` alone, a global option first, `help`, `completion`, and an unknown word, for which
- * commander suggests the nearest command name.
+ * The top-level command `argv` runs, whose options and subcommands alone are built. Undefined (build
+ * every command) for `agency` alone, a global option first, and `help`/`completion`. An unknown word is
+ * fine: every top-level name is always registered, so commander still suggests the nearest one.
  */
 function commandToRun(argv: readonly string[]): string | undefined {
   const first = argv[0];
-  return first !== undefined && ALONE.has(first) ? first : undefined;
+  if (first === undefined || first.startsWith('-') || NEEDS_WHOLE_TREE.has(first)) return undefined;
+  return first;
 }
 
 /**

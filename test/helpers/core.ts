@@ -15,15 +15,8 @@ import {
 import type { CompanyRecord, HqContext, UserRecord } from '../../src/sandbox/store.js';
 import { CANARY_KEY, type Harness, type RunOptions, type RunResult, startHarness } from './cli.js';
 
-export interface SentRequest {
-  method: string;
-  /** Relative to the base URL, e.g. '/v2/agency/companies'. */
-  path: string;
-  query: Record<string, string>;
-  headers: Record<string, string>;
-  body: unknown;
-  status: number;
-}
+/** A recorded request, with `path` relative to the base URL (e.g. '/v2/agency/companies'). */
+export type SentRequest = Pick<RecordedRequest, 'method' | 'path' | 'query' | 'headers' | 'body' | 'status'>;
 
 /** Every run of this harness asserts that no key it knows of (the users' HQ keys, AGENCY_API_KEY) reached stderr. */
 export async function startCoreHarness(options: SandboxOptions = {}): Promise<Harness> {
