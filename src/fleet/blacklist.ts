@@ -1,0 +1,127 @@
+/**
+ * The agency-wide blacklist: which values `blacklist add` sends, decided before anything is sent.
+ * Values are checked and lower-cased locally (a typo is exit 2 with nothing sent), a value given
+ * twice goes once, values already on the list are left out, and the rest goes in chunks the
+ * service accepts.
+ */
+import { UsageError } from '../errors.js';
+
+export type BlacklistKind = 'domains' | 'emails';
+
+/** The service adds at most this many values per POST. */
+export const BLACKLIST_CHUNK_SIZE = 500;
+/** The largest `per_page` the service allows on the 0-based list; fewest requests for a long list. */
+export const BLACKLIST_PAGE_SIZE = 1000;
+
+/** One value as the user gave it, and where it came from ("argument 2", "list.txt line 4"). */
+export interface BlacklistEntry {
+  value: string;
+  where: string;
+}
+
+const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+// The top-level label: letters, or an IDN in punycode (xn--...); never all digits (that is an IP address).
+const TOP_LABEL = /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
+// The unquoted local part of RFC 5321 (quoted local parts are too rare to be worth the risk of a typo).
+const LOCAL_PART = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
+
+/** A host name with at least two labels, as a blacklist of domains holds them (already lower case). */
+export function isDomain(value: string): boolean {
+  if (value.length > 253) return false;
+  const labels = value.split('.');
+  if (labels.length < 2) return false;
+  const top = labels[labels.length - 1] as string;
+  return labels.every((label) => LABEL.test(label)) && TOP_LABEL.test(top);
+}
+
+/** An address `local@domain` (already lower case). */
+export function isEmailAddress(value: string): boolean {
+  if (value.length > 254) return false;
+  const at = value.lastIndexOf('@');
+  if (at <= 0) return false;
+  const local = value.slice(0, at);
+  return local.length <= 64 && LOCAL_PART.test(local) && isDomain(value.slice(at + 1));
+}
+
+function problemWith(kind: BlacklistKind, value: string): string | undefined {
+  if (kind === 'domains') {
+    if (isDomain(value)) return undefined;
+    return value.includes('@')
+      ? 'is an e-mail address, not a domain (use --emails)'
+      : 'is not a domain (such as example.com)';
+  }
+  if (isEmailAddress(value)) return undefined;
+  return isDomain(value.replace(/^@/, ''))
+    ? 'is a domain, not an e-mail address (use --domains)'
+    : 'is not an e-mail address (such as name@example.com)';
+}
+
+export interface NormalizedValues {
+  /** Lower-cased, each once, in the order first given. */
+  values: string[];
+  /** One note for each value given more than once (said on stderr; not an error). */
+  notes: string[];
+}
+
+/**
+ * Checks every entry at once and throws one UsageError naming each bad value and where it came
+ * from; otherwise the values, lower-cased and each once.
+ */
+export function normalizeBlacklistEntries(
+  kind: BlacklistKind,
+  entries: readonly BlacklistEntry[],
+): NormalizedValues {
+  const problems: string[] = [];
+  const copies = new Map<string, string[]>();
+  for (const entry of entries) {
+    const value = entry.value.trim().toLowerCase();
+    const problem = value === '' ? 'is empty' : problemWith(kind, value);
+    if (problem) {
+      problems.push(`${JSON.stringify(entry.value)} (${entry.where}) ${problem}.`);
+      continue;
+    }
+    const places = copies.get(value) ?? [];
+    places.push(entry.where);
+    copies.set(value, places);
+  }
+  if (problems.length > 0) {
+    throw new UsageError(
+      problems.length === 1
+        ? (problems[0] as string)
+        : `${problems.length} values cannot go on the blacklist:\n  ${problems.join('\n  ')}`,
+      { hint: 'Nothing was sent.' },
+    );
+  }
+  if (copies.size === 0) {
+    throw new UsageError(`No ${kind} to add: give them as arguments or with --file.`);
+  }
+  const notes: string[] = [];
+  for (const [value, places] of copies) {
+    if (places.length > 1)
+      notes.push(`${value} is given ${places.length} times (${places.join(', ')}); sent once.`);
+  }
+  return { values: [...copies.keys()], notes };
+}
+
+export interface BlacklistAddPlan {
+  /** Values not on the list yet, in input order. */
+  toAdd: string[];
+  /** Values already on the list: not sent again. */
+  present: string[];
+}
+
+/** `existing` is what the service lists; it is compared lower-cased, as the values are. */
+export function planBlacklistAdd(values: readonly string[], existing: Iterable<string>): BlacklistAddPlan {
+  const listed = new Set<string>();
+  for (const value of existing) listed.add(value.trim().toLowerCase());
+  const plan: BlacklistAddPlan = { toAdd: [], present: [] };
+  for (const value of values) (listed.has(value) ? plan.present : plan.toAdd).push(value);
+  return plan;
+}
+
+/** Consecutive slices of at most `size` items; the last one smaller. */
+export function chunked<T>(items: readonly T[], size = BLACKLIST_CHUNK_SIZE): T[][] {
+  const result: T[][] = [];
+  for (let i = 0; i < items.length; i += size) result.push(items.slice(i, i + size));
+  return result;
+}
