@@ -11,12 +11,13 @@ export {
   stateSummary,
   timestamp,
 } from './server.js';
+export { Store } from './store.js';
 export {
   type CompanyRecord,
   FOREIGN_AGENCY_ID,
+  type HqContext,
   type KeyRecord,
   MAIN_AGENCY_ID,
   type SandboxState,
-  Store,
   type UserRecord,
-} from './store.js';
+} from './types.js';

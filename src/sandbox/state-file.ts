@@ -11,7 +11,8 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { type SeedOptions, Store } from './store.js';
+import { Store } from './store.js';
+import type { SeedOptions } from './types.js';
 
 /** The saved world if the file exists, else a fresh one. A damaged file is an error, never overwritten. */
 export function loadOrSeed(path: string, seed: SeedOptions | undefined): Store {

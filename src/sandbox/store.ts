@@ -1,189 +1,45 @@
 /**
- * The sandbox's state and every business rule of the specification, without HTTP: who a key
- * belongs to, which account a request acts on, and what each endpoint answers. Rule violations
- * are thrown as SandboxError(status, detail); the server turns them into the error body.
+ * The sandbox's state with its indexes, and who may do what: which account a key belongs to, the
+ * x-company-id rules, access to a company. The rules of each endpoint live in resources/*.ts; the
+ * methods at the end of the class are shortcuts to them for tests and scripts that set up data
+ * without HTTP.
  */
-import { randomBytes } from 'node:crypto';
+
+import * as companies from './resources/companies.js';
+import * as keys from './resources/keys.js';
+import * as mailboxes from './resources/mailboxes.js';
+import * as users from './resources/users.js';
+import * as webhooks from './resources/webhooks.js';
+import { seedState } from './seed/agency.js';
+import { checkState } from './state-check.js';
 import {
-  companyEmailAccounts,
-  companyMailboxes,
-  companyNames,
-  companyWebhooks,
-  type EmailAccountItem,
-  FOREIGN_COMPANY_NAMES,
-  hqMailboxes,
-  hqWebhooks,
-  type MailboxItem,
-  type WebhookItem,
-} from './world.js';
+  type AgencyRecord,
+  accountOfAgency,
+  accountOfCompany,
+  type CompanyRecord,
+  FOREIGN_AGENCY_ID,
+  type HqContext,
+  type KeyRecord,
+  MAIN_AGENCY_ID,
+  type Principal,
+  type RequestContext,
+  SandboxError,
+  type SandboxState,
+  type SeedOptions,
+  type UserRecord,
+} from './types.js';
 
-export const PAGE_SIZE = 50;
-export const MAX_COMPANIES_PER_REQUEST = 10;
-export const FIRST_COMPANY_ID = 1001;
-export const AUTO_KEY_LABEL = 'Default key';
-
-export class SandboxError extends Error {
-  constructor(
-    readonly status: number,
-    readonly detail: string,
-  ) {
-    super(detail);
-    this.name = 'SandboxError';
-  }
-}
-
-export type Role = 'AGENCY_OWNER' | 'AGENCY_MEMBER';
-
-export interface AgencyRecord {
-  id: number;
-  name: string;
-  domain: string;
-}
-
-export interface UserRecord {
-  id: number;
-  agencyId: number;
-  name: string;
-  email: string;
-  role: Role;
-  hqKey: string;
-}
-
-export interface CompanyRecord {
-  id: number;
-  agencyId: number;
-  name: string;
-  ownerId: number;
-  active: boolean;
-  runningCampaigns: number;
-  emailSlots: number;
-  linkedinSlots: number;
-  /** Seeded companies have invented mailboxes, webhooks and email accounts; created ones start empty. */
-  seeded: boolean;
-}
-
-export interface KeyRecord {
-  key: string;
-  label: string;
-  companyId: number;
-  /** The user who created the key; key lists are per user. */
-  userId: number;
-}
-
-/** The JSON written to --state. */
-export interface SandboxState {
-  version: 1;
-  nextCompanyId: number;
-  agencies: AgencyRecord[];
-  users: UserRecord[];
-  companies: CompanyRecord[];
-  keys: KeyRecord[];
-}
-
-export type Principal =
-  | { kind: 'hq'; user: UserRecord; agency: AgencyRecord }
-  | { kind: 'client'; key: KeyRecord; company: CompanyRecord; agency: AgencyRecord };
-
-/** The account a request acts on; `account` is also the rate-limit lane. */
-export type RequestContext =
-  | { level: 'hq'; account: string; agency: AgencyRecord; user: UserRecord }
-  | {
-      level: 'client';
-      account: string;
-      agency: AgencyRecord;
-      company: CompanyRecord;
-      /** Set when the HQ key acts through x-company-id. */
-      user?: UserRecord;
-    };
-
-export interface HqContext {
-  level: 'hq';
-  account: string;
-  agency: AgencyRecord;
-  user: UserRecord;
-}
-
-export interface Page<T> {
-  content: T[];
-  pagination_data: {
-    total_elements: number;
-    total_pages: number;
-    current_page_number: number;
-    page_size: number;
-  };
-}
-
-export interface CompanyListItem {
-  id: number;
-  name: string;
-  owner: string;
-  active: boolean;
-  running_campaigns: number;
-  email_slots: number;
-  linkedin_slots: number;
-}
-
-export interface CreatedCompany {
-  id: number;
-  name: string;
-  owner: string;
-  active: boolean;
-}
-
-export interface SeedOptions {
-  /** Companies of the main agency (default 120). */
-  companies?: number;
-}
-
-export const MAIN_AGENCY_ID = 1;
-export const FOREIGN_AGENCY_ID = 2;
-
-export function newHqKey(): string {
-  return `wpk_hq_${randomBytes(16).toString('hex')}`;
-}
-
-export function newClientKey(): string {
-  return `wpk_${randomBytes(16).toString('hex')}`;
-}
-
-export function accountOfAgency(agencyId: number): string {
-  return `hq:${agencyId}`;
-}
-
-export function accountOfCompany(companyId: number): string {
-  return `company:${companyId}`;
-}
-
-/** 1-based page number from the query; absent = 1. */
-export function parsePage(raw: string | undefined): number {
-  if (raw === undefined) return 1;
-  const n = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n < 1) {
-    throw new SandboxError(400, `page must be a positive integer (got "${raw}")`);
-  }
-  return n;
-}
-
-export function parseActive(raw: string | undefined): boolean | undefined {
-  if (raw === undefined) return undefined;
-  if (raw === 'true') return true;
-  if (raw === 'false') return false;
-  throw new SandboxError(400, `active must be true or false (got "${raw}")`);
-}
-
-/** One page out of a list that is already in order: O(page), whatever the list's length. */
-export function pageOf<T, U>(items: readonly T[], page: number, map: (item: T) => U): Page<U> {
-  const start = (page - 1) * PAGE_SIZE;
-  return {
-    content: items.slice(start, start + PAGE_SIZE).map(map),
-    pagination_data: {
-      total_elements: items.length,
-      total_pages: Math.ceil(items.length / PAGE_SIZE),
-      current_page_number: page,
-      page_size: PAGE_SIZE,
-    },
-  };
-}
+// Tests and scripts import the record types from here.
+export type {
+  AgencyRecord,
+  CompanyRecord,
+  HqContext,
+  KeyRecord,
+  RequestContext,
+  SandboxState,
+  UserRecord,
+} from './types.js';
+export { FOREIGN_AGENCY_ID, MAIN_AGENCY_ID, SandboxError } from './types.js';
 
 interface AgencyIndex {
   all: CompanyRecord[];
@@ -214,83 +70,7 @@ export class Store {
 
   /** A fresh world: the main agency (two users, `companies` companies) and a foreign agency. */
   static seed(options: SeedOptions = {}): Store {
-    const count = options.companies ?? 120;
-    if (!Number.isSafeInteger(count) || count < 0) throw new RangeError('seed.companies must be >= 0');
-    const main: AgencyRecord = {
-      id: MAIN_AGENCY_ID,
-      name: 'Northwind Outreach',
-      domain: 'northwind.example',
-    };
-    const foreign: AgencyRecord = {
-      id: FOREIGN_AGENCY_ID,
-      name: 'Southwind Partners',
-      domain: 'southwind.example',
-    };
-    const users: UserRecord[] = [
-      {
-        id: 1,
-        agencyId: main.id,
-        name: 'Olivia Owner',
-        email: 'olivia@northwind.example',
-        role: 'AGENCY_OWNER',
-        hqKey: newHqKey(),
-      },
-      {
-        id: 2,
-        agencyId: main.id,
-        name: 'Tom Teammate',
-        email: 'tom@northwind.example',
-        role: 'AGENCY_MEMBER',
-        hqKey: newHqKey(),
-      },
-      {
-        id: 3,
-        agencyId: foreign.id,
-        name: 'Frank Foreign',
-        email: 'frank@southwind.example',
-        role: 'AGENCY_OWNER',
-        hqKey: newHqKey(),
-      },
-    ];
-    const companies: CompanyRecord[] = [];
-    const keys: KeyRecord[] = [];
-    let nextId = FIRST_COMPANY_ID;
-    const add = (agencyId: number, name: string, ownerId: number, active: boolean, i: number) => {
-      const id = nextId++;
-      const runningCampaigns = active ? i % 5 : 0;
-      companies.push({
-        id,
-        agencyId,
-        name,
-        ownerId,
-        active,
-        runningCampaigns,
-        emailSlots: companyMailboxes(id, name).filter((m) => m.type === 'SMTP').length,
-        linkedinSlots: i % 4 === 0 ? 1 : 0,
-        seeded: true,
-      });
-      keys.push({ key: newClientKey(), label: AUTO_KEY_LABEL, companyId: id, userId: ownerId });
-      if (i % 4 === 0) keys.push({ key: newClientKey(), label: 'Zapier', companyId: id, userId: ownerId });
-      if (i % 5 === 1 && agencyId === main.id) {
-        keys.push({ key: newClientKey(), label: 'Reporting', companyId: id, userId: 1 });
-      }
-    };
-    // Documented pattern: index i = id - 1001; every 7th (i % 7 === 6) is inactive, except 1042 (i = 41),
-    // the id of the contract's and README's examples, so that they work as written; Tom owns i % 3 === 1.
-    companyNames(count).forEach((name, i) => {
-      add(main.id, name, i % 3 === 1 ? 2 : 1, i % 7 !== 6 || i === 41, i);
-    });
-    FOREIGN_COMPANY_NAMES.forEach((name, i) => {
-      add(foreign.id, name, 3, i !== FOREIGN_COMPANY_NAMES.length - 1, i);
-    });
-    return new Store({
-      version: 1,
-      nextCompanyId: nextId,
-      agencies: [main, foreign],
-      users,
-      companies,
-      keys,
-    });
+    return new Store(seedState(options));
   }
 
   /** Validates a parsed state file; throws Error saying what is wrong. */
@@ -326,18 +106,25 @@ export class Store {
 
   /** Companies in id order, of one agency or of all. */
   companies(agencyId?: number, filter: { active?: boolean; ownerId?: number } = {}): CompanyRecord[] {
+    const index = agencyId === undefined ? undefined : this.byAgency.get(agencyId);
     const source =
       agencyId === undefined
         ? this.state.companies
         : filter.active === undefined
-          ? (this.byAgency.get(agencyId)?.all ?? [])
-          : ((filter.active ? this.byAgency.get(agencyId)?.active : this.byAgency.get(agencyId)?.inactive) ??
-            []);
+          ? (index?.all ?? [])
+          : ((filter.active ? index?.active : index?.inactive) ?? []);
     return source.filter(
       (c) =>
         (filter.active === undefined || c.active === filter.active) &&
         (filter.ownerId === undefined || c.ownerId === filter.ownerId),
     );
+  }
+
+  /** The agency's companies in id order without copying (all, or only active / inactive ones). */
+  companyList(agencyId: number, active: boolean | undefined): readonly CompanyRecord[] {
+    const index = this.byAgency.get(agencyId);
+    if (!index) return [];
+    return active === undefined ? index.all : active ? index.active : index.inactive;
   }
 
   company(id: number): CompanyRecord | undefined {
@@ -346,6 +133,10 @@ export class Store {
 
   findCompanyByName(name: string, agencyId: number = MAIN_AGENCY_ID): CompanyRecord | undefined {
     return this.byAgency.get(agencyId)?.all.find((c) => c.name === name);
+  }
+
+  hasCompanyNamed(agencyId: number, name: string): boolean {
+    return this.byAgency.get(agencyId)?.names.has(name) ?? false;
   }
 
   /** Companies the user may act on: all of the agency for its owner, their own for a member. */
@@ -456,149 +247,8 @@ export class Store {
     throw new SandboxError(403, "Agency endpoints require the agency's main account key");
   }
 
-  // ---- account endpoints ----
-
-  me(context: RequestContext): Record<string, unknown> {
-    const agency = { id: context.agency.id, name: context.agency.name };
-    if (context.level === 'hq') {
-      const { user } = context;
-      return { id: user.id, email: user.email, name: user.name, role: user.role, agency, account_type: 'HQ' };
-    }
-    return {
-      id: context.company.id,
-      company_id: context.company.id,
-      company_name: context.company.name,
-      account_type: 'CLIENT',
-      agency,
-    };
-  }
-
-  mailboxes(context: RequestContext): MailboxItem[] {
-    if (context.level === 'hq') return hqMailboxes(context.agency.id, context.agency.domain);
-    const c = context.company;
-    return c.seeded ? companyMailboxes(c.id, c.name) : [];
-  }
-
-  webhooks(context: RequestContext): { webhooks: WebhookItem[] } {
-    if (context.level === 'hq') return { webhooks: hqWebhooks(context.agency.domain) };
-    const c = context.company;
-    return { webhooks: c.seeded ? companyWebhooks(c.id, c.name) : [] };
-  }
-
-  // ---- agency endpoints ----
-
-  listCompanies(context: HqContext, query: { page?: string; active?: string }): Page<CompanyListItem> {
-    const page = parsePage(query.page);
-    const active = parseActive(query.active);
-    const index = this.byAgency.get(context.agency.id);
-    const list = !index ? [] : active === undefined ? index.all : active ? index.active : index.inactive;
-    return pageOf(list, page, (c) => this.listItem(c));
-  }
-
-  createCompanies(context: HqContext, body: unknown): { companies: CreatedCompany[] } {
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-      throw new SandboxError(400, 'Request body must be an object with a "companies" array');
-    }
-    const items = (body as { companies?: unknown }).companies;
-    if (!Array.isArray(items)) throw new SandboxError(400, '"companies" must be an array');
-    if (items.length === 0) throw new SandboxError(400, '"companies" must not be empty');
-    if (items.length > MAX_COMPANIES_PER_REQUEST) {
-      throw new SandboxError(
-        400,
-        `At most ${MAX_COMPANIES_PER_REQUEST} companies can be created per request (got ${items.length})`,
-      );
-    }
-    const names = items.map((item, i) => {
-      const name = typeof item === 'object' && item !== null ? (item as { name?: unknown }).name : undefined;
-      if (typeof name !== 'string' || name.trim() === '') {
-        throw new SandboxError(400, `companies[${i}].name must be a non-empty string`);
-      }
-      return name;
-    });
-    const seen = new Set<string>();
-    const index = this.agencyIndex(context.agency.id);
-    for (const name of names) {
-      if (seen.has(name)) {
-        throw new SandboxError(400, `Duplicate company name in request: "${name}"; no company was created`);
-      }
-      seen.add(name);
-      if (index.names.has(name)) {
-        throw new SandboxError(400, `A company named "${name}" already exists; no company was created`);
-      }
-    }
-    const created = names.map((name) => {
-      const company: CompanyRecord = {
-        id: this.state.nextCompanyId++,
-        agencyId: context.agency.id,
-        name,
-        ownerId: context.user.id,
-        active: true,
-        runningCampaigns: 0,
-        emailSlots: 0,
-        linkedinSlots: 0,
-        seeded: false,
-      };
-      this.state.companies.push(company);
-      this.indexCompany(company);
-      this.addKey({
-        key: newClientKey(),
-        label: AUTO_KEY_LABEL,
-        companyId: company.id,
-        userId: context.user.id,
-      });
-      return { id: company.id, name, owner: context.user.name, active: true };
-    });
-    this.changed();
-    return { companies: created };
-  }
-
-  emailAccounts(context: HqContext, companyId: string): { content: EmailAccountItem[] } {
-    const c = this.companyForAgencyEndpoint(context, companyId);
-    return { content: c.seeded ? companyEmailAccounts(c.id, c.name, c.runningCampaigns) : [] };
-  }
-
-  listKeys(
-    context: HqContext,
-    companyId: string,
-    query: { page?: string },
-  ): Page<{ api_key: string; label: string }> {
-    const page = parsePage(query.page);
-    const c = this.companyForAgencyEndpoint(context, companyId);
-    const mine = this.keysByOwner.get(`${c.id}:${context.user.id}`) ?? [];
-    return pageOf(mine, page, (k) => ({ api_key: k.key, label: k.label }));
-  }
-
-  createKey(context: HqContext, companyId: string, body: unknown): { api_key: string } {
-    const c = this.companyForAgencyEndpoint(context, companyId);
-    const label =
-      typeof body === 'object' && body !== null && !Array.isArray(body)
-        ? (body as { label?: unknown }).label
-        : undefined;
-    if (typeof label !== 'string' || label.trim() === '') {
-      throw new SandboxError(400, 'label is required and must be a non-empty string');
-    }
-    const record: KeyRecord = { key: newClientKey(), label, companyId: c.id, userId: context.user.id };
-    this.addKey(record);
-    this.changed();
-    return { api_key: record.key };
-  }
-
-  // ---- internals ----
-
-  private listItem(c: CompanyRecord): CompanyListItem {
-    return {
-      id: c.id,
-      name: c.name,
-      owner: this.userById.get(c.ownerId)?.name ?? '',
-      active: c.active,
-      running_campaigns: c.runningCampaigns,
-      email_slots: c.emailSlots,
-      linkedin_slots: c.linkedinSlots,
-    };
-  }
-
   /** A company id from a path or header that must name a company of this agency (else 404). */
-  private companyInAgency(agency: AgencyRecord, raw: string): CompanyRecord {
+  companyInAgency(agency: AgencyRecord, raw: string): CompanyRecord {
     const company = /^\d+$/.test(raw) ? this.companyById.get(Number(raw)) : undefined;
     if (!company || company.agencyId !== agency.id) {
       throw new SandboxError(404, `Company ${raw} not found in agency ${agency.name}`);
@@ -606,7 +256,8 @@ export class Store {
     return company;
   }
 
-  private companyForAgencyEndpoint(context: HqContext, raw: string): CompanyRecord {
+  /** The company of an agency endpoint's path: in the caller's agency (404) and reachable by its user (403). */
+  companyForAgencyEndpoint(context: HqContext, raw: string): CompanyRecord {
     const company = this.companyInAgency(context.agency, raw);
     if (!this.hasAccess(context.user, company)) {
       throw new SandboxError(403, `User ${context.user.name} has no access to company ${company.id}`);
@@ -614,9 +265,61 @@ export class Store {
     return company;
   }
 
-  private changed(): void {
+  // ---- mutations (the resource modules' only way to change the state) ----
+
+  /** A new company of `agencyId`, with the next id; its owner gets the automatic key. */
+  addCompany(fields: Omit<CompanyRecord, 'id'>): CompanyRecord {
+    const company: CompanyRecord = { id: this.state.nextCompanyId++, ...fields };
+    this.state.companies.push(company);
+    this.indexCompany(company);
+    return company;
+  }
+
+  addKey(k: KeyRecord): void {
+    this.state.keys.push(k);
+    this.indexKey(k);
+  }
+
+  /** Tells the owner of the state (the state file) that something changed. */
+  changed(): void {
     this.onChange?.();
   }
+
+  // ---- shortcuts to the resource rules, for tests and scripts ----
+
+  me(context: RequestContext) {
+    return users.me(context);
+  }
+
+  mailboxes(context: RequestContext) {
+    return mailboxes.mailboxes(context);
+  }
+
+  webhooks(context: RequestContext) {
+    return webhooks.listWebhooks(this, context);
+  }
+
+  listCompanies(context: HqContext, query: { page?: string; active?: string }) {
+    return companies.listCompanies(this, context, query);
+  }
+
+  createCompanies(context: HqContext, body: unknown) {
+    return companies.createCompanies(this, context, body);
+  }
+
+  emailAccounts(context: HqContext, companyId: string) {
+    return mailboxes.emailAccounts(this, context, companyId);
+  }
+
+  listKeys(context: HqContext, companyId: string, query: { page?: string }) {
+    return keys.listKeys(this, context, companyId, query);
+  }
+
+  createKey(context: HqContext, companyId: string, body: unknown) {
+    return keys.createKey(this, context, companyId, body);
+  }
+
+  // ---- indexes ----
 
   private agencyIndex(agencyId: number): AgencyIndex {
     let index = this.byAgency.get(agencyId);
@@ -633,11 +336,6 @@ export class Store {
     index.all.push(c);
     (c.active ? index.active : index.inactive).push(c);
     index.names.add(c.name);
-  }
-
-  private addKey(k: KeyRecord): void {
-    this.state.keys.push(k);
-    this.indexKey(k);
   }
 
   private indexKey(k: KeyRecord): void {
@@ -659,88 +357,4 @@ export class Store {
     for (const c of this.state.companies) this.indexCompany(c);
     for (const k of this.state.keys) this.indexKey(k);
   }
-}
-
-// ---- state file validation ----
-
-function fail(what: string): never {
-  throw new Error(what);
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function checkFields(
-  v: unknown,
-  where: string,
-  fields: Record<string, 'number' | 'string' | 'boolean'>,
-): void {
-  if (!isObject(v)) fail(`${where} is not an object`);
-  for (const [field, type] of Object.entries(fields)) {
-    if (typeof v[field] !== type) fail(`${where}.${field} is not a ${type}`);
-  }
-}
-
-function checkState(data: unknown): SandboxState {
-  if (!isObject(data)) fail('the state is not a JSON object');
-  if (data.version !== 1) fail(`unsupported state version ${JSON.stringify(data.version)}`);
-  if (typeof data.nextCompanyId !== 'number') fail('nextCompanyId is not a number');
-  for (const list of ['agencies', 'users', 'companies', 'keys']) {
-    if (!Array.isArray(data[list])) fail(`${list} is not an array`);
-  }
-  const state = data as unknown as SandboxState;
-  state.agencies.forEach((a, i) => {
-    checkFields(a, `agencies[${i}]`, { id: 'number', name: 'string', domain: 'string' });
-  });
-  for (const id of [MAIN_AGENCY_ID, FOREIGN_AGENCY_ID]) {
-    if (!state.agencies.some((a) => a.id === id)) fail(`agency ${id} is missing`);
-  }
-  const agencyIds = new Set(state.agencies.map((a) => a.id));
-  const keys = new Set<string>();
-  const unique = (key: string, where: string) => {
-    if (keys.has(key)) fail(`${where} repeats a key`);
-    keys.add(key);
-  };
-  state.users.forEach((u, i) => {
-    checkFields(u, `users[${i}]`, {
-      id: 'number',
-      agencyId: 'number',
-      name: 'string',
-      email: 'string',
-      role: 'string',
-      hqKey: 'string',
-    });
-    if (!agencyIds.has(u.agencyId)) fail(`users[${i}] belongs to an unknown agency`);
-    if (u.role !== 'AGENCY_OWNER' && u.role !== 'AGENCY_MEMBER') fail(`users[${i}].role is unknown`);
-    unique(u.hqKey, `users[${i}]`);
-  });
-  if (!state.users.some((u) => u.id === 1 && u.agencyId === MAIN_AGENCY_ID)) fail('user 1 is missing');
-  const userIds = new Set(state.users.map((u) => u.id));
-  const companyIds = new Set<number>();
-  state.companies.forEach((c, i) => {
-    checkFields(c, `companies[${i}]`, {
-      id: 'number',
-      agencyId: 'number',
-      name: 'string',
-      ownerId: 'number',
-      active: 'boolean',
-      runningCampaigns: 'number',
-      emailSlots: 'number',
-      linkedinSlots: 'number',
-      seeded: 'boolean',
-    });
-    if (companyIds.has(c.id)) fail(`companies[${i}] repeats id ${c.id}`);
-    if (c.id >= state.nextCompanyId) fail(`companies[${i}].id is not below nextCompanyId`);
-    if (!agencyIds.has(c.agencyId)) fail(`companies[${i}] belongs to an unknown agency`);
-    if (!userIds.has(c.ownerId)) fail(`companies[${i}] has an unknown owner`);
-    companyIds.add(c.id);
-  });
-  state.keys.forEach((k, i) => {
-    checkFields(k, `keys[${i}]`, { key: 'string', label: 'string', companyId: 'number', userId: 'number' });
-    if (!companyIds.has(k.companyId)) fail(`keys[${i}] belongs to an unknown company`);
-    if (!userIds.has(k.userId)) fail(`keys[${i}] was created by an unknown user`);
-    unique(k.key, `keys[${i}]`);
-  });
-  return state;
 }

@@ -1,0 +1,65 @@
+/**
+ * What a route is: a path pattern, its methods, and a handler that gets the resolved account and
+ * the request's parts. Each resources/*.ts exports its routes; server.ts puts them in one table.
+ */
+import type { ListRoute } from './faults.js';
+import type { Store } from './store.js';
+import { type HqContext, type RequestContext, SandboxError } from './types.js';
+
+export type Body = { kind: 'none' } | { kind: 'json'; value: unknown } | { kind: 'invalid'; text: string };
+
+export interface Input {
+  method: string;
+  params: string[];
+  query: Record<string, string>;
+  body: Body;
+}
+
+export interface Result {
+  status: number;
+  /** `undefined` = an answer without a body (204, or the blacklist's 201). */
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/** Counters the control API reports; routes that create things add to them. */
+export interface Counters {
+  createdCompanies: number;
+  createdKeys: number;
+}
+
+export interface RouteEnv {
+  store: Store;
+  counters: Counters;
+}
+
+export type Route = {
+  pattern: RegExp;
+  methods: readonly string[];
+  /** For the 'large-page' fault. */
+  list?: ListRoute;
+} & (
+  | { agency: false; handle(context: RequestContext, input: Input, env: RouteEnv): Result }
+  | { agency: true; handle(context: HqContext, input: Input, env: RouteEnv): Result }
+);
+
+export function ok(body: unknown): Result {
+  return { status: 200, body };
+}
+
+export function jsonBody(body: Body): unknown {
+  if (body.kind !== 'json') throw new SandboxError(400, 'Request body must be valid JSON');
+  return body.value;
+}
+
+/** The route whose pattern matches `path` (relative to /rest), with the pattern's groups. */
+export function findRoute(
+  routes: readonly Route[],
+  path: string,
+): { route: Route; params: string[] } | undefined {
+  for (const route of routes) {
+    const m = route.pattern.exec(path);
+    if (m) return { route, params: m.slice(1) };
+  }
+  return undefined;
+}

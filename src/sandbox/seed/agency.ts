@@ -1,0 +1,84 @@
+/**
+ * A fresh world: the main agency (an owner and a teammate, `companies` client companies) and a
+ * foreign agency, so that "not in your agency" can be tried. Names and counters are deterministic;
+ * only the keys are random.
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  type AgencyRecord,
+  AUTO_KEY_LABEL,
+  type CompanyRecord,
+  FIRST_COMPANY_ID,
+  FOREIGN_AGENCY_ID,
+  type KeyRecord,
+  MAIN_AGENCY_ID,
+  type SandboxState,
+  type SeedOptions,
+  type UserRecord,
+} from '../types.js';
+import { companyMailboxes, companyNames, FOREIGN_COMPANY_NAMES } from './world.js';
+
+export const DEFAULT_COMPANIES = 120;
+
+export function newHqKey(): string {
+  return `wpk_hq_${randomBytes(16).toString('hex')}`;
+}
+
+export function newClientKey(): string {
+  return `wpk_${randomBytes(16).toString('hex')}`;
+}
+
+export function seedState(options: SeedOptions = {}): SandboxState {
+  const count = options.companies ?? DEFAULT_COMPANIES;
+  if (!Number.isSafeInteger(count) || count < 0) throw new RangeError('seed.companies must be >= 0');
+  const main: AgencyRecord = { id: MAIN_AGENCY_ID, name: 'Northwind Outreach', domain: 'northwind.example' };
+  const foreign: AgencyRecord = {
+    id: FOREIGN_AGENCY_ID,
+    name: 'Southwind Partners',
+    domain: 'southwind.example',
+  };
+  const user = (id: number, agencyId: number, name: string, email: string, role: UserRecord['role']) => ({
+    id,
+    agencyId,
+    name,
+    email,
+    role,
+    hqKey: newHqKey(),
+  });
+  const users: UserRecord[] = [
+    user(1, main.id, 'Olivia Owner', 'olivia@northwind.example', 'AGENCY_OWNER'),
+    user(2, main.id, 'Tom Teammate', 'tom@northwind.example', 'AGENCY_MEMBER'),
+    user(3, foreign.id, 'Frank Foreign', 'frank@southwind.example', 'AGENCY_OWNER'),
+  ];
+  const companies: CompanyRecord[] = [];
+  const keys: KeyRecord[] = [];
+  let nextId = FIRST_COMPANY_ID;
+  const add = (agencyId: number, name: string, ownerId: number, active: boolean, i: number) => {
+    const id = nextId++;
+    companies.push({
+      id,
+      agencyId,
+      name,
+      ownerId,
+      active,
+      runningCampaigns: active ? i % 5 : 0,
+      emailSlots: companyMailboxes(id, name).filter((m) => m.type === 'SMTP').length,
+      linkedinSlots: i % 4 === 0 ? 1 : 0,
+      seeded: true,
+    });
+    keys.push({ key: newClientKey(), label: AUTO_KEY_LABEL, companyId: id, userId: ownerId });
+    if (i % 4 === 0) keys.push({ key: newClientKey(), label: 'Zapier', companyId: id, userId: ownerId });
+    if (i % 5 === 1 && agencyId === main.id) {
+      keys.push({ key: newClientKey(), label: 'Reporting', companyId: id, userId: 1 });
+    }
+  };
+  // Documented pattern: index i = id - 1001; every 7th (i % 7 === 6) is inactive, except 1042 (i = 41),
+  // the id of the contract's and README's examples, so that they work as written; Tom owns i % 3 === 1.
+  companyNames(count).forEach((name, i) => {
+    add(main.id, name, i % 3 === 1 ? 2 : 1, i % 7 !== 6 || i === 41, i);
+  });
+  FOREIGN_COMPANY_NAMES.forEach((name, i) => {
+    add(foreign.id, name, 3, i !== FOREIGN_COMPANY_NAMES.length - 1, i);
+  });
+  return { version: 1, nextCompanyId: nextId, agencies: [main, foreign], users, companies, keys };
+}

@@ -1,0 +1,80 @@
+/** Validation of a parsed --state file: a damaged file is refused with what is wrong, never guessed at. */
+import { FOREIGN_AGENCY_ID, isObject, MAIN_AGENCY_ID, type SandboxState } from './types.js';
+
+function fail(what: string): never {
+  throw new Error(what);
+}
+
+function checkFields(
+  v: unknown,
+  where: string,
+  fields: Record<string, 'number' | 'string' | 'boolean'>,
+): void {
+  if (!isObject(v)) fail(`${where} is not an object`);
+  for (const [field, type] of Object.entries(fields)) {
+    if (typeof v[field] !== type) fail(`${where}.${field} is not a ${type}`);
+  }
+}
+
+export function checkState(data: unknown): SandboxState {
+  if (!isObject(data)) fail('the state is not a JSON object');
+  if (data.version !== 1) fail(`unsupported state version ${JSON.stringify(data.version)}`);
+  if (typeof data.nextCompanyId !== 'number') fail('nextCompanyId is not a number');
+  for (const list of ['agencies', 'users', 'companies', 'keys']) {
+    if (!Array.isArray(data[list])) fail(`${list} is not an array`);
+  }
+  const state = data as unknown as SandboxState;
+  state.agencies.forEach((a, i) => {
+    checkFields(a, `agencies[${i}]`, { id: 'number', name: 'string', domain: 'string' });
+  });
+  for (const id of [MAIN_AGENCY_ID, FOREIGN_AGENCY_ID]) {
+    if (!state.agencies.some((a) => a.id === id)) fail(`agency ${id} is missing`);
+  }
+  const agencyIds = new Set(state.agencies.map((a) => a.id));
+  const keys = new Set<string>();
+  const unique = (key: string, where: string) => {
+    if (keys.has(key)) fail(`${where} repeats a key`);
+    keys.add(key);
+  };
+  state.users.forEach((u, i) => {
+    checkFields(u, `users[${i}]`, {
+      id: 'number',
+      agencyId: 'number',
+      name: 'string',
+      email: 'string',
+      role: 'string',
+      hqKey: 'string',
+    });
+    if (!agencyIds.has(u.agencyId)) fail(`users[${i}] belongs to an unknown agency`);
+    if (u.role !== 'AGENCY_OWNER' && u.role !== 'AGENCY_MEMBER') fail(`users[${i}].role is unknown`);
+    unique(u.hqKey, `users[${i}]`);
+  });
+  if (!state.users.some((u) => u.id === 1 && u.agencyId === MAIN_AGENCY_ID)) fail('user 1 is missing');
+  const userIds = new Set(state.users.map((u) => u.id));
+  const companyIds = new Set<number>();
+  state.companies.forEach((c, i) => {
+    checkFields(c, `companies[${i}]`, {
+      id: 'number',
+      agencyId: 'number',
+      name: 'string',
+      ownerId: 'number',
+      active: 'boolean',
+      runningCampaigns: 'number',
+      emailSlots: 'number',
+      linkedinSlots: 'number',
+      seeded: 'boolean',
+    });
+    if (companyIds.has(c.id)) fail(`companies[${i}] repeats id ${c.id}`);
+    if (c.id >= state.nextCompanyId) fail(`companies[${i}].id is not below nextCompanyId`);
+    if (!agencyIds.has(c.agencyId)) fail(`companies[${i}] belongs to an unknown agency`);
+    if (!userIds.has(c.ownerId)) fail(`companies[${i}] has an unknown owner`);
+    companyIds.add(c.id);
+  });
+  state.keys.forEach((k, i) => {
+    checkFields(k, `keys[${i}]`, { key: 'string', label: 'string', companyId: 'number', userId: 'number' });
+    if (!companyIds.has(k.companyId)) fail(`keys[${i}] belongs to an unknown company`);
+    if (!userIds.has(k.userId)) fail(`keys[${i}] was created by an unknown user`);
+    unique(k.key, `keys[${i}]`);
+  });
+  return state;
+}
