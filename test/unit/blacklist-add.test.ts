@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/errors.js';
+import type { BlacklistKind } from '../../src/fleet/blacklist.js';
+import { addMissingToBlacklist, summarizeBlacklistAdd } from '../../src/fleet/blacklist-add.js';
+
+/** Records each POST; fails the POST numbered `failAt` (1-based) with a 400. */
+function fakeService(failAt?: number) {
+  const posts: { kind: BlacklistKind; values: string[] }[] = [];
+  return {
+    posts,
+    async addToBlacklist(kind: BlacklistKind, values: string[]) {
+      posts.push({ kind, values: [...values] });
+      if (posts.length === failAt) throw new ApiError('Bad Request: invalid value', { status: 400 });
+    },
+  };
+}
+
+const domains = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `d${from + i}.com`);
+
+describe('addMissingToBlacklist', () => {
+  it('sends only values not listed yet, in chunks of at most 500, in order', async () => {
+    const service = fakeService();
+    const values = domains(1102);
+    const { rows, failure } = await addMissingToBlacklist(
+      service,
+      'domains',
+      values,
+      ['D5.com', 'd700.com'],
+      {
+        dryRun: false,
+      },
+    );
+    expect(failure).toBeUndefined();
+    expect(service.posts.map((p) => p.values.length)).toEqual([500, 500, 100]);
+    expect(service.posts.flatMap((p) => p.values)).toEqual(
+      values.filter((v) => v !== 'd5.com' && v !== 'd700.com'),
+    );
+    expect(rows[5]).toEqual({ value: 'd5.com', result: 'exists' });
+    expect(rows[0]).toEqual({ value: 'd0.com', result: 'added' });
+    expect(rows.length).toBe(1102);
+  });
+
+  it('sends nothing on a dry run and says what would be added', async () => {
+    const service = fakeService();
+    const { rows } = await addMissingToBlacklist(service, 'emails', ['a@x.com', 'b@x.com'], ['b@x.com'], {
+      dryRun: true,
+    });
+    expect(service.posts).toEqual([]);
+    expect(rows).toEqual([
+      { value: 'a@x.com', result: 'would-add' },
+      { value: 'b@x.com', result: 'exists' },
+    ]);
+    expect(summarizeBlacklistAdd('emails', rows)).toBe(
+      'Would add 1 email (dry run, nothing sent); 1 already listed.',
+    );
+  });
+
+  it('sends nothing when every value is listed already', async () => {
+    const service = fakeService();
+    const { rows } = await addMissingToBlacklist(service, 'domains', ['a.com'], ['a.com'], { dryRun: false });
+    expect(service.posts).toEqual([]);
+    expect(summarizeBlacklistAdd('domains', rows)).toBe('Added 0 domains; 1 already listed.');
+  });
+
+  it('stops at the first failed chunk and reports exactly what was added', async () => {
+    const service = fakeService(2);
+    const { rows, failure } = await addMissingToBlacklist(service, 'domains', domains(1200), [], {
+      dryRun: false,
+    });
+    expect(service.posts.length).toBe(2);
+    expect(failure?.exitCode).toBe(1);
+    expect(rows.filter((r) => r.result === 'added').length).toBe(500);
+    expect(rows[500]).toEqual({ value: 'd500.com', result: 'failed', error: 'Bad Request: invalid value' });
+    expect(rows[1100]?.error).toBe('not sent: an earlier request failed');
+    expect(summarizeBlacklistAdd('domains', rows)).toBe('Added 500 domains; 700 domains not added.');
+  });
+});
