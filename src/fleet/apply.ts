@@ -1,0 +1,193 @@
+/**
+ * `apply`: carries out a plan in the contract's order — companies (chunks of 10, file order), then
+ * missing key labels (HQ account, one at a time), then missing webhook pairs (client accounts, several
+ * at once, one write at a time per account). Goes on past a failure; a company that could not be
+ * created gets none of its keys or webhooks. Every new key is handed to `onKey` before the next
+ * request is sent, so that it is written down even if the run dies right after.
+ */
+import { mapPool } from '../api/limit.js';
+import type { CreatedCompany } from '../api/types.js';
+import { type AgencyError, type ExitCode, InterruptedError } from '../errors.js';
+import { isRowFailure, type RowError, rowError } from './failures.js';
+import type { Plan, PlannedCompany } from './plan.js';
+import type { KeyPort, WebhookPort } from './ports.js';
+import { listedEvent } from './webhook-input.js';
+
+export type AppliedResult = 'created' | 'subscribed' | 'failed' | 'skipped';
+
+/** What one line of apply's output is about. */
+export type AppliedSubject =
+  | { type: 'company'; name: string; company_id: number | null }
+  | { type: 'key'; company: string; company_id: number | null; label: string; api_key?: string }
+  | { type: 'webhook'; company: string; company_id: number | null; event: string; url: string };
+
+/** One line of apply's output. */
+export type Applied = AppliedSubject & { result: AppliedResult; error?: RowError };
+
+/** What creating the new companies achieved; names in neither list were not attempted (interrupted). */
+export interface CreationOutcome {
+  created: CreatedCompany[];
+  /** Names that were not created, or whose creation is unknown, with the reason. */
+  failed: { name: string; error: AgencyError }[];
+}
+
+export interface ApplyPorts {
+  keys: Pick<KeyPort, 'createKey'>;
+  webhooks: Pick<WebhookPort, 'subscribeWebhook'>;
+  /**
+   * Creates the names in chunks of 10, in order, with the lost-answer reconciliation of bulk
+   * creation; `knownIds` are the companies that existed when the plan was made.
+   */
+  createCompanies(names: string[], knownIds: ReadonlySet<number>): Promise<CreationOutcome>;
+}
+
+export interface ApplyOptions {
+  concurrency: number;
+  signal?: AbortSignal | undefined;
+  /** Told of each change as it is made (or fails), in order per account. */
+  onChange?: ((applied: Applied) => void | Promise<void>) | undefined;
+}
+
+export interface ApplyOutcome {
+  applied: Applied[];
+  failureCodes: ExitCode[];
+  interrupted: boolean;
+}
+
+export async function applyPlan(plan: Plan, ports: ApplyPorts, options: ApplyOptions): Promise<ApplyOutcome> {
+  const applied: Applied[] = [];
+  const failureCodes: ExitCode[] = [];
+  let interrupted = false;
+  const report = async (entry: Applied, error?: AgencyError) => {
+    if (error) failureCodes.push(error.exitCode);
+    applied.push(entry);
+    await options.onChange?.(entry);
+  };
+  const stopped = () => {
+    if (options.signal?.aborted) interrupted = true;
+    return interrupted;
+  };
+
+  // 1. Companies. An id per company of the file that exists now; undefined = none to give it.
+  const ids = new Map<PlannedCompany, number>();
+  const notCreated = new Map<PlannedCompany, string>();
+  for (const c of plan.companies) if (c.existing) ids.set(c, c.existing.id);
+  const toCreate = plan.companies.filter((c) => !c.existing);
+  if (toCreate.length > 0 && !stopped()) {
+    const outcome = await ports.createCompanies(
+      toCreate.map((c) => c.desired.name),
+      plan.knownIds,
+    );
+    const created = new Map(outcome.created.map((c) => [c.name.trim(), c]));
+    const failed = new Map(outcome.failed.map((f) => [f.name, f.error]));
+    for (const c of toCreate) {
+      const company = created.get(c.desired.name);
+      const error = failed.get(c.desired.name);
+      if (company) {
+        ids.set(c, company.id);
+        await report({ type: 'company', name: c.desired.name, company_id: company.id, result: 'created' });
+      } else if (error) {
+        notCreated.set(c, `company ${JSON.stringify(c.desired.name)} was not created`);
+        await report(
+          {
+            type: 'company',
+            name: c.desired.name,
+            company_id: null,
+            result: 'failed',
+            error: rowError(error),
+          },
+          error,
+        );
+      } else {
+        notCreated.set(c, `company ${JSON.stringify(c.desired.name)} was not created (interrupted)`);
+        interrupted = true;
+      }
+    }
+  }
+
+  /** One write for one company of the file; false when the run must stop (interrupted). */
+  const attempt = async (
+    c: PlannedCompany,
+    subject: AppliedSubject,
+    write: (id: number) => Promise<{ result: AppliedResult; api_key?: string }>,
+  ): Promise<boolean> => {
+    const id = ids.get(c);
+    if (id === undefined) {
+      const message = notCreated.get(c) ?? 'its company was not created';
+      await report({ ...subject, result: 'skipped', error: { status: null, message } });
+      return true;
+    }
+    if (stopped()) return false;
+    try {
+      await report({ ...subject, ...(await write(id)) } as Applied);
+    } catch (error) {
+      if (error instanceof InterruptedError) {
+        interrupted = true;
+        return false;
+      }
+      if (!isRowFailure(error)) throw error;
+      await report({ ...subject, result: 'failed', error: rowError(error) }, error);
+    }
+    return true;
+  };
+  const subjectOf = (c: PlannedCompany) => ({
+    company: c.existing?.name ?? c.desired.name,
+    company_id: ids.get(c) ?? null,
+  });
+
+  // 2. Keys, on the HQ account: one request at a time.
+  keys: for (const c of plan.companies) {
+    for (const label of c.missingKeys) {
+      const subject = { type: 'key' as const, ...subjectOf(c), label };
+      const going = await attempt(c, subject, async (id) => ({
+        result: 'created',
+        api_key: await ports.keys.createKey(id, label),
+      }));
+      if (!going) break keys;
+    }
+  }
+
+  // 3. Webhooks, on each client account: accounts in parallel, one write at a time within one.
+  await mapPool(
+    plan.companies.filter((c) => c.missingWebhooks.length > 0),
+    options.concurrency,
+    async (c) => {
+      for (const w of c.missingWebhooks) {
+        const subject = {
+          type: 'webhook' as const,
+          ...subjectOf(c),
+          event: listedEvent(w.event),
+          url: w.url,
+        };
+        const going = await attempt(c, subject, async (id) => {
+          await ports.webhooks.subscribeWebhook(id, w.event, w.url);
+          return { result: 'subscribed' };
+        });
+        if (!going) return;
+      }
+    },
+    options.signal,
+  );
+  if (options.signal?.aborted) interrupted = true;
+  return { applied, failureCodes, interrupted };
+}
+
+/** `company_id<TAB>name<TAB>label<TAB>api_key`, the line `--keys-out` appends for each new key. */
+export function keysOutLine(entry: Applied & { type: 'key' }): string {
+  return `${entry.company_id ?? ''}\t${entry.company}\t${entry.label}\t${entry.api_key ?? ''}\n`;
+}
+
+/** One line of apply's stdout. */
+export function describeApplied(entry: Applied): string {
+  const failed = entry.result === 'failed' || entry.result === 'skipped';
+  const mark = failed ? `✗ ${entry.result}:` : '+';
+  const reason = entry.error ? ` — ${entry.error.message}` : '';
+  switch (entry.type) {
+    case 'company':
+      return `${mark} company ${JSON.stringify(entry.name)}${entry.company_id !== null ? ` (id ${entry.company_id})` : ''}${reason}`;
+    case 'key':
+      return `${mark} key ${JSON.stringify(entry.label)} for ${JSON.stringify(entry.company)}${entry.api_key ? `: ${entry.api_key}` : ''}${reason}`;
+    case 'webhook':
+      return `${mark} webhook ${entry.event} → ${entry.url} for ${JSON.stringify(entry.company)}${reason}`;
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * `apply --keys-out FILE`: every new key is appended as it arrives, so none is lost when the terminal
+ * is. The file is created 0600 (it holds secrets), opened before the first request (a bad path stops
+ * the run before anything is sent), and each line reaches the disk before the next request is made.
+ */
+import { closeSync, fchmodSync, fstatSync, fsyncSync, openSync, writeSync } from 'node:fs';
+import { UsageError } from '../errors.js';
+
+export class KeysOut {
+  #fd: number | undefined;
+
+  private constructor(
+    fd: number,
+    readonly path: string,
+  ) {
+    this.#fd = fd;
+  }
+
+  static open(path: string): KeysOut {
+    let fd: number;
+    try {
+      fd = openSync(path, 'a', 0o600);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const why =
+        code === 'ENOENT'
+          ? 'its directory does not exist'
+          : code === 'EISDIR'
+            ? 'it is a directory'
+            : code === 'EACCES'
+              ? 'permission denied'
+              : (error as Error).message;
+      throw new UsageError(`Cannot write the keys file ${path}: ${why}.`, { hint: 'Nothing was sent.' });
+    }
+    // An existing file that others can read is tightened: it is about to hold keys.
+    try {
+      if ((fstatSync(fd).mode & 0o077) !== 0) fchmodSync(fd, 0o600);
+    } catch {
+      // Not ours to change (another owner): the keys still go where the user asked.
+    }
+    return new KeysOut(fd, path);
+  }
+
+  /** Writes one line and waits for the disk. */
+  append(line: string): void {
+    if (this.#fd === undefined) throw new Error('keys file already closed');
+    writeSync(this.#fd, line);
+    fsyncSync(this.#fd);
+  }
+
+  close(): void {
+    if (this.#fd !== undefined) closeSync(this.#fd);
+    this.#fd = undefined;
+  }
+}

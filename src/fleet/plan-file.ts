@@ -1,0 +1,302 @@
+/**
+ * The desired-state file of `plan` and `apply` (contract, "Fleet changes"): YAML, or JSON (which is
+ * YAML too). Every problem names its line, and all are reported at once; nothing is sent for a bad
+ * file. This is the only module that imports `yaml`, so other commands never pay for loading it.
+ */
+import {
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  LineCounter,
+  type Node,
+  parseDocument,
+  Scalar,
+  type YAMLMap,
+} from 'yaml';
+import { UsageError } from '../errors.js';
+import { duplicateMessage, duplicateNames } from './names.js';
+import { checkEvent, checkWebhookUrl } from './webhook-input.js';
+
+export interface DesiredWebhook {
+  /** Lower case, the form sent on subscribe. */
+  event: string;
+  url: string;
+}
+
+export interface DesiredCompany {
+  name: string;
+  /** Line of the company's entry in the file. */
+  line: number;
+  /** Labels that must exist among the keys the user created: the defaults, then the company's own. */
+  keys: string[];
+  webhooks: DesiredWebhook[];
+}
+
+export interface DesiredState {
+  companies: DesiredCompany[];
+  /** Unknown but well-formed event names, once each. */
+  warnings: string[];
+}
+
+const MAX_NAME_LENGTH = 255;
+const MAX_LABEL_LENGTH = 255;
+// Invisible or line-breaking characters would make a name or label look like another one.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff]/;
+
+export function parsePlanFile(text: string, source: string): DesiredState {
+  return new PlanFileReader(text, source).read();
+}
+
+class PlanFileReader {
+  readonly #lines = new LineCounter();
+  readonly #problems: string[] = [];
+  readonly #warnings = new Map<string, string>();
+
+  constructor(
+    private readonly text: string,
+    private readonly source: string,
+  ) {}
+
+  read(): DesiredState {
+    const doc = parseDocument(this.text, { lineCounter: this.#lines, uniqueKeys: true, prettyErrors: false });
+    for (const error of doc.errors) {
+      const line = this.#lines.linePos(error.pos[0]).line;
+      this.#problems.push(`${this.source} line ${line}: ${firstLine(error.message)}`);
+    }
+    let companies: DesiredCompany[] = [];
+    if (doc.errors.length === 0) companies = this.#root(doc.contents);
+    if (this.#problems.length > 0) {
+      const [only] = this.#problems;
+      throw new UsageError(
+        this.#problems.length === 1 && only !== undefined
+          ? `Invalid plan file: ${only}`
+          : `Invalid plan file, ${this.#problems.length} problems:\n  ${this.#problems.join('\n  ')}`,
+        { hint: 'Nothing was sent.' },
+      );
+    }
+    return { companies, warnings: [...this.#warnings.values()] };
+  }
+
+  #root(node: unknown): DesiredCompany[] {
+    if (node === null || (isScalar(node) && node.value === null)) {
+      this.#problem(node, 'the file is empty; expected a "companies:" list');
+      return [];
+    }
+    const root = this.#map(node, 'the file');
+    if (!root) return [];
+    const fields = this.#fields(root, ['defaults', 'companies'], 'at the top level');
+    let keys: string[] = [];
+    let webhooks: DesiredWebhook[] = [];
+    const defaults = fields.get('defaults');
+    if (defaults && !isNull(defaults)) {
+      const map = this.#map(defaults, '"defaults"');
+      if (map) {
+        const inner = this.#fields(map, ['keys', 'webhooks'], 'in "defaults"');
+        keys = this.#labels(inner.get('keys'));
+        webhooks = this.#webhooks(inner.get('webhooks'));
+      }
+    }
+    const list = fields.get('companies');
+    if (list === undefined) {
+      this.#problem(root, 'missing "companies:" (a list of company names or {name, keys, webhooks})');
+      return [];
+    }
+    if (isNull(list)) return [];
+    if (!isSeq(list)) {
+      this.#problem(list, `"companies" must be a list, not ${describe(list)}`);
+      return [];
+    }
+    const companies: DesiredCompany[] = [];
+    for (const item of list.items) {
+      const company = this.#company(item, keys, webhooks);
+      if (company) companies.push(company);
+    }
+    for (const group of duplicateNames(companies.map((c) => ({ name: c.name, where: `line ${c.line}` })))) {
+      this.#problems.push(`${this.source}: ${duplicateMessage(group)}`);
+    }
+    return companies;
+  }
+
+  #company(
+    item: unknown,
+    defaultKeys: string[],
+    defaultWebhooks: DesiredWebhook[],
+  ): DesiredCompany | undefined {
+    const line = this.#line(item);
+    if (isScalar(item)) {
+      const name = this.#name(item);
+      return name === undefined
+        ? undefined
+        : { name, line, keys: [...defaultKeys], webhooks: [...defaultWebhooks] };
+    }
+    const map = this.#map(item, 'a company (a name, or {name, keys, webhooks})');
+    if (!map) return undefined;
+    const fields = this.#fields(map, ['name', 'keys', 'webhooks'], 'in a company');
+    const nameNode = fields.get('name');
+    if (nameNode === undefined) {
+      this.#problem(map, 'a company needs a "name"');
+      return undefined;
+    }
+    const name = this.#name(nameNode);
+    const keys = unique([...defaultKeys, ...this.#labels(fields.get('keys'))], (k) => k);
+    const webhooks = unique(
+      [...defaultWebhooks, ...this.#webhooks(fields.get('webhooks'))],
+      (w) => `${w.event} ${w.url}`,
+    );
+    return name === undefined ? undefined : { name, line, keys, webhooks };
+  }
+
+  #name(node: unknown): string | undefined {
+    const raw = this.#string(node, 'a company name');
+    if (raw === undefined) return undefined;
+    const name = raw.trim();
+    if (name === '') this.#problem(node, 'empty company name');
+    else if (INVISIBLE.test(name))
+      this.#problem(node, `the company name ${JSON.stringify(name)} contains control characters`);
+    else if (name.length > MAX_NAME_LENGTH)
+      this.#problem(node, `the company name is longer than ${MAX_NAME_LENGTH} characters`);
+    else return name;
+    return undefined;
+  }
+
+  #labels(node: unknown): string[] {
+    if (node === undefined || isNull(node)) return [];
+    if (!isSeq(node)) {
+      this.#problem(node, `"keys" must be a list of key labels, not ${describe(node)}`);
+      return [];
+    }
+    const labels: string[] = [];
+    for (const item of node.items) {
+      const label = this.#string(item, 'a key label')?.trim();
+      if (label === undefined) continue;
+      if (label === '') this.#problem(item, 'empty key label');
+      else if (INVISIBLE.test(label))
+        this.#problem(item, `the key label ${JSON.stringify(label)} contains control characters`);
+      else if (label.length > MAX_LABEL_LENGTH)
+        this.#problem(item, `the key label is longer than ${MAX_LABEL_LENGTH} characters`);
+      else labels.push(label);
+    }
+    return unique(labels, (l) => l);
+  }
+
+  #webhooks(node: unknown): DesiredWebhook[] {
+    if (node === undefined || isNull(node)) return [];
+    if (!isSeq(node)) {
+      this.#problem(node, `"webhooks" must be a list of {event, url}, not ${describe(node)}`);
+      return [];
+    }
+    const result: DesiredWebhook[] = [];
+    for (const item of node.items) {
+      const map = this.#map(item, 'a webhook ({event, url})');
+      if (!map) continue;
+      const fields = this.#fields(map, ['event', 'url'], 'in a webhook');
+      const eventNode = fields.get('event');
+      const urlNode = fields.get('url');
+      if (eventNode === undefined || urlNode === undefined) {
+        this.#problem(
+          map,
+          `a webhook needs ${eventNode === undefined ? '"event"' : ''}${eventNode === undefined && urlNode === undefined ? ' and ' : ''}${urlNode === undefined ? '"url"' : ''}`,
+        );
+        continue;
+      }
+      const eventText = this.#string(eventNode, 'an event name');
+      const urlText = this.#string(urlNode, 'a URL');
+      const where = (n: unknown) => `${this.source} line ${this.#line(n)}`;
+      let event: string | undefined;
+      let url: string | undefined;
+      try {
+        if (eventText !== undefined) {
+          const checked = checkEvent(eventText, where(eventNode));
+          event = checked.event;
+          if (checked.warning) this.#warnings.set(event, checked.warning);
+        }
+      } catch (error) {
+        this.#problems.push((error as Error).message);
+      }
+      try {
+        if (urlText !== undefined) url = checkWebhookUrl(urlText, where(urlNode));
+      } catch (error) {
+        this.#problems.push((error as Error).message);
+      }
+      if (event !== undefined && url !== undefined) result.push({ event, url });
+    }
+    return unique(result, (w) => `${w.event} ${w.url}`);
+  }
+
+  /** The map's values by key; an unknown or non-text key is a problem naming its line. */
+  #fields(map: YAMLMap, allowed: readonly string[], where: string): Map<string, unknown> {
+    const fields = new Map<string, unknown>();
+    for (const pair of map.items) {
+      const key = isScalar(pair.key) ? pair.key.value : undefined;
+      if (typeof key !== 'string' || !allowed.includes(key)) {
+        this.#problem(
+          pair.key,
+          `unknown field ${JSON.stringify(isScalar(pair.key) ? pair.key.value : '?')} ${where} (expected ${allowed.map((a) => `"${a}"`).join(', ')})`,
+        );
+        continue;
+      }
+      // `key:` with nothing after it reads as null, placed on the key's line for messages.
+      fields.set(key, pair.value ?? nullAt(pair.key));
+    }
+    return fields;
+  }
+
+  #map(node: unknown, what: string): YAMLMap | undefined {
+    if (isMap(node)) return node;
+    this.#problem(node, `expected ${what} as a mapping, not ${describe(node)}`);
+    return undefined;
+  }
+
+  #string(node: unknown, what: string): string | undefined {
+    if (isScalar(node) && typeof node.value === 'string') return node.value;
+    const hint =
+      isScalar(node) && node.value !== null && typeof node.value !== 'object' ? ' (put it in quotes)' : '';
+    this.#problem(node, `expected ${what} as text, not ${describe(node)}${hint}`);
+    return undefined;
+  }
+
+  #line(node: unknown): number {
+    const range = (node as Node | null)?.range;
+    return range ? this.#lines.linePos(range[0]).line : 1;
+  }
+
+  #problem(node: unknown, message: string): void {
+    this.#problems.push(`${this.source} line ${this.#line(node)}: ${message}`);
+  }
+}
+
+function nullAt(keyNode: unknown): Scalar {
+  const empty = new Scalar(null);
+  empty.range = (keyNode as Node | null)?.range ?? null;
+  return empty;
+}
+
+function isNull(node: unknown): boolean {
+  return node === null || (isScalar(node) && node.value === null);
+}
+
+function describe(node: unknown): string {
+  if (isAlias(node)) return 'an alias (aliases are not supported)';
+  if (isMap(node)) return 'a mapping';
+  if (isSeq(node)) return 'a list';
+  if (isNull(node)) return 'nothing';
+  if (isScalar(node))
+    return `${typeof node.value === 'number' ? 'the number' : 'the value'} ${String(node.value)}`;
+  return 'something else';
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0]?.replace(/ at line \d+, column \d+:?$/, '') ?? message;
+}
+
+function unique<T>(items: readonly T[], key: (item: T) => string): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => {
+    const k = key(item);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}

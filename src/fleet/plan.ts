@@ -1,0 +1,215 @@
+/**
+ * `plan`: what it takes to bring the agency to a desired state. Reads only: the company list (one
+ * listing), and for each existing company named in the file its key list (HQ account, one company
+ * at a time) and its webhooks (its own account via x-company-id, several companies at once).
+ */
+import { mapPool, Serial } from '../api/limit.js';
+import { collect, paginate } from '../api/paginate.js';
+import type { Company } from '../api/types.js';
+import { AgencyError, ExitCode } from '../errors.js';
+import { describeCompany, lookalikeWarning } from './names.js';
+import type { DesiredCompany, DesiredState, DesiredWebhook } from './plan-file.js';
+import type { KeyPort, WebhookReader } from './ports.js';
+import type { CompanyDirectory } from './resolve.js';
+import { hasWebhook } from './webhook-changes.js';
+import { listedEvent } from './webhook-input.js';
+
+export type Change =
+  | { type: 'company'; name: string }
+  | { type: 'key'; company: string; company_id: number | null; label: string }
+  | { type: 'webhook'; company: string; company_id: number | null; event: string; url: string };
+
+export interface Blocked {
+  company: string;
+  company_id: number;
+  reason: string;
+}
+
+/** One company of the file and what it lacks. */
+export interface PlannedCompany {
+  desired: DesiredCompany;
+  /** The company that has the name exactly; undefined when it is to be created. */
+  existing: Company | undefined;
+  missingKeys: string[];
+  missingWebhooks: DesiredWebhook[];
+}
+
+export interface Plan {
+  companies: PlannedCompany[];
+  blocked: Blocked[];
+  /** Things the file asks for that are in place: companies, key labels, webhook pairs. */
+  unchanged: number;
+  /** Companies of the agency that the file does not name (never changed). */
+  unmentioned: number;
+  /** Near-miss names and unknown events. */
+  warnings: string[];
+  /** Ids of every company that existed when the plan was made (for reconciling a lost answer). */
+  knownIds: Set<number>;
+}
+
+export interface PlanPorts {
+  keys: Pick<KeyPort, 'listKeysPage'>;
+  webhooks: WebhookReader;
+}
+
+export async function makePlan(
+  desired: DesiredState,
+  directory: CompanyDirectory,
+  ports: PlanPorts,
+  options: { concurrency: number; signal?: AbortSignal | undefined },
+): Promise<Plan> {
+  const all = await directory.all();
+  const index = await directory.index();
+  const warnings = [...desired.warnings];
+  const blocked: Blocked[] = [];
+  const companies: PlannedCompany[] = desired.companies.map((d) => {
+    const existing = index.find(d.name);
+    if (!existing) {
+      const lookalikes = index.lookalikes(d.name);
+      if (lookalikes.length > 0) warnings.push(lookalikeWarning(d.name, lookalikes));
+    }
+    return { desired: d, existing, missingKeys: [...d.keys], missingWebhooks: [...d.webhooks] };
+  });
+
+  let unchanged = 0;
+  const hq = new Serial();
+  await mapPool(
+    companies.filter((c) => c.existing !== undefined),
+    options.concurrency,
+    async (planned) => {
+      const company = planned.existing as Company;
+      unchanged++;
+      const keysRead =
+        planned.desired.keys.length === 0 ? undefined : hq.run(() => readLabels(ports.keys, company.id));
+      const webhooksRead = readWebhooks(ports.webhooks, planned, company, blocked);
+      const [labels, present] = await Promise.all([keysRead, webhooksRead]);
+      if (labels) {
+        planned.missingKeys = planned.desired.keys.filter((label) => !labels.has(label));
+        unchanged += planned.desired.keys.length - planned.missingKeys.length;
+      }
+      if (present === 'blocked') planned.missingWebhooks = [];
+      else {
+        planned.missingWebhooks = planned.desired.webhooks.filter(
+          (w) => !hasWebhook(present, w.event, w.url),
+        );
+        unchanged += planned.desired.webhooks.length - planned.missingWebhooks.length;
+      }
+    },
+    options.signal,
+  );
+
+  const mentioned = new Set(companies.flatMap((c) => (c.existing ? [c.existing.id] : [])));
+  // Blocked entries follow the file's order, whatever order the reads finished in.
+  const order = new Map(companies.map((c, i) => [c.existing?.id, i]));
+  blocked.sort((a, b) => (order.get(a.company_id) ?? 0) - (order.get(b.company_id) ?? 0));
+  return {
+    companies,
+    blocked,
+    unchanged,
+    unmentioned: all.filter((c) => !mentioned.has(c.id)).length,
+    warnings,
+    knownIds: new Set(all.map((c) => c.id)),
+  };
+}
+
+/** Labels of the keys the user created for a company (the service shows each user only their own). */
+async function readLabels(api: Pick<KeyPort, 'listKeysPage'>, companyId: number): Promise<Set<string>> {
+  const keys = await collect(paginate((page) => api.listKeysPage(companyId, page)));
+  return new Set(keys.map((k) => k.label?.trim()));
+}
+
+async function readWebhooks(
+  api: WebhookReader,
+  planned: PlannedCompany,
+  company: Company,
+  blocked: Blocked[],
+): Promise<Awaited<ReturnType<WebhookReader['webhooks']>> | 'blocked'> {
+  if (planned.desired.webhooks.length === 0) return [];
+  const block = (reason: string) => {
+    blocked.push({ company: company.name, company_id: company.id, reason });
+    return 'blocked' as const;
+  };
+  if (!company.active) return block('is inactive: webhooks cannot be read or changed');
+  try {
+    return await api.webhooks(company.id);
+  } catch (error) {
+    // The company became inactive since the listing: the service says so with 409.
+    if (error instanceof AgencyError && error.exitCode === ExitCode.conflict) {
+      return block(`webhooks cannot be read or changed: ${error.message}`);
+    }
+    throw error;
+  }
+}
+
+/** The changes in the order apply makes them: companies (file order), then keys, then webhooks. */
+export function planChanges(plan: Plan): Change[] {
+  const name = (c: PlannedCompany) => c.existing?.name ?? c.desired.name;
+  const id = (c: PlannedCompany) => c.existing?.id ?? null;
+  return [
+    ...plan.companies
+      .filter((c) => !c.existing)
+      .map((c): Change => ({ type: 'company', name: c.desired.name })),
+    ...plan.companies.flatMap((c) =>
+      c.missingKeys.map((label): Change => ({ type: 'key', company: name(c), company_id: id(c), label })),
+    ),
+    ...plan.companies.flatMap((c) =>
+      c.missingWebhooks.map(
+        (w): Change => ({
+          type: 'webhook',
+          company: name(c),
+          company_id: id(c),
+          event: listedEvent(w.event),
+          url: w.url,
+        }),
+      ),
+    ),
+  ];
+}
+
+/** `--json`: {"changes": [...], "unchanged": N, "blocked": [...], "unmentioned": N}. */
+export function planJson(plan: Plan): {
+  changes: Change[];
+  unchanged: number;
+  blocked: Blocked[];
+  unmentioned: number;
+} {
+  return {
+    changes: planChanges(plan),
+    unchanged: plan.unchanged,
+    blocked: plan.blocked,
+    unmentioned: plan.unmentioned,
+  };
+}
+
+/** One line per change, as the plan prints it. */
+export function describeChange(change: Change): string {
+  switch (change.type) {
+    case 'company':
+      return `+ company ${JSON.stringify(change.name)}`;
+    case 'key':
+      return `+ key ${JSON.stringify(change.label)} for ${JSON.stringify(change.company)}`;
+    case 'webhook':
+      return `+ webhook ${change.event} → ${change.url} for ${JSON.stringify(change.company)}`;
+  }
+}
+
+/** `! "Old Client" (id 1007) is inactive: webhooks cannot be read or changed` */
+export function describeBlocked(blocked: Blocked): string {
+  return `! ${describeCompany({ id: blocked.company_id, name: blocked.company })} ${blocked.reason}`;
+}
+
+/** The closing line of a plan, for stderr. */
+export function planSummary(plan: Plan): string {
+  const changes = planChanges(plan);
+  if (changes.length === 0 && plan.blocked.length === 0) {
+    return `No changes. ${plan.unchanged} in place; ${plan.unmentioned} compan${plan.unmentioned === 1 ? 'y' : 'ies'} of the agency not in the file.`;
+  }
+  const count = (type: Change['type']) => changes.filter((c) => c.type === type).length;
+  const parts = [
+    `${changes.length} to add (${count('company')} compan${count('company') === 1 ? 'y' : 'ies'}, ${count('key')} key${count('key') === 1 ? '' : 's'}, ${count('webhook')} webhook${count('webhook') === 1 ? '' : 's'})`,
+    `${plan.unchanged} in place`,
+    ...(plan.blocked.length ? [`${plan.blocked.length} blocked`] : []),
+    `${plan.unmentioned} compan${plan.unmentioned === 1 ? 'y' : 'ies'} of the agency not in the file (never changed)`,
+  ];
+  return `Plan: ${parts.join('; ')}.`;
+}

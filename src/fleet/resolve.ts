@@ -1,0 +1,97 @@
+/**
+ * `<company>` as the user gives it: a numeric id, or an exact company name resolved through one
+ * listing of the companies per run (cached), never guessed.
+ */
+import { collect, paginate } from '../api/paginate.js';
+import type { Company } from '../api/types.js';
+import { AgencyError, ExitCode, UsageError } from '../errors.js';
+import { describeCompany, NameIndex } from './names.js';
+import type { CompanyLister } from './ports.js';
+
+export type CompanyRef = { id: number; name?: undefined } | { name: string; id?: undefined };
+
+/**
+ * Digits only → an id, which must be a positive whole number (else a usage error before any request);
+ * anything else → a name. `where` says where the value came from, for the message.
+ */
+export function parseCompanyRef(value: string, where = 'company'): CompanyRef {
+  const text = value.trim();
+  if (text === '') throw new UsageError(`Empty ${where}: expected a company id or an exact company name.`);
+  if (!/^\d+$/.test(text)) return { name: text };
+  const id = Number(text);
+  if (/^0+$/.test(text)) {
+    throw new UsageError(
+      `Invalid ${where} ${JSON.stringify(value)}: a company id is a positive whole number.`,
+    );
+  }
+  if (!Number.isSafeInteger(id)) {
+    throw new UsageError(`Invalid ${where} ${JSON.stringify(value)}: the number is too large.`);
+  }
+  return { id };
+}
+
+/** A name that no company has. Exit 4, like the service's 404 for an unknown company id. */
+export class CompanyNotFoundError extends AgencyError {
+  readonly exitCode = ExitCode.notFound;
+}
+
+/** Two companies share the name exactly; the tool never picks one for the user. */
+export class AmbiguousCompanyError extends AgencyError {
+  readonly exitCode = ExitCode.usage;
+}
+
+export interface ResolvedCompany {
+  id: number;
+  /** The company's record when the listing was read (always for a name). */
+  company?: Company | undefined;
+}
+
+/** One listing of the agency's companies per run, shared by every name that needs resolving. */
+export class CompanyDirectory {
+  #companies: Promise<Company[]> | undefined;
+  #index: Promise<NameIndex<Company>> | undefined;
+
+  constructor(private readonly api: CompanyLister) {}
+
+  /** Every company of the agency (all pages), read once. */
+  all(): Promise<Company[]> {
+    this.#companies ??= collect(paginate((page) => this.api.listCompaniesPage(page)));
+    return this.#companies;
+  }
+
+  index(): Promise<NameIndex<Company>> {
+    this.#index ??= this.all().then((companies) => new NameIndex(companies));
+    return this.#index;
+  }
+
+  /** Whether the listing has been (or is being) read, so an id can be matched to its record for free. */
+  get listed(): boolean {
+    return this.#companies !== undefined;
+  }
+
+  async resolve(ref: CompanyRef): Promise<ResolvedCompany> {
+    if (ref.id !== undefined) {
+      const company = this.listed ? (await this.all()).find((c) => c.id === ref.id) : undefined;
+      return { id: ref.id, company };
+    }
+    const index = await this.index();
+    const matches = index.exact(ref.name);
+    const [only] = matches;
+    if (only && matches.length === 1) return { id: only.id, company: only };
+    if (matches.length > 1) {
+      throw new AmbiguousCompanyError(
+        `${matches.length} companies are named ${JSON.stringify(ref.name)}: ${matches.map(describeCompany).join(', ')}.`,
+        { hint: 'Give the company id instead of the name.' },
+      );
+    }
+    throw notFound(ref.name, index);
+  }
+}
+
+function notFound(name: string, index: NameIndex<Company>): CompanyNotFoundError {
+  const lookalikes = index.lookalikes(name);
+  const hint = lookalikes.length
+    ? `Names must match exactly (case and spacing count). Did you mean ${lookalikes.map(describeCompany).join(' or ')}?`
+    : 'See the names with: agency companies list';
+  return new CompanyNotFoundError(`No company named ${JSON.stringify(name)} in this agency.`, { hint });
+}

@@ -1,0 +1,87 @@
+/**
+ * Local checks of webhook input, made before any request: the target URL and the event's form.
+ * The event list is not closed (the service adds events): an unknown well-formed name is a warning.
+ * Small and import-free so that shell completion can offer the names cheaply.
+ */
+import { UsageError } from '../errors.js';
+
+/** The subscribable events the service documents, in the lower-case form it takes on subscribe. */
+export const WEBHOOK_EVENTS = [
+  'prospect_replied',
+  'prospect_autoreplied',
+  'prospect_interested',
+  'prospect_maybe_later',
+  'prospect_not_interested',
+  'prospect_non_responsive',
+  'prospect_blacklisted',
+  'prospect_opt_out',
+  'prospect_bounced',
+  'prospect_invalid',
+  'prospect_saved',
+  'secondary_replied',
+  'email_opened',
+  'link_clicked',
+  'campaign_sent',
+  'campaign_completed',
+  'campaign_paused_by_bounce_shield',
+  'followup_after_autoreply',
+  'task_created',
+  'task_done',
+  'task_ignored',
+  'linkedin_automation_connection_request_accepted',
+] as const;
+
+const EVENT_FORM = /^[A-Za-z][A-Za-z0-9_]*$/;
+export const MAX_URL_LENGTH = 2048;
+
+export interface CheckedEvent {
+  /** Lower case: the form sent on subscribe and unsubscribe. */
+  event: string;
+  /** Set when the name is well formed but not one of the documented events. */
+  warning?: string | undefined;
+}
+
+/** Throws a usage error for a malformed event; `where` names its source ("--event", "plan.yaml line 4"). */
+export function checkEvent(value: string, where = '--event'): CheckedEvent {
+  const text = value.trim();
+  if (!EVENT_FORM.test(text)) {
+    throw new UsageError(
+      `Invalid event ${JSON.stringify(value)} (${where}): an event is a letter followed by letters, digits or _, such as prospect_replied.`,
+    );
+  }
+  const event = text.toLowerCase();
+  if ((WEBHOOK_EVENTS as readonly string[]).includes(event)) return { event };
+  return {
+    event,
+    warning: `${JSON.stringify(text)} (${where}) is not an event the tool knows; sending it anyway (the service adds events). Known events: ${WEBHOOK_EVENTS.join(', ')}.`,
+  };
+}
+
+/** The form the service lists events in. */
+export function listedEvent(event: string): string {
+  return event.toUpperCase();
+}
+
+/** Returns the URL as given (trimmed) when it is an absolute http(s) address without credentials. */
+export function checkWebhookUrl(value: string, where = '--url'): string {
+  const text = value.trim();
+  const bad = (why: string) =>
+    new UsageError(`Invalid webhook URL ${JSON.stringify(value)} (${where}): ${why}.`);
+  if (text === '') throw bad('it is empty');
+  if (text.length > MAX_URL_LENGTH)
+    throw bad(`it is longer than ${MAX_URL_LENGTH.toLocaleString('en')} characters`);
+  // The service stores and compares the text; whitespace or control characters inside would be invisible.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+  if (/[\s\u0000-\u001f\u007f-\u009f]/.test(text)) throw bad('it contains spaces or control characters');
+  if (!/^https?:\/\//i.test(text))
+    throw bad('expected an absolute http or https address such as https://crm.example.com/hooks/woodpecker');
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw bad('expected an absolute address such as https://crm.example.com/hooks/woodpecker');
+  }
+  if (url.username !== '' || url.password !== '') throw bad('it must not carry a user name or password');
+  if (url.hostname === '') throw bad('it has no host');
+  return text;
+}

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { ExitCode, UsageError } from '../../src/errors.js';
+import { duplicateNames, lookalikeWarning, NameIndex } from '../../src/fleet/names.js';
+import { CompanyDirectory, CompanyNotFoundError, parseCompanyRef } from '../../src/fleet/resolve.js';
+import { FakeAgency } from './fleet-fake.js';
+
+const companies = [
+  { id: 1001, name: 'Acme Ltd' },
+  { id: 1002, name: 'Blue  Harbor' },
+  { id: 1003, name: ' Trimmed Co ' },
+];
+
+describe('which names exist', () => {
+  const index = new NameIndex(companies);
+
+  it('matches exactly after trimming surrounding whitespace', () => {
+    expect(index.find('Acme Ltd')?.id).toBe(1001);
+    expect(index.find('  Acme Ltd\t')?.id).toBe(1001);
+    expect(index.find('Trimmed Co')?.id).toBe(1003);
+  });
+
+  it('never matches a name that differs in case or inner spacing', () => {
+    expect(index.find('acme ltd')).toBeUndefined();
+    expect(index.find('ACME LTD')).toBeUndefined();
+    expect(index.find('Acme  Ltd')).toBeUndefined();
+    expect(index.find('Blue Harbor')).toBeUndefined();
+  });
+
+  it('reports such names as look-alikes with the id of the company they resemble', () => {
+    expect(index.lookalikes('acme ltd').map((c) => c.id)).toEqual([1001]);
+    expect(index.lookalikes('Blue Harbor').map((c) => c.id)).toEqual([1002]);
+    expect(index.lookalikes('Acme Ltd')).toEqual([]);
+    expect(lookalikeWarning('acme ltd', index.lookalikes('acme ltd'))).toContain(
+      'looks like "Acme Ltd" (id 1001)',
+    );
+  });
+
+  it('refuses names within one input that differ only in case or spacing', () => {
+    const groups = duplicateNames([
+      { name: 'Acme Ltd', where: 'line 1' },
+      { name: 'Other', where: 'line 2' },
+      { name: 'ACME  ltd', where: 'line 3' },
+    ]);
+    expect(groups.map((g) => g.map((e) => e.where))).toEqual([['line 1', 'line 3']]);
+  });
+});
+
+describe('<company>: an id or an exact name', () => {
+  it('takes digits as an id and refuses a zero or oversized id before any request', () => {
+    expect(parseCompanyRef('1042')).toEqual({ id: 1042 });
+    expect(parseCompanyRef(' 7 ')).toEqual({ id: 7 });
+    for (const bad of ['0', '000', '99999999999999999999']) {
+      const error = (() => {
+        try {
+          parseCompanyRef(bad);
+        } catch (e) {
+          return e;
+        }
+      })();
+      expect(error).toBeInstanceOf(UsageError);
+      expect((error as UsageError).exitCode).toBe(ExitCode.usage);
+    }
+    expect(() => parseCompanyRef('  ')).toThrow(UsageError);
+    expect(parseCompanyRef('Acme Ltd')).toEqual({ name: 'Acme Ltd' });
+    expect(parseCompanyRef('-5')).toEqual({ name: '-5' });
+  });
+
+  it('resolves names through one listing for the whole run; ids need none', async () => {
+    const agency = new FakeAgency();
+    agency.addCompany('Acme Ltd');
+    agency.addCompany('Blue Harbor');
+    const directory = new CompanyDirectory(agency);
+    expect(await directory.resolve({ id: 55 })).toEqual({ id: 55, company: undefined });
+    expect(agency.calls).toEqual([]);
+    expect((await directory.resolve({ name: 'Blue Harbor' })).id).toBe(1002);
+    expect((await directory.resolve({ name: 'Acme Ltd' })).id).toBe(1001);
+    expect(agency.calls).toEqual([{ op: 'listCompanies', page: 1 }]);
+  });
+
+  it('exits 4 for an unknown name and suggests case and spacing variants, never picking one', async () => {
+    const agency = new FakeAgency();
+    agency.addCompany('Acme Ltd');
+    const directory = new CompanyDirectory(agency);
+    const error = await directory.resolve({ name: 'acme  LTD' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CompanyNotFoundError);
+    expect((error as CompanyNotFoundError).exitCode).toBe(ExitCode.notFound);
+    expect((error as CompanyNotFoundError).message).toContain('"acme  LTD"');
+    expect((error as CompanyNotFoundError).hint).toContain('"Acme Ltd" (id 1001)');
+  });
+
+  it('reads every page of the listing to find a name', async () => {
+    const agency = new FakeAgency();
+    for (let i = 0; i < 120; i++) agency.addCompany(`Client ${i}`);
+    const directory = new CompanyDirectory(agency);
+    expect((await directory.resolve({ name: 'Client 119' })).id).toBe(1120);
+    expect(agency.calls.map((c) => c.op === 'listCompanies' && c.page)).toEqual([1, 2, 3]);
+  });
+});

@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/errors.js';
+import { parsePlanFile } from '../../src/fleet/plan-file.js';
+
+const HOOK = 'https://crm.example.com/hooks/woodpecker';
+
+function problem(text: string): string {
+  try {
+    parsePlanFile(text, 'agency.yaml');
+  } catch (error) {
+    expect(error).toBeInstanceOf(UsageError);
+    return (error as Error).message;
+  }
+  throw new Error('expected the file to be refused');
+}
+
+describe('plan file', () => {
+  it('reads the contract’s example: defaults merged into every company, file order kept', () => {
+    const state = parsePlanFile(
+      [
+        'defaults:',
+        '  keys: [zapier]',
+        '  webhooks:',
+        `    - { event: prospect_replied, url: ${HOOK} }`,
+        'companies:',
+        '  - name: Acme Ltd',
+        '    keys: [reporting]',
+        '  - Blue Harbor Dental',
+        '',
+      ].join('\n'),
+      'agency.yaml',
+    );
+    expect(state.warnings).toEqual([]);
+    expect(state.companies).toEqual([
+      {
+        name: 'Acme Ltd',
+        line: 6,
+        keys: ['zapier', 'reporting'],
+        webhooks: [{ event: 'prospect_replied', url: HOOK }],
+      },
+      {
+        name: 'Blue Harbor Dental',
+        line: 8,
+        keys: ['zapier'],
+        webhooks: [{ event: 'prospect_replied', url: HOOK }],
+      },
+    ]);
+  });
+
+  it('reads JSON too, and lower-cases events, dropping repeats of defaults', () => {
+    const state = parsePlanFile(
+      JSON.stringify({
+        defaults: { webhooks: [{ event: 'PROSPECT_REPLIED', url: HOOK }] },
+        companies: [
+          { name: ' Acme Ltd ', keys: ['a', 'a'], webhooks: [{ event: 'prospect_replied', url: HOOK }] },
+        ],
+      }),
+      'agency.json',
+    );
+    expect(state.companies).toEqual([
+      { name: 'Acme Ltd', line: 1, keys: ['a'], webhooks: [{ event: 'prospect_replied', url: HOOK }] },
+    ]);
+  });
+
+  it('warns about an unknown but well-formed event, once', () => {
+    const state = parsePlanFile(
+      `defaults:\n  webhooks: [{event: brand_new, url: ${HOOK}}]\ncompanies: [A, B]\n`,
+      'agency.yaml',
+    );
+    expect(state.warnings).toHaveLength(1);
+    expect(state.warnings[0]).toContain('brand_new');
+  });
+
+  it('an unknown field names its line', () => {
+    expect(problem('companies:\n  - name: A\n    label: x\n')).toMatch(
+      /agency\.yaml line 3: unknown field "label"/,
+    );
+    expect(problem('default:\n  keys: [a]\ncompanies: []\n')).toMatch(/line 1: unknown field "default"/);
+    expect(
+      problem(
+        `companies:\n  - name: A\n    webhooks:\n      - {event: prospect_replied, url: ${HOOK}, secret: x}\n`,
+      ),
+    ).toMatch(/line 4: unknown field "secret"/);
+  });
+
+  it('a wrong type names its line', () => {
+    expect(problem('companies: Acme\n')).toMatch(/line 1: "companies" must be a list/);
+    expect(problem('companies:\n  - A\n  - 2024\n')).toMatch(
+      /line 3: expected a company name as text, not the number 2024 \(put it in quotes\)/,
+    );
+    expect(problem('companies:\n  - name: A\n    keys: zapier\n')).toMatch(/line 3: "keys" must be a list/);
+    expect(problem('companies:\n  - name: A\n    keys: [[x]]\n')).toMatch(
+      /line 3: expected a key label as text/,
+    );
+    expect(problem('companies:\n  - [A]\n')).toMatch(/line 2: expected a company/);
+    expect(problem('- A\n- B\n')).toMatch(/line 1: expected the file as a mapping/);
+  });
+
+  it('a duplicate company name names both lines, case and spacing variants included', () => {
+    expect(problem('companies:\n  - Acme Ltd\n  - Other\n  - name: "acme  LTD"\n')).toMatch(
+      /Duplicate company name: "Acme Ltd" \(line 2\), "acme {2}LTD" \(line 4\)/,
+    );
+  });
+
+  it('a bad URL or a malformed event names its line', () => {
+    expect(
+      problem(
+        'companies:\n  - name: A\n    webhooks:\n      - {event: prospect_replied, url: "ftp://x.example.com"}\n',
+      ),
+    ).toMatch(/Invalid webhook URL "ftp:\/\/x\.example\.com" \(agency\.yaml line 4\)/);
+    expect(
+      problem(
+        `companies:\n  - name: A\n    webhooks:\n      - event: prospect-replied\n        url: ${HOOK}\n`,
+      ),
+    ).toMatch(/Invalid event "prospect-replied" \(agency\.yaml line 4\)/);
+    expect(problem('companies:\n  - name: A\n    webhooks:\n      - {event: prospect_replied}\n')).toMatch(
+      /line 4: a webhook needs "url"/,
+    );
+  });
+
+  it('YAML syntax errors, duplicate keys, empty files and empty names name their line', () => {
+    expect(problem('companies:\n  - A\n companies: [B]\n')).toMatch(/agency\.yaml line \d/);
+    expect(problem('companies: [A]\ncompanies: [B]\n')).toMatch(/line 2: Map keys must be unique/);
+    expect(problem('')).toMatch(/empty/);
+    expect(problem('companies:\n  - ""\n')).toMatch(/line 2: empty company name/);
+    expect(problem('defaults: {keys: [a]}\n')).toMatch(/missing "companies:"/);
+  });
+
+  it('reports every problem at once', () => {
+    const message = problem('companies:\n  - name: A\n    bogus: 1\n  - 42\n');
+    expect(message).toMatch(/2 problems/);
+    expect(message).toMatch(/line 3/);
+    expect(message).toMatch(/line 4/);
+  });
+
+  it('an empty companies list is a valid file', () => {
+    expect(parsePlanFile('companies: []\n', 'x').companies).toEqual([]);
+  });
+});
