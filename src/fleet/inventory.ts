@@ -1,0 +1,105 @@
+/**
+ * `inventory`: what one company holds, read through two accounts at once. Agency endpoints (key
+ * list, email accounts) go through the HQ account; mailboxes, webhooks and campaigns through the
+ * client account (x-company-id). The HTTP layer keeps each account's requests within its queue
+ * depth, so the reads of one company are all asked for together. A part that fails becomes
+ * `{error}` in the report instead of ending the run.
+ */
+import type { Company, Page } from '../api/types.js';
+import { AgencyError, InterruptedError } from '../errors.js';
+import {
+  type CampaignSummary,
+  type MailboxSummary,
+  type MailEntry,
+  summarizeCampaigns,
+  summarizeEmailAccounts,
+  summarizeMailboxes,
+} from './inventory-parts.js';
+
+export interface InventoryReader {
+  listKeysPage(companyId: number, page: number): Promise<Page<unknown>>;
+  emailAccounts(companyId: number): Promise<MailEntry[]>;
+  mailboxes(companyId?: number): Promise<MailEntry[]>;
+  webhooks(companyId?: number): Promise<{ event: string }[]>;
+  campaigns(companyId?: number): Promise<{ status?: unknown; error?: unknown }[]>;
+}
+
+export interface PartFailure {
+  error: { status: number | null; message: string };
+}
+
+export type Part<T> = T | PartFailure;
+
+export interface CompanyReport {
+  id: number;
+  name: string;
+  owner: string;
+  active: boolean;
+  keys: Part<{ count: number }>;
+  mailboxes: Part<MailboxSummary>;
+  webhooks: Part<{ count: number; events: string[] }>;
+  email_accounts: Part<{ count: number; errors: number }>;
+  campaigns: Part<CampaignSummary>;
+}
+
+export async function auditCompany(
+  api: InventoryReader,
+  company: Company,
+  countKeys: (companyId: number) => Promise<number>,
+): Promise<CompanyReport> {
+  const { id } = company;
+  const [keys, email_accounts, mailboxes, webhooks, campaigns] = await Promise.all([
+    part(async () => ({ count: await countKeys(id) })),
+    part(async () => summarizeEmailAccounts(await api.emailAccounts(id))),
+    part(async () => summarizeMailboxes(await api.mailboxes(id))),
+    part(async () => {
+      const list = await api.webhooks(id);
+      return { count: list.length, events: [...new Set(list.map((w) => w.event))].sort() };
+    }),
+    part(async () => summarizeCampaigns(await api.campaigns(id))),
+  ]);
+  return {
+    id,
+    name: company.name,
+    owner: company.owner,
+    active: company.active,
+    keys,
+    mailboxes,
+    webhooks,
+    email_accounts,
+    campaigns,
+  };
+}
+
+async function part<T>(read: () => Promise<T>): Promise<Part<T>> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof InterruptedError || !(error instanceof AgencyError)) throw error;
+    return { error: { status: error.status, message: error.message } };
+  }
+}
+
+export function isPartFailure(value: Part<unknown>): value is PartFailure {
+  return typeof value === 'object' && value !== null && 'error' in value;
+}
+
+export function reportParts(report: CompanyReport): Part<unknown>[] {
+  return [report.keys, report.mailboxes, report.webhooks, report.email_accounts, report.campaigns];
+}
+
+/** A table cell for a part: its rendering, or `inactive` (409) / `error <status>`. */
+export function showPart<T>(value: Part<T>, render: (v: T) => string): string {
+  if (isPartFailure(value)) {
+    return value.error.status === 409 ? 'inactive' : `error ${value.error.status ?? ''}`.trim();
+  }
+  return render(value);
+}
+
+/** {SMTP: 2, IMAP: 1} → "IMAP:1,SMTP:2"; zero counts left out (one cell, stable order). */
+export function formatCounts(counts: Record<string, number>, order?: readonly string[]): string {
+  const keys = Object.keys(counts).filter((key) => (counts[key] ?? 0) > 0);
+  const rank = (key: string) => (order?.includes(key) ? order.indexOf(key) : Number.MAX_SAFE_INTEGER);
+  keys.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  return keys.map((key) => `${key}:${counts[key]}`).join(',');
+}

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/errors.js';
+import { auditCompany, formatCounts, type InventoryReader, showPart } from '../../src/fleet/inventory.js';
+
+const company = { id: 7, name: 'Acme Ltd', owner: 'Olivia', active: true };
+
+function reader(overrides: Partial<InventoryReader> = {}): InventoryReader {
+  return {
+    listKeysPage: async () => ({ content: [], pagination_data: undefined }),
+    emailAccounts: async () => [
+      { id: 1, type: 'SMTP', details: { email: 'a@acme.test', imap_id: 2, error: 'Invalid password' } },
+      { id: 2, type: 'IMAP', details: { email: 'a@acme.test', error: null } },
+    ],
+    mailboxes: async () => [
+      { id: 1, type: 'SMTP', details: { email: 'a@acme.test', imap_id: 2 } },
+      { id: 2, type: 'IMAP', details: { email: 'a@acme.test' } },
+      { id: 3, type: 'SMTP', details: { email: 'b@acme.test', imap_id: null } },
+    ],
+    webhooks: async () => [
+      { event: 'PROSPECT_REPLIED' },
+      { event: 'LINK_CLICKED' },
+      { event: 'PROSPECT_REPLIED' },
+    ],
+    campaigns: async () => [
+      { status: 'RUNNING', error: null },
+      { status: 'PAUSED', error: 'Mailbox disconnected' },
+    ],
+    ...overrides,
+  };
+}
+
+describe('auditCompany', () => {
+  it('reports every part of a company, mailboxes counted once per SMTP/IMAP pair', async () => {
+    const report = await auditCompany(reader(), company, async () => 2);
+    expect(report).toEqual({
+      ...company,
+      keys: { count: 2 },
+      mailboxes: { count: 2, types: { SMTP: 2, IMAP: 1 }, errors: 0 },
+      webhooks: { count: 3, events: ['LINK_CLICKED', 'PROSPECT_REPLIED'] },
+      email_accounts: { count: 1, errors: 1 },
+      campaigns: {
+        count: 2,
+        by_status: { RUNNING: 1, DRAFT: 0, EDITED: 0, PAUSED: 1, STOPPED: 0, COMPLETED: 0 },
+        errors: 1,
+      },
+    });
+  });
+
+  it('turns a part that failed into {error} and keeps the others', async () => {
+    const inactive = new ApiError('Conflict (409): company 7 is inactive', { status: 409 });
+    const report = await auditCompany(
+      reader({
+        campaigns: async () => {
+          throw inactive;
+        },
+      }),
+      company,
+      async () => 0,
+    );
+    expect(report.campaigns).toEqual({ error: { status: 409, message: inactive.message } });
+    expect(report.keys).toEqual({ count: 0 });
+    expect(showPart(report.campaigns, () => 'x')).toBe('inactive');
+  });
+
+  it('lets a programming error through instead of hiding it in the report', async () => {
+    const broken = reader({
+      webhooks: async () => {
+        throw new TypeError('boom');
+      },
+    });
+    await expect(auditCompany(broken, company, async () => 0)).rejects.toThrow('boom');
+  });
+});
+
+describe('formatCounts', () => {
+  it('leaves out zeros and follows the given order, others after it by name', () => {
+    expect(
+      formatCounts({ PAUSED: 1, RUNNING: 2, DRAFT: 0, ARCHIVED: 1 }, ['RUNNING', 'DRAFT', 'PAUSED']),
+    ).toBe('RUNNING:2,PAUSED:1,ARCHIVED:1');
+    expect(formatCounts({ SMTP: 2, IMAP: 1 })).toBe('IMAP:1,SMTP:2');
+    expect(formatCounts({})).toBe('');
+  });
+});
