@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { errorBody } from './error-body.js';
+import { dialectOf, errorIn } from './error-body.js';
 import { answerAfterProcessing, answerBeforeProcessing } from './fault-answers.js';
 import type { FaultList } from './faults.js';
 import { type ConcurrencyLimiter, LimitRejected } from './ratelimit.js';
@@ -40,6 +40,8 @@ export interface ApiDeps {
   counters: Counters & { requests: number; rejected429: number };
   requests: RecordedRequest[];
   latencyMs: number;
+  /** v1 paths answer errors in the v1 envelope and an empty list as 204 (else as v2 does). */
+  v1Dialect: boolean;
   queueLimit: number;
   queueTimeoutMs: number;
   /** Aborted when the sandbox closes. */
@@ -50,6 +52,8 @@ type Processed = (Result & { route?: Route }) | undefined;
 
 export function createApiHandler(deps: ApiDeps) {
   const { store, faults, limiter, counters } = deps;
+  /** `${account} ${path}` → the last 200 answered there, which 'repeat-page' answers again. */
+  const lastAnswers = new Map<string, unknown>();
 
   /** Routing, auth, context, limiter and handler; undefined when the client is gone. */
   async function processApi(
@@ -61,58 +65,62 @@ export function createApiHandler(deps: ApiDeps) {
     gone: AbortSignal,
   ): Promise<Processed> {
     const method = req.method ?? 'GET';
+    const dialect = deps.v1Dialect ? dialectOf(relPath) : 'v2';
+    const error = (status: number, detail: string, code?: string): Result => ({
+      status,
+      body: errorIn(dialect, status, detail, code),
+    });
     const found = findRoute(deps.routes, relPath);
-    if (!found) return { status: 404, body: errorBody(404, `No endpoint at ${url.pathname}`) };
+    if (!found) return error(404, `No endpoint at ${url.pathname}`);
     const { route, params } = found;
     if (!route.methods.includes(method)) {
       return {
-        status: 405,
-        body: errorBody(405, `${method} is not allowed on ${url.pathname}`),
+        ...error(405, `${method} is not allowed on ${url.pathname}`),
         headers: { allow: route.methods.join(', ') },
       };
     }
-    const fail = (e: SandboxError): Result => ({ status: e.status, body: errorBody(e.status, e.detail) });
+    const fail = (e: SandboxError): Result => error(e.status, e.detail, e.code);
     const key = apiKeyOf(req, relPath.startsWith('/v1/'), store);
-    if (!key) return { status: 401, body: errorBody(401, 'Missing api key') };
+    if (!key) return error(401, 'Missing api key');
     const principal = store.authenticate(key);
-    if (!principal) return { status: 401, body: errorBody(401, 'Invalid api key') };
+    if (!principal) return error(401, 'Invalid api key');
     let context: RequestContext;
     let hq: HqContext | undefined;
     try {
       const header = req.headers['x-company-id'];
       context = store.resolveContext(principal, Array.isArray(header) ? header.join(', ') : header);
       if (route.agency) hq = store.requireHq(context);
-    } catch (error) {
-      if (error instanceof SandboxError) return fail(error);
-      throw error;
+    } catch (thrown) {
+      if (thrown instanceof SandboxError) return fail(thrown);
+      throw thrown;
     }
     record.account = context.account;
 
     let release: () => void;
     try {
       release = await limiter.acquire(context.account, gone);
-    } catch (error) {
-      if (!(error instanceof LimitRejected)) throw error;
-      if (error.reason === 'aborted') return undefined;
+    } catch (thrown) {
+      if (!(thrown instanceof LimitRejected)) throw thrown;
+      if (thrown.reason === 'aborted') return undefined;
       counters.rejected429 += 1;
       const detail =
-        error.reason === 'queue-full'
+        thrown.reason === 'queue-full'
           ? `Too many concurrent requests for account ${context.account}: one in progress and ${deps.queueLimit} waiting`
           : `Request waited more than ${deps.queueTimeoutMs} ms for account ${context.account}`;
-      return { status: 429, body: errorBody(429, detail) };
+      return error(429, detail);
     }
     try {
       if (deps.latencyMs > 0) await processingTime(deps.latencyMs, deps.closing);
       const input: Input = { method, params, query: queryOf(url), body };
-      const env = { store, counters };
+      const env = { store, counters, v1Dialect: deps.v1Dialect };
       const result = route.agency
         ? route.handle(hq as HqContext, input, env)
         : route.handle(context, input, env);
       return { ...result, route };
-    } catch (error) {
-      if (error instanceof SandboxError) return fail(error);
+    } catch (thrown) {
+      if (thrown instanceof SandboxError) return fail(thrown);
       if (deps.closing.aborted) return undefined;
-      throw error;
+      throw thrown;
     } finally {
       release();
     }
@@ -163,7 +171,8 @@ export function createApiHandler(deps: ApiDeps) {
       sendError(res, 404, `No endpoint at ${url.pathname}; API paths start with /rest`);
       return;
     }
-    if (await answerBeforeProcessing(fault, res, record, gone)) return;
+    const dialect = deps.v1Dialect ? dialectOf(relPath) : 'v2';
+    if (await answerBeforeProcessing(fault, res, record, dialect, gone)) return;
 
     const result = await processApi(req, relPath, url, body, record, gone);
     if (!result) {
@@ -171,7 +180,11 @@ export function createApiHandler(deps: ApiDeps) {
       return;
     }
     record.status = result.status;
-    answerAfterProcessing(fault, req, res, result);
+    const slot = `${record.account} ${relPath}`;
+    const previous = lastAnswers.get(slot);
+    if (method === 'GET' && result.status === 200 && fault?.kind !== 'repeat-page')
+      lastAnswers.set(slot, result.body);
+    answerAfterProcessing(fault, req, res, result, record, dialect, previous);
   };
 }
 

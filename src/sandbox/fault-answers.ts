@@ -1,17 +1,41 @@
 /**
  * How an armed fault changes an answer: some answer instead of the service (before anything is
- * processed), others damage the service's own answer after the request was processed.
+ * processed), others replace or damage the service's own answer after the request was processed.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { type Dialect, errorIn } from './error-body.js';
 import { type FaultRule, largePageBody } from './faults.js';
 import type { Result, Route } from './routing.js';
-import { send, sendError } from './wire.js';
+import { send } from './wire.js';
 
 /** Set on the recorded request by whoever answers. */
 interface Recorded {
   status: number;
+}
+
+function faultDetail(status: number): string {
+  return status === 429
+    ? 'Too many concurrent requests for this account'
+    : `The service answered ${status} (sandbox fault)`;
+}
+
+/** The error a 'status' or 'status-after' rule answers, in the rule's dialect (default: the path's). */
+function sendFaultError(res: ServerResponse, fault: FaultRule, pathDialect: Dialect, record: Recorded): void {
+  const status = fault.status ?? 500;
+  record.status = status;
+  const headers: Record<string, string> = {};
+  if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);
+  const body = errorIn(fault.dialect ?? pathDialect, status, fault.detail ?? faultDetail(status), fault.code);
+  send(res, status, body, headers);
+}
+
+/** An answer without a body: 204 by default; 200 or 201 with an empty body when asked. */
+function sendEmpty(res: ServerResponse, fault: FaultRule, record: Recorded): void {
+  const status = fault.status ?? 204;
+  record.status = status;
+  send(res, status, undefined, status === 204 ? {} : { 'content-type': 'application/json' });
 }
 
 /**
@@ -22,21 +46,16 @@ export async function answerBeforeProcessing(
   fault: FaultRule | undefined,
   res: ServerResponse,
   record: Recorded,
+  dialect: Dialect,
   gone: AbortSignal,
 ): Promise<boolean> {
   switch (fault?.kind) {
-    case 'status': {
-      const status = fault.status ?? 500;
-      record.status = status;
-      const headers: Record<string, string> = {};
-      if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);
-      const detail =
-        status === 429
-          ? 'Too many concurrent requests for this account'
-          : `The service answered ${status} (sandbox fault)`;
-      sendError(res, status, detail, headers);
+    case 'status':
+      sendFaultError(res, fault, dialect, record);
       return true;
-    }
+    case 'empty':
+      sendEmpty(res, fault, record);
+      return true;
     case 'html': {
       const status = fault.status ?? 502;
       record.status = status;
@@ -65,22 +84,40 @@ export async function answerBeforeProcessing(
   }
 }
 
-/** Sends the service's answer, damaged as the fault says (after the request was processed). */
+/**
+ * Sends the service's answer, replaced or damaged as the fault says (after the request was
+ * processed). `previous` is the last 200 answered to the same account on the same path, for
+ * 'repeat-page'.
+ */
 export function answerAfterProcessing(
   fault: FaultRule | undefined,
   req: IncomingMessage,
   res: ServerResponse,
   result: Result & { route?: Route },
+  record: Recorded,
+  dialect: Dialect,
+  previous: unknown,
 ): void {
+  const answered = result.status < 300;
+  switch (fault?.kind) {
+    case 'reset-after':
+      req.socket.destroy();
+      return;
+    case 'status-after':
+      sendFaultError(res, fault, dialect, record);
+      return;
+    case 'empty-after':
+      sendEmpty(res, fault, record);
+      return;
+    default:
+      break;
+  }
   let payload = result.body;
   if (fault?.kind === 'large-page' && result.status === 200 && result.route?.list && req.method === 'GET') {
     payload = largePageBody(result.route.list, fault.size ?? 5000);
   }
-  if (fault?.kind === 'reset-after') {
-    req.socket.destroy();
-    return;
-  }
-  if (fault?.kind === 'truncated') {
+  if (fault?.kind === 'repeat-page' && answered && previous !== undefined) payload = previous;
+  if (fault?.kind === 'truncated' && payload !== undefined) {
     const full = Buffer.from(JSON.stringify(payload));
     res.writeHead(result.status, {
       'content-type': 'application/json',

@@ -5,13 +5,20 @@
 
 export type FaultKind =
   | 'status'
+  | 'status-after'
   | 'html'
   | 'reset-before'
   | 'reset-after'
   | 'stall'
   | 'truncated'
   | 'not-json'
-  | 'large-page';
+  | 'empty'
+  | 'empty-after'
+  | 'large-page'
+  | 'repeat-page';
+
+/** Error body of 'status' / 'status-after': v2 {title, status, detail, timestamp}, v1 {status: {code, msg}}, or {code, message, details}. */
+export type FaultDialect = 'v2' | 'v1' | 'code';
 
 export interface FaultRule {
   /** HTTP method, case-insensitive; omitted = any method. */
@@ -22,8 +29,17 @@ export interface FaultRule {
    */
   path?: string;
   kind: FaultKind;
-  /** For 'status' (e.g. 429, 500, 502, 503, 504) and 'html' (default 502). */
+  /**
+   * 'status'/'status-after' (default 500), 'html' (default 502), 'empty'/'empty-after' (default
+   * 204; 200 = a 200 with an empty body).
+   */
   status?: number;
+  /** 'status'/'status-after': the error's detail (v1 `msg`, or `message`), e.g. "No API addon". */
+  detail?: string;
+  /** 'status'/'status-after': the error body's dialect; default the path's (v1 paths 'v1', else 'v2'). */
+  dialect?: FaultDialect;
+  /** 'status'/'status-after' in the 'v1' or 'code' dialect: the code, e.g. 'E_TOO_MANY_REQUESTS'. */
+  code?: string;
   /** Seconds; sets `Retry-After` on 'status'. */
   retryAfter?: number;
   /** How many times the rule fires before it is used up; default 1, 0 = forever. */
@@ -36,14 +52,20 @@ export interface FaultRule {
 
 export const FAULT_KINDS: readonly FaultKind[] = [
   'status',
+  'status-after',
   'html',
   'reset-before',
   'reset-after',
   'stall',
   'truncated',
   'not-json',
+  'empty',
+  'empty-after',
   'large-page',
+  'repeat-page',
 ];
+
+const DIALECTS: readonly FaultDialect[] = ['v2', 'v1', 'code'];
 
 interface ArmedRule {
   rule: FaultRule;
@@ -78,7 +100,7 @@ export function validateFaultRule(value: unknown): FaultRule {
   if (typeof rule.kind !== 'string' || !FAULT_KINDS.includes(rule.kind as FaultKind)) {
     throw new TypeError(`fault kind must be one of ${FAULT_KINDS.join(', ')}`);
   }
-  for (const field of ['method', 'path'] as const) {
+  for (const field of ['method', 'path', 'detail', 'code'] as const) {
     if (rule[field] !== undefined && typeof rule[field] !== 'string') {
       throw new TypeError(`fault ${field} must be a string`);
     }
@@ -91,6 +113,9 @@ export function validateFaultRule(value: unknown): FaultRule {
   }
   if (rule.status !== undefined && ((rule.status as number) < 100 || (rule.status as number) > 599)) {
     throw new TypeError('fault status must be an HTTP status code');
+  }
+  if (rule.dialect !== undefined && !DIALECTS.includes(rule.dialect as FaultDialect)) {
+    throw new TypeError(`fault dialect must be one of ${DIALECTS.join(', ')}`);
   }
   return rule as unknown as FaultRule;
 }
@@ -170,7 +195,7 @@ export function largePageBody(route: ListRoute, size: number): unknown {
           type: 'SMTP',
           details: {
             email: `box${i + 1}@synthetic.example`,
-            provider: 'OTHER',
+            provider: 'Other',
             error: null,
             from_name: 'Synthetic Sender',
             imap_id: null,
@@ -184,7 +209,13 @@ export function largePageBody(route: ListRoute, size: number): unknown {
         type: 'SMTP',
         details: {
           email: `box${i + 1}@synthetic.example`,
+          provider: 'Other',
+          login: `box${i + 1}@synthetic.example`,
+          server: 'smtp.synthetic.example',
+          port: 587,
           from_name: 'Synthetic Sender',
+          error: null,
+          imap_id: null,
           daily_limit: 50,
           sent_today: 0,
         },

@@ -31,6 +31,13 @@ export interface Counters {
 export interface RouteEnv {
   store: Store;
   counters: Counters;
+  /** An empty v1 list answers 204 (the service) instead of an empty JSON list. */
+  v1Dialect: boolean;
+}
+
+/** A v1 list's answer: 204 with no body when empty and the sandbox speaks the service's v1. */
+export function v1List(items: readonly unknown[], body: unknown, env: RouteEnv): Result {
+  return items.length === 0 && env.v1Dialect ? { status: 204, body: undefined } : ok(body);
 }
 
 export type Route = {

@@ -44,6 +44,17 @@ export interface SandboxOptions {
   seed?: SeedOptions;
   /** Fixed HQ key of the agency owner (user 1); default: the saved one, else random. */
   hqKey?: string;
+  /**
+   * Serve what the service's public docs show where they differ from the specification: webhooks
+   * only under GET /v2/webhooks (GET /v1/webhooks answers 404 in the v1 envelope). Default false.
+   */
+  docsMode?: boolean;
+  /**
+   * v1 paths answer as the service's docs show: errors in the v1 envelope
+   * `{"status": {"status": "ERROR", "code", "msg"}}` and an empty list as 204. Default: on in docs
+   * mode; otherwise off until the client reads both (then the default becomes on).
+   */
+  v1Dialect?: boolean;
 }
 
 export interface Sandbox {
@@ -82,13 +93,9 @@ export interface SandboxStats {
 
 const KEEP_ALIVE_MS = 30_000;
 
-const ROUTES: readonly Route[] = [
-  ...userRoutes,
-  ...mailboxRoutes,
-  ...webhookRoutes,
-  ...companyRoutes,
-  ...keyRoutes,
-];
+function routeTable(options: { docsMode: boolean }): Route[] {
+  return [...userRoutes, ...mailboxRoutes, ...webhookRoutes(options), ...companyRoutes, ...keyRoutes];
+}
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
   const host = opts.host ?? '127.0.0.1';
@@ -123,12 +130,13 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
 
   const handleApi = createApiHandler({
     store,
-    routes: ROUTES,
+    routes: routeTable({ docsMode: opts.docsMode ?? false }),
     faults,
     limiter,
     counters,
     requests,
     latencyMs: opts.latencyMs ?? 0,
+    v1Dialect: opts.v1Dialect ?? opts.docsMode ?? false,
     queueLimit,
     queueTimeoutMs,
     closing: closing.signal,

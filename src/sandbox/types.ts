@@ -8,11 +8,15 @@ export const FOREIGN_AGENCY_ID = 2;
 export const FIRST_COMPANY_ID = 1001;
 export const AUTO_KEY_LABEL = 'Default key';
 
-/** A broken rule: the server answers `status` with `detail` in the path's error dialect. */
+/**
+ * A broken rule: the server answers `status` with `detail` in the path's error dialect; `code` is
+ * the v1 dialect's code when the default for the status is not the service's.
+ */
 export class SandboxError extends Error {
   constructor(
     readonly status: number,
     readonly detail: string,
+    readonly code?: string,
   ) {
     super(detail);
     this.name = 'SandboxError';

@@ -17,7 +17,7 @@ import {
 describe('authentication and errors', () => {
   let sb: Sandbox;
   beforeAll(async () => {
-    sb = await startSandbox({ hqKey: CANARY });
+    sb = await startSandbox({ hqKey: CANARY, v1Dialect: true });
   });
   afterAll(() => sb.close());
 
@@ -26,8 +26,8 @@ describe('authentication and errors', () => {
       expectError(await call(sb, path, { key: null }), 401, 'Missing api key');
       expectError(await call(sb, path, { key: 'wpk_nope' }), 401, 'Invalid api key');
     }
-    const a = await call(sb, '/v1/me', { key: null });
-    expect(a.body.title).toBe('Unauthorized');
+    expect((await call(sb, '/v2/mailboxes', { key: null })).body.title).toBe('Unauthorized');
+    expect((await call(sb, '/v1/me', { key: null })).body.status.code).toBe('E_SESSION');
   });
 
   it('writes the error body exactly: title, status, detail, UTC timestamp', async () => {
@@ -41,6 +41,31 @@ describe('authentication and errors', () => {
     expect(a.body.timestamp).toMatch(TIMESTAMP);
     const stamped = Date.parse(`${a.body.timestamp.replace(' ', 'T')}Z`);
     expect(Math.abs(stamped - Date.now())).toBeLessThan(5000);
+  });
+
+  it('answers v1 paths in the v1 envelope: {"status": {"status": "ERROR", "code", "msg"}}', async () => {
+    const a = await call(sb, '/v1/me', { key: 'wpk_nope' });
+    expect(a.body).toEqual({ status: { status: 'ERROR', code: 'E_SESSION', msg: 'Invalid api key' } });
+    expectError(
+      await call(sb, '/v1/me', { method: 'POST', body: {} }),
+      405,
+      /not allowed/,
+      'E_URL_NOT_FOUND',
+    );
+    expectError(await call(sb, '/v1/nothing'), 404, /No endpoint/, 'E_URL_NOT_FOUND');
+    expectError(await call(sb, '/v1/webhooks', { company: 'abc' }), 400, /must be a number/, 'E_WRONG_PARAM');
+    expectError(await call(sb, '/v1/me', { company: OLIVIA_INACTIVE }), 409, /inactive/, 'E_WRONG_PARAM');
+  });
+
+  it('answers v1 paths in the v2 body without v1Dialect (the specification alone)', async () => {
+    const plain = await startSandbox();
+    try {
+      const a = await call(plain, '/v1/me', { key: 'wpk_nope' });
+      expect(a.body).toMatchObject({ title: 'Unauthorized', status: 401, detail: 'Invalid api key' });
+      expectError(await call(plain, '/v1/me', { company: OLIVIA_INACTIVE }), 409, /inactive/);
+    } finally {
+      await plain.close();
+    }
   });
 
   it('answers 404 for unknown paths and 405 (with Allow) for wrong methods', async () => {
@@ -103,7 +128,7 @@ describe('x-company-id', () => {
   });
 
   it('answers 409 for an inactive company, naming it', async () => {
-    const a = await call(sb, '/v1/webhooks', { company: OLIVIA_INACTIVE });
+    const a = await call(sb, '/v2/mailboxes', { company: OLIVIA_INACTIVE });
     expectError(a, 409);
     expect(a.body.title).toBe('Conflict');
     expect(a.body.detail).toContain(String(OLIVIA_INACTIVE));

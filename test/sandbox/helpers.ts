@@ -28,6 +28,8 @@ export interface Answer {
   body: any;
   text: string;
   headers: Headers;
+  /** The path called, relative to /rest (or starting with /_sandbox). */
+  path: string;
 }
 
 export async function call(sb: Sandbox, path: string, c: Call = {}): Promise<Answer> {
@@ -50,12 +52,27 @@ export async function call(sb: Sandbox, path: string, c: Call = {}): Promise<Ans
   } catch {
     parsed = undefined;
   }
-  return { status: res.status, body: parsed, text, headers: res.headers };
+  return { status: res.status, body: parsed, text, headers: res.headers, path };
 }
 
-export function expectError(a: Answer, status: number, detail?: RegExp | string): void {
+/**
+ * An error body: the specification's `{title, status, detail, timestamp}`, or on v1 paths of a
+ * sandbox with `v1Dialect` the v1 envelope `{"status": {"status": "ERROR", "code", "msg"}}`
+ * (`code` checked when given).
+ */
+export function expectError(a: Answer, status: number, detail?: RegExp | string, code?: string): void {
   expect(a.status).toBe(status);
   expect(a.headers.get('content-type')).toMatch(/^application\/json/);
+  if (typeof a.body?.status === 'object' || code !== undefined) {
+    expect(a.path).toMatch(/^\/v1\//);
+    expect(Object.keys(a.body)).toEqual(['status']);
+    expect(Object.keys(a.body.status).sort()).toEqual(['code', 'msg', 'status']);
+    expect(a.body.status.status).toBe('ERROR');
+    expect(a.body.status.code).toMatch(code ?? /^E_[A-Z_]+$/);
+    if (typeof detail === 'string') expect(a.body.status.msg).toBe(detail);
+    else if (detail) expect(a.body.status.msg).toMatch(detail);
+    return;
+  }
   expect(Object.keys(a.body).sort()).toEqual(['detail', 'status', 'timestamp', 'title']);
   expect(a.body.status).toBe(status);
   expect(typeof a.body.title).toBe('string');

@@ -14,7 +14,7 @@ describe('rate limit', () => {
   });
 
   it('serves one in progress plus 6 queued per account and answers 429 to the rest at once', async () => {
-    const sb = await start({ latencyMs: 60, queueTimeoutMs: 5000 });
+    const sb = await start({ latencyMs: 300, queueTimeoutMs: 5000 });
     const answers = await Promise.all(Array.from({ length: 10 }, () => call(sb, '/v2/agency/companies')));
     const statuses = answers.map((a) => a.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(7);

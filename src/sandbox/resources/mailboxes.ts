@@ -10,7 +10,7 @@ import {
   type EmailAccountItem,
   hqMailboxes,
   type MailboxItem,
-} from '../seed/world.js';
+} from '../seed/mailboxes.js';
 import type { Store } from '../store.js';
 import type { HqContext, RequestContext } from '../types.js';
 

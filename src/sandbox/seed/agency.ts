@@ -16,7 +16,8 @@ import {
   type SeedOptions,
   type UserRecord,
 } from '../types.js';
-import { companyMailboxes, companyNames, FOREIGN_COMPANY_NAMES } from './world.js';
+import { mailboxPairCount } from './mailboxes.js';
+import { companyNames, FOREIGN_COMPANY_NAMES } from './names.js';
 
 export const DEFAULT_COMPANIES = 120;
 
@@ -62,7 +63,7 @@ export function seedState(options: SeedOptions = {}): SandboxState {
       ownerId,
       active,
       runningCampaigns: active ? i % 5 : 0,
-      emailSlots: companyMailboxes(id, name).filter((m) => m.type === 'SMTP').length,
+      emailSlots: mailboxPairCount(id),
       linkedinSlots: i % 4 === 0 ? 1 : 0,
       seeded: true,
     });

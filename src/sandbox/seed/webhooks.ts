@@ -1,0 +1,71 @@
+/**
+ * The sandbox's invented world, part 3: webhook event names (those the service's docs show; the
+ * service adds more over time) and the subscriptions an account starts with.
+ */
+import { domainOf, mix, pick } from './names.js';
+
+export interface WebhookItem {
+  target_url: string;
+  event: string;
+}
+
+/** Listed upper-case; subscription takes them lower-case. */
+export const DOCUMENTED_EVENTS = [
+  'PROSPECT_REPLIED',
+  'PROSPECT_AUTOREPLIED',
+  'PROSPECT_INTERESTED',
+  'PROSPECT_MAYBE_LATER',
+  'PROSPECT_NOT_INTERESTED',
+  'PROSPECT_BLACKLISTED',
+  'PROSPECT_BOUNCED',
+  'PROSPECT_INVALID',
+  'PROSPECT_SAVED',
+  'EMAIL_OPENED',
+  'LINK_CLICKED',
+  'CAMPAIGN_SENT',
+  'CAMPAIGN_COMPLETED',
+  'FOLLOWUP_AFTER_AUTOREPLY',
+  'CAMPAIGN_PAUSED_BY_BOUNCE_SHIELD',
+  'TASK_CREATED',
+  'TASK_DONE',
+  'TASK_IGNORED',
+  'LINKEDIN_INVITATION_SENT',
+  'LINKEDIN_INVITATION_ACCEPTED',
+  'LINKEDIN_MESSAGE_REPLIED',
+] as const;
+
+/** Events seeded subscriptions use (after PROSPECT_REPLIED): the ones CRMs usually want. */
+const SEEDED_EVENTS = [
+  'LINK_CLICKED',
+  'EMAIL_OPENED',
+  'PROSPECT_BOUNCED',
+  'PROSPECT_INTERESTED',
+  'PROSPECT_AUTOREPLIED',
+  'PROSPECT_NOT_INTERESTED',
+  'CAMPAIGN_COMPLETED',
+];
+
+/** 0 to 2 subscriptions, the first always PROSPECT_REPLIED (about a third of the companies have none). */
+export function companyWebhooks(companyId: number, companyName: string): WebhookItem[] {
+  const count = mix(companyId, 2) % 3;
+  const domain = domainOf(companyName);
+  const items: WebhookItem[] = [];
+  for (let i = 0; i < count; i++) {
+    const event = i === 0 ? 'PROSPECT_REPLIED' : pick(SEEDED_EVENTS, companyId, 50 + i);
+    items.push({
+      target_url:
+        i === 0
+          ? `https://hooks.zapier.com/hooks/catch/${companyId}/${event.toLowerCase()}/`
+          : `https://crm.${domain}/webhooks/woodpecker?event=${event.toLowerCase()}`,
+      event,
+    });
+  }
+  return items;
+}
+
+export function hqWebhooks(domain: string): WebhookItem[] {
+  return [
+    { target_url: `https://hooks.${domain}/woodpecker/replies`, event: 'PROSPECT_REPLIED' },
+    { target_url: `https://hooks.${domain}/woodpecker/clicks`, event: 'LINK_CLICKED' },
+  ];
+}
