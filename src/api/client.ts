@@ -1,17 +1,29 @@
 /**
- * One typed method per endpoint of shared/spec/agency-api.md. Commands talk to this, never to HTTP.
- * The HTTP layer is injected (tests pass a fake) and, in the real program, loaded on first use.
+ * One typed method per endpoint of shared/spec/agency-api.md (and the documented ones the commands
+ * use). Commands talk to this, never to HTTP. The HTTP layer is injected (tests pass a fake) and, in
+ * the real program, loaded on first use. Paths live in endpoints.ts.
  */
+import { ApiError } from '../errors.js';
+import {
+  type BlacklistKind,
+  MAX_BLACKLIST_PER_REQUEST,
+  MISSING_ENDPOINT_STATUSES,
+  PATHS,
+} from './endpoints.js';
 import type { HttpOptions, HttpResponse, RequestSpec } from './http.js';
 import {
   type ApiKey,
+  type BlacklistPage,
+  type Campaign,
   type Company,
+  type CompanyUser,
   type CreatedCompany,
   type EmailAccount,
   expectArray,
   expectPage,
   isApiKey,
   isCompany,
+  isCompanyUser,
   isIdentified,
   isRecord,
   isWebhook,
@@ -22,106 +34,234 @@ import {
   type Webhook,
 } from './types.js';
 
-export type { ApiKey, Company, CreatedCompany, EmailAccount, Mailbox, Page, Webhook } from './types.js';
+export { type BlacklistKind, MAX_BLACKLIST_PER_REQUEST, MAX_COMPANIES_PER_REQUEST } from './endpoints.js';
+export type {
+  ApiKey,
+  BlacklistPage,
+  Campaign,
+  Company,
+  CompanyUser,
+  CreatedCompany,
+  EmailAccount,
+  Mailbox,
+  Page,
+  Webhook,
+} from './types.js';
 
 export interface HttpLike {
   request(spec: RequestSpec): Promise<HttpResponse>;
   close(): Promise<void>;
+  /** --debug is on: advice to run with --debug is left out of errors. */
+  readonly debugging?: boolean;
 }
 
-/** The service takes at most this many companies in one creation request. */
-export const MAX_COMPANIES_PER_REQUEST = 10;
-
 export class AgencyClient {
+  /** Where this service serves the webhook list, once known (the spec's v1 path, else v2). */
+  #webhooksPath: string | undefined;
+
   constructor(private readonly http: HttpLike) {}
 
   async listCompaniesPage(page: number, active?: boolean): Promise<Page<Company>> {
     const res = await this.http.request({
       method: 'GET',
-      path: '/v2/agency/companies',
+      path: PATHS.companies,
       query: { active, page },
       action: `list the companies (page ${page})`,
     });
-    return expectPage(res.data, isCompany, 'the company list');
+    return expectPage(res.data, isCompany, 'the company list', this.debugging);
   }
 
   async createCompanies(names: readonly string[]): Promise<CreatedCompany[]> {
     const res = await this.http.request({
       method: 'POST',
-      path: '/v2/agency/companies',
+      path: PATHS.companies,
       body: { companies: names.map((name) => ({ name })) },
       action: `create ${names.length === 1 ? 'the company' : `${names.length} companies`}`,
     });
-    if (!isRecord(res.data)) throw shapeError('company creation', 'expected an object with "companies"');
-    return expectArray(res.data.companies, isCompany, 'company creation');
+    const body = this.object(res, 'company creation', 'an object with "companies"');
+    return expectArray(body.companies, isCompany, 'company creation', this.debugging);
   }
 
   async listKeysPage(companyId: number, page: number): Promise<Page<ApiKey>> {
     const res = await this.http.request({
       method: 'GET',
-      path: `/v2/agency/companies/${companyId}/api_keys`,
+      path: PATHS.companyKeys(companyId),
       query: { page },
       company: companyId,
       action: `list the keys of company ${companyId}`,
     });
-    return expectPage(res.data, isApiKey, `the key list of company ${companyId}`);
+    return expectPage(res.data, isApiKey, `the key list of company ${companyId}`, this.debugging);
   }
 
   async createKey(companyId: number, label: string): Promise<string> {
     const res = await this.http.request({
       method: 'POST',
-      path: `/v2/agency/companies/${companyId}/api_keys`,
+      path: PATHS.companyKeys(companyId),
       body: { label },
       company: companyId,
       action: `create a key for company ${companyId}`,
     });
-    if (!isRecord(res.data) || typeof res.data.api_key !== 'string') {
-      throw shapeError('key creation', 'expected an object with "api_key"');
+    const body = this.object(res, 'key creation', 'an object with "api_key"');
+    if (typeof body.api_key !== 'string') {
+      throw shapeError('key creation', 'expected an object with "api_key"', this.debugging);
     }
-    return res.data.api_key;
+    return body.api_key;
   }
 
   async emailAccounts(companyId: number): Promise<EmailAccount[]> {
     const res = await this.http.request({
       method: 'GET',
-      path: `/v2/agency/companies/${companyId}/email_accounts`,
+      path: PATHS.companyEmailAccounts(companyId),
       company: companyId,
       action: `list the email accounts of company ${companyId}`,
     });
-    return listOf(res.data, isIdentified, `the email accounts of company ${companyId}`) as EmailAccount[];
+    return this.listOf(
+      res.data,
+      isIdentified,
+      `the email accounts of company ${companyId}`,
+    ) as EmailAccount[];
+  }
+
+  async listCompanyUsersPage(companyId: number, page: number): Promise<Page<CompanyUser>> {
+    const res = await this.http.request({
+      method: 'GET',
+      path: PATHS.companyUsers(companyId),
+      query: { page },
+      company: companyId,
+      action: `list the users of company ${companyId}`,
+    });
+    return expectPage(res.data, isCompanyUser, `the user list of company ${companyId}`, this.debugging);
   }
 
   async me(companyId?: number): Promise<JsonObject> {
     const res = await this.http.request({
       method: 'GET',
-      path: '/v1/me',
+      path: PATHS.me,
       companyId,
       action: companyId === undefined ? 'identify the key' : `read the account of company ${companyId}`,
     });
-    if (!isRecord(res.data)) throw shapeError('/v1/me', 'expected an object');
-    return res.data;
+    return this.object(res, '/v1/me', 'an object');
   }
 
   /** Documented as a bare array; a wrapped {content} form is accepted too. */
   async mailboxes(companyId?: number): Promise<Mailbox[]> {
     const res = await this.http.request({
       method: 'GET',
-      path: '/v2/mailboxes',
+      path: PATHS.mailboxes,
       companyId,
       action: `list the mailboxes of ${accountName(companyId)}`,
     });
-    return listOf(res.data, isIdentified, 'the mailbox list') as Mailbox[];
+    return this.listOf(res.data, isIdentified, 'the mailbox list') as Mailbox[];
   }
 
+  /**
+   * GET /v1/webhooks (the specification); where that is not served (404/405), GET /v2/webhooks (the
+   * service's docs), and that path for the rest of the run. "Nothing" comes as 204, an empty body or
+   * {"message": ...} without "webhooks": all are an empty list.
+   */
   async webhooks(companyId?: number): Promise<Webhook[]> {
+    const read = (path: string) =>
+      this.http.request({
+        method: 'GET',
+        path,
+        companyId,
+        emptyIsNothing: true,
+        action: `list the webhooks of ${accountName(companyId)}`,
+      });
+    let res: HttpResponse;
+    if (this.#webhooksPath !== undefined) {
+      res = await read(this.#webhooksPath);
+    } else {
+      try {
+        res = await read(PATHS.webhooksV1);
+        this.#webhooksPath = PATHS.webhooksV1;
+      } catch (error) {
+        if (!(error instanceof ApiError && MISSING_ENDPOINT_STATUSES.includes(error.status))) throw error;
+        try {
+          res = await read(PATHS.webhooksV2);
+        } catch (second) {
+          // Both 404: more likely the company than the path; the first answer is the one to show.
+          if (second instanceof ApiError && MISSING_ENDPOINT_STATUSES.includes(second.status)) throw error;
+          throw second;
+        }
+        this.#webhooksPath = PATHS.webhooksV2;
+      }
+    }
+    const data = res.data;
+    if (data === undefined) return [];
+    if (Array.isArray(data)) return expectArray(data, isWebhook, 'the webhook list', this.debugging);
+    if (!isRecord(data))
+      throw shapeError('the webhook list', 'expected an object with "webhooks"', this.debugging);
+    if (data.webhooks === undefined || data.webhooks === null) return [];
+    return expectArray(data.webhooks, isWebhook, 'the webhook list', this.debugging);
+  }
+
+  /** Subscribes `targetUrl` to `event` (sent in lower case, as the service documents subscriptions). */
+  async subscribeWebhook(companyId: number | undefined, event: string, targetUrl: string): Promise<void> {
+    await this.http.request({
+      method: 'POST',
+      path: PATHS.webhookSubscribe,
+      body: { target_url: targetUrl, event: event.toLowerCase() },
+      companyId,
+      action: `subscribe ${accountName(companyId)} to ${event.toUpperCase()}`,
+    });
+  }
+
+  async unsubscribeWebhook(companyId: number | undefined, event: string, targetUrl: string): Promise<void> {
+    await this.http.request({
+      method: 'POST',
+      path: PATHS.webhookUnsubscribe,
+      body: { target_url: targetUrl, event: event.toLowerCase() },
+      companyId,
+      action: `unsubscribe ${accountName(companyId)} from ${event.toUpperCase()}`,
+    });
+  }
+
+  /** GET /v1/campaign_list[?status=A,B]: a bare array; 204 or an empty body is an empty list. */
+  async campaigns(companyId?: number, statuses?: readonly string[]): Promise<Campaign[]> {
     const res = await this.http.request({
       method: 'GET',
-      path: '/v1/webhooks',
+      path: PATHS.campaigns,
+      query: { status: statuses && statuses.length > 0 ? statuses.join(',') : undefined },
       companyId,
-      action: `list the webhooks of ${accountName(companyId)}`,
+      emptyIsNothing: true,
+      action: `list the campaigns of ${accountName(companyId)}`,
     });
-    if (!isRecord(res.data)) throw shapeError('the webhook list', 'expected an object with "webhooks"');
-    return expectArray(res.data.webhooks ?? [], isWebhook, 'the webhook list');
+    if (res.data === undefined) return [];
+    return this.listOf(res.data, isIdentified, 'the campaign list') as Campaign[];
+  }
+
+  /** One 0-based page of the agency blacklist: {"domains"|"emails": [...], "total": N}. */
+  async listBlacklistPage(kind: BlacklistKind, page0: number, perPage: number): Promise<BlacklistPage> {
+    const res = await this.http.request({
+      method: 'GET',
+      path: PATHS.blacklist(kind),
+      query: { page: page0, per_page: perPage },
+      emptyIsNothing: true,
+      action: `list the blacklisted ${kind} (page ${page0})`,
+    });
+    if (res.data === undefined) return { items: [], total: 0 };
+    const what = `the blacklist of ${kind}`;
+    const body = this.object(res, what, `an object with "${kind}"`);
+    const raw = body[kind] ?? [];
+    const items = expectArray(raw, isBlacklistValue, what, this.debugging).map((v) =>
+      typeof v === 'string' ? v : String(v[kind === 'domains' ? 'domain' : 'email'] ?? v.value),
+    );
+    const total = typeof body.total === 'number' ? body.total : items.length;
+    return { items, total };
+  }
+
+  /** Adds at most 500 values (the service's limit) to the agency blacklist; the caller chunks. */
+  async addToBlacklist(kind: BlacklistKind, values: readonly string[]): Promise<void> {
+    if (values.length > MAX_BLACKLIST_PER_REQUEST) {
+      throw new RangeError(`at most ${MAX_BLACKLIST_PER_REQUEST} values per request, got ${values.length}`);
+    }
+    await this.http.request({
+      method: 'POST',
+      path: PATHS.blacklist(kind),
+      body: { [kind]: values },
+      action: `add ${values.length} ${values.length === 1 ? kind.slice(0, -1) : kind} to the blacklist`,
+    });
   }
 
   /** The `api` command: any method and path, the body returned as parsed. */
@@ -132,16 +272,35 @@ export class AgencyClient {
   close(): Promise<void> {
     return this.http.close();
   }
+
+  private get debugging(): boolean {
+    return this.http.debugging === true;
+  }
+
+  /** The body as an object; an empty body is named with its status. */
+  private object(res: HttpResponse, what: string, expected: string): JsonObject {
+    if (isRecord(res.data)) return res.data;
+    const why =
+      res.data === undefined
+        ? `expected ${expected}, but it answered ${res.status} with an empty body`
+        : `expected ${expected}`;
+    throw shapeError(what, why, this.debugging);
+  }
+
+  private listOf<T>(data: unknown, check: (v: unknown) => v is T, what: string): T[] {
+    if (Array.isArray(data)) return expectArray(data, check, what, this.debugging);
+    if (isRecord(data) && Array.isArray(data.content))
+      return expectArray(data.content, check, what, this.debugging);
+    throw shapeError(what, 'expected a list or an object with "content"', this.debugging);
+  }
 }
 
 function accountName(companyId: number | undefined): string {
   return companyId === undefined ? 'the account' : `company ${companyId}`;
 }
 
-function listOf<T>(data: unknown, check: (v: unknown) => v is T, what: string): T[] {
-  if (Array.isArray(data)) return expectArray(data, check, what);
-  if (isRecord(data) && Array.isArray(data.content)) return expectArray(data.content, check, what);
-  throw shapeError(what, 'expected a list or an object with "content"');
+function isBlacklistValue(value: unknown): value is string | Record<string, unknown> {
+  return typeof value === 'string' || isRecord(value);
 }
 
 /** Defers `import('./http.js')` (and with it undici) until the first request is made. */
@@ -156,5 +315,6 @@ export function lazyHttp(options: HttpOptions): HttpLike {
     close: async () => {
       if (loaded) await (await loaded).close();
     },
+    debugging: options.debug !== undefined,
   };
 }

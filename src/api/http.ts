@@ -1,13 +1,23 @@
 /**
  * The only module that imports undici. It owns headers, the per-request deadline, the retry rules
- * of the contract, turning error bodies into ApiError, and the --debug trace (with the key redacted).
+ * of the contract, each account's turn (limit.ts), and the --debug trace (with the key redacted).
+ * What an answer means (data or which error) is decided in response.ts.
  * It is loaded lazily (import() on the first request) because undici is the heaviest module we have.
  */
 import { Agent, request, errors as undiciErrors } from 'undici';
-import { ApiError, InterruptedError, NetworkError, ResponseError, UsageError } from '../errors.js';
-import { hintForStatus } from './hints.js';
+import { InterruptedError, NetworkError, UsageError } from '../errors.js';
+import { type AccountGates, sharedGates } from './limit.js';
+import {
+  type AnswerContext,
+  failed,
+  type HttpResponse,
+  type ReadAnswer,
+  readAnswer,
+  settle,
+} from './response.js';
 import {
   DEFAULT_RETRY,
+  type FailureKind,
   isIdempotent,
   mayRetryStatus,
   parseRetryAfter,
@@ -15,6 +25,9 @@ import {
   type RetryDecision,
   type RetryPolicy,
 } from './retry.js';
+import { bodyLines, headerLines, target } from './trace.js';
+
+export type { HttpResponse } from './response.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
 
@@ -28,8 +41,14 @@ export interface HttpOptions {
   /** Aborted on Ctrl-C. */
   signal?: AbortSignal | undefined;
   retry?: RetryPolicy;
-  /** Connections kept open to the service; 1 unless a command fans out across client companies. */
-  connections?: number;
+  /** Accounts a command works on at once (fan-out across client companies); 1 by default. */
+  connections?: number | undefined;
+  /** Reads in flight per account, 1..7 (AGENCY_MAX_IN_FLIGHT); default 3. */
+  maxInFlight?: number | undefined;
+  /** Each account's turn; the run's shared gates by default (tests pass their own). */
+  gates?: AccountGates | undefined;
+  /** Waits between tries; tests pass one that does not really sleep. */
+  sleep?: ((ms: number, signal: AbortSignal | undefined) => Promise<void>) | undefined;
 }
 
 export interface RequestSpec {
@@ -44,13 +63,10 @@ export interface RequestSpec {
   company?: number | undefined;
   /** What the request does in the user's terms ("list the keys of company 1042"), for error messages. */
   action?: string | undefined;
-}
-
-export interface HttpResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  /** Parsed JSON body, or undefined for an empty body. */
-  data: unknown;
+  /** More headers (`api -H`); they may not set x-api-key. */
+  headers?: Record<string, string> | undefined;
+  /** An empty body (204, or an empty 200) is the service's "nothing" (v1 list reads): data undefined, no error. */
+  emptyIsNothing?: boolean | undefined;
 }
 
 /** Connection-level failures that mean "no usable answer"; a GET may safely try again. */
@@ -70,8 +86,8 @@ const RETRYABLE_CODES = new Set([
   'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
 ]);
 
-/** Server text quoted in a message is kept to one readable line. */
-const MAX_QUOTED = 300;
+/** Headers the tool sets itself or the connection owns: `api -H` cannot replace them. */
+const RESERVED_HEADERS = new Set(['x-api-key', 'host', 'content-length', 'connection', 'transfer-encoding']);
 
 /** The answer's status and headers arrived, but its body did not (connection closed, deadline passed). */
 class BodyError extends Error {
@@ -86,20 +102,29 @@ class BodyError extends Error {
   }
 }
 
+type Attempt = { kind: 'response'; answer: ReadAnswer } | { kind: 'network'; error: Error };
+
 export class Http {
   readonly #options: HttpOptions;
   readonly #agent: Agent;
   readonly #retry: RetryPolicy;
+  readonly #gates: AccountGates;
+  readonly #sleep: NonNullable<HttpOptions['sleep']>;
   readonly #debug: ((line: string) => void) | undefined;
 
   constructor(options: HttpOptions) {
     this.#options = options;
     this.#retry = options.retry ?? DEFAULT_RETRY;
+    this.#gates = options.gates ?? sharedGates();
+    if (options.maxInFlight !== undefined) this.#gates.configure(options.maxInFlight);
+    this.#sleep = options.sleep ?? sleep;
     const { debug } = options;
     // Every debug line goes through the redaction, whatever the server echoed back.
     this.#debug = debug ? (line) => debug(this.redact(line)) : undefined;
     this.#agent = new Agent({
-      connections: options.connections ?? 1,
+      // One connection per request in flight at most: the accounts worked on at once, one of them
+      // (the one whose pages or fleet reads are pipelined) with the depth.
+      connections: Math.max(1, options.connections ?? 1) + this.#gates.configuredDepth() - 1,
       pipelining: 1,
       keepAliveTimeout: 10_000,
       headersTimeout: options.timeoutMs,
@@ -108,36 +133,47 @@ export class Http {
     });
   }
 
+  /** --debug is on (so advice to run with --debug would be noise). */
+  get debugging(): boolean {
+    return this.#debug !== undefined;
+  }
+
   async close(): Promise<void> {
     await this.#agent.close();
   }
 
   async request(spec: RequestSpec): Promise<HttpResponse> {
     this.checkKey();
+    const headers = this.headers(spec);
     const url = this.url(spec);
+    const account = this.#gates.account(this.#options.baseUrl, this.#options.apiKey, headers['x-company-id']);
+    const access = isIdempotent(spec.method) ? 'read' : 'write';
     const started = Date.now();
+    const failures: Record<FailureKind, number> = { busy: 0, gateway: 0 };
     for (let attempt = 1; ; attempt++) {
+      const release = await this.#gates.acquire(account, access, this.#options.signal, attempt > 1);
       let outcome: Attempt;
       try {
-        outcome = await this.attempt(spec, url);
+        outcome = await this.attempt(spec, url, headers);
       } catch (error) {
         if (error instanceof InterruptedError) throw error;
         outcome = { kind: 'network', error: error as Error };
+      } finally {
+        release();
       }
-      // A GET is safe to repeat; anything else only when the service said 429 (it did not process it).
-      const retryable =
-        outcome.kind === 'response'
-          ? mayRetryStatus(spec.method, outcome.response.status)
-          : isIdempotent(spec.method) && isRetryableNetworkError(outcome.error);
-      if (!retryable) return this.finish(spec, outcome, attempt);
+      const kind = failureKind(spec, outcome);
+      if (kind === undefined) return this.finish(spec, outcome, attempt);
+      if (kind === 'busy') this.#gates.slowDown();
+      failures[kind] += 1;
       const retryAfter =
-        outcome.kind === 'response' ? parseRetryAfter(outcome.response.headers['retry-after']) : undefined;
-      const decision = planRetry(this.#retry, attempt, Date.now() - started, retryAfter);
+        outcome.kind === 'response' ? parseRetryAfter(outcome.answer.headers['retry-after']) : undefined;
+      const decision = planRetry(this.#retry, failures[kind], Date.now() - started, retryAfter, kind);
       if (!decision.retry) return this.finish(spec, outcome, attempt, decision);
+      const tries = kind === 'busy' ? this.#retry.busyAttempts : this.#retry.maxAttempts;
       this.#debug?.(
-        `retry ${spec.method} ${spec.path} in ${decision.delayMs} ms (attempt ${attempt + 1} of ${this.#retry.maxAttempts})`,
+        `retry ${spec.method} ${spec.path} in ${decision.delayMs} ms (attempt ${attempt + 1} of ${tries})`,
       );
-      await sleep(decision.delayMs, this.#options.signal);
+      await this.#sleep(decision.delayMs, this.#options.signal);
     }
   }
 
@@ -181,15 +217,26 @@ export class Http {
     };
     if (spec.body !== undefined) headers['content-type'] = 'application/json';
     if (spec.companyId !== undefined) headers['x-company-id'] = String(spec.companyId);
+    for (const [rawName, value] of Object.entries(spec.headers ?? {})) {
+      const name = rawName.trim().toLowerCase();
+      if (RESERVED_HEADERS.has(name)) {
+        throw new UsageError(`The header ${rawName} cannot be set with -H: the tool sets it itself.`);
+      }
+      if (!/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(name) || /[\r\n\0]/.test(value)) {
+        throw new UsageError(`Invalid header ${JSON.stringify(rawName)}: use -H 'Name: value' on one line.`);
+      }
+      headers[name] = value.trim();
+    }
     return headers;
   }
 
-  private async attempt(spec: RequestSpec, url: URL): Promise<Attempt> {
-    const headers = this.headers(spec);
+  private async attempt(spec: RequestSpec, url: URL, headers: Record<string, string>): Promise<Attempt> {
     const debug = this.#debug;
-    debug?.(`→ ${spec.method} ${url.href}`);
-    if (debug)
-      for (const [name, value] of Object.entries(headers)) debug(`  ${name}: ${redactHeader(name, value)}`);
+    const body = spec.body === undefined ? null : JSON.stringify(spec.body);
+    if (debug) {
+      debug(`→ ${spec.method} ${url.href}`);
+      for (const line of [...headerLines(headers), ...bodyLines(body ?? undefined)]) debug(line);
+    }
     // One controller, a timer and a listener: AbortSignal.timeout and AbortSignal.any cost more per request.
     const controller = new AbortController();
     let timedOut = false;
@@ -206,13 +253,7 @@ export class Http {
     const seconds = `${this.#options.timeoutMs / 1000} s`;
     let status: number | undefined;
     try {
-      const res = await request(url, {
-        dispatcher: this.#agent,
-        method: spec.method,
-        headers,
-        body: spec.body === undefined ? null : JSON.stringify(spec.body),
-        signal,
-      });
+      const res = await request(url, { dispatcher: this.#agent, method: spec.method, headers, body, signal });
       status = res.statusCode;
       let text: string;
       try {
@@ -220,13 +261,16 @@ export class Http {
       } catch (error) {
         throw new BodyError(res.statusCode, 'the connection closed before the whole answer arrived', error);
       }
-      debug?.(
-        `← ${res.statusCode} ${spec.method} ${url.pathname} (${Date.now() - started} ms, ${text.length} bytes)`,
-      );
-      if (debug)
-        for (const [name, value] of Object.entries(res.headers))
-          debug(`  ${name}: ${redactHeader(name, String(value))}`);
-      return { kind: 'response', response: { status: res.statusCode, headers: res.headers, text } };
+      // One turn of the event loop lets undici put the connection back in its pool; a request sent
+      // sooner would open another connection (one connection per request in flight, not more).
+      await new Promise((resolve) => setImmediate(resolve));
+      if (debug) {
+        debug(
+          `← ${res.statusCode} ${spec.method} ${target(url)} (${Date.now() - started} ms, ${text.length} bytes)`,
+        );
+        for (const line of [...headerLines(res.headers), ...bodyLines(text)]) debug(line);
+      }
+      return { kind: 'response', answer: readAnswer({ status: res.statusCode, headers: res.headers, text }) };
     } catch (error) {
       if (interrupt?.aborted) throw new InterruptedError();
       if (timedOut) {
@@ -237,11 +281,11 @@ export class Http {
         const err: Error = status === undefined ? new Error(reason) : new BodyError(status, reason, error);
         (err as { code?: string }).code = 'ETIMEDOUT';
         debug?.(
-          `✗ ${spec.method} ${url.pathname}: timed out${status === undefined ? '' : ` after status ${status}`}`,
+          `✗ ${spec.method} ${target(url)}: timed out${status === undefined ? '' : ` after status ${status}`}`,
         );
         throw err;
       }
-      debug?.(`✗ ${spec.method} ${url.pathname}: ${describeNetworkError(error)}`);
+      debug?.(`✗ ${spec.method} ${target(url)}: ${describeNetworkError(error)}`);
       throw error;
     } finally {
       clearTimeout(timer);
@@ -255,102 +299,49 @@ export class Http {
     attempts: number,
     gaveUp?: RetryDecision,
   ): HttpResponse {
-    // "Could not list the keys of company 1042: ..." when the caller said what it was doing.
-    const failed = (reason: string) =>
-      this.redact(
-        spec.action ? `Could not ${spec.action}: ${reason}` : `${spec.method} ${spec.path} failed: ${reason}`,
-      );
+    const context: AnswerContext = {
+      method: spec.method,
+      path: spec.path,
+      baseUrl: this.#options.baseUrl,
+      action: spec.action,
+      company: spec.company ?? spec.companyId,
+      companyHeader:
+        spec.companyId !== undefined ||
+        Object.keys(spec.headers ?? {}).some((name) => name.trim().toLowerCase() === 'x-company-id'),
+      emptyIsNothing: spec.emptyIsNothing,
+      attempts,
+      refusedRetryAfterMs:
+        gaveUp && !gaveUp.retry && gaveUp.reason === 'retry-after' ? gaveUp.retryAfterMs : undefined,
+      debugging: this.debugging,
+      redact: (text) => this.redact(text),
+    };
+    if (outcome.kind === 'response') return settle(outcome.answer, context);
     const tries = attempts > 1 ? ` (tried ${attempts} times)` : '';
-    if (outcome.kind === 'network') {
-      const mayHaveHappened = !isIdempotent(spec.method);
-      const error = outcome.error;
-      const cutShort = error instanceof BodyError;
-      const why =
-        error instanceof BodyError
-          ? `the service answered ${error.status}, but ${error.reason}`
-          : describeNetworkError(error);
-      throw new NetworkError(failed(`${why}${tries}`), {
-        hint: mayHaveHappened
-          ? 'The service may or may not have processed this request: check before you run it again.'
-          : cutShort
-            ? 'The answer was cut short on the way (a proxy or an unstable connection); try again, or run with --debug.'
-            : `Check the base URL (${this.#options.baseUrl}) and your network.`,
-        cause: error,
-      });
-    }
-    const { status, headers, text } = outcome.response;
-    const contentType = String(headers['content-type'] ?? '');
-    const html = /html/i.test(contentType) || /^\s*<(!doctype|html)/i.test(text);
-    let data: unknown;
-    let parseFailed = false;
-    if (text.trim() !== '') {
-      try {
-        data = JSON.parse(text);
-      } catch {
-        parseFailed = true;
-      }
-    }
-    if (status >= 400) {
-      const body = isRecord(data) ? data : {};
-      const title = typeof body.title === 'string' ? this.redact(body.title) : undefined;
-      const detail = typeof body.detail === 'string' ? this.redact(body.detail) : undefined;
-      const served = !parseFailed
-        ? ''
-        : html
-          ? ' with an HTML page instead of JSON'
-          : ` with a body that is not JSON${contentType ? ` (${contentType})` : ''}`;
-      const quoted = [title, detail]
-        .filter((part): part is string => Boolean(part))
-        .map(oneLine)
-        .join(' — ');
-      const waited =
-        gaveUp && !gaveUp.retry && gaveUp.reason === 'retry-after' && gaveUp.retryAfterMs !== undefined
-          ? `; it asked to retry after ${Math.ceil(gaveUp.retryAfterMs / 1000)} s, longer than this tool waits`
-          : '';
-      throw new ApiError(
-        failed(`the service answered ${status}${quoted ? ` ${quoted}` : ''}${served}${tries}${waited}`),
-        {
-          status,
-          title,
-          detail,
-          hint: hintForStatus(status, spec.company ?? spec.companyId),
-        },
-      );
-    }
-    // A redirect is never followed: it could take the key to another host.
-    if (status >= 300) {
-      const location =
-        typeof headers.location === 'string' ? ` to ${oneLine(this.redact(headers.location))}` : '';
-      throw new ResponseError(
-        failed(`the service answered ${status}, a redirect${location}, which is not followed`),
-        status,
-        {
-          hint: 'Check the base URL (it must include /rest, e.g. https://api.woodpecker.co/rest).',
-        },
-      );
-    }
-    if (parseFailed) {
-      const kind = html ? 'an HTML page' : 'a body that is not valid JSON';
-      throw new ResponseError(
-        failed(
-          `the service answered ${status} with ${kind} instead of JSON${contentType ? ` (${contentType})` : ''}`,
-        ),
-        status,
-        {
-          hint: 'The response may have been cut short or come from a proxy; try again, or run with --debug.',
-        },
-      );
-    }
-    return { status, headers, data };
+    const error = outcome.error;
+    const why =
+      error instanceof BodyError
+        ? `the service answered ${error.status}, but ${error.reason}`
+        : describeNetworkError(error);
+    throw new NetworkError(failed(context, `${why}${tries}`), {
+      hint: !isIdempotent(spec.method)
+        ? 'The service may or may not have processed this request: check before you run it again.'
+        : error instanceof BodyError
+          ? `The answer was cut short on the way (a proxy or an unstable connection); try again${this.debugging ? '' : ', or run with --debug'}.`
+          : `Check the base URL (${this.#options.baseUrl}) and your network.`,
+      cause: error,
+    });
   }
 }
 
-type Attempt =
-  | {
-      kind: 'response';
-      response: { status: number; headers: Record<string, string | string[] | undefined>; text: string };
-    }
-  | { kind: 'network'; error: Error };
+/** Which schedule a failed try is retried on, or undefined when it is not retried. */
+function failureKind(spec: RequestSpec, outcome: Attempt): FailureKind | undefined {
+  if (outcome.kind === 'network') {
+    return isIdempotent(spec.method) && isRetryableNetworkError(outcome.error) ? 'gateway' : undefined;
+  }
+  const status = outcome.answer.meaning;
+  if (status === 429) return 'busy';
+  return mayRetryStatus(spec.method, status) ? 'gateway' : undefined;
+}
 
 function isRetryableNetworkError(error: Error): boolean {
   const code = (error as NodeJS.ErrnoException).code;
@@ -375,24 +366,6 @@ function describeNetworkError(error: unknown): string {
     return error.message || String(code ?? error);
   }
   return String(error);
-}
-
-function redactHeader(name: string, value: string): string {
-  const lower = name.toLowerCase();
-  if (lower === 'x-api-key' || lower === 'authorization' || lower === 'cookie' || lower === 'set-cookie') {
-    return '[redacted]';
-  }
-  return value;
-}
-
-/** Server text on one line, clipped: a multi-line or huge detail must not swamp (or forge) our own lines. */
-function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > MAX_QUOTED ? `${flat.slice(0, MAX_QUOTED)}…` : flat;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {

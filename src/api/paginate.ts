@@ -1,6 +1,21 @@
-/** Page iteration shared by every list: one page after another (the service works one request at a time). */
+/**
+ * Page iteration shared by every list. After the first page the number of pages (and the page size)
+ * is known, so the next pages are asked for ahead: up to the account's depth (limit.ts) at once, so
+ * the service never waits for our round trip. Items are delivered in page order; `limit` never asks
+ * for a page it does not need; a failure on page k ends the listing after the items before it.
+ *
+ * Paging always ends: at the last page or an empty page (a normal end); a page that repeats the
+ * previous page's items, or a page past MAX_PAGES, is a ResponseError.
+ */
 import { ResponseError } from '../errors.js';
+import { sharedGates } from './limit.js';
 import type { Page, PaginationData } from './types.js';
+
+/** A server that keeps answering must not keep us forever: the 10,001st page is an error. */
+export const MAX_PAGES = 10_000;
+
+/** Requests kept ahead: a number, or asked each time (the run's depth, 1 after a 429). */
+export type Depth = number | (() => number);
 
 export interface PageOptions {
   /** Fetch only this page. */
@@ -11,20 +26,29 @@ export interface PageOptions {
   limit?: number | undefined;
   /** Told after each page, e.g. for a progress line. */
   onPage?: ((pagination: PaginationData | undefined, itemsSoFar: number) => void) | undefined;
+  /** Pages in flight at once; default: the run's depth per account. */
+  inFlight?: Depth | undefined;
 }
 
-/** A server that keeps answering must not keep us forever. */
-const MAX_PAGES = 100_000;
+/** What the common loop needs to know of one fetched page. */
+interface Fetched<T> {
+  items: T[];
+  /** The last page (in the caller's numbering) as far as this page tells. */
+  lastPage: number;
+  /** This page ends the listing (empty, short, or the last). */
+  end: boolean;
+  pagination?: PaginationData | undefined;
+}
 
+const runDepth = (): number => sharedGates().depth();
+
+/** 1-based pages with `pagination_data` (companies, keys, users). */
 export async function* paginate<T>(
   fetchPage: (page: number) => Promise<Page<T>>,
   options: PageOptions = {},
 ): AsyncGenerator<T> {
-  const { limit } = options;
-  if (limit !== undefined && limit <= 0) return;
-  let yielded = 0;
-  let page = options.page ?? options.from ?? 1;
-  for (;;) {
+  const first = options.page ?? options.from ?? 1;
+  const read = async (page: number): Promise<Fetched<T>> => {
     const result = await fetchPage(page);
     const info = result.pagination_data;
     if (info && info.current_page_number !== page && result.content.length > 0) {
@@ -33,15 +57,90 @@ export async function* paginate<T>(
         null,
       );
     }
-    for (const item of result.content) {
-      yield item;
-      yielded++;
-      if (limit !== undefined && yielded >= limit) return;
+    const end = !info || result.content.length === 0 || info.current_page_number >= info.total_pages;
+    return { items: result.content, lastPage: info ? info.total_pages : page, end, pagination: info };
+  };
+  yield* pipeline(read, first, options.page !== undefined, options);
+}
+
+export interface ZeroBasedOptions {
+  perPage: number;
+  limit?: number | undefined;
+  inFlight?: Depth | undefined;
+}
+
+/** 0-based pages of `perPage` values with a `total` (the agency blacklist). */
+export async function* paginateZeroBased<T>(
+  fetchPage: (page0: number, perPage: number) => Promise<{ items: T[]; total: number }>,
+  options: ZeroBasedOptions,
+): AsyncGenerator<T> {
+  const { perPage } = options;
+  const read = async (page: number): Promise<Fetched<T>> => {
+    const { items, total } = await fetchPage(page, perPage);
+    const lastPage = Math.max(0, Math.ceil(total / perPage) - 1);
+    const seen = page * perPage + items.length;
+    return { items, lastPage, end: items.length === 0 || items.length < perPage || seen >= total };
+  };
+  yield* pipeline(read, 0, false, options);
+}
+
+async function* pipeline<T>(
+  read: (page: number) => Promise<Fetched<T>>,
+  first: number,
+  onlyFirst: boolean,
+  options: { limit?: number | undefined; inFlight?: Depth | undefined; onPage?: PageOptions['onPage'] },
+): AsyncGenerator<T> {
+  const { limit } = options;
+  if (limit !== undefined && limit <= 0) return;
+  const depth = options.inFlight ?? runDepth;
+  const currentDepth = () => Math.max(1, typeof depth === 'number' ? depth : depth());
+  /** Pages asked for ahead and not yet delivered, by page number. */
+  const ahead = new Map<number, Promise<Fetched<T>>>();
+  const lastAllowed = first + MAX_PAGES - 1;
+  let limitCap = lastAllowed;
+  let nextToAsk = first + 1;
+  let delivered = 0;
+  let previous: string | undefined;
+  for (let page = first; ; page++) {
+    const fetched = await (ahead.get(page) ?? read(page));
+    ahead.delete(page);
+    const signature = fetched.items.length > 0 ? JSON.stringify(fetched.items) : undefined;
+    if (signature !== undefined && signature === previous) {
+      throw new ResponseError(
+        `The service answered page ${page} with the same items as page ${page - 1}; stopped rather than repeat them.`,
+        null,
+      );
     }
-    options.onPage?.(info, yielded);
-    const last = !info || result.content.length === 0 || info.current_page_number >= info.total_pages;
-    if (options.page !== undefined || last || page >= MAX_PAGES) return;
-    page++;
+    previous = signature;
+    // After the first page the page size is known: never ask ahead for a page beyond the limit.
+    if (page === first && limit !== undefined && fetched.items.length > 0) {
+      limitCap = first + Math.ceil(limit / fetched.items.length) - 1;
+    }
+    const end =
+      onlyFirst || fetched.end || (limit !== undefined && delivered + fetched.items.length >= limit);
+    if (!end) {
+      const lastToAsk = Math.min(fetched.lastPage, limitCap, lastAllowed);
+      nextToAsk = Math.max(nextToAsk, page + 1);
+      while (nextToAsk <= lastToAsk && ahead.size < currentDepth()) {
+        const pending = read(nextToAsk);
+        // A page asked ahead may fail after the listing has ended (limit, or an earlier failure).
+        pending.catch(() => undefined);
+        ahead.set(nextToAsk++, pending);
+      }
+    }
+    for (const item of fetched.items) {
+      yield item;
+      delivered++;
+      if (limit !== undefined && delivered >= limit) return;
+    }
+    options.onPage?.(fetched.pagination, delivered);
+    if (end) return;
+    if (page >= lastAllowed) {
+      throw new ResponseError(
+        `The service still had pages after ${MAX_PAGES.toLocaleString('en-US')} pages; stopped rather than follow it forever.`,
+        null,
+      );
+    }
   }
 }
 

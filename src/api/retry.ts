@@ -1,19 +1,27 @@
 /**
  * The retry schedule of the contract, kept free of I/O so it can be unit-tested.
  *
- * With the defaults a request is tried at most 4 times; the waits between tries are 150–300 ms,
- * 300–600 ms and 600–1200 ms (or what the server's Retry-After asks, up to 20 s), and no retry starts
- * once 45 s have passed since the first try. A Retry-After longer than 20 s, or longer than what is left
- * of the 45 s, is not shortened: the tool gives up at once and says how long the service asked to wait.
- * So the total wait is bounded by 45 s plus one request's deadline (--timeout).
+ * Two kinds of failure, two schedules (defaults):
+ * - "busy" (429, or a v1 E_TOO_MANY_REQUESTS): the account's queue is shared with the agency's other
+ *   integrations and a queued request may wait 15 s there, so the tool waits about 1, 2, 4 and 8 s
+ *   (each ±25 % jitter: 0.75–1.25, 1.5–2.5, 3–5, 6–10 s), at most 5 tries, or what Retry-After asks.
+ * - "gateway" (502, 503, 504, and connection errors for a GET): 150–300, 300–600, 600–1200 ms, at most
+ *   4 tries, or what Retry-After asks.
+ * A Retry-After is honoured up to 20 s; a longer one is not shortened: the tool gives up at once and
+ * says how long the service asked to wait. No retry starts that would begin later than 45 s after
+ * the first try, so the whole request is bounded by 45 s plus one request's deadline (--timeout).
  */
 
 export interface RetryPolicy {
-  /** Total attempts, the first included. */
+  /** Tries in all (the first included) when the failures are gateway or connection errors. */
   maxAttempts: number;
   baseDelayMs: number;
   maxDelayMs: number;
-  /** No retry starts once this much time has passed since the first attempt. */
+  /** Tries in all when the service answered "too many requests". */
+  busyAttempts: number;
+  /** First wait after a 429; each further one doubles (with ±25 % jitter). */
+  busyBaseDelayMs: number;
+  /** No retry starts later than this after the first attempt. */
   budgetMs: number;
   /** The longest Retry-After we are willing to honour; a longer one ends the retries. */
   maxRetryAfterMs: number;
@@ -24,10 +32,15 @@ export const DEFAULT_RETRY: RetryPolicy = {
   maxAttempts: 4,
   baseDelayMs: 300,
   maxDelayMs: 5_000,
+  busyAttempts: 5,
+  busyBaseDelayMs: 1_000,
   budgetMs: 45_000,
   maxRetryAfterMs: 20_000,
   random: Math.random,
 };
+
+/** "busy": the service did not process the request (429); "gateway": a gateway or the connection failed. */
+export type FailureKind = 'busy' | 'gateway';
 
 /** Statuses that mean "not processed, try later" for a GET. A POST is retried on 429 only. */
 export function isRetryableStatus(status: number): boolean {
@@ -45,14 +58,22 @@ export function isIdempotent(method: string): boolean {
   return method === 'GET' || method === 'HEAD';
 }
 
-/** Exponential backoff with jitter; a server's Retry-After wins when it is given. */
+/**
+ * The wait before the next try, after the `failures`-th failure of this kind (1-based).
+ * A server's Retry-After wins when it is given.
+ */
 export function computeBackoff(
   policy: RetryPolicy,
-  attempt: number,
+  failures: number,
   retryAfterMs: number | undefined,
+  kind: FailureKind = 'gateway',
 ): number {
   if (retryAfterMs !== undefined) return Math.min(retryAfterMs, policy.maxRetryAfterMs);
-  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
+  if (kind === 'busy') {
+    const nominal = policy.busyBaseDelayMs * 2 ** (failures - 1);
+    return Math.round(nominal * (0.75 + policy.random() * 0.5));
+  }
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (failures - 1));
   // Half fixed, half random: never zero, and concurrent clients spread out.
   return Math.round(ceiling / 2 + (policy.random() * ceiling) / 2);
 }
@@ -62,20 +83,22 @@ export type RetryDecision =
   | { retry: false; reason: 'attempts' | 'budget' | 'retry-after'; retryAfterMs?: number };
 
 /**
- * Whether to try again after a retryable failure of `attempt` (1-based), `elapsedMs` after the first
- * try began. The caller has already decided that the failure is retryable for this method.
+ * Whether to try again after the `failures`-th failure of `kind` (1-based), `elapsedMs` after the
+ * first try began. The caller has already decided that the failure is retryable for this method.
  */
 export function planRetry(
   policy: RetryPolicy,
-  attempt: number,
+  failures: number,
   elapsedMs: number,
   retryAfterMs: number | undefined,
+  kind: FailureKind = 'gateway',
 ): RetryDecision {
-  if (attempt >= policy.maxAttempts) return { retry: false, reason: 'attempts' };
+  const attempts = kind === 'busy' ? policy.busyAttempts : policy.maxAttempts;
+  if (failures >= attempts) return { retry: false, reason: 'attempts' };
   if (retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs) {
     return { retry: false, reason: 'retry-after', retryAfterMs };
   }
-  const delayMs = computeBackoff(policy, attempt, retryAfterMs);
+  const delayMs = computeBackoff(policy, failures, retryAfterMs, kind);
   if (elapsedMs + delayMs > policy.budgetMs) {
     return retryAfterMs === undefined
       ? { retry: false, reason: 'budget' }

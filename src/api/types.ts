@@ -54,15 +54,49 @@ export interface EmailAccount {
   details?: Record<string, unknown>;
 }
 
+/** A campaign of GET /v1/campaign_list (documented fields; more may come back and are kept). */
+export interface Campaign {
+  id: number;
+  name?: string;
+  status?: string;
+  created?: string;
+  from_name?: string;
+  from_email?: string;
+  folder_name?: string;
+  per_day?: number;
+  error?: unknown;
+  [field: string]: unknown;
+}
+
+/** A user of a client company (GET /v2/agency/companies/{cid}/users). */
+export interface CompanyUser {
+  id?: number;
+  email?: string;
+  name?: string;
+  /** admin, owner, authorized_team_member, guest. */
+  roles?: string[];
+  guest_permissions?: unknown;
+  [field: string]: unknown;
+}
+
+/** One page of the agency blacklist (0-based paging). */
+export interface BlacklistPage {
+  items: string[];
+  total: number;
+}
+
 export type JsonObject = Record<string, unknown>;
 
 export function isRecord(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function shapeError(what: string, why: string): ResponseError {
+/** An answer of the right status whose body has the wrong shape. `debugging`: --debug already shows it. */
+export function shapeError(what: string, why: string, debugging = false): ResponseError {
   return new ResponseError(`The service's answer to ${what} was not understood: ${why}`, null, {
-    hint: 'Run with --debug to see the response, or check that --base-url points at the agency API.',
+    hint: debugging
+      ? 'Check that --base-url points at the agency API.'
+      : 'Run with --debug to see the response, or check that --base-url points at the agency API.',
   });
 }
 
@@ -75,30 +109,34 @@ export const isApiKey: Check<ApiKey> = (v): v is ApiKey => isRecord(v) && typeof
 
 export const isWebhook: Check<Webhook> = (v): v is Webhook => isRecord(v) && typeof v.event === 'string';
 
+export const isCompanyUser: Check<CompanyUser> = (v): v is CompanyUser =>
+  isRecord(v) && (typeof v.id === 'number' || typeof v.email === 'string');
+
 export const isIdentified: Check<{ id: number }> = (v): v is { id: number } =>
   isRecord(v) && (typeof v.id === 'number' || typeof v.id === 'string');
 
-export function expectArray<T>(value: unknown, check: Check<T>, what: string): T[] {
-  if (!Array.isArray(value)) throw shapeError(what, 'expected a list');
+export function expectArray<T>(value: unknown, check: Check<T>, what: string, debugging = false): T[] {
+  if (!Array.isArray(value)) throw shapeError(what, 'expected a list', debugging);
   value.forEach((item, index) => {
-    if (!check(item)) throw shapeError(what, `item ${index + 1} lacks the expected fields`);
+    if (!check(item)) throw shapeError(what, `item ${index + 1} lacks the expected fields`, debugging);
   });
   return value as T[];
 }
 
-export function expectPage<T>(value: unknown, check: Check<T>, what: string): Page<T> {
-  if (!isRecord(value)) throw shapeError(what, 'expected an object with "content"');
-  const content = expectArray(value.content, check, what);
+export function expectPage<T>(value: unknown, check: Check<T>, what: string, debugging = false): Page<T> {
+  if (!isRecord(value)) throw shapeError(what, 'expected an object with "content"', debugging);
+  const content = expectArray(value.content, check, what, debugging);
   const raw = value.pagination_data;
   let pagination: PaginationData | undefined;
   if (isRecord(raw)) {
     const numbers = ['total_elements', 'total_pages', 'current_page_number', 'page_size'] as const;
     for (const field of numbers) {
-      if (typeof raw[field] !== 'number') throw shapeError(what, `pagination_data.${field} is not a number`);
+      if (typeof raw[field] !== 'number')
+        throw shapeError(what, `pagination_data.${field} is not a number`, debugging);
     }
     pagination = raw as unknown as PaginationData;
   } else if (raw !== undefined) {
-    throw shapeError(what, 'pagination_data is not an object');
+    throw shapeError(what, 'pagination_data is not an object', debugging);
   }
   return { content, pagination_data: pagination };
 }

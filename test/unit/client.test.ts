@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AgencyClient, type HttpLike } from '../../src/api/client.js';
 import type { HttpResponse, RequestSpec } from '../../src/api/http.js';
-import { ResponseError } from '../../src/errors.js';
+import { ApiError, ResponseError } from '../../src/errors.js';
 
 /** A fake HTTP layer: answers from a list and records each request spec. */
 function fake(...answers: unknown[]) {
@@ -9,7 +9,7 @@ function fake(...answers: unknown[]) {
   const http: HttpLike = {
     request: async (spec) => {
       sent.push(spec);
-      return { status: 200, headers: {}, data: answers.shift() } satisfies HttpResponse;
+      return { status: 200, statusText: 'OK', headers: {}, data: answers.shift() } satisfies HttpResponse;
     },
     close: async () => {},
   };

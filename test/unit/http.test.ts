@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Http, type HttpOptions, type Method } from '../../src/api/http.js';
+import { AccountGates } from '../../src/api/limit.js';
 import type { RetryPolicy } from '../../src/api/retry.js';
 import { ApiError, InterruptedError, NetworkError, ResponseError, UsageError } from '../../src/errors.js';
 
@@ -17,6 +18,8 @@ const FAST: RetryPolicy = {
   maxAttempts: 4,
   baseDelayMs: 2,
   maxDelayMs: 10,
+  busyAttempts: 5,
+  busyBaseDelayMs: 2,
   budgetMs: 10_000,
   maxRetryAfterMs: 2_000,
   random: () => 0.5,
@@ -100,6 +103,7 @@ function client(options: Partial<HttpOptions> = {}): Http {
     timeoutMs: 5_000,
     userAgent: 'agency-cli/test',
     retry: FAST,
+    gates: new AccountGates(),
     ...options,
   });
   openClients.push(http);
@@ -119,14 +123,14 @@ const list = { content: [{ id: 1 }], pagination_data: { current_page_number: 1, 
 
 describe('retry rules', () => {
   const cases: [Method, number, number][] = [
-    ['GET', 429, 4],
+    ['GET', 429, 5],
     ['GET', 502, 4],
     ['GET', 503, 4],
     ['GET', 504, 4],
     ['GET', 500, 1],
     ['GET', 400, 1],
     ['GET', 404, 1],
-    ['POST', 429, 4],
+    ['POST', 429, 5],
     ['POST', 500, 1],
     ['POST', 502, 1],
     ['POST', 503, 1],
