@@ -111,7 +111,11 @@ describe('api', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual(expected);
     expect(expected.length).toBe(h.sandbox.store.companies(MAIN_AGENCY_ID).length);
-    expect(sent(h.sandbox).map((q) => q.query)).toEqual([{ page: '1' }, { page: '2' }, { page: '3' }]);
+    expect(
+      sent(h.sandbox)
+        .map((q) => q.query.page)
+        .sort(),
+    ).toEqual(['1', '2', '3']);
   });
 
   it('--paginate keeps the query of the path on every page', async () => {

@@ -105,7 +105,8 @@ describe('requests in flight per account', () => {
   });
 
   it.each([1, 2, 7])('AGENCY_MAX_IN_FLIGHT=%i is the most in flight', async (depth) => {
-    delayMs = 20;
+    // Long enough for every connection to be open before the first answer, even on a busy machine.
+    delayMs = 150;
     const { client } = http({ maxInFlight: depth });
     await Promise.all(Array.from({ length: 10 }, () => get(client)));
     expect(peak.get('hq')).toBe(depth);
