@@ -26,6 +26,12 @@ export interface Result {
 export interface Counters {
   createdCompanies: number;
   createdKeys: number;
+  /** Webhook pairs added by POST /v1/webhooks/subscribe. */
+  webhooksSubscribed: number;
+  /** Webhook pairs removed by POST /v1/webhooks/unsubscribe. */
+  webhooksUnsubscribed: number;
+  /** Values newly added to the agency blacklist (values already on it not counted). */
+  blacklistAdded: number;
 }
 
 export interface RouteEnv {

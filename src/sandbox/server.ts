@@ -9,6 +9,8 @@ import { createApiHandler, type RecordedRequest } from './api.js';
 import { handleControl } from './control.js';
 import { FaultList, type FaultRule } from './faults.js';
 import { ConcurrencyLimiter } from './ratelimit.js';
+import { blacklistRoutes } from './resources/blacklist.js';
+import { campaignRoutes } from './resources/campaigns.js';
 import { companyRoutes } from './resources/companies.js';
 import { keyRoutes } from './resources/keys.js';
 import { mailboxRoutes } from './resources/mailboxes.js';
@@ -89,12 +91,26 @@ export interface SandboxStats {
   createdCompanies: number;
   /** Keys created through POST .../api_keys (automatic keys of new companies are not counted). */
   createdKeys: number;
+  /** Webhook pairs added by POST /v1/webhooks/subscribe. */
+  webhooksSubscribed: number;
+  /** Webhook pairs removed by POST /v1/webhooks/unsubscribe. */
+  webhooksUnsubscribed: number;
+  /** Values newly added to the agency blacklist. */
+  blacklistAdded: number;
 }
 
 const KEEP_ALIVE_MS = 30_000;
 
 function routeTable(options: { docsMode: boolean }): Route[] {
-  return [...userRoutes, ...mailboxRoutes, ...webhookRoutes(options), ...companyRoutes, ...keyRoutes];
+  return [
+    ...userRoutes,
+    ...mailboxRoutes,
+    ...webhookRoutes(options),
+    ...campaignRoutes,
+    ...companyRoutes,
+    ...keyRoutes,
+    ...blacklistRoutes,
+  ];
 }
 
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
@@ -116,7 +132,16 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const faults = new FaultList();
   const limiter = new ConcurrencyLimiter({ queueLimit, queueTimeoutMs });
   const requests: RecordedRequest[] = [];
-  const zero = () => ({ connections: 0, requests: 0, rejected429: 0, createdCompanies: 0, createdKeys: 0 });
+  const zero = () => ({
+    connections: 0,
+    requests: 0,
+    rejected429: 0,
+    createdCompanies: 0,
+    createdKeys: 0,
+    webhooksSubscribed: 0,
+    webhooksUnsubscribed: 0,
+    blacklistAdded: 0,
+  });
   const counters = zero();
   const stats = (): SandboxStats => ({ ...counters, maxConcurrentByAccount: { ...limiter.maxConcurrent } });
   const closing = new AbortController();

@@ -76,5 +76,31 @@ export function checkState(data: unknown): SandboxState {
     if (!userIds.has(k.userId)) fail(`keys[${i}] was created by an unknown user`);
     unique(k.key, `keys[${i}]`);
   });
+  checkOptionalLists(state);
   return state;
+}
+
+/** The parts later versions of the sandbox added; a file written before them has neither. */
+function checkOptionalLists(state: SandboxState): void {
+  if (state.webhooks !== undefined) {
+    if (!isObject(state.webhooks)) fail('webhooks is not an object');
+    for (const [account, list] of Object.entries(state.webhooks)) {
+      if (!Array.isArray(list)) fail(`webhooks.${account} is not an array`);
+      list.forEach((w, i) => {
+        checkFields(w, `webhooks.${account}[${i}]`, { target_url: 'string', event: 'string' });
+      });
+    }
+  }
+  if (state.blacklists !== undefined) {
+    if (!isObject(state.blacklists)) fail('blacklists is not an object');
+    for (const [agency, lists] of Object.entries(state.blacklists)) {
+      if (!isObject(lists)) fail(`blacklists.${agency} is not an object`);
+      for (const kind of ['emails', 'domains'] as const) {
+        const values = lists[kind];
+        if (!Array.isArray(values) || values.some((v) => typeof v !== 'string')) {
+          fail(`blacklists.${agency}.${kind} is not a list of strings`);
+        }
+      }
+    }
+  }
 }

@@ -8,14 +8,16 @@
 import * as companies from './resources/companies.js';
 import * as keys from './resources/keys.js';
 import * as mailboxes from './resources/mailboxes.js';
-import * as users from './resources/users.js';
-import * as webhooks from './resources/webhooks.js';
+import { agencyRoles } from './resources/users.js';
 import { seedState } from './seed/agency.js';
+import { seedBlacklist } from './seed/blacklist.js';
+import { companyWebhooks, hqWebhooks } from './seed/webhooks.js';
 import { checkState } from './state-check.js';
 import {
   type AgencyRecord,
   accountOfAgency,
   accountOfCompany,
+  type BlacklistRecord,
   type CompanyRecord,
   FOREIGN_AGENCY_ID,
   type HqContext,
@@ -27,6 +29,7 @@ import {
   type SandboxState,
   type SeedOptions,
   type UserRecord,
+  type WebhookRecord,
 } from './types.js';
 
 // Tests and scripts import the record types from here.
@@ -59,6 +62,8 @@ export class Store {
   /** `${companyId}:${userId}` → that user's keys of that company, in creation order. */
   private readonly keysByOwner = new Map<string, KeyRecord[]>();
   private readonly keyCountByCompany = new Map<number, number>();
+  /** `${agencyId}:${kind}` → the values on that blacklist, for O(1) membership. */
+  private readonly blacklistIndex = new Map<string, Set<string>>();
 
   /** Called after every mutation (the server persists the state there). */
   onChange: (() => void) | undefined;
@@ -146,10 +151,9 @@ export class Store {
     return this.companies(user.agencyId).filter((c) => this.hasAccess(user, c));
   }
 
+  /** Access = a role in the company: the agency's admin everywhere, other users where they own it. */
   hasAccess(user: UserRecord, company: CompanyRecord): boolean {
-    return (
-      company.agencyId === user.agencyId && (user.role === 'AGENCY_OWNER' || company.ownerId === user.id)
-    );
+    return agencyRoles(user, company).length > 0;
   }
 
   /** Keys of a company, of one user or of every user. */
@@ -265,6 +269,54 @@ export class Store {
     return company;
   }
 
+  // ---- account data that can change ----
+
+  /** An account's webhooks: the saved list once its subscriptions changed, else the seeded one. */
+  webhooksOf(context: RequestContext): WebhookRecord[] {
+    const saved = this.state.webhooks?.[context.account];
+    if (saved) return saved;
+    if (context.level === 'hq') return hqWebhooks(context.agency.domain);
+    const c = context.company;
+    return c.seeded ? companyWebhooks(c.id, c.name) : [];
+  }
+
+  replaceWebhooks(account: string, list: WebhookRecord[]): void {
+    this.state.webhooks ??= {};
+    this.state.webhooks[account] = list;
+    this.changed();
+  }
+
+  /** An agency's blacklist, seeded on first use. */
+  blacklist(agencyId: number): BlacklistRecord {
+    this.state.blacklists ??= {};
+    let list = this.state.blacklists[String(agencyId)];
+    if (!list) {
+      list = seedBlacklist(agencyId);
+      this.state.blacklists[String(agencyId)] = list;
+    }
+    return list;
+  }
+
+  /** Adds the values not yet on the list, in order; returns how many were new. */
+  addToBlacklist(agencyId: number, kind: keyof BlacklistRecord, values: readonly string[]): number {
+    const list = this.blacklist(agencyId)[kind];
+    const slot = `${agencyId}:${kind}`;
+    let index = this.blacklistIndex.get(slot);
+    if (!index) {
+      index = new Set(list);
+      this.blacklistIndex.set(slot, index);
+    }
+    let added = 0;
+    for (const value of values) {
+      if (index.has(value)) continue;
+      index.add(value);
+      list.push(value);
+      added += 1;
+    }
+    if (added > 0) this.changed();
+    return added;
+  }
+
   // ---- mutations (the resource modules' only way to change the state) ----
 
   /** A new company of `agencyId`, with the next id; its owner gets the automatic key. */
@@ -287,20 +339,12 @@ export class Store {
 
   // ---- shortcuts to the resource rules, for tests and scripts ----
 
-  me(context: RequestContext) {
-    return users.me(context);
-  }
-
   mailboxes(context: RequestContext) {
     return mailboxes.mailboxes(context);
   }
 
   webhooks(context: RequestContext) {
-    return webhooks.listWebhooks(this, context);
-  }
-
-  listCompanies(context: HqContext, query: { page?: string; active?: string }) {
-    return companies.listCompanies(this, context, query);
+    return { webhooks: this.webhooksOf(context) };
   }
 
   createCompanies(context: HqContext, body: unknown) {
@@ -309,10 +353,6 @@ export class Store {
 
   emailAccounts(context: HqContext, companyId: string) {
     return mailboxes.emailAccounts(this, context, companyId);
-  }
-
-  listKeys(context: HqContext, companyId: string, query: { page?: string }) {
-    return keys.listKeys(this, context, companyId, query);
   }
 
   createKey(context: HqContext, companyId: string, body: unknown) {

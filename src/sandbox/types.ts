@@ -69,6 +69,21 @@ export interface SandboxState {
   users: UserRecord[];
   companies: CompanyRecord[];
   keys: KeyRecord[];
+  /** Webhooks of the accounts whose subscriptions changed (by account, e.g. 'company:1001'); others are seeded. */
+  webhooks?: Record<string, WebhookRecord[]>;
+  /** Each agency's blacklist (by agency id), seeded on first use. */
+  blacklists?: Record<string, BlacklistRecord>;
+}
+
+export interface WebhookRecord {
+  target_url: string;
+  /** Upper case, as listed. */
+  event: string;
+}
+
+export interface BlacklistRecord {
+  emails: string[];
+  domains: string[];
 }
 
 export type Principal =

@@ -49,6 +49,9 @@ describe('control API and recording', () => {
       rejected429: 0,
       createdCompanies: 0,
       createdKeys: 0,
+      webhooksSubscribed: 0,
+      webhooksUnsubscribed: 0,
+      blacklistAdded: 0,
     });
     expect(sb.requests).toHaveLength(1);
   });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FOREIGN_AGENCY_ID, MAIN_AGENCY_ID, type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { CANARY, call, OLIVIA_INACTIVE, TOM_INACTIVE, tomKey } from './helpers.js';
+import { CANARY, call, OLIVIA_ACTIVE, OLIVIA_INACTIVE, TOM_INACTIVE, tomKey } from './helpers.js';
 
 describe('seeded world', () => {
   let sb: Sandbox;
@@ -61,6 +61,27 @@ describe('seeded world', () => {
       expect(new Set(big.store.companies(MAIN_AGENCY_ID).map((c) => c.name)).size).toBe(10_000);
     } finally {
       await big.close();
+    }
+  });
+
+  it('is the same world on every start (everything but the keys)', async () => {
+    const other = await startSandbox({ v1Dialect: true });
+    const mine = await startSandbox({ v1Dialect: true });
+    try {
+      const paths = [
+        '/v2/agency/companies?page=2',
+        `/v2/agency/companies/${OLIVIA_ACTIVE}/email_accounts`,
+        `/v2/agency/companies/${OLIVIA_ACTIVE}/users`,
+        '/v2/agency/blacklist/domains?page=1',
+        '/v2/agency/blacklist/emails?page=2',
+      ];
+      for (const path of paths) expect((await call(mine, path)).body).toEqual((await call(other, path)).body);
+      for (const path of ['/v2/mailboxes', '/v1/webhooks', '/v1/campaign_list']) {
+        const a = await call(mine, path, { company: OLIVIA_ACTIVE });
+        expect(a.body).toEqual((await call(other, path, { company: OLIVIA_ACTIVE })).body);
+      }
+    } finally {
+      await Promise.all([other.close(), mine.close()]);
     }
   });
 });

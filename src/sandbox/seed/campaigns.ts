@@ -1,0 +1,89 @@
+/**
+ * The sandbox's invented world, part 4: an account's campaigns, in every status the docs list, some
+ * with an error. A company runs as many campaigns as its `running_campaigns` counter says, so the
+ * company list and the campaign list agree (and companies with 0 run none).
+ */
+import { domainOf, mix, PEOPLE, pick } from './names.js';
+
+export const CAMPAIGN_STATUSES = ['RUNNING', 'DRAFT', 'EDITED', 'PAUSED', 'STOPPED', 'COMPLETED'] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+
+export interface CampaignItem {
+  id: number;
+  name: string;
+  status: CampaignStatus;
+  created: string;
+  from_name: string;
+  from_email: string;
+  folder_name: string;
+  folder_id: number;
+  per_day: number;
+  error: string | null;
+  tz: string;
+}
+
+const TOPICS = [
+  'Q3 outreach',
+  'Spring promo',
+  'Webinar invite',
+  'Follow-up: trade show',
+  'New product launch',
+  'Partner program',
+  'Re-engagement',
+  'Local businesses',
+  'Case study push',
+  'Holiday offer',
+];
+const FOLDERS = ['Default', 'Prospecting', 'Events', 'Partners'];
+const ZONES = ['Europe/Warsaw', 'Europe/London', 'America/New_York', 'America/Chicago'];
+const ERRORS = [
+  'Mailbox disconnected: reconnect the SMTP account',
+  'Campaign paused by Bounce Shield: bounce rate above 10%',
+  'Sending limit of the mailbox reached',
+];
+const OTHER_STATUSES: CampaignStatus[] = ['DRAFT', 'EDITED', 'PAUSED', 'STOPPED', 'COMPLETED'];
+
+/** `YYYY-MM-DDTHH:MM:SS+0000`, a day within the 400 days before 2026-06-01, fixed per campaign. */
+function createdAt(seed: number): string {
+  const base = Date.UTC(2026, 5, 1);
+  const date = new Date(base - (mix(seed, 90) % 400) * 86_400_000 - (mix(seed, 91) % 86_400) * 1000);
+  return `${date.toISOString().slice(0, 19)}+0000`;
+}
+
+/**
+ * Campaigns of an account: `running` RUNNING ones, then 0–6 in the other statuses. `key` makes the
+ * picks deterministic per account; ids are `key * 100 + n`.
+ */
+export function accountCampaigns(key: number, accountName: string, running: number): CampaignItem[] {
+  const domain = domainOf(accountName);
+  const others = mix(key, 80) % 7;
+  const statuses: CampaignStatus[] = [
+    ...Array<CampaignStatus>(running).fill('RUNNING'),
+    ...Array.from({ length: others }, (_, i) => pick(OTHER_STATUSES, key, 81 + i)),
+  ];
+  return statuses.map((status, n) => {
+    const seed = key * 100 + n;
+    const withError = status !== 'DRAFT' && mix(seed, 92) % 9 === 0;
+    return {
+      id: seed,
+      name: `${pick(TOPICS, seed, 93)} ${n + 1}`,
+      status,
+      created: createdAt(seed),
+      from_name: pick(PEOPLE, key, 20),
+      from_email: `sales@${domain}`,
+      folder_name: pick(FOLDERS, seed, 94),
+      folder_id: 1 + (mix(seed, 94) % FOLDERS.length),
+      per_day: [20, 50, 100, 150][mix(seed, 95) % 4] as number,
+      error: withError ? pick(ERRORS, seed, 96) : null,
+      tz: pick(ZONES, key, 97),
+    };
+  });
+}
+
+/** Statistics `?id=N` adds (invented, stable). */
+export function campaignStats(c: CampaignItem) {
+  const sent = c.status === 'DRAFT' ? 0 : 40 + (mix(c.id, 98) % 900);
+  const opened = Math.floor(sent * ((mix(c.id, 99) % 60) / 100));
+  const replied = Math.floor(opened * ((mix(c.id, 100) % 25) / 100));
+  return { sent, delivered: sent - Math.floor(sent / 40), opened, replied, bounced: Math.floor(sent / 40) };
+}
