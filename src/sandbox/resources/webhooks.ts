@@ -99,25 +99,25 @@ export function webhookRoutes(options: { docsMode: boolean }): Route[] {
       };
   return [
     list,
-    {
-      pattern: /^\/v1\/webhooks\/subscribe$/,
-      methods: ['POST'],
-      agency: false,
-      handle: (c, { body }, { store, counters }) => {
-        const result = subscribe(store, c, jsonBody(body));
-        counters.webhooksSubscribed += 1;
-        return result;
-      },
-    },
-    {
-      pattern: /^\/v1\/webhooks\/unsubscribe$/,
-      methods: ['POST'],
-      agency: false,
-      handle: (c, { body }, { store, counters }) => {
-        const result = unsubscribe(store, c, jsonBody(body));
-        counters.webhooksUnsubscribed += 1;
-        return result;
-      },
-    },
+    change('subscribe', subscribe, 'webhooksSubscribed'),
+    change('unsubscribe', unsubscribe, 'webhooksUnsubscribed'),
   ];
+}
+
+/** POST /v1/webhooks/{action}: one change of the account's subscriptions, counted in the stats. */
+function change(
+  action: 'subscribe' | 'unsubscribe',
+  apply: (store: Store, context: RequestContext, body: unknown) => Result,
+  counter: 'webhooksSubscribed' | 'webhooksUnsubscribed',
+): Route {
+  return {
+    pattern: new RegExp(`^/v1/webhooks/${action}$`),
+    methods: ['POST'],
+    agency: false,
+    handle: (c, { body }, { store, counters }) => {
+      const result = apply(store, c, jsonBody(body));
+      counters[counter] += 1;
+      return result;
+    },
+  };
 }
