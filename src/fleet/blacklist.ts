@@ -4,14 +4,15 @@
  * twice goes once, values already on the list are left out, and the rest goes in chunks the
  * service accepts.
  */
+import { type BlacklistKind, MAX_BLACKLIST_PER_PAGE, MAX_BLACKLIST_PER_REQUEST } from '../api/endpoints.js';
 import { UsageError } from '../errors.js';
 
-export type BlacklistKind = 'domains' | 'emails';
+export type { BlacklistKind };
 
 /** The service adds at most this many values per POST. */
-export const BLACKLIST_CHUNK_SIZE = 500;
-/** The largest `per_page` the service allows on the 0-based list; fewest requests for a long list. */
-export const BLACKLIST_PAGE_SIZE = 1000;
+export const BLACKLIST_CHUNK_SIZE = MAX_BLACKLIST_PER_REQUEST;
+/** The largest `per_page` the service allows on the 0-based list: fewest requests for a long list. */
+export const BLACKLIST_PAGE_SIZE = MAX_BLACKLIST_PER_PAGE;
 
 /** One value as the user gave it, and where it came from ("argument 2", "list.txt line 4"). */
 export interface BlacklistEntry {
