@@ -18,8 +18,9 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { homedir, hostname } from 'node:os';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { isRecord } from './api/types.js';
 import { ConfigError, UsageError } from './errors.js';
 
 export interface Profile {
@@ -36,14 +37,6 @@ export const DEFAULT_PROFILE = 'default';
 const FILE_NAME = 'config.json';
 const LOCK_STALE_MS = 10_000;
 const LOCK_WAIT_MS = 15_000;
-
-export function configDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string {
-  if (env.AGENCY_CONFIG_DIR) return env.AGENCY_CONFIG_DIR;
-  const home = env.HOME || homedir();
-  if (platform === 'darwin') return join(home, 'Library', 'Preferences', 'agency');
-  if (platform === 'win32') return join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'agency', 'Config');
-  return join(env.XDG_CONFIG_HOME || join(home, '.config'), 'agency');
-}
 
 export function configPath(dir: string): string {
   return join(dir, FILE_NAME);
@@ -109,8 +102,24 @@ function narrowConfig(value: unknown, file: string): ConfigData {
   return result;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/**
+ * The config of one run, bound to its directory: read once (every command reads it to choose a profile),
+ * changed only through update().
+ */
+export class ConfigStore {
+  #data: ConfigData | undefined;
+
+  constructor(readonly dir: string) {}
+
+  read(): ConfigData {
+    this.#data ??= readConfig(this.dir);
+    return this.#data;
+  }
+
+  async update(mutate: (data: ConfigData) => void): Promise<ConfigData> {
+    this.#data = await updateConfig(this.dir, mutate);
+    return this.#data;
+  }
 }
 
 /**

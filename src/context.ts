@@ -1,22 +1,20 @@
 /**
  * Resolves flags, environment and the config file into one immutable context. Precedence everywhere:
- * flag > environment > profile > built-in default. This is the only place that reads process.env.
+ * flag > environment > profile > built-in default. This is the only module that reads the environment:
+ * readEnvironment() turns it into typed facts once, and everything else receives those.
  */
-import type { Readable, Writable } from 'node:stream';
-import {
-  type ConfigData,
-  configDir,
-  DEFAULT_PROFILE,
-  type Profile,
-  readConfig,
-  validateProfileName,
-} from './config.js';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { type ConfigStore, DEFAULT_PROFILE, type Profile, validateProfileName } from './config.js';
 import { MissingKeyError, UsageError } from './errors.js';
-import { type Streams, Writer } from './output/writer.js';
+import type { TerminalSettings } from './output/terminal.js';
 import { VERSION } from './version.js';
 
 export const DEFAULT_BASE_URL = 'https://api.woodpecker.co/rest';
 export const DEFAULT_TIMEOUT_SECONDS = 30;
+/** Requests one account may have queued at once (1 being processed + 2 waiting); AGENCY_MAX_IN_FLIGHT. */
+export const DEFAULT_MAX_IN_FLIGHT = 3;
+const MAX_IN_FLIGHT = 7;
 
 /** What commander hands us from the global options. */
 export interface GlobalFlags {
@@ -28,93 +26,127 @@ export interface GlobalFlags {
   timeout?: string | undefined;
 }
 
-export interface IO {
-  stdin: Readable & { isTTY?: boolean };
-  stdout: Writable & { isTTY?: boolean; columns?: number };
-  stderr: Writable & { isTTY?: boolean; columns?: number };
-  env: NodeJS.ProcessEnv;
+/** The process environment, as bin/agency.js passes it. */
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** Every environment variable the tool understands, read once. Empty values count as unset. */
+export interface Environment {
+  readonly profile: string | undefined;
+  readonly baseUrl: string | undefined;
+  readonly apiKey: string | undefined;
+  readonly configDir: string;
+  readonly debug: boolean;
+  readonly timeout: string | undefined;
+  readonly maxInFlight: string | undefined;
+  /** AGENCY_SANDBOX_HQ_KEY: tests give the sandbox a known (canary) key; there is no flag for keys. */
+  readonly sandboxSeedKey: string | undefined;
+  /** NO_COLOR, FORCE_COLOR=0 and TERM=dumb all say no. */
+  readonly colorAllowed: boolean;
+  /** COLUMNS, for a pty that reports no size. */
+  readonly columns: number | undefined;
+}
+
+export function readEnvironment(io: { env: Env }, platform: NodeJS.Platform = process.platform): Environment {
+  const { env } = io;
+  const value = (name: string) => env[name] || undefined;
+  return {
+    profile: value('AGENCY_PROFILE'),
+    baseUrl: value('AGENCY_BASE_URL'),
+    apiKey: value('AGENCY_API_KEY'),
+    configDir: configDirectory(env, platform),
+    debug: isTruthy(env.AGENCY_DEBUG),
+    timeout: value('AGENCY_TIMEOUT'),
+    maxInFlight: value('AGENCY_MAX_IN_FLIGHT'),
+    sandboxSeedKey: value('AGENCY_SANDBOX_HQ_KEY'),
+    colorAllowed: !(env.NO_COLOR ?? '') && env.FORCE_COLOR !== '0' && env.TERM !== 'dumb',
+    columns: Number(env.COLUMNS) || undefined,
+  };
+}
+
+/** `$AGENCY_CONFIG_DIR`, else the platform's config directory for `agency`. */
+function configDirectory(env: Env, platform: NodeJS.Platform): string {
+  if (env.AGENCY_CONFIG_DIR) return env.AGENCY_CONFIG_DIR;
+  const home = env.HOME || homedir();
+  if (platform === 'darwin') return join(home, 'Library', 'Preferences', 'agency');
+  if (platform === 'win32') return join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'agency', 'Config');
+  return join(env.XDG_CONFIG_HOME || join(home, '.config'), 'agency');
+}
+
+/** How the output should look: usable before (or without) the config, e.g. to report a damaged file. */
+export function terminalSettings(
+  flags: Pick<GlobalFlags, 'json' | 'color'>,
+  environment: Environment,
+): TerminalSettings {
+  return {
+    json: flags.json === true,
+    colorAllowed: flags.color !== false && environment.colorAllowed,
+    columnsHint: environment.columns,
+  };
 }
 
 export interface Context {
   readonly profileName: string;
-  /** True when the profile was named by --profile or AGENCY_PROFILE (a typo must not fall back silently). */
-  readonly profileNamed: boolean;
+  /** Where the profile's name came from; a named one (flag, env) must not fall back silently on a typo. */
+  readonly profileSource: 'flag' | 'env' | 'config';
+  /** The saved profile, undefined when it does not exist (yet). */
   readonly profile: Profile | undefined;
-  readonly config: ConfigData;
-  readonly configDir: string;
+  /** Names of the saved profiles, and those that have a key (for hints). */
+  readonly knownProfiles: readonly string[];
+  readonly profilesWithKey: readonly string[];
   readonly apiKey: string | undefined;
+  readonly keySource: 'env' | 'profile' | undefined;
   readonly baseUrl: string;
   /** Where baseUrl came from: login saves it only when the user gave it. */
   readonly baseUrlSource: 'flag' | 'env' | 'profile' | 'default';
   readonly json: boolean;
   readonly debug: boolean;
   readonly timeoutMs: number;
+  /** Requests one account may have queued at once (AGENCY_MAX_IN_FLIGHT, 1..7). */
+  readonly maxInFlight: number;
   readonly userAgent: string;
-  readonly stdinIsTTY: boolean;
-  readonly io: IO;
-  readonly out: Writer;
+  /** The key `agency sandbox` gives its owner instead of a random one (tests). */
+  readonly sandboxSeedKey: string | undefined;
   /** Aborted on Ctrl-C. */
   readonly signal: AbortSignal;
 }
 
-/** The output writer alone: usable before (or without) the config, e.g. to report a damaged config file. */
-export function createWriter(flags: Pick<GlobalFlags, 'json' | 'color'>, io: IO): Writer {
-  const streams: Streams = {
-    stdout: io.stdout,
-    stderr: io.stderr,
-    stdoutIsTTY: io.stdout.isTTY === true,
-    stderrIsTTY: io.stderr.isTTY === true,
-    // A pty that reports no size (script, some CI runners) still deserves a table that fits.
-    columns: io.stdout.isTTY ? io.stdout.columns || Number(io.env.COLUMNS) || 80 : undefined,
-  };
-  const colorAllowed =
-    flags.color !== false && !(io.env.NO_COLOR ?? '') && io.env.FORCE_COLOR !== '0' && io.env.TERM !== 'dumb';
-  return new Writer(streams, {
-    json: flags.json === true,
-    // Colour only ever goes to a terminal.
-    color: colorAllowed && streams.stdoutIsTTY,
-    stderrColor: colorAllowed && streams.stderrIsTTY,
-  });
-}
-
-export function resolveContext(flags: GlobalFlags, io: IO, signal: AbortSignal): Context {
-  const { env } = io;
-  const out = createWriter(flags, io);
-  const dir = configDir(env);
-  const config = readConfig(dir);
-  const named = flags.profile ?? (env.AGENCY_PROFILE || undefined);
-  const profileName = validateProfileName(named ?? config.current ?? DEFAULT_PROFILE);
-  const profile = config.profiles[profileName];
+export function resolveContext(
+  flags: GlobalFlags,
+  environment: Environment,
+  config: ConfigStore,
+  signal: AbortSignal,
+): Context {
+  const data = config.read();
+  const named = flags.profile ?? environment.profile;
+  const profileName = validateProfileName(named ?? data.current ?? DEFAULT_PROFILE);
+  const profile = data.profiles[profileName];
   const baseUrlSource =
     flags.baseUrl !== undefined
       ? 'flag'
-      : env.AGENCY_BASE_URL
+      : environment.baseUrl
         ? 'env'
         : profile?.base_url
           ? 'profile'
           : 'default';
-  const baseUrl = parseBaseUrl(
-    flags.baseUrl ?? (env.AGENCY_BASE_URL || undefined) ?? profile?.base_url ?? DEFAULT_BASE_URL,
-  );
+  const baseUrl = parseBaseUrl(flags.baseUrl ?? environment.baseUrl ?? profile?.base_url ?? DEFAULT_BASE_URL);
+  const apiKey = environment.apiKey ?? (profile?.api_key || undefined);
   return Object.freeze({
     profileName,
-    profileNamed: named !== undefined,
+    profileSource:
+      flags.profile !== undefined ? 'flag' : environment.profile !== undefined ? 'env' : 'config',
     profile,
-    config,
-    configDir: dir,
-    apiKey: env.AGENCY_API_KEY || profile?.api_key || undefined,
+    knownProfiles: Object.keys(data.profiles),
+    profilesWithKey: Object.keys(data.profiles).filter((name) => data.profiles[name]?.api_key),
+    apiKey,
+    keySource: environment.apiKey ? 'env' : apiKey ? 'profile' : undefined,
     baseUrl,
     baseUrlSource,
     json: flags.json === true,
-    debug: flags.debug === true || isTruthy(env.AGENCY_DEBUG),
-    timeoutMs: parseTimeout(flags.timeout ?? (env.AGENCY_TIMEOUT || undefined)),
+    debug: flags.debug === true || environment.debug,
+    timeoutMs: parseTimeout(flags.timeout ?? environment.timeout),
+    maxInFlight: parseMaxInFlight(environment.maxInFlight),
     userAgent: `agency-cli/${VERSION}`,
-    // A getter: reading io.stdin creates process.stdin, which most commands never use (~2 ms).
-    get stdinIsTTY() {
-      return io.stdin.isTTY === true;
-    },
-    io,
-    out,
+    sandboxSeedKey: environment.sandboxSeedKey,
     signal,
   });
 }
@@ -123,11 +155,11 @@ export function resolveContext(flags: GlobalFlags, io: IO, signal: AbortSignal):
 export function requireApiKey(ctx: Context): string {
   // A named profile that does not exist is a typo — unless the environment (or flags) gave everything
   // a profile could have: the key and the base URL (CI jobs that set AGENCY_PROFILE globally).
-  const complete =
-    Boolean(ctx.io.env.AGENCY_API_KEY) && (ctx.baseUrlSource === 'flag' || ctx.baseUrlSource === 'env');
-  if (ctx.profileNamed && !ctx.profile && !complete) throw unknownProfile(ctx.profileName, ctx.config);
+  const complete = ctx.keySource === 'env' && (ctx.baseUrlSource === 'flag' || ctx.baseUrlSource === 'env');
+  if (ctx.profileSource !== 'config' && !ctx.profile && !complete)
+    throw unknownProfile(ctx.profileName, ctx.knownProfiles);
   if (ctx.apiKey) return ctx.apiKey;
-  const withKeys = Object.keys(ctx.config.profiles).filter((name) => ctx.config.profiles[name]?.api_key);
+  const withKeys = ctx.profilesWithKey;
   throw new MissingKeyError(`No API key for profile "${ctx.profileName}".`, {
     hint: withKeys.length
       ? `Use a profile that has one (-p ${withKeys[0]}, or \`agency profiles use ${withKeys[0]}\`; profiles with a key: ${withKeys.join(', ')}), or run \`agency login\`.`
@@ -135,8 +167,7 @@ export function requireApiKey(ctx: Context): string {
   });
 }
 
-export function unknownProfile(name: string, config: ConfigData): UsageError {
-  const known = Object.keys(config.profiles);
+export function unknownProfile(name: string, known: readonly string[]): UsageError {
   return new UsageError(`No profile named "${name}".`, {
     hint: known.length
       ? `Known profiles: ${known.join(', ')}.`
@@ -174,6 +205,18 @@ export function parseTimeout(value: string | undefined): number {
     );
   }
   return Math.round(seconds * 1000);
+}
+
+/** AGENCY_MAX_IN_FLIGHT: a whole number from 1 (one after another) to 7 (the service's 1 + 6 queued). */
+export function parseMaxInFlight(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_IN_FLIGHT;
+  const text = value.trim();
+  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > MAX_IN_FLIGHT) {
+    throw new UsageError(
+      `Invalid AGENCY_MAX_IN_FLIGHT ${JSON.stringify(value)}: expected a whole number from 1 to ${MAX_IN_FLIGHT}.`,
+    );
+  }
+  return Number(text);
 }
 
 function isTruthy(value: string | undefined): boolean {

@@ -1,6 +1,7 @@
 /**
- * Errors are values with a kind. Only cli.ts turns them into text and an exit code,
- * so every module can throw the precise kind and leave presentation to one place.
+ * Errors are values with a kind. Only src/output/error-report.ts turns them into text (the human line
+ * and the --json object), and cli.ts into an exit code, so every module can throw the precise kind and
+ * leave presentation to one place.
  */
 
 export const ExitCode = {
@@ -14,16 +15,28 @@ export const ExitCode = {
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
+export interface ErrorDetails {
+  hint?: string | undefined;
+  cause?: unknown;
+  /** The service's own words, when it answered: v2 `title`/`detail`, v1 `code`/`msg`. */
+  title?: string | undefined;
+  detail?: string | undefined;
+}
+
 export abstract class AgencyError extends Error {
   abstract readonly exitCode: ExitCode;
   /** HTTP status when the service answered; null for local and network errors. */
   readonly status: number | null = null;
   readonly hint: string | undefined;
+  readonly title: string | undefined;
+  readonly detail: string | undefined;
 
-  constructor(message: string, options?: { hint?: string; cause?: unknown }) {
+  constructor(message: string, options?: ErrorDetails) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.hint = options?.hint;
+    this.title = options?.title;
+    this.detail = options?.detail;
   }
 }
 
@@ -45,18 +58,19 @@ export class MissingKeyError extends AgencyError {
 /** The service answered with an error status. */
 export class ApiError extends AgencyError {
   override readonly status: number;
-  readonly title: string | undefined;
-  readonly detail: string | undefined;
   readonly exitCode: ExitCode;
 
   constructor(
     message: string,
-    init: { status: number; title?: string | undefined; detail?: string | undefined; hint?: string },
+    init: {
+      status: number;
+      title?: string | undefined;
+      detail?: string | undefined;
+      hint?: string | undefined;
+    },
   ) {
-    super(message, { hint: init.hint });
+    super(message, { hint: init.hint, title: init.title, detail: init.detail });
     this.status = init.status;
-    this.title = init.title;
-    this.detail = init.detail;
     this.exitCode = exitCodeForStatus(init.status);
   }
 }
@@ -65,7 +79,7 @@ export class ApiError extends AgencyError {
 export class ResponseError extends AgencyError {
   readonly exitCode = ExitCode.failure;
   override readonly status: number | null;
-  constructor(message: string, status: number | null, options?: { hint?: string; cause?: unknown }) {
+  constructor(message: string, status: number | null, options?: ErrorDetails) {
     super(message, options);
     this.status = status;
   }

@@ -3,17 +3,41 @@
  * Printed raw, they could rewrite the screen or the window title; these helpers make it inert.
  */
 
+// The one set of characters that server text must never bring to a terminal, and user text must never
+// carry into a request: C0, DEL, C1 (a lone 0x9B starts a CSI sequence) and the Unicode bidi overrides
+// and isolates that can reorder what a reader sees.
+const CONTROL_RANGES = '\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069';
+/** Invisible format characters that make two names look equal: marks, separators, zero-width, BOM. */
+const INVISIBLE_RANGES = '\\u061c\\u200b\\u200e\\u200f\\u2028\\u2029\\ufeff';
+const CONTROL = new RegExp(`[${CONTROL_RANGES}]`, 'g');
+const CONTROL_OR_INVISIBLE = new RegExp(`[${CONTROL_RANGES}${INVISIBLE_RANGES}]`);
+// In JSON text: C0 is escaped by JSON.stringify already (and its layout newlines must stay); the line
+// separators U+2028/2029 are escaped as well, as JavaScript source once could not hold them.
+const JSON_UNSAFE = new RegExp(`[${CONTROL_RANGES}\\u2028\\u2029]`, 'g');
+
 // ESC-introduced sequences (CSI, OSC terminated by BEL or ST, and the short ones such as ESC c or ESC ( 0,
-// whose final byte would otherwise be left behind), then lone controls:
-// C0 except tab/newline, DEL, C1, and the Unicode bidi overrides that can reorder what a reader sees.
+// whose final byte would otherwise be left behind).
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const ESCAPE_SEQUENCE = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[ -/]*[0-~])/g;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/** True when user input holds a control or invisible format character (refused before anything is sent). */
+export function hasControlCharacters(text: string): boolean {
+  return CONTROL_OR_INVISIBLE.test(text);
+}
+
+/**
+ * JSON text whose value is unchanged but which is inert on a terminal: the control set above escaped as
+ * \uXXXX (JSON.stringify leaves DEL, C1 and bidi controls raw). Used for stdout's JSON and the JSON error.
+ */
+export function inertJson(value: unknown, indent?: number): string {
+  return JSON.stringify(value, null, indent).replace(JSON_UNSAFE, (c) =>
+    c < ' ' ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
 
 /** Removes escape sequences and control characters; keeps tabs and newlines. */
 export function terminalSafe(text: string): string {
-  return text.replace(ESCAPE_SEQUENCE, '').replace(CONTROL, '');
+  return text.replace(ESCAPE_SEQUENCE, '').replace(CONTROL, (c) => (c === '\t' || c === '\n' ? c : ''));
 }
 
 /** One cell of one line: also folds tabs and newlines to spaces so rows stay rows. */

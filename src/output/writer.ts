@@ -4,7 +4,7 @@
  */
 import type { Writable } from 'node:stream';
 import { Chalk, type ChalkInstance } from 'chalk';
-import { cellText, displayWidth, terminalSafe, truncateToWidth } from './text.js';
+import { cellText, displayWidth, inertJson, terminalSafe, truncateToWidth } from './text.js';
 
 export interface Column<T> {
   header: string;
@@ -36,7 +36,7 @@ export interface ListOptions {
 
 export interface WriterOptions {
   json: boolean;
-  /** Colour for stdout / stderr; decided once in context.ts. */
+  /** Colour for stdout / stderr; decided once in terminal.ts. */
   color: boolean;
   stderrColor: boolean;
 }
@@ -111,13 +111,13 @@ export class Writer {
 
   /** Pretty JSON on stdout, always (used by --json and the `api` command). */
   jsonValue(value: unknown): void {
-    // JSON.stringify escapes C0 controls but not DEL, C1 (a lone 0x9B starts a CSI sequence) or bidi
-    // controls: escaping them keeps the same JSON value and makes server text inert on a terminal.
-    const text = JSON.stringify(value, null, 2).replace(
-      /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
-      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-    );
+    const text = inertJson(value, 2);
     this.out(`${text}\n`);
+  }
+
+  /** The --json error object: one line on stderr, inert on a terminal (src/output/error-report.ts). */
+  errorObject(value: unknown): void {
+    this.#stderr(`${inertJson(value)}\n`);
   }
 
   /** A bare line on stdout (a new key, an id). */

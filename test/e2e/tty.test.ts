@@ -71,7 +71,8 @@ afterAll(async () => {
   term?.close();
   narrow?.close();
   await Promise.all([h?.close(), slow?.close(), empty?.close()]);
-  rmSync(tmp, { recursive: true, force: true });
+  // A shell of a killed tmux pane may still be writing into tmp as it exits: retry instead of ENOTEMPTY.
+  rmSync(tmp, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
 });
 
 /** Lines of terminal output without trailing blank lines. */

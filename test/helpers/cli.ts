@@ -37,6 +37,8 @@ export interface RunOptions {
    * show a key opts out for that stream explicitly.
    */
   allowCanary?: 'stdout' | 'stderr' | 'both';
+  /** Another agency executable than the repository's bin/agency.js (an installed copy). */
+  bin?: string;
 }
 
 /** A started agency process, for tests that must act while it runs (signals, kill -9). */
@@ -59,7 +61,10 @@ export function spawnAgency(args: string[], options: RunOptions & { configDir: s
     if (value === undefined) delete env[name];
     else env[name] = value;
   }
-  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child =
+    options.bin === undefined
+      ? spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] })
+      : spawn(options.bin, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
   const result = new Promise<RunResult>((resolve, reject) => {
     let stdout = '';
     let stderr = '';
@@ -127,7 +132,8 @@ export async function startHarness(options: SandboxOptions = {}): Promise<Harnes
     readConfig: () => JSON.parse(readFileSync(configFile, 'utf8')),
     close: async () => {
       await sandbox.close();
-      rmSync(join(configDir, '..'), { recursive: true, force: true });
+      // A process of the test (a terminal's shell) may still be leaving as this runs: retry, not ENOTEMPTY.
+      rmSync(join(configDir, '..'), { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
     },
   };
 }

@@ -3,16 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { ConfigStore } from '../../src/config.js';
 import {
   DEFAULT_BASE_URL,
   type GlobalFlags,
-  type IO,
   parseBaseUrl,
   parseTimeout,
+  readEnvironment,
   requireApiKey,
   resolveContext,
 } from '../../src/context.js';
 import { ConfigError, ExitCode, MissingKeyError, UsageError } from '../../src/errors.js';
+import { type IO, openOutput } from '../../src/runtime.js';
 
 function configDirWith(data: unknown): string {
   const dir = mkdtempSync(join(tmpdir(), 'agency-ctx-'));
@@ -42,7 +44,10 @@ function resolve(
   tty = false,
 ) {
   const dir = configDirWith(config);
-  return resolveContext(flags, io({ AGENCY_CONFIG_DIR: dir, ...env }, tty), signal);
+  const streams = io({ AGENCY_CONFIG_DIR: dir, ...env }, tty);
+  const environment = readEnvironment(streams);
+  const ctx = resolveContext(flags, environment, new ConfigStore(environment.configDir), signal);
+  return { ...ctx, out: openOutput(streams, flags, environment).out };
 }
 
 describe('profile selection', () => {

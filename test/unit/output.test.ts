@@ -4,8 +4,7 @@
  */
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { progressLine } from '../../src/commands/progress.js';
-import type { Context } from '../../src/context.js';
+import { progressLine } from '../../src/output/progress.js';
 import { displayWidth, truncateToWidth } from '../../src/output/text.js';
 import { type Column, fitWidths, Writer } from '../../src/output/writer.js';
 
@@ -248,7 +247,7 @@ describe('progress line', () => {
   function progressContext(stderrIsTTY: boolean, debug = false) {
     const f = fake({ tty: stderrIsTTY, columns: 30 });
     Object.assign(f.writer.streams.stderr, { columns: 30 });
-    return { ctx: { out: f.writer, debug } as unknown as Context, f };
+    return { ctx: { out: f.writer, ctx: { debug } }, f };
   }
   const page = (n: number, pages: number, total: number) => ({
     current_page_number: n,

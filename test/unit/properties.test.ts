@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import { maskKey, readConfig } from '../../src/config.js';
+import { ConfigError, UsageError } from '../../src/errors.js';
 import {
   MAX_NAME_LENGTH,
   nameKey,
@@ -15,9 +17,7 @@ import {
   parseNameLines,
   parsePositiveInt,
   validateNames,
-} from '../../src/commands/parse.js';
-import { maskKey, readConfig } from '../../src/config.js';
-import { ConfigError, UsageError } from '../../src/errors.js';
+} from '../../src/input/parse.js';
 import { cellText, terminalSafe } from '../../src/output/text.js';
 
 /** Characters that must never reach a terminal from server text (tab and newline are allowed). */

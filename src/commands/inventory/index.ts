@@ -1,18 +1,43 @@
 /**
- * `inventory`: one report over all companies. Agency endpoints (key lists, email accounts) run on the
+ * `agency inventory`: one report over all companies. Agency endpoints (key lists, email accounts) run on the
  * HQ account, one request at a time; mailboxes and webhooks run per client account via x-company-id,
  * several companies at once (each client account has its own rate limit).
  */
-import type { AgencyClient } from '../api/client.js';
-import { mapPool, Serial } from '../api/limit.js';
-import { collect, paginate } from '../api/paginate.js';
-import type { Company } from '../api/types.js';
-import type { Runtime } from '../cli.js';
-import { AgencyError, InterruptedError, PartialFailureError, UsageError } from '../errors.js';
-import { activeStyle } from './columns.js';
-import { fetchAllCompanies } from './companies.js';
-import { parsePositiveInt } from './parse.js';
-import { progressLine } from './progress.js';
+import { type Command, Option } from '@commander-js/extra-typings';
+import type { AgencyClient } from '../../api/client.js';
+import { mapPool, Serial } from '../../api/limit.js';
+import { collect, paginate } from '../../api/paginate.js';
+import type { Company } from '../../api/types.js';
+import { AgencyError, InterruptedError, PartialFailureError, UsageError } from '../../errors.js';
+import { fetchAllCompanies } from '../../fleet/all-companies.js';
+import { parsePositiveInt } from '../../input/parse.js';
+import { activeStyle } from '../../output/columns.js';
+import { progressLine } from '../../output/progress.js';
+import type { Runtime } from '../../runtime.js';
+
+import { helpText, type Run } from '../room.js';
+
+export function define(command: Command, run: Run): void {
+  command
+    .addOption(new Option('--active', 'only active companies').conflicts('inactive'))
+    .addOption(new Option('--inactive', 'only inactive companies').conflicts('active'))
+    .option('--concurrency <n>', 'client companies audited at once (default 4)')
+    .addHelpText(
+      'after',
+      helpText(
+        'Prints one row per company: id, name, active, keys (those your user created),\n' +
+          'mailboxes (count, types, errors), webhook events and email accounts, then a\n' +
+          'summary on stderr. Per-company failures (an inactive company answers 409) are\n' +
+          'part of the report. Requests on the HQ account go one at a time; each client\n' +
+          'account is its own rate-limit bucket.',
+        [
+          'agency inventory --active',
+          "agency inventory --json | jq '.[] | select(.mailboxes.errors > 0) | .id'",
+        ],
+      ),
+    )
+    .action(run(inventory));
+}
 
 export const DEFAULT_CONCURRENCY = 4;
 const MAX_CONCURRENCY = 32;
@@ -33,16 +58,16 @@ export interface CompanyReport {
 export async function inventory(
   rt: Runtime,
   opts: { active?: boolean | undefined; inactive?: boolean | undefined; concurrency?: string | undefined },
-) {
+): Promise<void> {
   const concurrency =
     opts.concurrency === undefined
       ? DEFAULT_CONCURRENCY
       : parsePositiveInt(opts.concurrency, '--concurrency');
   if (concurrency > MAX_CONCURRENCY) throw new UsageError(`--concurrency is at most ${MAX_CONCURRENCY}.`);
-  const companies = await fetchAllCompanies(rt, opts.active ? true : opts.inactive ? false : undefined);
+  const companies = await fetchAllCompanies(rt.api(), opts.active ? true : opts.inactive ? false : undefined);
   const api = rt.api({ connections: concurrency + 1 });
   const hq = new Serial();
-  const progress = progressLine(rt.ctx, `of ${companies.length} companies audited`);
+  const progress = progressLine(rt, `of ${companies.length} companies audited`);
   let done = 0;
   const reports = await mapPool(
     companies,
@@ -56,7 +81,7 @@ export async function inventory(
   ).finally(progress.done);
   if (rt.ctx.signal.aborted) throw new InterruptedError();
 
-  const { out } = rt.ctx;
+  const { out } = rt;
   await out.list(
     reports,
     [

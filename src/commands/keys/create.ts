@@ -1,40 +1,38 @@
-/** `keys list | create`. */
-import { collect, paginate } from '../api/paginate.js';
-import type { ApiKey } from '../api/types.js';
-import type { Runtime } from '../cli.js';
-import { maskKey } from '../config.js';
-import { AgencyError, ExitCode, InterruptedError, PartialFailureError, UsageError } from '../errors.js';
-import { readInput } from './input.js';
-import { parseCompanyId, parsePositiveInt } from './parse.js';
-import { progressLine } from './progress.js';
+/**
+ * `agency keys create`: one key (printed alone, for KEY=$(…)) or one per company, one request at a
+ * time; a failure for one company does not stop the others.
+ */
+import type { Command } from '@commander-js/extra-typings';
+import { AgencyError, ExitCode, InterruptedError, PartialFailureError, UsageError } from '../../errors.js';
+import { parseCompanyId, validateLabel } from '../../input/parse.js';
+import { readInput } from '../../input/read.js';
+import { reportError } from '../../output/error-report.js';
+import { progressLine } from '../../output/progress.js';
+import type { Runtime } from '../../runtime.js';
+import { helpText, type Run } from '../room.js';
 
-export interface ListKeysOptions {
-  page?: string | undefined;
-  limit?: string | undefined;
-  reveal?: boolean | undefined;
-}
-
-export async function listKeys(rt: Runtime, company: string, opts: ListKeysOptions): Promise<void> {
-  const id = parseCompanyId(company);
-  const page = opts.page === undefined ? undefined : parsePositiveInt(opts.page, '--page');
-  const limit = opts.limit === undefined ? undefined : parsePositiveInt(opts.limit, '--limit');
-  const api = rt.api();
-  const keys = await collect(paginate((p) => api.listKeysPage(id, p), { page, limit }));
-  const { out } = rt.ctx;
-  // A table on a screen is read over a shoulder: keys are masked there unless --reveal.
-  const mask = out.streams.stdoutIsTTY && !opts.reveal;
-  await out.list<ApiKey>(
-    keys,
-    [
-      { header: 'api key', value: (k) => (mask ? maskKey(k.api_key) : k.api_key) },
-      { header: 'label', value: (k) => k.label },
-    ],
-    {
-      empty: `Company ${id} has no keys that your user created — make one with: agency keys create ${id} --label <label>`,
-      noun: ['key', 'keys'],
-    },
-  );
-  if (mask && keys.length > 0) out.info('Keys are masked; use --reveal to show them, or pipe the output.');
+export function defineCreate(keys: Command, run: Run): void {
+  keys
+    .command('create')
+    .description('create an API key for one or more companies')
+    .argument('[company...]', 'company ids')
+    .requiredOption('--label <label>', 'label of the key, e.g. the integration it is for')
+    .option('--file <path>', "read company ids from a file, one per line ('-' = stdin)")
+    .addHelpText(
+      'after',
+      helpText(
+        'For one company, prints the new key alone on stdout (a confirmation goes to\n' +
+          'stderr), so that KEY=$(agency keys create 1042 --label zapier) works. For\n' +
+          'several, prints "company_id<TAB>api_key" lines; a failure for one company does\n' +
+          'not stop the others, and the exit code says if any failed.',
+        [
+          'KEY=$(agency keys create 1042 --label zapier)',
+          'agency keys create 1042 1043 1044 --label reporting --json',
+          'agency companies list --active | cut -f1 |\n      agency keys create --file - --label backup',
+        ],
+      ),
+    )
+    .action(run(createKeys));
 }
 
 export interface CreateKeysOptions {
@@ -51,7 +49,7 @@ interface CreatedKey {
 export async function createKeys(rt: Runtime, companyArgs: string[], opts: CreateKeysOptions): Promise<void> {
   const label = validateLabel(opts.label);
   const ids = await readCompanyIds(rt, companyArgs, opts.file);
-  const { out } = rt.ctx;
+  const { out } = rt;
   // Ctrl-C does not abort a POST in flight: a key created but never shown could not be found or
   // deleted through the API. No new request starts after it.
   const api = rt.api({ interruptible: false });
@@ -68,7 +66,7 @@ export async function createKeys(rt: Runtime, companyArgs: string[], opts: Creat
   // Agency endpoints share the HQ account's limit: one request at a time, in order.
   const created: CreatedKey[] = [];
   const failures: { companyId: number; error: AgencyError }[] = [];
-  const progress = progressLine(rt.ctx, `of ${ids.length} keys created`);
+  const progress = progressLine(rt, `of ${ids.length} keys created`);
   let interrupted = false;
   for (const companyId of ids) {
     if (rt.ctx.signal.aborted) {
@@ -88,26 +86,21 @@ export async function createKeys(rt: Runtime, companyArgs: string[], opts: Creat
       progress.done();
       // A 4xx was refused; without an answer, or after a 5xx, the key may exist with its value lost.
       const unsure = error.status === null || error.status >= 500;
-      out.error(
-        error.message.includes(`company ${companyId}`)
+      reportError(out, error, {
+        message: error.message.includes(`company ${companyId}`)
           ? error.message
           : `company ${companyId}: ${error.message}`,
-        unsure
+        hint: unsure
           ? `The key may have been created all the same: check with \`agency keys list ${companyId}\`.`
           : error.hint,
-      );
-      if (out.json) {
-        const api = error as AgencyError & { title?: string; detail?: string };
-        out.err(
-          `${JSON.stringify({ error: { company_id: companyId, status: error.status, title: api.title ?? null, detail: api.detail ?? null, message: error.message } })}\n`,
-        );
-      }
+        fields: { company_id: companyId },
+      });
     }
   }
   progress.done();
 
   if (out.json) out.jsonValue(created);
-  else if (out.streams.stdoutIsTTY) {
+  else if (rt.terminal.stdoutIsTTY) {
     await out.list(created, [
       { header: 'company', value: (k) => k.company_id },
       { header: 'label', value: (k) => k.label },
@@ -136,21 +129,11 @@ export async function createKeys(rt: Runtime, companyArgs: string[], opts: Creat
   out.success(`Created ${created.length} keys labelled ${JSON.stringify(label)}.`);
 }
 
-export function validateLabel(raw: string): string {
-  const label = raw.trim();
-  if (label === '') throw new UsageError('The key label is empty.', { hint: 'Use e.g. --label zapier.' });
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(label))
-    throw new UsageError('The key label contains control characters.');
-  if (label.length > 255) throw new UsageError('The key label is longer than 255 characters.');
-  return label;
-}
-
 /** Ids from arguments and/or a file; every bad or repeated id is reported before anything is sent. */
 async function readCompanyIds(rt: Runtime, args: string[], file: string | undefined): Promise<number[]> {
   const entries = args.map((value, i) => ({ value, where: `argument ${i + 1}` }));
   if (file !== undefined) {
-    const { text, source } = await readInput(rt.ctx, file);
+    const { text, source } = await readInput(file, rt.terminal, rt.ctx.signal);
     text.split(/\r?\n/).forEach((line, i) => {
       const value = line.trim();
       if (value !== '' && !value.startsWith('#'))
@@ -183,9 +166,7 @@ async function readCompanyIds(rt: Runtime, args: string[], file: string | undefi
       problems.length === 1
         ? (problems[0] as string)
         : `${problems.length} problems:\n  ${problems.join('\n  ')}`,
-      {
-        hint: 'Nothing was sent.',
-      },
+      { hint: 'Nothing was sent.' },
     );
   }
   return ids;

@@ -1,10 +1,19 @@
 /** Reading a file argument, where '-' means standard input. */
 import { readFile } from 'node:fs/promises';
-import type { Context } from '../context.js';
+import type { Readable } from 'node:stream';
 import { InterruptedError, UsageError } from '../errors.js';
 
-export async function readInput(ctx: Context, path: string): Promise<{ text: string; source: string }> {
-  if (path === '-') return { text: await readStdin(ctx), source: 'stdin' };
+/** Where '-' reads from: stdin is a getter, created only when it is read. */
+export interface StdinSource {
+  readonly stdin: Readable;
+}
+
+export async function readInput(
+  path: string,
+  source: StdinSource,
+  signal: AbortSignal,
+): Promise<{ text: string; source: string }> {
+  if (path === '-') return { text: await readStdin(source, signal), source: 'stdin' };
   try {
     return { text: await readFile(path, 'utf8'), source: path };
   } catch (error) {
@@ -16,23 +25,23 @@ export async function readInput(ctx: Context, path: string): Promise<{ text: str
 }
 
 /** All of standard input; Ctrl-C ends the wait (a `for await` over stdin would not notice it). */
-export function readStdin(ctx: Context): Promise<string> {
-  const { stdin } = ctx.io;
+export function readStdin(source: StdinSource, signal: AbortSignal): Promise<string> {
+  const { stdin } = source;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     const onData = (chunk: Buffer | string) =>
       chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
     const done = (error?: Error) => {
       stdin.off('data', onData).off('end', onEnd).off('error', done);
-      ctx.signal.removeEventListener('abort', onAbort);
+      signal.removeEventListener('abort', onAbort);
       stdin.pause();
       if (error) reject(error);
       else resolve(Buffer.concat(chunks).toString('utf8'));
     };
     const onEnd = () => done();
     const onAbort = () => done(new InterruptedError());
-    if (ctx.signal.aborted) return onAbort();
-    ctx.signal.addEventListener('abort', onAbort, { once: true });
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
     stdin.on('data', onData).once('end', onEnd).once('error', done);
     stdin.resume();
   });

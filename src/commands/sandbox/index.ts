@@ -1,10 +1,33 @@
 /** `agency sandbox`: runs the local simulator until Ctrl-C, and saves a "sandbox" profile pointing at it. */
+import type { Command } from '@commander-js/extra-typings';
+import { ConfigError, UsageError } from '../../errors.js';
+import { optionalPositiveInt } from '../../input/parse.js';
+import type { Runtime } from '../../runtime.js';
+import type { Sandbox } from '../../sandbox/index.js';
+import { helpText, type Run } from '../room.js';
 
-import type { Runtime } from '../cli.js';
-import { updateConfig } from '../config.js';
-import { ConfigError, UsageError } from '../errors.js';
-import type { Sandbox } from '../sandbox/server.js';
-import { parsePositiveInt } from './parse.js';
+export function define(sandbox: Command, run: Run): void {
+  sandbox
+    .option('--port <n>', 'port on 127.0.0.1 (default: a free one)')
+    .option('--state <file>', 'keep the state in this file (reloaded on start)')
+    .option('--latency <ms>', 'processing time of each request')
+    .option('--companies <n>', 'companies to seed (default 120)')
+    .option('--no-save-profile', 'do not save the "sandbox" profile')
+    .addHelpText(
+      'after',
+      helpText(
+        'Prints the base URL and the HQ keys of the practice agency ("Northwind\n' +
+          'Outreach", 120 companies, some inactive), then keeps running until Ctrl-C. Use\n' +
+          'it from another terminal with -p sandbox.',
+        [
+          'agency sandbox',
+          'agency sandbox --port 8099 --state ./sandbox.json',
+          'agency -p sandbox companies list',
+        ],
+      ),
+    )
+    .action(run(runSandbox));
+}
 
 export interface SandboxCommandOptions {
   port?: string | undefined;
@@ -17,12 +40,11 @@ export interface SandboxCommandOptions {
 export const SANDBOX_PROFILE = 'sandbox';
 
 export async function runSandbox(rt: Runtime, opts: SandboxCommandOptions): Promise<void> {
-  const { ctx } = rt;
+  const { ctx, out } = rt;
   const port = opts.port === undefined ? 0 : parsePort(opts.port);
   const latencyMs = opts.latency === undefined ? 0 : parseNonNegative(opts.latency, '--latency');
-  const companies =
-    opts.companies === undefined ? undefined : parsePositiveInt(opts.companies, '--companies');
-  const { startSandbox } = await import('../sandbox/server.js');
+  const companies = optionalPositiveInt(opts.companies, '--companies');
+  const { startSandbox } = await import('../../sandbox/index.js');
   let sandbox: Sandbox;
   try {
     sandbox = await startSandbox({
@@ -31,7 +53,7 @@ export async function runSandbox(rt: Runtime, opts: SandboxCommandOptions): Prom
       latencyMs,
       seed: companies === undefined ? undefined : { companies },
       // Tests pass a known (canary) key this way; there is deliberately no flag for keys.
-      hqKey: ctx.io.env.AGENCY_SANDBOX_HQ_KEY || undefined,
+      hqKey: ctx.sandboxSeedKey,
     });
   } catch (error) {
     throw startFailure(error, port, opts.state);
@@ -40,13 +62,12 @@ export async function runSandbox(rt: Runtime, opts: SandboxCommandOptions): Prom
   const saveProfile = opts.saveProfile !== false;
   let replaced: string | undefined;
   if (saveProfile) {
-    await updateConfig(ctx.configDir, (config) => {
+    await rt.config.update((config) => {
       const before = config.profiles[SANDBOX_PROFILE]?.base_url;
       if (before && before !== sandbox.baseUrl) replaced = before;
       config.profiles[SANDBOX_PROFILE] = { api_key: sandbox.hqKey, base_url: sandbox.baseUrl };
     });
   }
-  const { out } = ctx;
   // Another sandbox may still be running there: say that the profile now points here.
   if (replaced)
     out.warn(`The "${SANDBOX_PROFILE}" profile pointed at ${replaced}; it now points at this sandbox.`);

@@ -1,11 +1,34 @@
-/** `api <path>`: a raw call with the profile's key, for endpoints the tool has no command for. */
-import type { Method } from '../api/http.js';
-import { collect, paginate } from '../api/paginate.js';
-import { expectPage } from '../api/types.js';
-import type { Runtime } from '../cli.js';
-import { UsageError } from '../errors.js';
-import { readInput } from './input.js';
-import { parseCompanyId } from './parse.js';
+/** `agency api <path>`: a raw call with the profile's key, for endpoints the tool has no command for. */
+import type { Command } from '@commander-js/extra-typings';
+import type { Method } from '../../api/http.js';
+import { collect, paginate } from '../../api/paginate.js';
+import { expectPage } from '../../api/types.js';
+import { UsageError } from '../../errors.js';
+import { parseCompanyId } from '../../input/parse.js';
+import { readInput } from '../../input/read.js';
+import type { Runtime } from '../../runtime.js';
+import { helpText, type Run } from '../room.js';
+
+export function define(api: Command, run: Run): void {
+  api
+    .argument('<path>', 'path under the base URL, e.g. /v2/agency/companies?active=true')
+    .option('-X, --method <method>', 'HTTP method (default GET, or POST with --data)')
+    .option('--data <json>', "request body: JSON text, @file, or '-' for stdin")
+    .option('--company <company>', 'send x-company-id for this company')
+    .option('--paginate', "follow 'page' and merge every page's content into one array")
+    .addHelpText(
+      'after',
+      helpText(
+        "Prints the response body (JSON, indented); an error status is reported like\nany other command's.",
+        [
+          'agency api /v1/me',
+          'agency api /v2/agency/companies --paginate | jq length',
+          `agency api /v2/agency/companies/1042/api_keys --data '{"label":"zapier"}'`,
+        ],
+      ),
+    )
+    .action(run(rawCall));
+}
 
 const METHODS: readonly Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'];
 
@@ -28,7 +51,7 @@ export async function rawCall(rt: Runtime, rawPath: string, opts: ApiOptions): P
     );
   }
   const api = rt.api();
-  const { out } = rt.ctx;
+  const { out } = rt;
 
   if (opts.paginate) {
     const first = query.page === undefined ? 1 : Number(query.page);
@@ -75,7 +98,7 @@ async function readBody(rt: Runtime, data: string): Promise<unknown> {
   let text = data;
   let source = '--data';
   if (data === '-' || data.startsWith('@')) {
-    ({ text, source } = await readInput(rt.ctx, data === '-' ? '-' : data.slice(1)));
+    ({ text, source } = await readInput(data === '-' ? '-' : data.slice(1), rt.terminal, rt.ctx.signal));
   }
   try {
     return JSON.parse(text);

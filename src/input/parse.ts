@@ -1,5 +1,6 @@
 /** Parsers for user input. Each throws UsageError (exit 2) so that nothing is sent for bad input. */
 import { UsageError } from '../errors.js';
+import { hasControlCharacters } from '../output/text.js';
 
 /** A company id: a positive integer that fits a JavaScript number exactly. */
 export function parseCompanyId(value: string, what = 'company id'): number {
@@ -34,8 +35,7 @@ export function normalizeName(raw: string, where: string): string {
   const name = raw.trim();
   if (name === '') throw new UsageError(`Empty company name (${where}).`);
   // Also invisible format characters: bidi overrides and marks, line separators, zero-width space, BOM.
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
-  if (/[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff]/.test(name)) {
+  if (hasControlCharacters(name)) {
     throw new UsageError(`The company name ${JSON.stringify(name)} (${where}) contains control characters.`);
   }
   if (name.length > MAX_NAME_LENGTH) {
@@ -101,4 +101,18 @@ export function validateNames(entries: readonly { name: string; where: string }[
     );
   }
   return names;
+}
+
+/** A key label: trimmed, not empty, printable, at most 255 characters. */
+export function validateLabel(raw: string): string {
+  const label = raw.trim();
+  if (label === '') throw new UsageError('The key label is empty.', { hint: 'Use e.g. --label zapier.' });
+  if (hasControlCharacters(label)) throw new UsageError('The key label contains control characters.');
+  if (label.length > 255) throw new UsageError('The key label is longer than 255 characters.');
+  return label;
+}
+
+/** Options that take a count (--port aside): parsed only when given. */
+export function optionalPositiveInt(value: string | undefined, option: string): number | undefined {
+  return value === undefined ? undefined : parsePositiveInt(value, option);
 }

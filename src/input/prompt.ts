@@ -1,6 +1,7 @@
 /** Questions on a terminal: a hidden key prompt and a yes/no. Both write to stderr, never stdout. */
-import type { Context } from '../context.js';
+
 import { InterruptedError, UsageError } from '../errors.js';
+import type { Terminal } from '../output/terminal.js';
 
 interface RawStdin extends NodeJS.ReadableStream {
   isTTY?: boolean;
@@ -12,11 +13,11 @@ interface RawStdin extends NodeJS.ReadableStream {
  * Enter or Ctrl-D ends it, Ctrl-C interrupts, backspace and Ctrl-U edit; escape sequences (arrow keys,
  * the markers of a bracketed paste) are dropped rather than becoming part of the key.
  */
-export function readHidden(ctx: Context, question: string): Promise<string> {
-  const stdin = ctx.io.stdin as unknown as RawStdin;
+export function readHidden(terminal: Terminal, question: string): Promise<string> {
+  const stdin = terminal.stdin as unknown as RawStdin;
   if (typeof stdin.setRawMode !== 'function')
     throw new UsageError('Cannot read a hidden key: stdin is not a terminal.');
-  ctx.io.stderr.write(question);
+  terminal.stderr.write(question);
   return new Promise((resolve, reject) => {
     let value = '';
     // 0: text; 1: just after ESC; 2: inside a CSI/SS3 sequence, until its final byte.
@@ -25,7 +26,7 @@ export function readHidden(ctx: Context, question: string): Promise<string> {
       stdin.setRawMode?.(false);
       stdin.removeListener('data', onData);
       stdin.pause();
-      ctx.io.stderr.write('\n');
+      terminal.stderr.write('\n');
       if (error) reject(error);
       else resolve(value.trim());
     };
@@ -47,9 +48,9 @@ export function readHidden(ctx: Context, question: string): Promise<string> {
   });
 }
 
-export async function confirm(ctx: Context, question: string, defaultYes: boolean): Promise<boolean> {
+export async function confirm(terminal: Terminal, question: string, defaultYes: boolean): Promise<boolean> {
   const { createInterface } = await import('node:readline/promises');
-  const rl = createInterface({ input: ctx.io.stdin, output: ctx.io.stderr, terminal: true });
+  const rl = createInterface({ input: terminal.stdin, output: terminal.stderr, terminal: true });
   try {
     const answer = (await rl.question(`${question} ${defaultYes ? '[Y/n]' : '[y/N]'} `)).trim().toLowerCase();
     if (answer === '') return defaultYes;

@@ -3,7 +3,7 @@
  * whose log lines would tear it); nothing at all when piped. It is cleared before the result prints.
  */
 import type { PaginationData } from '../api/types.js';
-import type { Context } from '../context.js';
+import type { Writer } from './writer.js';
 
 export interface Progress {
   /** After each page or item: `done` so far, and the page's pagination data when there is one. */
@@ -22,14 +22,15 @@ const WAITING_AFTER_MS = 600;
  * `noun` completes "<done>[ of <total>] <noun>…": 'companies' → "50 of 127 companies…",
  * 'of 10 keys created' → "3 of 10 keys created…".
  */
-export function progressLine(ctx: Context, noun: string): Progress {
-  if (!ctx.out.streams.stderrIsTTY || ctx.debug) return SILENT;
+export function progressLine(rt: { out: Writer; ctx: { debug: boolean } }, noun: string): Progress {
+  const { out } = rt;
+  if (!out.streams.stderrIsTTY || rt.ctx.debug) return SILENT;
   let text: string | undefined;
   let frame = 0;
   let ticker: NodeJS.Timeout | undefined;
   const show = (next: string) => {
     text = next;
-    ctx.out.progress(`${FRAMES[frame++ % FRAMES.length]} ${text}`);
+    out.progress(`${FRAMES[frame++ % FRAMES.length]} ${text}`);
     // The spinner shows that a slow page is still on its way; unref'd so it never holds the process.
     ticker ??= setInterval(() => text !== undefined && show(text), TICK_MS).unref();
   };
@@ -47,7 +48,7 @@ export function progressLine(ctx: Context, noun: string): Progress {
       clearTimeout(waiting);
       clearInterval(ticker);
       ticker = undefined;
-      if (text !== undefined) ctx.out.clearProgress();
+      if (text !== undefined) out.clearProgress();
       text = undefined;
     },
   };

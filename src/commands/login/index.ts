@@ -1,21 +1,43 @@
-/** `login` and `logout`: the only commands that put a key into, or take it out of, a profile. */
+/** `agency login`: checks an API key and saves it in a profile (with logout, the only writers of keys). */
+import type { Command } from '@commander-js/extra-typings';
+import type { ConfigData } from '../../config.js';
+import { ApiError } from '../../errors.js';
+import { validateKey } from '../../input/api-key.js';
+import { confirm, readHidden } from '../../input/prompt.js';
+import { readStdin } from '../../input/read.js';
+import type { Runtime } from '../../runtime.js';
+import { helpText, type Run } from '../room.js';
 
-import type { Runtime } from '../cli.js';
-import { type ConfigData, updateConfig } from '../config.js';
-import { unknownProfile } from '../context.js';
-import { ApiError, UsageError } from '../errors.js';
-import { readStdin } from './input.js';
-import { confirm, readHidden } from './prompt.js';
+export function define(command: Command, run: Run): void {
+  command
+    .option('--no-verify', 'save without checking the key with GET /v1/me')
+    .addHelpText(
+      'after',
+      helpText(
+        'In a terminal, asks for the key without showing it; piped, reads the first\n' +
+          'line of stdin. Then checks the key (GET /v1/me) and says whether it is an HQ\n' +
+          'key or a client key, and of which agency; a key the service refuses is not\n' +
+          'saved. Offers to make the profile current if another one is. Prints nothing on\n' +
+          'stdout; every message goes to stderr.',
+        [
+          'agency login',
+          'agency login --profile acme-hq --base-url https://api.woodpecker.co/rest',
+          `printf '%s' "$WOODPECKER_KEY" | agency login --profile ci`,
+        ],
+      ),
+    )
+    .action(run(login));
+}
 
 export async function login(rt: Runtime, opts: { verify?: boolean | undefined }): Promise<void> {
-  const { ctx } = rt;
-  const { out } = ctx;
+  const { ctx, out, terminal } = rt;
+  const saved = rt.config.read();
   let key: string;
-  if (ctx.stdinIsTTY) {
+  if (terminal.stdinIsTTY) {
     const where = ctx.baseUrlSource === 'default' ? '' : ` (${ctx.baseUrl})`;
     out.info(`Paste the API key for profile "${ctx.profileName}"${where}.`);
     out.info('Find it in Woodpecker under Settings → Add-ons → API & integrations → API keys.');
-    key = await readHidden(ctx, 'API key (typing is hidden): ');
+    key = await readHidden(terminal, 'API key (typing is hidden): ');
   } else {
     key = await readKeyFromStdin(rt);
   }
@@ -41,15 +63,15 @@ export async function login(rt: Runtime, opts: { verify?: boolean | undefined })
   }
 
   const hadCurrent = (config: ConfigData) => config.profiles[config.current]?.api_key !== undefined;
-  let makeCurrent = !hadCurrent(ctx.config) || ctx.config.current === ctx.profileName;
-  if (!makeCurrent && ctx.stdinIsTTY && out.streams.stderrIsTTY) {
+  let makeCurrent = !hadCurrent(saved) || saved.current === ctx.profileName;
+  if (!makeCurrent && terminal.stdinIsTTY && terminal.stderrIsTTY) {
     makeCurrent = await confirm(
-      ctx,
-      `Make "${ctx.profileName}" the current profile (now "${ctx.config.current}")?`,
+      terminal,
+      `Make "${ctx.profileName}" the current profile (now "${saved.current}")?`,
       true,
     );
   }
-  await updateConfig(ctx.configDir, (config) => {
+  await rt.config.update((config) => {
     const profile = config.profiles[ctx.profileName] ?? {};
     profile.api_key = key;
     if (ctx.baseUrlSource === 'flag' || ctx.baseUrlSource === 'env') profile.base_url = ctx.baseUrl;
@@ -61,40 +83,10 @@ export async function login(rt: Runtime, opts: { verify?: boolean | undefined })
   );
 }
 
-export async function logout(rt: Runtime): Promise<void> {
-  const { ctx } = rt;
-  if (!ctx.profile) throw unknownProfile(ctx.profileName, ctx.config);
-  if (ctx.profile.api_key === undefined) {
-    ctx.out.info(`Profile "${ctx.profileName}" has no key; nothing to do.`);
-    return;
-  }
-  await updateConfig(ctx.configDir, (config) => {
-    const profile = config.profiles[ctx.profileName];
-    if (profile) delete profile.api_key;
-  });
-  ctx.out.success(`Removed the key of profile "${ctx.profileName}".`);
-}
-
 async function readKeyFromStdin(rt: Runtime): Promise<string> {
-  const text = await readStdin(rt.ctx);
+  const text = await readStdin(rt.terminal, rt.ctx.signal);
   const firstLine = text.split(/\r?\n/).find((line) => line.trim() !== '');
   return (firstLine ?? '').trim();
-}
-
-/** Checked without ever echoing the key: a message that quoted it would leak it into logs. */
-export function validateKey(key: string): void {
-  if (key === '')
-    throw new UsageError('No API key was given.', {
-      hint: 'Pipe the key on stdin, or run `agency login` in a terminal.',
-    });
-  if (!/^[\x21-\x7e]+$/.test(key)) {
-    throw new UsageError('The API key contains spaces or characters that are not printable ASCII.', {
-      hint: 'Copy the key again from Settings → Add-ons → API & integrations → API keys.',
-    });
-  }
-  // No lower bound: the service, not a guess of ours, decides whether a short key is valid.
-  if (key.length > 4096)
-    throw new UsageError('That does not look like an API key (longer than 4096 characters).');
 }
 
 /** What /v1/me says about a key: an HQ key of which agency (and user), or a client key of which company. */

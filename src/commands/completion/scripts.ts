@@ -1,12 +1,12 @@
 /**
- * `completion <shell>`: scripts generated from the program's own definition, so they never drift
+ * The scripts of `agency completion <shell>`, generated from the program's own definition, so they never drift
  * from the real commands and options. Profile names are completed live from `agency profiles list`
  * (piped, its first column), so a new profile is offered without reinstalling anything.
  *
  * bash and zsh share one candidate function written in the common subset of both shells (positional
  * parameters, `case`, no arrays); each shell adds a small adapter. fish gets native `complete` rules.
  */
-import { UsageError } from '../errors.js';
+import { UsageError } from '../../errors.js';
 
 export interface OptionNode {
   flags: string[];

@@ -1,0 +1,192 @@
+/**
+ * `agency companies create`: names from --name and --file, checked locally, then created in chunks of 10
+ * by src/fleet/bulk-create.ts; this handler reads the input and prints the outcome.
+ */
+import type { Command } from '@commander-js/extra-typings';
+import { MAX_COMPANIES_PER_REQUEST } from '../../api/client.js';
+import type { CreatedCompany } from '../../api/types.js';
+import { InterruptedError, UsageError } from '../../errors.js';
+import type { Plan } from '../../fleet/bulk-create.js';
+import { parseNameLines, validateNames } from '../../input/parse.js';
+import { readInput } from '../../input/read.js';
+import { activeStyle } from '../../output/columns.js';
+import { progressLine } from '../../output/progress.js';
+import type { Column } from '../../output/writer.js';
+import type { Runtime } from '../../runtime.js';
+import { collectValues, helpText, type Run } from '../room.js';
+
+export function defineCreate(companies: Command, run: Run): void {
+  companies
+    .command('create')
+    .description('create client companies (checked, in chunks of 10)')
+    .option('--name <name>', 'a company name (repeatable)', collectValues)
+    .option('--file <path>', "read names from a file, one per line ('-' = stdin; blank and # lines skipped)")
+    .option('--skip-existing', 'create only names that do not exist yet; report the others')
+    .option('--dry-run', 'show what would be created; send no POST')
+    .option('--with-keys', "include each new company's automatically created API key in the output")
+    .addHelpText(
+      'after',
+      helpText(
+        'Prints the created companies (id, name, owner, active). Names are checked\n' +
+          'before anything is sent: none empty, none twice. With more than 10 names, all\n' +
+          'existing companies are checked first so that a name clash cannot leave a\n' +
+          'half-done run; if a chunk still fails, the output says exactly what was\n' +
+          'created.',
+        [
+          'agency companies create --name "Acme Ltd"',
+          'agency companies create --name "Acme Ltd" --name "Blue Harbor Dental" --json',
+          'agency companies create --file clients.txt --skip-existing',
+        ],
+      ),
+    )
+    .action(run(createCompanies));
+}
+
+export interface CreateOptions {
+  name?: string[] | undefined;
+  file?: string | undefined;
+  skipExisting?: boolean | undefined;
+  dryRun?: boolean | undefined;
+  withKeys?: boolean | undefined;
+}
+
+type CreatedRow = CreatedCompany & { api_key?: string };
+
+export async function createCompanies(rt: Runtime, opts: CreateOptions): Promise<void> {
+  const { out } = rt;
+  const names = await readNames(rt, opts);
+  const bulk = await import('../../fleet/bulk-create.js');
+  const reads = rt.api();
+  const plan = await bulk.planCreation(reads, names, {
+    check: opts.skipExisting === true || opts.dryRun === true,
+  });
+
+  if (opts.dryRun) return printPlan(rt, plan, opts);
+
+  if (plan.existing.length > 0 && !opts.skipExisting) throw new bulk.NameClashError(plan.existing);
+  if (plan.existing.length > 0) {
+    out.info(`Skipping ${plan.existing.length} existing: ${bulk.describeExisting(plan.existing)}`);
+  }
+  if (plan.toCreate.length === 0) {
+    out.info('Nothing to create: every name exists already.');
+    await printCreated(rt, [], opts);
+    return;
+  }
+
+  const several = plan.toCreate.length > MAX_COMPANIES_PER_REQUEST;
+  const result = await bulk.createInChunks(
+    // Ctrl-C does not abort a POST in flight: its outcome must be known to be reported. No new one starts.
+    { reads, writes: rt.api({ interruptible: false }) },
+    plan,
+    {
+      signal: rt.ctx.signal,
+      notes: { info: (m) => out.info(m), warn: (m) => out.warn(m) },
+      progress: several ? progressLine(rt, 'companies created') : undefined,
+    },
+  );
+  const { created, failure } = result;
+  if (failure) {
+    // The contract: on a partial failure, stdout carries exactly what was created.
+    if (created.length > 0) await printCreated(rt, created, opts);
+    throw bulk.chunkFailure(result, plan.toCreate.length);
+  }
+  await printCreated(rt, created, opts);
+  out.success(`Created ${created.length} compan${created.length === 1 ? 'y' : 'ies'}.`);
+}
+
+async function readNames(rt: Runtime, opts: CreateOptions): Promise<string[]> {
+  const entries = (opts.name ?? []).map((name, i) => ({ name, where: `--name #${i + 1}` }));
+  if (opts.file !== undefined) {
+    const { text, source } = await readInput(opts.file, rt.terminal, rt.ctx.signal);
+    entries.push(...parseNameLines(text, source));
+  }
+  if (entries.length === 0) {
+    throw new UsageError('No company names given.', {
+      hint: 'Use --name "Acme Ltd" (repeatable) or --file names.txt.',
+    });
+  }
+  return validateNames(entries);
+}
+
+async function printPlan(rt: Runtime, plan: Plan, opts: CreateOptions): Promise<void> {
+  const { requestsFor } = await import('../../fleet/bulk-create.js');
+  // Without --skip-existing, one existing name makes the real run create nothing.
+  const refused = plan.existing.length > 0 && !opts.skipExisting;
+  const requests = requestsFor(plan, opts.skipExisting === true);
+  const { out } = rt;
+  if (out.json) {
+    out.jsonValue({
+      dry_run: true,
+      refused,
+      requests,
+      to_create: plan.toCreate,
+      existing: plan.existing.map((e) => ({ name: e.name, id: e.company.id })),
+    });
+  } else {
+    type Row = { action: string; name: string; id?: number };
+    const rows: Row[] = [
+      ...plan.toCreate.map((name) => ({ action: 'create', name })),
+      ...plan.existing.map((e) => ({ action: 'exists', name: e.name, id: e.company.id })),
+    ];
+    await out.list(rows, [
+      { header: 'action', value: (r) => r.action },
+      { header: 'name', value: (r) => r.name },
+      { header: 'id', value: (r) => r.id },
+    ]);
+  }
+  const exist = `${plan.existing.length} exist already`;
+  out.info(
+    refused
+      ? `Dry run: ${exist}, so the real run would create nothing` +
+          (plan.toCreate.length > 0
+            ? `; add --skip-existing to create the other ${plan.toCreate.length}. Nothing was sent.`
+            : '. Nothing was sent.')
+      : `Dry run: would create ${plan.toCreate.length} in ${requests} request${requests === 1 ? '' : 's'}; ` +
+          `${exist}. Nothing was sent.`,
+  );
+}
+
+async function printCreated(rt: Runtime, created: CreatedRow[], opts: CreateOptions): Promise<void> {
+  if (opts.withKeys) await attachKeys(rt, created);
+  const columns: Column<CreatedRow>[] = [
+    { header: 'id', value: (c) => c.id },
+    { header: 'name', value: (c) => c.name },
+    { header: 'owner', value: (c) => c.owner },
+    { header: 'active', value: (c) => c.active, style: activeStyle },
+  ];
+  if (opts.withKeys) columns.push({ header: 'api key', value: (c) => c.api_key });
+  await rt.out.list(created, columns);
+}
+
+/**
+ * The service gives each new company a key; the creator sees it in the company's key list. Never
+ * throws: the created companies are printed whatever happens here.
+ */
+async function attachKeys(rt: Runtime, created: CreatedRow[]): Promise<void> {
+  const api = rt.api();
+  const missing: number[] = [];
+  for (const company of created) {
+    if (company.api_key !== undefined) continue;
+    if (rt.ctx.signal.aborted) {
+      missing.push(company.id);
+      continue;
+    }
+    try {
+      const page = await api.listKeysPage(company.id, 1);
+      const key = page.content[0]?.api_key;
+      if (key !== undefined) company.api_key = key;
+      else missing.push(company.id);
+    } catch (error) {
+      if (!(error instanceof InterruptedError)) {
+        rt.out.warn(`Could not read the key of company ${company.id}: ${(error as Error).message}`);
+      }
+      missing.push(company.id);
+    }
+  }
+  if (missing.length > 0) {
+    rt.out.warn(
+      `No key shown for ${missing.length} new compan${missing.length === 1 ? 'y' : 'ies'} ` +
+        `(${missing.join(', ')}); read it later with: agency keys list <company>`,
+    );
+  }
+}

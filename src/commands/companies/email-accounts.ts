@@ -1,0 +1,46 @@
+/** `agency companies email-accounts <company>`: a company's email accounts, read with the HQ key. */
+import type { Command } from '@commander-js/extra-typings';
+import type { EmailAccount } from '../../api/types.js';
+import { parseCompanyId } from '../../input/parse.js';
+import { detail } from '../../output/columns.js';
+import type { Column } from '../../output/writer.js';
+import type { Runtime } from '../../runtime.js';
+import { helpText, type Run } from '../room.js';
+
+export function defineEmailAccounts(companies: Command, run: Run): void {
+  companies
+    .command('email-accounts')
+    .description("list a company's email accounts (with the HQ key)")
+    .argument('<company>', 'company id')
+    .addHelpText(
+      'after',
+      helpText(
+        'Prints one row per email account: id, type, address, provider, sender name,\n' +
+          "running campaigns, and the account's error if it has one.",
+        [
+          'agency companies email-accounts 1042',
+          "agency companies email-accounts 1042 --json | jq '.[].details.email'",
+        ],
+      ),
+    )
+    .action(run(listEmailAccounts));
+}
+
+const columns: Column<EmailAccount>[] = [
+  { header: 'id', value: (a) => a.id },
+  { header: 'type', value: (a) => a.type },
+  { header: 'email', value: (a) => detail(a, 'email') },
+  { header: 'provider', value: (a) => detail(a, 'provider') },
+  { header: 'from name', value: (a) => detail(a, 'from_name') },
+  { header: 'campaigns', value: (a) => detail(a, 'running_campaigns') },
+  { header: 'error', value: (a) => detail(a, 'error') },
+];
+
+export async function listEmailAccounts(rt: Runtime, company: string, _opts: object): Promise<void> {
+  const id = parseCompanyId(company);
+  const accounts = await rt.api().emailAccounts(id);
+  await rt.out.list(accounts, columns, {
+    empty: `Company ${id} has no email accounts.`,
+    noun: ['email account', 'email accounts'],
+  });
+}

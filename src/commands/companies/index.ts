@@ -1,0 +1,12 @@
+/** `agency companies …`: list, create and inspect client companies. */
+import type { Command } from '@commander-js/extra-typings';
+import type { Run } from '../room.js';
+import { defineCreate } from './create.js';
+import { defineEmailAccounts } from './email-accounts.js';
+import { defineList } from './list.js';
+
+export function define(companies: Command, run: Run): void {
+  defineList(companies, run);
+  defineCreate(companies, run);
+  defineEmailAccounts(companies, run);
+}

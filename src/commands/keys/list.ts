@@ -1,0 +1,61 @@
+/** `agency keys list <company>`: the keys your user created for a company; masked on a terminal. */
+import type { Command } from '@commander-js/extra-typings';
+import { collect, paginate } from '../../api/paginate.js';
+import type { ApiKey } from '../../api/types.js';
+import { maskKey } from '../../config.js';
+import { optionalPositiveInt, parseCompanyId } from '../../input/parse.js';
+import type { Runtime } from '../../runtime.js';
+import { helpText, type Run } from '../room.js';
+
+export function defineList(keys: Command, run: Run): void {
+  keys
+    .command('list')
+    .description("list a company's API keys (those your user created)")
+    .argument('<company>', 'company id')
+    .option('--page <n>', 'fetch only this page (50 per page)')
+    .option('--limit <n>', 'stop after this many keys')
+    .option('--reveal', 'show whole keys in the table (piped and --json output always has them)')
+    .addHelpText(
+      'after',
+      helpText(
+        'Prints one row per key: the key and its label. On a terminal the key is masked\n' +
+          '(wpk_…1a2b) unless --reveal is given; piped output and --json always carry the\n' +
+          'whole key, for scripts.',
+        [
+          'agency keys list 1042',
+          'agency keys list 1042 --reveal',
+          `agency keys list 1042 --json | jq -r '.[]|select(.label=="zapier").api_key'`,
+        ],
+      ),
+    )
+    .action(run(listKeys));
+}
+
+export interface ListKeysOptions {
+  page?: string | undefined;
+  limit?: string | undefined;
+  reveal?: boolean | undefined;
+}
+
+export async function listKeys(rt: Runtime, company: string, opts: ListKeysOptions): Promise<void> {
+  const id = parseCompanyId(company);
+  const page = optionalPositiveInt(opts.page, '--page');
+  const limit = optionalPositiveInt(opts.limit, '--limit');
+  const api = rt.api();
+  const keys = await collect(paginate((p) => api.listKeysPage(id, p), { page, limit }));
+  const { out } = rt;
+  // A table on a screen is read over a shoulder: keys are masked there unless --reveal.
+  const mask = rt.terminal.stdoutIsTTY && !opts.reveal;
+  await out.list<ApiKey>(
+    keys,
+    [
+      { header: 'api key', value: (k) => (mask ? maskKey(k.api_key) : k.api_key) },
+      { header: 'label', value: (k) => k.label },
+    ],
+    {
+      empty: `Company ${id} has no keys that your user created — make one with: agency keys create ${id} --label <label>`,
+      noun: ['key', 'keys'],
+    },
+  );
+  if (mask && keys.length > 0) out.info('Keys are masked; use --reveal to show them, or pipe the output.');
+}

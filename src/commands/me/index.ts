@@ -1,0 +1,24 @@
+/** `agency me [--company <company>]`: who the key belongs to (HQ or client key). */
+import type { Command } from '@commander-js/extra-typings';
+import { parseCompanyId } from '../../input/parse.js';
+import type { Runtime } from '../../runtime.js';
+import { helpText, type Run } from '../room.js';
+
+export function define(me: Command, run: Run): void {
+  me.option('--company <company>', 'act for this client company (HQ key + x-company-id)')
+    .addHelpText(
+      'after',
+      helpText(
+        'Prints the account as "field value" lines: for an HQ key the user, role and\n' +
+          'agency; for a client key the company. --json prints the object as the API\n' +
+          'returns it.',
+        ['agency me', 'agency me --company 1042', 'agency me --json | jq -r .agency.name'],
+      ),
+    )
+    .action(run(showMe));
+}
+
+export async function showMe(rt: Runtime, opts: { company?: string | undefined }): Promise<void> {
+  const companyId = opts.company === undefined ? undefined : parseCompanyId(opts.company);
+  rt.out.record(await rt.api().me(companyId));
+}

@@ -1,0 +1,124 @@
+/** `agency profiles list | use | remove`. A whole key is never shown here: at most its first and last 4 characters. */
+import type { Command } from '@commander-js/extra-typings';
+import { maskKey, validateProfileName } from '../../config.js';
+import { unknownProfile } from '../../context.js';
+import type { Runtime } from '../../runtime.js';
+import { helpText, type Run } from '../room.js';
+
+export function define(profiles: Command, run: Run): void {
+  profiles
+    .command('list')
+    .description('list profiles and show the one in use')
+    .addHelpText(
+      'after',
+      helpText(
+        'Prints one row per profile: name, whether it is in use, base URL, and the key\n' +
+          'masked to its first and last 4 characters. The profile in use is the current\n' +
+          'one, unless --profile or AGENCY_PROFILE names another.',
+        ['agency profiles list', 'agency profiles list | cut -f1'],
+      ),
+    )
+    .action(run(listProfiles));
+  profiles
+    .command('use')
+    .description('make a profile the current one')
+    .argument('<name>')
+    .addHelpText(
+      'after',
+      helpText(
+        'Says which profile is now current (on stderr). Later commands use it, unless\n' +
+          '--profile or AGENCY_PROFILE names another.',
+        ['agency profiles use sandbox', 'agency profiles use default'],
+      ),
+    )
+    .action(run(useProfile));
+  profiles
+    .command('remove')
+    .description('remove a profile and its key')
+    .argument('<name>')
+    .addHelpText(
+      'after',
+      helpText(
+        'Says which profile was removed (on stderr). If it was the current one,\n' +
+          '"default" becomes current: the tool never switches to another account by\n' +
+          'itself.',
+        ['agency profiles remove old-agency', 'agency profiles remove sandbox'],
+      ),
+    )
+    .action(run(removeProfile));
+}
+
+interface ProfileRow {
+  name: string;
+  current: boolean;
+  base_url: string | null;
+  key: string | null;
+}
+
+/**
+ * Piped: `name<TAB>current<TAB>base_url<TAB>key` (completion reads the first field). On a terminal the
+ * profile in use is marked, and a line under the table says where the choice came from.
+ */
+export async function listProfiles(rt: Runtime, _opts: object): Promise<void> {
+  const { out, terminal } = rt;
+  const { profileName } = rt.ctx;
+  const config = rt.config.read();
+  const tty = terminal.stdoutIsTTY;
+  const rows: ProfileRow[] = Object.entries(config.profiles).map(([name, profile]) => ({
+    name,
+    // "In use" is what a command run now would use: -p and AGENCY_PROFILE count, not only the saved choice.
+    current: name === profileName,
+    base_url: profile.base_url ?? null,
+    key: profile.api_key === undefined ? null : maskKey(profile.api_key),
+  }));
+  await out.list(
+    rows,
+    [
+      { header: 'name', value: (r) => r.name, style: (_v, c) => c.bold },
+      {
+        header: 'current',
+        value: (r) => (tty ? (r.current ? '* in use' : '') : r.current),
+        style: (_v, c) => c.green,
+      },
+      { header: 'base url', value: (r) => r.base_url ?? (tty ? '(default)' : '') },
+      { header: 'key', value: (r) => r.key ?? (tty ? `(none — agency login -p ${r.name})` : '') },
+    ],
+    { empty: 'No profiles yet — run: agency login', noun: ['profile', 'profiles'] },
+  );
+  if (!tty || !terminal.stderrIsTTY) return;
+  if (rt.ctx.profileSource !== 'config' && profileName !== config.current) {
+    const source = rt.ctx.profileSource === 'env' ? 'AGENCY_PROFILE' : '--profile';
+    out.info(`In use: "${profileName}" (from ${source}); the saved current profile is "${config.current}".`);
+  }
+  if (!config.profiles[profileName] && Object.keys(config.profiles).length > 0) {
+    out.warn(
+      `The profile in use, "${profileName}", does not exist yet: \`agency login -p ${profileName}\` creates it.`,
+    );
+  }
+}
+
+export async function useProfile(rt: Runtime, name: string, _opts: object): Promise<void> {
+  validateProfileName(name);
+  const known = rt.config.read().profiles;
+  if (!known[name]) throw unknownProfile(name, Object.keys(known));
+  await rt.config.update((config) => {
+    if (!config.profiles[name]) throw unknownProfile(name, Object.keys(config.profiles));
+    config.current = name;
+  });
+  rt.out.success(`Now using profile "${name}".`);
+}
+
+export async function removeProfile(rt: Runtime, name: string, _opts: object): Promise<void> {
+  validateProfileName(name);
+  const known = rt.config.read().profiles;
+  if (!known[name]) throw unknownProfile(name, Object.keys(known));
+  let wasCurrent = false;
+  await rt.config.update((config) => {
+    if (!config.profiles[name]) throw unknownProfile(name, Object.keys(config.profiles));
+    delete config.profiles[name];
+    wasCurrent = config.current === name;
+    // Never switch silently to another account: back to "default", which may have no key.
+    if (wasCurrent) config.current = 'default';
+  });
+  rt.out.success(`Removed profile "${name}" and its key.${wasCurrent ? ' It was the current profile.' : ''}`);
+}

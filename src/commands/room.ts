@@ -1,0 +1,40 @@
+/**
+ * What every command room (src/commands/<noun>/) shares with cli.ts. A room exports `define`, which adds
+ * the room's options, help, examples and subcommands to the command cli.ts created for it, and wraps
+ * each handler with `run`. cli.ts loads a room only when its command runs (or help needs them all).
+ */
+import type { Command } from '@commander-js/extra-typings';
+import type { Runtime } from '../runtime.js';
+
+/** The last argument commander passes to an action. */
+export interface ActionCommand {
+  optsWithGlobals(): unknown;
+}
+
+export interface RunOptions {
+  /** false: the handler reads no profile, so a damaged config file or bad setting cannot stop it. */
+  context?: false;
+}
+
+/**
+ * Turns a handler into a commander action: `handler(rt, ...commander's arguments and options)`, with the
+ * runtime built from the global options when the action runs.
+ */
+export type Run = <Args extends unknown[]>(
+  handler: (rt: Runtime, ...args: Args) => Promise<void>,
+  options?: RunOptions,
+) => (...args: [...Args, ActionCommand]) => Promise<void>;
+
+export interface Room {
+  define(command: Command, run: Run): void;
+}
+
+/** Help text after the options: what the command prints, then examples, each line indented. */
+export function helpText(prints: string, examples: readonly string[]): string {
+  return `\n${prints}\n\nExamples:\n${examples.map((example) => `  $ ${example}`).join('\n')}`;
+}
+
+/** A repeatable option's collector; no default value, so help does not show "(default: [])". */
+export function collectValues(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}

@@ -1,0 +1,249 @@
+/**
+ * Creating many companies without ever half-doing it or inventing a creation: check the names against
+ * the agency first (when needed), send chunks of 10 in order, and after an answer that was lost find
+ * out from the company list what the lost request did. A client and a signal in, results out: no
+ * output of its own besides the notes it is given, so tests drive it with a fake client.
+ */
+import { MAX_COMPANIES_PER_REQUEST } from '../api/client.js';
+import type { Company, CreatedCompany } from '../api/types.js';
+import { AgencyError, ApiError, ExitCode, InterruptedError, UsageError } from '../errors.js';
+import { nameKey } from '../input/parse.js';
+import type { Progress } from '../output/progress.js';
+import { type CompanyLister, fetchAllCompanies } from './all-companies.js';
+
+export interface CompanyCreator {
+  createCompanies(names: readonly string[]): Promise<CreatedCompany[]>;
+}
+
+export interface Plan {
+  toCreate: string[];
+  existing: { name: string; company: Company }[];
+  /**
+   * Ids of every company seen by the check (needed for >10 names, --skip-existing and --dry-run);
+   * undefined when nothing was checked. After a lost answer, a company with one of our names and an
+   * id outside this set is one that the lost request created.
+   */
+  seenIds: Set<number> | undefined;
+}
+
+/** How the run stopped early, for the final report. */
+export interface ChunkFailure {
+  index: number;
+  error: unknown;
+  /** Names of the failed chunk whose fate the tool could not learn. */
+  unknown: string[];
+}
+
+export interface BulkResult {
+  chunks: string[][];
+  created: CreatedCompany[];
+  failure: ChunkFailure | undefined;
+}
+
+/** Messages for the person watching; the caller decides where they go. */
+export interface BulkNotes {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+/**
+ * Up to 10 names go in one request, which the service applies all-or-nothing. More than that, or
+ * --skip-existing / --dry-run (`check`), first reads every existing company, so that a clash is found
+ * before the first chunk is sent rather than after some chunks succeeded.
+ */
+export async function planCreation(
+  api: CompanyLister,
+  names: string[],
+  options: { check: boolean },
+): Promise<Plan> {
+  const needsCheck = names.length > MAX_COMPANIES_PER_REQUEST || options.check;
+  if (!needsCheck) return { toCreate: names, existing: [], seenIds: undefined };
+  const all = await fetchAllCompanies(api);
+  const byKey = new Map<string, Company>();
+  for (const company of all) byKey.set(nameKey(company.name), company);
+  const plan: Plan = { toCreate: [], existing: [], seenIds: new Set(all.map((c) => c.id)) };
+  for (const name of names) {
+    const company = byKey.get(nameKey(name));
+    if (company) plan.existing.push({ name, company });
+    else plan.toCreate.push(name);
+  }
+  return plan;
+}
+
+/** Requests the plan needs (0 when an existing name makes the real run refuse). */
+export function requestsFor(plan: Plan, skipExisting: boolean): number {
+  const refused = plan.existing.length > 0 && !skipExisting;
+  return refused ? 0 : Math.ceil(plan.toCreate.length / MAX_COMPANIES_PER_REQUEST);
+}
+
+/**
+ * Sends the plan's names in chunks of 10, in order, and stops at the first chunk that failed (or on
+ * Ctrl-C: no new request starts). `writes` should not abort a POST in flight, so that its outcome is
+ * learnt; `reads` serves the check after a lost answer.
+ */
+export async function createInChunks(
+  clients: { reads: CompanyLister; writes: CompanyCreator },
+  plan: Plan,
+  run: { signal: AbortSignal; notes: BulkNotes; progress?: Progress | undefined },
+): Promise<BulkResult> {
+  const chunks = chunk(plan.toCreate, MAX_COMPANIES_PER_REQUEST);
+  const created: CreatedCompany[] = [];
+  const { progress } = run;
+  let failure: ChunkFailure | undefined;
+  for (const [index, names] of chunks.entries()) {
+    if (run.signal.aborted) {
+      failure = { index, error: new InterruptedError(), unknown: [] };
+      break;
+    }
+    try {
+      created.push(...(await clients.writes.createCompanies(names)));
+      progress?.update(undefined, created.length);
+    } catch (error) {
+      if (!(error instanceof AgencyError)) throw error;
+      progress?.done();
+      if (!answerMayBeLost(error)) {
+        failure = { index, error, unknown: [] };
+        break;
+      }
+      let found = await reconcileChunk(clients.reads, names, plan, run.notes);
+      // Unchecked names (10 or fewer) may have existed before; all-or-nothing says a part is not ours.
+      if (found && plan.seenIds === undefined && found.length < names.length) found = [];
+      if (found === undefined) {
+        failure = { index, error, unknown: names };
+        break;
+      }
+      created.push(...found);
+      // The service applies a request all or nothing: only a whole chunk found lets the run go on.
+      if (found.length < names.length) {
+        failure = { index, error, unknown: [] };
+        break;
+      }
+      run.notes.warn(
+        `The answer to request ${index + 1} of ${chunks.length} was lost (${error.message}), ` +
+          `but all ${names.length} of its companies exist now: counted as created.`,
+      );
+    }
+  }
+  progress?.done();
+  return { chunks, created, failure };
+}
+
+/**
+ * A 4xx answer means the request was refused (nothing created). A network failure, an unreadable
+ * body or a 5xx (a gateway may answer after the service did the work) leave the outcome open.
+ */
+function answerMayBeLost(error: AgencyError): boolean {
+  if (error instanceof UsageError || error instanceof InterruptedError) return false;
+  if (error instanceof ApiError) return error.status >= 500;
+  return true;
+}
+
+/**
+ * After a POST whose answer was lost, asks the service which of the chunk's names exist now, so the
+ * report says what happened instead of "maybe". Returns the chunk's companies that exist now and did
+ * not before, in the chunk's order; undefined when the check itself failed.
+ */
+async function reconcileChunk(
+  api: CompanyLister,
+  names: string[],
+  plan: Plan,
+  notes: BulkNotes,
+): Promise<CreatedCompany[] | undefined> {
+  notes.info('The answer to a creation request was lost or failed; checking which companies exist now…');
+  let now: Company[];
+  try {
+    now = await fetchAllCompanies(api);
+  } catch (error) {
+    notes.warn(`The check failed: ${(error as Error).message}`);
+    return undefined;
+  }
+  const byKey = new Map<string, Company>();
+  for (const company of now) {
+    if (plan.seenIds?.has(company.id)) continue;
+    // With several matches (someone else created a near twin), the newest is ours.
+    const key = nameKey(company.name);
+    const other = byKey.get(key);
+    if (!other || other.id < company.id) byKey.set(key, company);
+  }
+  const found: CreatedCompany[] = [];
+  for (const name of names) {
+    const company = byKey.get(nameKey(name));
+    if (company)
+      found.push({ id: company.id, name: company.name, owner: company.owner, active: company.active });
+  }
+  return found;
+}
+
+/** Some names exist already and --skip-existing was not given: nothing is sent. */
+export class NameClashError extends AgencyError {
+  // The same exit code as the service's 400 for a duplicate name: nothing was created either way.
+  readonly exitCode = ExitCode.failure;
+  constructor(existing: Plan['existing']) {
+    super(
+      `${existing.length} of the names already exist: ${describeExisting(existing)}. Nothing was created.`,
+      {
+        hint: 'Use --skip-existing to create only the missing names.',
+      },
+    );
+  }
+}
+
+export function describeExisting(existing: Plan['existing']): string {
+  return existing.map((e) => `${JSON.stringify(e.name)} (id ${e.company.id})`).join(', ');
+}
+
+class BulkCreateError extends AgencyError {
+  readonly exitCode;
+  override readonly status: number | null;
+  constructor(message: string, cause: unknown, hint: string | undefined) {
+    const inner = cause instanceof AgencyError ? cause : undefined;
+    super(message, { hint, cause, title: inner?.title, detail: inner?.detail });
+    this.exitCode = inner ? inner.exitCode : ExitCode.failure;
+    this.status = inner ? inner.status : null;
+  }
+}
+
+/** The error of a run that stopped: what was created, what was not, and what is unknown, by name. */
+export function chunkFailure(result: BulkResult, total: number): AgencyError {
+  const { chunks, created, failure } = result;
+  if (!failure) throw new Error('chunkFailure: the run did not fail');
+  const { index, error, unknown } = failure;
+  // The service refused the only request: all or nothing, so its error says everything.
+  if (chunks.length === 1 && created.length === 0 && unknown.length === 0 && error instanceof ApiError) {
+    return error;
+  }
+  const createdKeys = new Set(created.map((c) => nameKey(c.name)));
+  const unknownKeys = new Set(unknown.map(nameKey));
+  const notCreated = chunks
+    .slice(index)
+    .flat()
+    .filter((name) => !createdKeys.has(nameKey(name)) && !unknownKeys.has(nameKey(name)));
+  const list = (names: string[]) => names.map((name) => `\n    ${name}`).join('');
+  const lines = [
+    `Created ${created.length} of ${total}${created.length ? ' (listed on stdout)' : ''}.`,
+    ...(unknown.length
+      ? [
+          `Unknown whether created (${unknown.length}) — check with \`agency companies list\`:${list(unknown)}`,
+        ]
+      : []),
+    ...(notCreated.length ? [`Not created (${notCreated.length}):${list(notCreated)}`] : []),
+  ];
+  const hint =
+    created.length || unknown.length
+      ? 'Run the same command again with --skip-existing to create the rest.'
+      : error instanceof AgencyError
+        ? error.hint
+        : undefined;
+  if (error instanceof InterruptedError)
+    return new BulkCreateError(`Interrupted. ${lines.join('\n  ')}`, error, hint);
+  const reason = error instanceof Error ? error.message : String(error);
+  const failed =
+    chunks.length > 1 ? `Request ${index + 1} of ${chunks.length} failed` : 'Creating the companies failed';
+  return new BulkCreateError(`${failed}: ${reason}\n  ${lines.join('\n  ')}`, error, hint);
+}
+
+function chunk<T>(items: readonly T[], size: number): T[][] {
+  const result: T[][] = [];
+  for (let i = 0; i < items.length; i += size) result.push(items.slice(i, i + size));
+  return result;
+}

@@ -1,0 +1,70 @@
+/**
+ * The terminal facts of one run, decided in one place (as gh's iostreams): which streams are terminals,
+ * how wide stdout is, and whether colour may be used. Everything else asks here instead of a stream.
+ */
+import type { Readable, Writable } from 'node:stream';
+import { Writer } from './writer.js';
+
+export interface TerminalStreams {
+  stdin: Readable & { isTTY?: boolean };
+  stdout: Writable & { isTTY?: boolean; columns?: number };
+  stderr: Writable & { isTTY?: boolean; columns?: number };
+}
+
+/** What the environment says about the terminal (read by context.ts) and the global flags. */
+export interface TerminalSettings {
+  json: boolean;
+  /** False with --no-color, NO_COLOR, FORCE_COLOR=0 or TERM=dumb. */
+  colorAllowed: boolean;
+  /** COLUMNS, for a pty that reports no size. */
+  columnsHint: number | undefined;
+}
+
+export interface Terminal {
+  /** Created on first use: reading process.stdin creates its stream, which most commands never need. */
+  readonly stdin: Readable & { isTTY?: boolean };
+  readonly stdinIsTTY: boolean;
+  readonly stdoutIsTTY: boolean;
+  readonly stderrIsTTY: boolean;
+  /** For questions asked on a terminal (they never go to stdout). */
+  readonly stderr: Writable;
+}
+
+export function openTerminal(
+  streams: TerminalStreams,
+  settings: TerminalSettings,
+): {
+  terminal: Terminal;
+  out: Writer;
+} {
+  const stdoutIsTTY = streams.stdout.isTTY === true;
+  const stderrIsTTY = streams.stderr.isTTY === true;
+  const terminal: Terminal = {
+    get stdin() {
+      return streams.stdin;
+    },
+    get stdinIsTTY() {
+      return streams.stdin.isTTY === true;
+    },
+    stdoutIsTTY,
+    stderrIsTTY,
+    stderr: streams.stderr,
+  };
+  const out = new Writer(
+    {
+      stdout: streams.stdout,
+      stderr: streams.stderr,
+      stdoutIsTTY,
+      stderrIsTTY,
+      // A pty that reports no size (script, some CI runners) still deserves a table that fits.
+      columns: stdoutIsTTY ? streams.stdout.columns || settings.columnsHint || 80 : undefined,
+    },
+    {
+      json: settings.json,
+      // Colour only ever goes to a terminal.
+      color: settings.colorAllowed && stdoutIsTTY,
+      stderrColor: settings.colorAllowed && stderrIsTTY,
+    },
+  );
+  return { terminal, out };
+}

@@ -1,0 +1,102 @@
+/**
+ * What a command's handler receives (as gh's Factory): the resolved context, the output, the terminal
+ * facts, the config store, and a factory of API clients that loads the HTTP layer on the first request.
+ * Built here from the global flags, the environment (already read by context.ts) and the streams.
+ */
+import { AgencyClient, lazyHttp } from './api/client.js';
+import type { HttpOptions } from './api/http.js';
+import { ConfigStore } from './config.js';
+import {
+  type Context,
+  type Environment,
+  type GlobalFlags,
+  requireApiKey,
+  resolveContext,
+  terminalSettings,
+} from './context.js';
+import { openTerminal, type Terminal, type TerminalStreams } from './output/terminal.js';
+import type { Writer } from './output/writer.js';
+
+/** The process's streams and environment, as bin/agency.js (or a test) hands them to main(). */
+export interface IO extends TerminalStreams {
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+export interface ClientOptions {
+  /** Connections kept open; > 1 only for fan-out across client companies. */
+  connections?: number;
+  /** Another key than the context's (login checks the key it is about to save). */
+  apiKey?: string;
+  /**
+   * false: Ctrl-C does not abort a request in flight, so that a command can learn and report the
+   * outcome of a POST the service may already have processed (it starts no new one).
+   */
+  interruptible?: boolean;
+}
+
+export interface Runtime {
+  /** Resolved on first use: a command that needs no profile (completion) never reads the config. */
+  readonly ctx: Context;
+  readonly out: Writer;
+  readonly terminal: Terminal;
+  /** The config file: read once, changed only through update(). */
+  readonly config: ConfigStore;
+  /** A client for the context's key and base URL. */
+  api(options?: ClientOptions): AgencyClient;
+}
+
+/** The output alone, for reporting an error that came before (or instead of) a runtime. */
+export function openOutput(
+  streams: TerminalStreams,
+  flags: GlobalFlags,
+  environment: Environment,
+): { out: Writer; terminal: Terminal } {
+  return openTerminal(streams, terminalSettings(flags, environment));
+}
+
+export function createRuntime(
+  flags: GlobalFlags,
+  environment: Environment,
+  streams: TerminalStreams,
+  signal: AbortSignal,
+): { runtime: Runtime; close(): Promise<void> } {
+  const { out, terminal } = openOutput(streams, flags, environment);
+  const config = new ConfigStore(environment.configDir);
+  const clients: AgencyClient[] = [];
+  let ctx: Context | undefined;
+  const context = () => {
+    ctx ??= resolveContext(flags, environment, config, signal);
+    return ctx;
+  };
+  const runtime: Runtime = {
+    get ctx() {
+      return context();
+    },
+    out,
+    terminal,
+    config,
+    api: (options) => {
+      const c = context();
+      const http: HttpOptions & { maxInFlight: number } = {
+        baseUrl: c.baseUrl,
+        apiKey: options?.apiKey ?? requireApiKey(c),
+        timeoutMs: c.timeoutMs,
+        userAgent: c.userAgent,
+        debug: c.debug ? (line) => out.err(`[debug] ${line}\n`) : undefined,
+        signal: options?.interruptible === false ? undefined : c.signal,
+        connections: options?.connections,
+        // TODO(A): the HTTP layer's per-account queue depth (AGENCY_MAX_IN_FLIGHT).
+        maxInFlight: c.maxInFlight,
+      };
+      const client = new AgencyClient(lazyHttp(http));
+      clients.push(client);
+      return client;
+    },
+  };
+  return {
+    runtime,
+    close: async () => {
+      await Promise.allSettled(clients.map((client) => client.close()));
+    },
+  };
+}

@@ -1,0 +1,73 @@
+/**
+ * What `npm install -g` of the published package gets: the bundles and nothing else. The packed tool is
+ * installed into a temporary prefix without the network; it must run from there, with no node_modules
+ * of its own, and carry the licences of the code it bundles.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, ROOT, startHarness } from '../helpers/cli.js';
+
+const npm = (args: string[], cwd: string) =>
+  execFileSync('npm', args, {
+    cwd,
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      npm_config_audit: 'false',
+      npm_config_fund: 'false',
+      npm_config_update_notifier: 'false',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+
+describe('the packed and installed tool', () => {
+  let work: string;
+  let installed: string;
+  let h: Harness;
+
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), 'agency-pack-'));
+    // The suite runs after `npm run build`: pack that build as it is.
+    const [packed] = JSON.parse(
+      npm(['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT),
+    );
+    const prefix = join(work, 'prefix');
+    npm(['install', '--global', '--offline', '--prefix', prefix, join(work, packed.filename)], work);
+    installed = join(prefix, 'lib', 'node_modules', 'agency-cli');
+    h = await startHarness();
+  }, 120_000);
+
+  afterAll(async () => {
+    await h?.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('depends on nothing: no package comes with it', () => {
+    const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'));
+    expect(manifest.dependencies ?? {}).toEqual({});
+    const modules = join(installed, 'node_modules');
+    expect(existsSync(modules) ? readdirSync(modules) : []).toEqual([]);
+  });
+
+  it('carries the licences of the code it bundles', () => {
+    const licences = readFileSync(join(installed, 'dist', 'THIRD_PARTY_LICENSES.md'), 'utf8');
+    for (const name of ['commander', 'undici', 'conf', 'cli-table3', 'chalk'])
+      expect(licences).toMatch(new RegExp(`^## ${name} \\d`, 'm'));
+  });
+
+  it('prints its version and makes a request from the install prefix', async () => {
+    const bin = join(installed, '..', '..', '..', 'bin', 'agency');
+    const env = { PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}` };
+    const version = await h.run(['--version'], { bin, env });
+    expect(version.code).toBe(0);
+    expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
+
+    const me = await h.run(['me', '--json'], { bin, env });
+    expect(me.code, me.stderr).toBe(0);
+    expect(JSON.parse(me.stdout)).toMatchObject({ account_type: 'HQ' });
+    expect(h.requests().map((r) => `${r.method} ${r.path}`)).toEqual(['GET /rest/v1/me']);
+  });
+});
