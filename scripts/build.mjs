@@ -5,11 +5,13 @@
 //                      import() in src becomes a require() of code in the bundle, run only when needed.
 //   dist/undici.cjs    the HTTP client, required on the first request: only Agent, request and errors.
 //   dist/conf.cjs      conf (and ajv), required only when the config file is written.
+//   dist/cli-table3.cjs, dist/yaml.cjs   likewise: a table on a terminal; a plan file.
 //   dist/sandbox.cjs   the API simulator, required only by `agency sandbox`.
 //   dist/fast.cjs      the version and every piped `--help` text, rendered by the built program itself,
 //                      so that bin/agency.js prints them without loading it.
 //   dist/boot.cjs      what bin/agency.js needs to start the program: V8 flags, build id.
 //   dist/cache/        V8 code caches of the bundles, made by running typical commands against a sandbox.
+//   dist/THIRD_PARTY_LICENSES.md   the licences of the bundled packages (the package depends on none).
 //
 // bin/agency.js loads the bundles (it is also the loader used here to make the code caches).
 //
@@ -73,7 +75,7 @@ const common = {
 const SANDBOX_DIR = path.join(root, 'src/sandbox');
 // Packages the program loads only in some runs: each is a bundle of its own, required on first use, so
 // that the others do not parse it (a bundle's whole text is parsed when it is loaded).
-const APART = ['undici', 'conf', 'cli-table3'];
+const APART = ['undici', 'conf', 'cli-table3', 'yaml'];
 const apart = new Set();
 const undiciDir = path.join(root, 'node_modules/undici');
 
@@ -439,9 +441,11 @@ function thirdPartyLicenses(results) {
   const packages = new Map();
   for (const result of results) {
     for (const input of Object.keys(result.metafile.inputs)) {
-      const match = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input);
+      // A plugin's module is named '<namespace>:<path>'.
+      const file = path.resolve(root, input.replace(/^[a-z][a-z0-9-]*:(?=\/)/, ''));
+      const match = /\/node_modules\/(?:@[^/]+\/)?[^/]+\//.exec(file);
       if (!match) continue;
-      const dir = path.join(root, input.slice(0, match.index + match[0].length));
+      const dir = file.slice(0, match.index + match[0].length);
       if (!packages.has(dir)) packages.set(dir, JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')));
     }
   }
