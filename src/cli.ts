@@ -14,63 +14,35 @@ import { VERSION } from './version.js';
 export type { IO } from './runtime.js';
 
 /** Every top-level command, in the order help lists them: its name, one line, and its room. */
-const COMMANDS: readonly { name: string; summary: string; room: () => Promise<Room> }[] = [
-  {
-    name: 'companies',
-    summary: 'list and create client companies',
-    room: () => import('./commands/companies/index.js'),
-  },
-  {
-    name: 'keys',
-    summary: 'list and create API keys of client companies',
-    room: () => import('./commands/keys/index.js'),
-  },
-  {
-    name: 'me',
-    summary: 'show who the key belongs to (HQ or client key)',
-    room: () => import('./commands/me/index.js'),
-  },
-  {
-    name: 'mailboxes',
-    summary: 'list the mailboxes of the HQ account or a company',
-    room: () => import('./commands/mailboxes/index.js'),
-  },
-  {
-    name: 'webhooks',
-    summary: 'list the webhooks of the HQ account or a company',
-    room: () => import('./commands/webhooks/index.js'),
-  },
-  {
-    name: 'inventory',
-    summary: 'audit every company: keys, mailboxes, webhooks',
-    room: () => import('./commands/inventory/index.js'),
-  },
-  {
-    name: 'api',
-    summary: 'make a raw API call and print the response body',
-    room: () => import('./commands/api/index.js'),
-  },
-  {
-    name: 'login',
-    summary: 'check an API key and save it in a profile',
-    room: () => import('./commands/login/index.js'),
-  },
-  { name: 'logout', summary: "remove a profile's API key", room: () => import('./commands/logout/index.js') },
-  {
-    name: 'profiles',
-    summary: 'list, select and remove config profiles',
-    room: () => import('./commands/profiles/index.js'),
-  },
-  {
-    name: 'sandbox',
-    summary: 'run a practice agency API on this machine',
-    room: () => import('./commands/sandbox/index.js'),
-  },
-  {
-    name: 'completion',
-    summary: 'print tab completion for bash, zsh or fish',
-    room: () => import('./commands/completion/index.js'),
-  },
+const COMMANDS: readonly (readonly [name: string, summary: string, room: () => Promise<Room>])[] = [
+  ['companies', 'list and create client companies', () => import('./commands/companies/index.js')],
+  ['keys', 'list and create API keys of client companies', () => import('./commands/keys/index.js')],
+  ['me', 'show who the key belongs to (HQ or client key)', () => import('./commands/me/index.js')],
+  [
+    'mailboxes',
+    'list the mailboxes of the HQ account or a company',
+    () => import('./commands/mailboxes/index.js'),
+  ],
+  [
+    'webhooks',
+    'list the webhooks of the HQ account or a company',
+    () => import('./commands/webhooks/index.js'),
+  ],
+  [
+    'inventory',
+    'audit every company: keys, mailboxes, webhooks',
+    () => import('./commands/inventory/index.js'),
+  ],
+  ['api', 'make a raw API call and print the response body', () => import('./commands/api/index.js')],
+  ['login', 'check an API key and save it in a profile', () => import('./commands/login/index.js')],
+  ['logout', "remove a profile's API key", () => import('./commands/logout/index.js')],
+  ['profiles', 'list, select and remove config profiles', () => import('./commands/profiles/index.js')],
+  ['sandbox', 'run a practice agency API on this machine', () => import('./commands/sandbox/index.js')],
+  [
+    'completion',
+    'print tab completion for bash, zsh or fish',
+    () => import('./commands/completion/index.js'),
+  ],
 ];
 
 export async function main(argv: string[], io: IO): Promise<number> {
@@ -204,12 +176,13 @@ Exit codes: 0 ok, 1 API or network error, 2 bad input (nothing sent),
 3 missing key or 401/403, 4 not found, 5 conflict (inactive company),
 130 interrupted.`,
     );
-  const commands = COMMANDS.map((entry) => ({
-    entry,
-    command: program.command(entry.name).description(entry.summary),
+  const rooms = COMMANDS.map(([name, summary, room]) => ({
+    name,
+    room,
+    command: program.command(name).description(summary),
   }));
-  const wanted = commands.filter(({ entry }) => only === undefined || only === entry.name);
-  const rooms = await Promise.all(wanted.map(({ entry }) => entry.room()));
-  for (const [i, { command }] of wanted.entries()) rooms[i]?.define(command, run);
+  const wanted = rooms.filter(({ name }) => only === undefined || only === name);
+  const loaded = await Promise.all(wanted.map(({ room }) => room()));
+  for (const [i, { command }] of wanted.entries()) loaded[i]?.define(command, run);
   return program;
 }

@@ -262,6 +262,18 @@ const rows: Record<string, Row> = {
     code: 2,
     message: /Invalid timeout "abc"/,
   },
+  'AGENCY_MAX_IN_FLIGHT above 7': {
+    args: ['companies', 'list'],
+    env: { AGENCY_MAX_IN_FLIGHT: '8' },
+    code: 2,
+    message: /Invalid AGENCY_MAX_IN_FLIGHT "8": expected a whole number from 1 to 7/,
+  },
+  'AGENCY_MAX_IN_FLIGHT not a whole number': {
+    args: ['me'],
+    env: { AGENCY_MAX_IN_FLIGHT: '2.5' },
+    code: 2,
+    message: /Invalid AGENCY_MAX_IN_FLIGHT "2.5"/,
+  },
   '--timeout 0': { args: ['--timeout', '0', 'companies', 'list'], code: 2, message: /Invalid timeout "0"/ },
   '--timeout negative': { args: ['--timeout', '-1', 'me'], code: 2, message: /Invalid timeout "-1"/ },
   'an unknown profile in AGENCY_PROFILE': {

@@ -8,6 +8,7 @@ import {
   DEFAULT_BASE_URL,
   type GlobalFlags,
   parseBaseUrl,
+  parseMaxInFlight,
   parseTimeout,
   readEnvironment,
   requireApiKey,
@@ -152,6 +153,22 @@ describe('timeout, debug and colour', () => {
     expect(resolve({}, { NO_COLOR: '1' }, twoProfiles, true).out.options.color).toBe(false);
     expect(resolve({ color: false }, {}, twoProfiles, true).out.options.color).toBe(false);
     expect(resolve({}, { FORCE_COLOR: '0' }, twoProfiles, true).out.options.color).toBe(false);
+  });
+});
+
+describe('AGENCY_MAX_IN_FLIGHT', () => {
+  it('is 3 by default, and any whole number from 1 to 7', () => {
+    expect(resolve({}, {}).maxInFlight).toBe(3);
+    expect(resolve({}, { AGENCY_MAX_IN_FLIGHT: '' }).maxInFlight).toBe(3);
+    for (const depth of [1, 7])
+      expect(resolve({}, { AGENCY_MAX_IN_FLIGHT: String(depth) }).maxInFlight).toBe(depth);
+  });
+
+  it('refuses anything else as a usage error (exit 2)', () => {
+    for (const bad of ['0', '8', '2.5', '-1', 'three', '1e1']) {
+      expect(() => resolve({}, { AGENCY_MAX_IN_FLIGHT: bad }), bad).toThrow(UsageError);
+      expect(() => parseMaxInFlight(bad), bad).toThrow(/expected a whole number from 1 to 7/);
+    }
   });
 });
 
