@@ -243,7 +243,9 @@ module.exports = assert;`,
 });
 const apartBundles = [];
 for (const name of [...apart].filter((name) => name !== 'undici')) {
-  apartBundles.push(await build({ ...common, entryPoints: [name], outfile: path.join(staging, `${name}.cjs`) }));
+  apartBundles.push(
+    await build({ ...common, entryPoints: [name], outfile: path.join(staging, `${name}.cjs`) }),
+  );
 }
 if (use('wasm-apart')) {
   // As .wasm files: reading 50 kB is cheaper than compiling 70 kB of base64 in JavaScript and decoding it.
@@ -446,7 +448,8 @@ function thirdPartyLicenses(results) {
       const match = /\/node_modules\/(?:@[^/]+\/)?[^/]+\//.exec(file);
       if (!match) continue;
       const dir = file.slice(0, match.index + match[0].length);
-      if (!packages.has(dir)) packages.set(dir, JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')));
+      if (!packages.has(dir))
+        packages.set(dir, JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')));
     }
   }
   const sections = [...packages]
