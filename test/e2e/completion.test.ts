@@ -244,7 +244,7 @@ describe.skipIf(!HAS_ZSH)(HAS_ZSH ? 'zsh' : 'zsh (skipped: zsh is not installed)
         const screen = await terminal.waitFor((s) => PROFILES.every((p) => s.includes(p)));
         expect(screen).toContain('% agency -p');
       } finally {
-        terminal.close();
+        await terminal.close();
       }
     },
   );

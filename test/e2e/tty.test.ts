@@ -68,11 +68,9 @@ beforeAll(async () => {
   }
 });
 afterAll(async () => {
-  term?.close();
-  narrow?.close();
-  await Promise.all([h?.close(), slow?.close(), empty?.close()]);
-  // A shell of a killed tmux pane may still be writing into tmp as it exits: retry instead of ENOTEMPTY.
-  rmSync(tmp, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
+  // close() waits for each pane's shell to exit: bash saves its history into HOME (tmp) as it goes.
+  await Promise.all([term?.close(), narrow?.close(), h?.close(), slow?.close(), empty?.close()]);
+  rmSync(tmp, { recursive: true, force: true, maxRetries: 5 });
 });
 
 /** Lines of terminal output without trailing blank lines. */
@@ -329,7 +327,7 @@ describe.skipIf(Boolean(TMUX_MISSING))(
           'In use: "test" (from AGENCY_PROFILE); the saved current profile is "work".',
         );
       } finally {
-        terminal.close();
+        await terminal.close();
       }
     });
 
@@ -358,7 +356,7 @@ describe.skipIf(Boolean(TMUX_MISSING))(
         expect(saved.current).toBe('test');
         expect(saved.profiles.client).toEqual({ api_key: clientKey, base_url: h.sandbox.baseUrl });
       } finally {
-        terminal.close();
+        await terminal.close();
       }
     });
 
@@ -385,7 +383,7 @@ describe.skipIf(Boolean(TMUX_MISSING))(
         expect(refused).not.toContain(wrong);
         expect(readFileSync(join(configDir, 'config.json'), 'utf8')).toBe(before);
       } finally {
-        terminal.close();
+        await terminal.close();
       }
     });
   },

@@ -109,11 +109,21 @@ export class Terminal {
     this.#tmux(['clear-history', '-t', 'main']);
   }
 
-  close(): void {
+  /**
+   * Kills the tmux server and waits until the pane's shell has exited: a shell that is still saving its
+   * history (HOME may be a test's temporary directory) would make removing that directory fail.
+   */
+  async close(): Promise<void> {
     // tmux leaves its socket file behind when the server is killed.
     const socket = this.#tmux(['display-message', '-p', '#{socket_path}'], undefined, true).trim();
+    const pids = this.#tmux(['list-panes', '-a', '-F', '#{pane_pid}'], undefined, true)
+      .split('\n')
+      .map(Number)
+      .filter((pid) => pid > 0);
     this.#tmux(['kill-server'], undefined, true);
     if (socket.includes(this.#socket)) rmSync(socket, { force: true });
+    const deadline = Date.now() + 5000;
+    while (pids.some(isRunning) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   }
 
   #tmux(args: string[], command?: string[], ignoreErrors = false): string {
@@ -131,6 +141,15 @@ export class Terminal {
       throw new Error(`tmux ${args[0]} failed (${result.status}): ${result.stderr}`);
     }
     return result.stdout;
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
