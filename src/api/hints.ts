@@ -30,7 +30,7 @@ function chooseHint(facts: HintFacts): string | undefined {
   const { status, company } = facts;
   const words = `${facts.title ?? ''} ${facts.detail ?? ''}`;
   if (/no agency add-?on/i.test(words)) {
-    return 'The account has no Agency add-on: agency commands need it on the HQ account (Add-ons in the web app).';
+    return 'The account has no Agency add-on: agency commands need it (Add-ons in the web app).';
   }
   if (/no api add-?on|upgrade your plan/i.test(words)) {
     return 'The account has no API add-on: enable it under Add-ons → API and integrations (or upgrade the plan).';

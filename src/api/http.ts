@@ -41,7 +41,8 @@ export interface HttpOptions {
   /** Aborted on Ctrl-C. */
   signal?: AbortSignal | undefined;
   retry?: RetryPolicy;
-  /** Accounts a command works on at once (fan-out across client companies); 1 by default. */
+  /** Accounts a command works on at once (fan-out across client companies); 1 by default. Each may
+   * have up to maxInFlight requests in flight, each on its own kept-alive connection. */
   connections?: number | undefined;
   /** Reads in flight per account, 1..7 (AGENCY_MAX_IN_FLIGHT); default 3. */
   maxInFlight?: number | undefined;
@@ -122,9 +123,9 @@ export class Http {
     // Every debug line goes through the redaction, whatever the server echoed back.
     this.#debug = debug ? (line) => debug(this.redact(line)) : undefined;
     this.#agent = new Agent({
-      // One connection per request in flight at most: the accounts worked on at once, one of them
-      // (the one whose pages or fleet reads are pipelined) with the depth.
-      connections: Math.max(1, options.connections ?? 1) + this.#gates.configuredDepth() - 1,
+      // A ceiling: each account worked on at once may have `depth` requests in flight. Connections are
+      // opened only as requests need them (one per request in flight), see attempt().
+      connections: Math.max(1, options.connections ?? 1) * this.#gates.configuredDepth(),
       pipelining: 1,
       keepAliveTimeout: 10_000,
       headersTimeout: options.timeoutMs,

@@ -104,6 +104,13 @@ describe('requests in flight per account', () => {
     expect(sockets).toBeLessThanOrEqual(3);
   });
 
+  it('requests one after another reuse one kept-alive connection', async () => {
+    const { client } = http({ connections: 4 });
+    for (let i = 0; i < 20; i++) await get(client);
+    expect(received).toHaveLength(20);
+    expect(sockets).toBe(1);
+  });
+
   it.each([1, 2, 7])('AGENCY_MAX_IN_FLIGHT=%i is the most in flight', async (depth) => {
     // Long enough for every connection to be open before the first answer, even on a busy machine.
     delayMs = 150;
@@ -114,7 +121,7 @@ describe('requests in flight per account', () => {
 
   it('each client account (x-company-id) is counted on its own', async () => {
     delayMs = 30;
-    const { client } = http({ connections: 7 });
+    const { client } = http({ connections: 3 });
     await Promise.all([1, 2, 3].flatMap((cid) => Array.from({ length: 5 }, () => get(client, cid))));
     for (const cid of ['1', '2', '3']) expect(peak.get(cid)).toBe(3);
     expect(sockets).toBeLessThanOrEqual(9);
