@@ -1,0 +1,119 @@
+/**
+ * The limits of pipelined reads, proven against the sandbox's real per-account queue (not timed):
+ * a queue of `depth − 1` answers 429 to any request beyond the depth, so "no 429" means "never more
+ * than the depth in flight". Pages arrive in order, --limit asks for no page it does not need, an
+ * error on page k ends the listing, and after a 429 the run goes one request at a time.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAIN_AGENCY_ID, type RecordedRequest, type SandboxOptions } from '../../src/sandbox/index.js';
+import { type Harness, startHarness } from '../helpers/cli.js';
+
+const COMPANIES = '/rest/v2/agency/companies';
+/** 12 pages of 50. */
+const SEED = { companies: 600 };
+
+const listed = (h: Harness) => h.requests().filter((q) => q.method === 'GET' && q.path === COMPANIES);
+const pagesAsked = (h: Harness) => listed(h).map((q) => Number(q.query.page));
+const allIds = (h: Harness) => h.sandbox.store.companies(MAIN_AGENCY_ID).map((c) => String(c.id));
+const ids = (stdout: string) =>
+  stdout
+    .trimEnd()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => line.split('\t')[0]);
+
+async function harness(options: SandboxOptions): Promise<Harness> {
+  return startHarness({ seed: SEED, latencyMs: 15, ...options });
+}
+
+describe.each([
+  [1, 0],
+  [3, 2],
+  [7, 6],
+])(
+  'AGENCY_MAX_IN_FLIGHT=%i against a queue of %i (one more request in flight would be a 429)',
+  (depth, queue) => {
+    let h: Harness;
+    beforeAll(async () => {
+      h = await harness({ queueLimit: queue });
+    });
+    afterAll(() => h.close());
+
+    it('lists every page, in order, without a single 429', async () => {
+      h.sandbox.reset();
+      const r = await h.run(['companies', 'list'], { env: { AGENCY_MAX_IN_FLIGHT: String(depth) } });
+      expect(r.code, r.stderr).toBe(0);
+      expect(ids(r.stdout)).toEqual(allIds(h));
+      expect(h.sandbox.stats().rejected429).toBe(0);
+      expect([...pagesAsked(h)].sort((a, b) => a - b)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+      // Page 1 goes alone (the page count is not known before it).
+      expect(pagesAsked(h)[0]).toBe(1);
+    });
+  },
+);
+
+describe('the queue is really checked', () => {
+  it('a depth above what the queue holds is answered 429 — then the run drops to one at a time and completes', async () => {
+    const h = await harness({ queueLimit: 0 });
+    try {
+      const r = await h.run(['companies', 'list'], { env: { AGENCY_MAX_IN_FLIGHT: '7' } });
+      expect(r.code, r.stderr).toBe(0);
+      expect(ids(r.stdout)).toEqual(allIds(h));
+      const refused = listed(h).filter((q) => q.status === 429);
+      // Only the burst sent before the first 429 came back is refused: at most depth − 1 requests.
+      expect(refused.length).toBeGreaterThan(0);
+      expect(refused.length).toBeLessThanOrEqual(6);
+      expect(h.sandbox.stats().rejected429).toBe(refused.length);
+      // The retries (after a wait of about 1 s) and every later page came one at a time: no 429 among them.
+      const first429 = Math.min(...refused.map((q) => q.startedAt));
+      const later = listed(h).filter((q: RecordedRequest) => q.startedAt > first429 + 500);
+      expect(later.length).toBeGreaterThan(6);
+      expect(later.every((q) => q.status === 200)).toBe(true);
+    } finally {
+      await h.close();
+    }
+  }, 30_000);
+});
+
+describe('--limit and failures', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await harness({ queueLimit: 2 });
+  });
+  afterAll(() => h.close());
+
+  it.each([
+    [1, [1]],
+    [50, [1]],
+    [51, [1, 2]],
+    [120, [1, 2, 3]],
+    [151, [1, 2, 3, 4]],
+  ])('--limit %i asks for pages %j and no other', async (limit, pages) => {
+    h.sandbox.reset();
+    const r = await h.run(['companies', 'list', '--limit', String(limit)]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(ids(r.stdout)).toEqual(allIds(h).slice(0, limit));
+    expect([...pagesAsked(h)].sort((a, b) => a - b)).toEqual(pages);
+  });
+
+  it('an error on a later page ends the listing: exit 1, nothing printed, no page beyond the ones in flight', async () => {
+    const slow = await harness({ queueLimit: 2, latencyMs: 200 });
+    try {
+      const run = slow.spawn(['companies', 'list']);
+      while (slow.requests().length === 0) await new Promise((r) => setTimeout(r, 5));
+      // Page 1 is being processed: the next page to arrive fails, the others are answered.
+      slow.sandbox.addFault({ kind: 'status', status: 500, method: 'GET', path: '/v2/agency/companies' });
+      const r = await run.result;
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      const failed = listed(slow).find((q) => q.status === 500);
+      expect(failed).toBeDefined();
+      const k = Number(failed?.query.page);
+      expect(r.stderr).toMatch(new RegExp(`page ${k}\\b.*answered 500`));
+      expect(Math.max(...pagesAsked(slow))).toBeLessThanOrEqual(k + 3);
+      expect(slow.sandbox.stats().rejected429).toBe(0);
+    } finally {
+      await slow.close();
+    }
+  }, 30_000);
+});
