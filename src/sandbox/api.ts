@@ -5,10 +5,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { dialectOf, errorIn } from './error-body.js';
-import { answerAfterProcessing, answerBeforeProcessing } from './fault-answers.js';
+import { answerAfterProcessing, answerBeforeProcessing, answersInsteadOfService } from './fault-answers.js';
 import type { FaultList } from './faults.js';
 import { type ConcurrencyLimiter, LimitRejected } from './ratelimit.js';
 import { type Body, type Counters, findRoute, type Input, type Result, type Route } from './routing.js';
+import type { RequestLogEntry } from './server.js';
 import type { Store } from './store.js';
 import { type HqContext, type RequestContext, SandboxError } from './types.js';
 import { apiKeyOf, headersOf, parseBody, queryOf, readBody, sendError } from './wire.js';
@@ -33,6 +34,7 @@ export interface RecordedRequest {
 }
 
 export interface ApiDeps {
+  onRequest: ((entry: RequestLogEntry) => void) | undefined;
   store: Store;
   routes: readonly Route[];
   faults: FaultList;
@@ -40,6 +42,10 @@ export interface ApiDeps {
   counters: Counters & { requests: number; rejected429: number };
   requests: RecordedRequest[];
   latencyMs: number;
+  /** Network round trip outside the account's slot: half before a request reaches the queue, half after its answer. */
+  rttMs: number;
+  /** Per-account counters of the control API's stats. */
+  byAccount: { requests: Record<string, number>; rejected429: Record<string, number> };
   /** v1 paths answer errors in the v1 envelope and an empty list as 204 (else as v2 does). */
   v1Dialect: boolean;
   queueLimit: number;
@@ -54,6 +60,17 @@ export function createApiHandler(deps: ApiDeps) {
   const { store, faults, limiter, counters } = deps;
   /** `${account} ${path}` → the last 200 answered there, which 'repeat-page' answers again. */
   const lastAnswers = new Map<string, unknown>();
+
+  /** Half the round trip (the network, outside the account's slot); false when the client left meanwhile. */
+  async function travel(gone: AbortSignal): Promise<boolean> {
+    if (deps.rttMs <= 0) return true;
+    try {
+      await sleep(deps.rttMs / 2, undefined, { signal: AbortSignal.any([gone, deps.closing]) });
+      return true;
+    } catch {
+      return false;
+    }
+  }
 
   /** Routing, auth, context, limiter and handler; undefined when the client is gone. */
   async function processApi(
@@ -95,6 +112,7 @@ export function createApiHandler(deps: ApiDeps) {
       throw thrown;
     }
     record.account = context.account;
+    bump(deps.byAccount.requests, context.account);
 
     let release: () => void;
     try {
@@ -103,6 +121,7 @@ export function createApiHandler(deps: ApiDeps) {
       if (!(thrown instanceof LimitRejected)) throw thrown;
       if (thrown.reason === 'aborted') return undefined;
       counters.rejected429 += 1;
+      bump(deps.byAccount.rejected429, context.account);
       const detail =
         thrown.reason === 'queue-full'
           ? `Too many concurrent requests for account ${context.account}: one in progress and ${deps.queueLimit} waiting`
@@ -141,7 +160,17 @@ export function createApiHandler(deps: ApiDeps) {
     deps.requests.push(record);
     counters.requests += 1;
     const goneController = new AbortController();
-    res.once('close', () => goneController.abort());
+    const arrived = performance.now();
+    res.once('close', () => {
+      goneController.abort();
+      deps.onRequest?.({
+        method,
+        path: req.url ?? url.pathname,
+        status: res.headersSent ? record.status : 0,
+        ms: Math.round(performance.now() - arrived),
+        ...(record.fault ? { fault: record.fault } : {}),
+      });
+    });
     const gone = goneController.signal;
 
     const underRest = url.pathname === '/rest' || url.pathname.startsWith('/rest/');
@@ -172,10 +201,13 @@ export function createApiHandler(deps: ApiDeps) {
       return;
     }
     const dialect = deps.v1Dialect ? dialectOf(relPath) : 'v2';
+    // The request travels to the service, and an answer that skips the service travels back.
+    if (!(await travel(gone))) return;
+    if (answersInsteadOfService(fault) && !(await travel(gone))) return;
     if (await answerBeforeProcessing(fault, res, record, dialect, gone)) return;
 
     const result = await processApi(req, relPath, url, body, record, gone);
-    if (!result) {
+    if (!result || !(await travel(gone))) {
       if (!res.headersSent) res.destroy();
       return;
     }
@@ -186,6 +218,10 @@ export function createApiHandler(deps: ApiDeps) {
       lastAnswers.set(slot, result.body);
     answerAfterProcessing(fault, req, res, result, record, dialect, previous);
   };
+}
+
+function bump(counts: Record<string, number>, account: string): void {
+  counts[account] = (counts[account] ?? 0) + 1;
 }
 
 /**

@@ -38,6 +38,16 @@ function sendEmpty(res: ServerResponse, fault: FaultRule, record: Recorded): voi
   send(res, status, undefined, status === 204 ? {} : { 'content-type': 'application/json' });
 }
 
+/** Whether the rule answers in place of the service (nothing processed, no slot taken). */
+export function answersInsteadOfService(fault: FaultRule | undefined): boolean {
+  return (
+    fault?.kind === 'status' ||
+    fault?.kind === 'empty' ||
+    fault?.kind === 'html' ||
+    fault?.kind === 'not-json'
+  );
+}
+
 /**
  * Answers in place of the service, before processing. Returns true when the request is finished
  * (answered or dropped), false when it goes on to the service.

@@ -1,9 +1,11 @@
 /** The sandbox's public surface, for the `agency sandbox` command and the tests. */
 
+export { type BannerData, bannerData, type SandboxSettings } from './banner.js';
 export type { FaultKind, FaultRule } from './faults.js';
 export {
   errorBody,
   type RecordedRequest,
+  type RequestLogEntry,
   type Sandbox,
   type SandboxOptions,
   type SandboxStats,

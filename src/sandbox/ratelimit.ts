@@ -43,6 +43,8 @@ export class ConcurrencyLimiter {
   private readonly concurrency: number;
   /** Highest number of requests in progress at once, per account, since the last reset. */
   maxConcurrent: Record<string, number> = {};
+  /** Highest number of requests in the account's queue at once (in progress + waiting), per account. */
+  maxQueued: Record<string, number> = {};
 
   constructor(private readonly options: LimiterOptions) {
     this.concurrency = options.concurrency ?? 1;
@@ -54,6 +56,7 @@ export class ConcurrencyLimiter {
     const lane = this.lane(account);
     if (lane.active < this.concurrency) {
       this.start(account, lane);
+      this.noteQueued(account, lane);
       return Promise.resolve(this.releaser(account, lane));
     }
     if (lane.queue.length >= this.options.queueLimit) {
@@ -85,6 +88,7 @@ export class ConcurrencyLimiter {
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       lane.queue.push(waiter);
+      this.noteQueued(account, lane);
     });
   }
 
@@ -97,6 +101,12 @@ export class ConcurrencyLimiter {
 
   resetStats(): void {
     this.maxConcurrent = {};
+    this.maxQueued = {};
+  }
+
+  private noteQueued(account: string, lane: Lane): void {
+    const depth = lane.active + lane.queue.length;
+    if (depth > (this.maxQueued[account] ?? 0)) this.maxQueued[account] = depth;
   }
 
   private lane(account: string): Lane {

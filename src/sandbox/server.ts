@@ -6,6 +6,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createApiHandler, type RecordedRequest } from './api.js';
+import type { SandboxSettings } from './banner.js';
 import { handleControl } from './control.js';
 import { FaultList, type FaultRule } from './faults.js';
 import { ConcurrencyLimiter } from './ratelimit.js';
@@ -38,6 +39,11 @@ export interface SandboxOptions {
   statePath?: string;
   /** Processing time of every API request, spent while holding the account's slot (default 0). */
   latencyMs?: number;
+  /**
+   * Network round trip of every API request in ms (default 0): half before the request reaches its
+   * account's queue, half after its answer is ready, outside the account's slot (unlike latencyMs).
+   */
+  rttMs?: number;
   /** Waiting requests per account beyond the one in progress (default 6). */
   queueLimit?: number;
   /** Longest wait in the queue before 429 (default 15000). */
@@ -57,6 +63,20 @@ export interface SandboxOptions {
    * mode; otherwise off until the client reads both (then the default becomes on).
    */
   v1Dialect?: boolean;
+  /** Called once per API request when it is over (answered, or dropped: status 0), for a request log. */
+  onRequest?: (entry: RequestLogEntry) => void;
+}
+
+export interface RequestLogEntry {
+  method: string;
+  /** Path and query string as received, e.g. '/rest/v2/agency/companies?page=2'. */
+  path: string;
+  /** 0 when no answer was sent (a dropped connection, a client that left). */
+  status: number;
+  /** From arrival to the end of the answer. */
+  ms: number;
+  /** Kind of the fault that fired, if any. */
+  fault?: string;
 }
 
 export interface Sandbox {
@@ -76,6 +96,8 @@ export interface Sandbox {
   addFault(f: FaultRule): void;
   close(): Promise<void>;
   store: Store;
+  /** The settings in effect (for the banner). */
+  settings: SandboxSettings;
 }
 
 export interface SandboxStats {
@@ -85,8 +107,14 @@ export interface SandboxStats {
   requests: number;
   /** Most requests in progress at once per account (the limiter makes this at most 1). */
   maxConcurrentByAccount: Record<string, number>;
+  /** Most requests in the account's queue at once (in progress + waiting; at most 1 + queueLimit). */
+  maxQueuedByAccount: Record<string, number>;
+  /** API requests that reached an account (authenticated, context resolved), per account. */
+  requestsByAccount: Record<string, number>;
   /** Requests refused by the limiter (injected 429 faults are not counted). */
   rejected429: number;
+  /** The same, per account. */
+  rejected429ByAccount: Record<string, number>;
   /** Companies created through POST /v2/agency/companies. */
   createdCompanies: number;
   /** Keys created through POST .../api_keys (automatic keys of new companies are not counted). */
@@ -143,25 +171,46 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     blacklistAdded: 0,
   });
   const counters = zero();
-  const stats = (): SandboxStats => ({ ...counters, maxConcurrentByAccount: { ...limiter.maxConcurrent } });
+  const byAccount = { requests: {} as Record<string, number>, rejected429: {} as Record<string, number> };
+  const stats = (): SandboxStats => ({
+    ...counters,
+    maxConcurrentByAccount: { ...limiter.maxConcurrent },
+    maxQueuedByAccount: { ...limiter.maxQueued },
+    requestsByAccount: { ...byAccount.requests },
+    rejected429ByAccount: { ...byAccount.rejected429 },
+  });
   const closing = new AbortController();
 
   const reset = () => {
     requests.length = 0;
     Object.assign(counters, zero());
+    byAccount.requests = {};
+    byAccount.rejected429 = {};
     limiter.resetStats();
     faults.clear();
   };
 
+  const settings: SandboxSettings = {
+    latencyMs: opts.latencyMs ?? 0,
+    rttMs: opts.rttMs ?? 0,
+    queueLimit,
+    queueTimeoutMs,
+    docsMode: opts.docsMode ?? false,
+    v1Dialect: opts.v1Dialect ?? opts.docsMode ?? false,
+    statePath,
+  };
   const handleApi = createApiHandler({
+    onRequest: opts.onRequest,
     store,
-    routes: routeTable({ docsMode: opts.docsMode ?? false }),
+    routes: routeTable({ docsMode: settings.docsMode }),
     faults,
     limiter,
     counters,
     requests,
-    latencyMs: opts.latencyMs ?? 0,
-    v1Dialect: opts.v1Dialect ?? opts.docsMode ?? false,
+    latencyMs: settings.latencyMs,
+    rttMs: settings.rttMs,
+    byAccount,
+    v1Dialect: settings.v1Dialect,
     queueLimit,
     queueTimeoutMs,
     closing: closing.signal,
@@ -216,5 +265,6 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
         server.closeAllConnections();
       }),
     store,
+    settings,
   };
 }
