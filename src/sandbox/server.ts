@@ -59,8 +59,8 @@ export interface SandboxOptions {
   docsMode?: boolean;
   /**
    * v1 paths answer as the service's docs show: errors in the v1 envelope
-   * `{"status": {"status": "ERROR", "code", "msg"}}` and an empty list as 204. Default: on in docs
-   * mode; otherwise off until the client reads both (then the default becomes on).
+   * `{"status": {"status": "ERROR", "code", "msg"}}` and an empty list as 204 (default true; false =
+   * the specification's error body and empty JSON lists on v1 paths too).
    */
   v1Dialect?: boolean;
   /** Called once per API request when it is over (answered, or dropped: status 0), for a request log. */
@@ -196,7 +196,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     queueLimit,
     queueTimeoutMs,
     docsMode: opts.docsMode ?? false,
-    v1Dialect: opts.v1Dialect ?? opts.docsMode ?? false,
+    v1Dialect: opts.v1Dialect ?? true,
     statePath,
   };
   const handleApi = createApiHandler({

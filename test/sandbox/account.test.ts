@@ -15,7 +15,7 @@ import {
 describe('account endpoints', () => {
   let sb: Sandbox;
   beforeAll(async () => {
-    sb = await startSandbox({ v1Dialect: true });
+    sb = await startSandbox();
   });
   afterAll(() => sb.close());
 
@@ -161,8 +161,8 @@ describe('account endpoints', () => {
     const { id } = a.body.companies[0];
     expect((await call(sb, '/v2/mailboxes', { company: id })).body).toEqual([]);
     expect((await call(sb, '/v1/webhooks', { company: id })).status).toBe(204);
-    // Without v1Dialect (the specification alone), an empty list is a list.
-    const plain = await startSandbox();
+    // With v1Dialect: false (the specification alone), an empty list is a list.
+    const plain = await startSandbox({ v1Dialect: false });
     try {
       const b = await call(plain, '/v2/agency/companies', { body: { companies: [{ name: uniqueName() }] } });
       const empty = await call(plain, '/v1/webhooks', { company: b.body.companies[0].id });

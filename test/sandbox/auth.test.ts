@@ -17,7 +17,7 @@ import {
 describe('authentication and errors', () => {
   let sb: Sandbox;
   beforeAll(async () => {
-    sb = await startSandbox({ hqKey: CANARY, v1Dialect: true });
+    sb = await startSandbox({ hqKey: CANARY });
   });
   afterAll(() => sb.close());
 
@@ -57,8 +57,8 @@ describe('authentication and errors', () => {
     expectError(await call(sb, '/v1/me', { company: OLIVIA_INACTIVE }), 409, /inactive/, 'E_WRONG_PARAM');
   });
 
-  it('answers v1 paths in the v2 body without v1Dialect (the specification alone)', async () => {
-    const plain = await startSandbox();
+  it('answers v1 paths in the v2 body with v1Dialect: false (the specification alone)', async () => {
+    const plain = await startSandbox({ v1Dialect: false });
     try {
       const a = await call(plain, '/v1/me', { key: 'wpk_nope' });
       expect(a.body).toMatchObject({ title: 'Unauthorized', status: 401, detail: 'Invalid api key' });

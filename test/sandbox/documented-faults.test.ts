@@ -6,7 +6,7 @@ import { call, expectError, OLIVIA_ACTIVE, uniqueName } from './helpers.js';
 describe('faults of the documented service', () => {
   let sb: Sandbox;
   beforeAll(async () => {
-    sb = await startSandbox({ v1Dialect: true });
+    sb = await startSandbox();
   });
   afterAll(() => sb.close());
   beforeEach(() => sb.reset());

@@ -90,7 +90,7 @@ describe('company users', () => {
 describe('campaigns', () => {
   let sb: Sandbox;
   beforeAll(async () => {
-    sb = await startSandbox({ v1Dialect: true });
+    sb = await startSandbox();
   });
   afterAll(() => sb.close());
 

@@ -65,8 +65,8 @@ describe('seeded world', () => {
   });
 
   it('is the same world on every start (everything but the keys)', async () => {
-    const other = await startSandbox({ v1Dialect: true });
-    const mine = await startSandbox({ v1Dialect: true });
+    const other = await startSandbox();
+    const mine = await startSandbox();
     try {
       const paths = [
         '/v2/agency/companies?page=2',

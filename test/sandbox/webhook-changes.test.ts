@@ -19,7 +19,7 @@ const HOOK = 'https://crm.example.com/hooks/woodpecker';
 describe('webhook subscribe and unsubscribe', () => {
   let sb: Sandbox;
   beforeAll(async () => {
-    sb = await startSandbox({ v1Dialect: true });
+    sb = await startSandbox();
   });
   afterAll(() => sb.close());
   beforeEach(() => sb.reset());
