@@ -39,18 +39,89 @@ describe.each([
     });
     afterAll(() => h.close());
 
-    it('lists every page, in order, without a single 429', async () => {
+    it('lists every page, in order, without a single 429, using the depth', async () => {
       h.sandbox.reset();
       const r = await h.run(['companies', 'list'], { env: { AGENCY_MAX_IN_FLIGHT: String(depth) } });
       expect(r.code, r.stderr).toBe(0);
       expect(ids(r.stdout)).toEqual(allIds(h));
-      expect(h.sandbox.stats().rejected429).toBe(0);
+      const stats = h.sandbox.stats();
+      expect(stats.rejected429).toBe(0);
+      // The most requests the HQ account held at once (processing + waiting): the depth, never more.
+      const queued = Object.entries(stats.maxQueuedByAccount).filter(([account]) =>
+        account.startsWith('hq:'),
+      );
+      expect(queued).toHaveLength(1);
+      expect(queued[0]?.[1]).toBeLessThanOrEqual(depth);
+      expect(queued[0]?.[1]).toBeGreaterThanOrEqual(Math.min(depth, 3));
       expect([...pagesAsked(h)].sort((a, b) => a - b)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
       // Page 1 goes alone (the page count is not known before it).
       expect(pagesAsked(h)[0]).toBe(1);
     });
   },
 );
+
+/** [start, end] of each API request as the sandbox saw it, from its request log. */
+function timeline(): {
+  entries: { start: number; end: number; status: number }[];
+  onRequest: SandboxOptions['onRequest'];
+} {
+  const entries: { start: number; end: number; status: number }[] = [];
+  return {
+    entries,
+    onRequest: (entry) => {
+      const end = Date.now();
+      entries.push({ start: end - entry.ms, end, status: entry.status });
+    },
+  };
+}
+
+/** The most intervals open at once among `entries`. */
+function mostAtOnce(entries: { start: number; end: number }[]): number {
+  const edges = entries.flatMap((e) => [
+    { t: e.start, d: 1 },
+    { t: e.end, d: -1 },
+  ]);
+  // An interval that ends at the moment another starts does not overlap it.
+  edges.sort((a, b) => a.t - b.t || a.d - b.d);
+  let open = 0;
+  let most = 0;
+  for (const edge of edges) {
+    open += edge.d;
+    most = Math.max(most, open);
+  }
+  return most;
+}
+
+describe('after a 429, one request at a time for the rest of the run', () => {
+  it('an injected 429 on a page: every request that starts after it was answered runs alone', async () => {
+    const log = timeline();
+    const h = await harness({ queueLimit: 6, onRequest: log.onRequest });
+    try {
+      const run = h.spawn(['companies', 'list']);
+      while (h.requests().length === 0) await new Promise((r) => setTimeout(r, 2));
+      h.sandbox.addFault({
+        kind: 'status',
+        status: 429,
+        method: 'GET',
+        path: '/v2/agency/companies',
+        retryAfter: 0,
+      });
+      const r = await run.result;
+      expect(r.code, r.stderr).toBe(0);
+      expect(ids(r.stdout)).toEqual(allIds(h));
+      const answered429 = log.entries.find((e) => e.status === 429);
+      expect(answered429).toBeDefined();
+      const later = log.entries.filter((e) => e.start > (answered429?.end ?? 0) + 5);
+      expect(later.length).toBeGreaterThan(5);
+      expect(mostAtOnce(later)).toBe(1);
+      // Until then pages had been in the queue together (the depth was in use).
+      const queued = Object.entries(h.sandbox.stats().maxQueuedByAccount).find(([a]) => a.startsWith('hq:'));
+      expect(queued?.[1]).toBeGreaterThanOrEqual(2);
+    } finally {
+      await h.close();
+    }
+  }, 30_000);
+});
 
 describe('the queue is really checked', () => {
   it('a depth above what the queue holds is answered 429 — then the run drops to one at a time and completes', async () => {
