@@ -151,30 +151,40 @@ export class Http {
     const access = isIdempotent(spec.method) ? 'read' : 'write';
     const started = Date.now();
     const failures: Record<FailureKind, number> = { busy: 0, gateway: 0 };
-    for (let attempt = 1; ; attempt++) {
-      const release = await this.#gates.acquire(account, access, this.#options.signal, attempt > 1);
-      let outcome: Attempt;
-      try {
-        outcome = await this.attempt(spec, url, headers);
-      } catch (error) {
-        if (error instanceof InterruptedError) throw error;
-        outcome = { kind: 'network', error: error as Error };
-      } finally {
-        release();
+    let release: (() => void) | undefined;
+    try {
+      for (let attempt = 1; ; attempt++) {
+        release ??= await this.#gates.acquire(account, access, this.#options.signal, attempt > 1);
+        let outcome: Attempt;
+        try {
+          outcome = await this.attempt(spec, url, headers);
+        } catch (error) {
+          if (error instanceof InterruptedError) throw error;
+          outcome = { kind: 'network', error: error as Error };
+        }
+        // A read gives its turn back at once, also while it waits to try again (the depth may have
+        // dropped to 1); a write keeps its account to itself until it is done, so that nothing asked
+        // after it overtakes it during a retry wait.
+        if (access === 'read') {
+          release();
+          release = undefined;
+        }
+        const kind = failureKind(spec, outcome);
+        if (kind === undefined) return this.finish(spec, outcome, attempt);
+        if (kind === 'busy') this.#gates.slowDown();
+        failures[kind] += 1;
+        const retryAfter =
+          outcome.kind === 'response' ? parseRetryAfter(outcome.answer.headers['retry-after']) : undefined;
+        const decision = planRetry(this.#retry, failures[kind], Date.now() - started, retryAfter, kind);
+        if (!decision.retry) return this.finish(spec, outcome, attempt, decision);
+        const tries = kind === 'busy' ? this.#retry.busyAttempts : this.#retry.maxAttempts;
+        this.#debug?.(
+          `retry ${spec.method} ${spec.path} in ${decision.delayMs} ms (attempt ${attempt + 1} of ${tries})`,
+        );
+        await this.#sleep(decision.delayMs, this.#options.signal);
       }
-      const kind = failureKind(spec, outcome);
-      if (kind === undefined) return this.finish(spec, outcome, attempt);
-      if (kind === 'busy') this.#gates.slowDown();
-      failures[kind] += 1;
-      const retryAfter =
-        outcome.kind === 'response' ? parseRetryAfter(outcome.answer.headers['retry-after']) : undefined;
-      const decision = planRetry(this.#retry, failures[kind], Date.now() - started, retryAfter, kind);
-      if (!decision.retry) return this.finish(spec, outcome, attempt, decision);
-      const tries = kind === 'busy' ? this.#retry.busyAttempts : this.#retry.maxAttempts;
-      this.#debug?.(
-        `retry ${spec.method} ${spec.path} in ${decision.delayMs} ms (attempt ${attempt + 1} of ${tries})`,
-      );
-      await this.#sleep(decision.delayMs, this.#options.signal);
+    } finally {
+      release?.();
     }
   }
 

@@ -143,6 +143,21 @@ describe('requests in flight per account', () => {
     expect(order.at(-1)).toBe('r3');
   });
 
+  it('a POST waiting to retry after a 429 keeps its account: a read asked after it is not sent before it', async () => {
+    delayMs = 5;
+    reply = (n, req) =>
+      n === 1 && req.method === 'POST'
+        ? { status: 429, body: {} }
+        : { status: req.method === 'POST' ? 201 : 200, body: {} };
+    const { client } = http({
+      sleep: () => new Promise((resolve) => setTimeout(resolve, 80)),
+    });
+    const post = client.request({ method: 'POST', path: '/v2/agency/companies', body: { companies: [] } });
+    while (received.length === 0) await new Promise((r) => setTimeout(r, 2));
+    await Promise.all([post, get(client)]);
+    expect(received.map((r) => r.method)).toEqual(['POST', 'POST', 'GET']);
+  });
+
   it('after a 429 the depth is 1 for the rest of the run, on every account', async () => {
     delayMs = 20;
     reply = (n) =>
