@@ -63,10 +63,10 @@ export function bannerData(sandbox: {
     {
       label: 'Mode',
       value: settings.docsMode
-        ? 'docs (webhooks at /v2 only, v1 envelopes, 204 empties)'
+        ? 'docs (webhooks only at /v2/webhooks)'
         : settings.v1Dialect
-          ? 'specification, v1 answers as the service gives them'
-          : 'specification',
+          ? 'specification (v1 errors and empty lists as the service answers them)'
+          : 'specification only',
     },
     { label: 'State', value: settings.statePath ?? 'in memory' },
   ];

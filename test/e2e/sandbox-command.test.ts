@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, type RunResult, runAgency } from '../helpers/cli.js';
 import { expectNoSecrets, lines } from '../helpers/core.js';
+import { Terminal, TMUX_MISSING } from '../helpers/tmux.js';
 
 interface SandboxProcess {
   child: ChildProcessWithoutNullStreams;
@@ -230,3 +231,131 @@ async function until(condition: () => boolean): Promise<void> {
   for (let i = 0; i < 400 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 25));
   expect(condition()).toBe(true);
 }
+
+describe('agency sandbox options', () => {
+  const stop = async (p: SandboxProcess) => {
+    p.child.kill('SIGINT');
+    expect((await p.exit).code).toBe(0);
+  };
+
+  it('--companies 0 starts an empty agency that works at once', async () => {
+    const dir = freshDir();
+    const { p, info } = await startJson(['--companies', '0'], dir);
+    expect(await mainCompanies(info.base_url)).toEqual([]);
+    const list = await agency(dir, ['-p', 'sandbox', 'companies', 'list', '--json'], info.hq_key);
+    expect([list.code, JSON.parse(list.stdout)]).toEqual([0, []]);
+    const created = await agency(
+      dir,
+      ['-p', 'sandbox', 'companies', 'create', '--name', 'First Client'],
+      info.hq_key,
+    );
+    expect(created.code, created.stderr).toBe(0);
+    expect((await mainCompanies(info.base_url)).map((c) => c.name)).toEqual(['First Client']);
+    await stop(p);
+  });
+
+  it('--docs-mode serves webhooks only at /v2 (v1 answers 404 in the v1 envelope); the CLI still lists them', async () => {
+    const dir = freshDir();
+    const { p, info } = await startJson(['--docs-mode'], dir);
+    const v1 = await fetch(`${info.base_url}/v1/webhooks`, { headers: { 'x-api-key': info.hq_key } });
+    expect(v1.status).toBe(404);
+    expect(((await v1.json()) as { status: { code: string } }).status.code).toBe('E_URL_NOT_FOUND');
+    const r = await agency(dir, ['-p', 'sandbox', 'webhooks', '--json'], info.hq_key);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).length).toBeGreaterThan(0);
+    await stop(p);
+  });
+
+  it('--rtt adds the round trip to every answer; --latency stays the processing time', async () => {
+    const { p, info } = await startJson(['--rtt', '300', '--latency', '20', '--no-save-profile'], freshDir());
+    const t0 = performance.now();
+    const res = await fetch(`${info.base_url}/v1/me`, { headers: { 'x-api-key': info.hq_key } });
+    expect(res.status).toBe(200);
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(315);
+    await stop(p);
+  });
+
+  it('logs one line per request on stderr (method, path with query, status, ms), not with --quiet or --json', async () => {
+    const logged = /^\d\d:\d\d:\d\d {2}GET \/rest\/v2\/agency\/companies\?page=2 {2}200 {2}\d+ ms$/m;
+    const dir = freshDir();
+    const p = startSandboxProcess(['--port', '0'], dir);
+    await until(() => p.output().stdout.includes('hq_key\t'));
+    const key = lines(p.output().stdout)[1]?.split('\t')[1] as string;
+    expect((await agency(dir, ['-p', 'sandbox', 'companies', 'list', '--page', '2'], key)).code).toBe(0);
+    await until(() => logged.test(p.output().stderr));
+    expect(p.output().stderr).not.toContain(key);
+    await stop(p);
+
+    for (const flag of ['--quiet', '--json']) {
+      const quietDir = freshDir();
+      const q = startSandboxProcess(['--port', '0', flag], quietDir);
+      await q.firstLine; // the profile is saved before anything is printed
+      const saved = JSON.parse(readFileSync(join(quietDir, 'config.json'), 'utf8')).profiles.sandbox.api_key;
+      expect(
+        (await agency(quietDir, ['-p', 'sandbox', 'companies', 'list', '--page', '2'], saved)).code,
+      ).toBe(0);
+      await stop(q);
+      expect(q.output().stderr).not.toMatch(/GET \/rest/);
+    }
+  });
+
+  it.each([
+    ['--companies', '-1'],
+    ['--companies', 'abc'],
+    ['--companies', '100001'],
+    ['--rtt', 'x'],
+    ['--rtt', '-5'],
+  ])('%s %s is a usage error (exit 2, nothing started)', async (flag, value) => {
+    const p = startSandboxProcess(['--port', '0', `${flag}=${value}`], freshDir());
+    expect((await p.exit).code).toBe(2);
+    expect(p.output().stdout).toBe('');
+    expect(p.output().stderr).toContain(flag);
+  });
+});
+
+describe.skipIf(Boolean(TMUX_MISSING))(
+  TMUX_MISSING ? `agency sandbox on a terminal (skipped: ${TMUX_MISSING})` : 'agency sandbox on a terminal',
+  () => {
+    it('shows its banner as a table, then a log line per request, and stops on Ctrl-C', async () => {
+      const dir = freshDir();
+      const term = await Terminal.start({
+        width: 100,
+        height: 30,
+        env: {
+          PATH: process.env.PATH ?? '/usr/bin:/bin',
+          HOME: tmp,
+          TERM: 'xterm',
+          NO_COLOR: '1',
+          AGENCY_CONFIG_DIR: dir,
+        },
+      });
+      try {
+        term.type(`${process.execPath} ${BIN} sandbox --port 0 --rtt 5`);
+        const banner = await term.waitFor((s) => s.includes('Press Ctrl-C'));
+        const key = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.sandbox;
+        const row = (label: string) => banner.split('\n').find((line) => line.startsWith(label)) ?? '';
+        expect(row('Base URL')).toMatch(
+          new RegExp(`^Base URL\\s{2,}${key.base_url.replace(/[.]/g, '\\.')}$`),
+        );
+        expect(row('HQ key, Olivia Owner (admin)')).toMatch(new RegExp(`\\s${key.api_key}$`));
+        expect(row('HQ key, Tom Teammate (member)')).toMatch(/\swpk_hq_[0-9a-f]{32}$/);
+        expect(row('Companies')).toMatch(/\s120 \(\d+ active, \d+ inactive\)$/);
+        expect(row('Round trip')).toMatch(/\s5 ms$/);
+        expect(row('State')).toMatch(/\sin memory$/);
+        // Values start in one column: a table, not "label: value" lines.
+        const starts = ['Base URL', 'Companies', 'State'].map(
+          (label) => /^.+?\S {2,}/.exec(row(label))?.[0].length,
+        );
+        expect(new Set(starts).size).toBe(1);
+
+        const res = await fetch(`${key.base_url}/v1/me`, { headers: { 'x-api-key': key.api_key } });
+        expect(res.status).toBe(200);
+        await term.waitFor((s) => /\d\d:\d\d:\d\d {2}GET \/rest\/v1\/me {2}200 {2}\d+ ms/.test(s));
+        term.key('C-c');
+        await term.waitFor((s) => s.includes('Sandbox stopped.'));
+      } finally {
+        await term.close();
+      }
+    });
+  },
+);

@@ -1,27 +1,33 @@
 /** `agency sandbox`: runs the local simulator until Ctrl-C, and saves a "sandbox" profile pointing at it. */
 import type { Command } from '@commander-js/extra-typings';
 import { ConfigError, UsageError } from '../../errors.js';
-import { optionalPositiveInt } from '../../input/parse.js';
 import type { Runtime } from '../../runtime.js';
-import type { Sandbox } from '../../sandbox/index.js';
+import type { RequestLogEntry, Sandbox } from '../../sandbox/index.js';
 import { helpText, type Run } from '../room.js';
 
 export function define(sandbox: Command, run: Run): void {
   sandbox
     .option('--port <n>', 'port on 127.0.0.1 (default: a free one)')
     .option('--state <file>', 'keep the state in this file (reloaded on start)')
-    .option('--latency <ms>', 'processing time of each request')
-    .option('--companies <n>', 'companies to seed (default 120)')
+    .option('--latency <ms>', "processing time of each request (in its account's slot)")
+    .option('--rtt <ms>', 'network round trip of each request (outside that slot)')
+    .option('--companies <n>', 'companies to seed (default 120; 0 = an empty agency)')
+    .option('--docs-mode', "answer as the service's docs show (webhooks only at /v2)")
+    .option('--quiet', 'no log line per request on stderr')
     .option('--no-save-profile', 'do not save the "sandbox" profile')
     .addHelpText(
       'after',
       helpText(
         'Prints the base URL and the HQ keys of the practice agency ("Northwind\n' +
-          'Outreach", 120 companies, some inactive), then keeps running until Ctrl-C. Use\n' +
-          'it from another terminal with -p sandbox.',
+          'Outreach", 120 companies, some inactive): a table on a terminal, "name<TAB>\n' +
+          'value" lines when piped, one JSON line with --json. Then logs each request on\n' +
+          'stderr (method, path, status, ms; not with --quiet or --json) until Ctrl-C.\n' +
+          'Use it from another terminal with -p sandbox.',
         [
           'agency sandbox',
           'agency sandbox --port 8099 --state ./sandbox.json',
+          'agency sandbox --rtt 30 --latency 20 --companies 300',
+          'agency sandbox --companies 0 --docs-mode',
           'agency -p sandbox companies list',
         ],
       ),
@@ -33,9 +39,15 @@ export interface SandboxCommandOptions {
   port?: string | undefined;
   state?: string | undefined;
   latency?: string | undefined;
+  rtt?: string | undefined;
   companies?: string | undefined;
+  docsMode?: boolean | undefined;
+  quiet?: boolean | undefined;
   saveProfile?: boolean | undefined;
 }
+
+/** Seeding more than this is a typo, not a practice agency (and would take the memory with it). */
+const MAX_SEEDED_COMPANIES = 100_000;
 
 export const SANDBOX_PROFILE = 'sandbox';
 
@@ -43,17 +55,23 @@ export async function runSandbox(rt: Runtime, opts: SandboxCommandOptions): Prom
   const { ctx, out } = rt;
   const port = opts.port === undefined ? 0 : parsePort(opts.port);
   const latencyMs = opts.latency === undefined ? 0 : parseNonNegative(opts.latency, '--latency');
-  const companies = optionalPositiveInt(opts.companies, '--companies');
-  const { startSandbox } = await import('../../sandbox/index.js');
+  const rttMs = opts.rtt === undefined ? 0 : parseNonNegative(opts.rtt, '--rtt');
+  const companies = opts.companies === undefined ? undefined : parseCompanies(opts.companies);
+  // A script reading the JSON line is not a person watching: it gets no log (and never a full pipe).
+  const logRequests = opts.quiet !== true && !out.json;
+  const { startSandbox, bannerData } = await import('../../sandbox/index.js');
   let sandbox: Sandbox;
   try {
     sandbox = await startSandbox({
       port,
       statePath: opts.state,
       latencyMs,
+      rttMs,
+      docsMode: opts.docsMode === true,
       seed: companies === undefined ? undefined : { companies },
       // Tests pass a known (canary) key this way; there is deliberately no flag for keys.
       hqKey: ctx.sandboxSeedKey,
+      onRequest: logRequests ? (entry) => out.info(logLine(entry)) : undefined,
     });
   } catch (error) {
     throw startFailure(error, port, opts.state);
@@ -75,6 +93,9 @@ export async function runSandbox(rt: Runtime, opts: SandboxCommandOptions): Prom
     out.out(
       `${JSON.stringify({ base_url: sandbox.baseUrl, hq_key: sandbox.hqKey, profile: saveProfile ? SANDBOX_PROFILE : null, users: sandbox.users.map((u) => ({ name: u.name, email: u.email, hq_key: u.hqKey })) })}\n`,
     );
+  } else if (rt.terminal.stdoutIsTTY) {
+    // On a terminal: the banner as a table (the keys whole: this is where the user asked for them).
+    out.record(Object.fromEntries(bannerData(sandbox).rows.map((row) => [row.label, row.value])));
   } else {
     out.line(`base_url\t${sandbox.baseUrl}`);
     out.line(`hq_key\t${sandbox.hqKey}`);
@@ -82,6 +103,8 @@ export async function runSandbox(rt: Runtime, opts: SandboxCommandOptions): Prom
     out.info(
       `Sandbox running at ${sandbox.baseUrl}${opts.state ? ` (state in ${opts.state})` : ' (state in memory)'}.`,
     );
+  }
+  if (!out.json) {
     if (saveProfile)
       out.info(`Saved profile "${SANDBOX_PROFILE}": try  agency -p ${SANDBOX_PROFILE} companies list`);
     out.info('Press Ctrl-C to stop.');
@@ -111,6 +134,22 @@ function startFailure(error: unknown, port: number, state: string | undefined): 
     return new ConfigError(`${message}.`);
   }
   return error;
+}
+
+/** `12:03:04  GET /rest/v2/agency/companies?page=2  200  21 ms` (status "-" when no answer was sent). */
+export function logLine(entry: RequestLogEntry, now = new Date()): string {
+  const time = now.toTimeString().slice(0, 8);
+  const fault = entry.fault ? `  (fault: ${entry.fault})` : '';
+  return `${time}  ${entry.method} ${entry.path}  ${entry.status || '-'}  ${entry.ms} ms${fault}`;
+}
+
+function parseCompanies(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || n > MAX_SEEDED_COMPANIES)
+    throw new UsageError(
+      `Invalid --companies ${JSON.stringify(value)}: expected 0 to ${MAX_SEEDED_COMPANIES.toLocaleString('en-US')}.`,
+    );
+  return n;
 }
 
 function parsePort(value: string): number {
