@@ -83,6 +83,10 @@ describe('account endpoints', () => {
         errors.add(m.details.error);
       }
     }
+    const [first] = (await call(sb, '/v2/mailboxes', { company: OLIVIA_ACTIVE })).body;
+    expect((await call(sb, `/v2/mailboxes/${first.id}`, { company: OLIVIA_ACTIVE })).body).toEqual(first);
+    expectError(await call(sb, `/v2/mailboxes/${first.id}`, { company: TOM_ACTIVE }), 404, /not found/);
+    expectError(await call(sb, '/v2/mailboxes/abc'), 404);
     // Every form of `error` the docs show: none, empty, a warning, a failure.
     expect(errors).toContain(null);
     expect(errors).toContain('');
