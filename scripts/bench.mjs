@@ -11,14 +11,16 @@
 // processes of its own, started here with `agency sandbox`.
 //
 // Options: --quick (few runs, for a smoke test), --runs N (start-up cases), --only a,b (case ids:
-// version, help, one-request, pages, memory, keys), --bin FILE (the CLI entry to measure, default
-// bin/agency.js), --inherit-env, --out FILE (default .bench/results.json).
+// version, help, one-request, pages, pages-rtt, inventory-rtt, memory, keys), --bin FILE (the CLI
+// entry to measure, default bin/agency.js), --inherit-env, --out FILE (default .bench/results.json).
+// The -rtt cases put a network round trip in front of the sandbox (scripts/bench-network.mjs).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { curlCase, inventoryNetworkCase, pagesNetworkCase, RTT_MS, SERVICE_MS } from './bench-network.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = parseArgs(process.argv.slice(2));
@@ -31,6 +33,7 @@ const LONG_RUNS = QUICK ? 1 : 3;
 const MEM_RUNS = QUICK ? 1 : 3;
 const LATENCY_MS = 20;
 const PAGES = 100;
+const INVENTORY_COMPANIES = 300;
 const version = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version;
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'agency-bench-'));
@@ -113,6 +116,8 @@ try {
   ]);
   const env = (sandbox) => cliEnv(sandbox);
   const agency = (...argv) => [BIN, ...argv];
+  // What the network cases (bench-network.mjs) need from here.
+  const b = { BIN, run, runCommand, median, stats, cliEnv, fmtMs, which, PAGES_RUNS, LONG_RUNS };
 
   if (wanted('version')) {
     record(
@@ -154,13 +159,35 @@ try {
       baselineTitle: 'node:http script, same GET and headers',
       baseline,
       runs: STARTUP_RUNS,
-      target: 1.5,
+      target: 1.35,
       check: (out) => JSON.parse(out).length === 50,
       baselineCheck: (out) => JSON.parse(out).content.length === 50,
     });
+    const curl = curlCase(b, small, version, Math.min(STARTUP_RUNS, 21));
+    if (curl) {
+      oneRequest.reference = {
+        title: '`curl -sS` doing the same GET (no target)',
+        ...curl,
+        ratio: oneRequest.subject.median / curl.median,
+      };
+    }
     if (wanted('one-request')) record(oneRequest);
   }
   if (wanted('pages')) record(await pagesCase(paged, oneRequest));
+  if (wanted('pages-rtt')) {
+    const networked = await startSandbox({ companies: 50 * PAGES, latency: SERVICE_MS, rtt: RTT_MS });
+    record(await pagesNetworkCase(b, networked, PAGES));
+    await networked.stop();
+  }
+  if (wanted('inventory-rtt')) {
+    const networked = await startSandbox({
+      companies: INVENTORY_COMPANIES,
+      latency: SERVICE_MS,
+      rtt: RTT_MS,
+    });
+    record(await inventoryNetworkCase(b, networked, INVENTORY_COMPANIES));
+    await networked.stop();
+  }
   if (wanted('memory')) record(await memoryCase(big));
   if (wanted('keys')) record(await keysCase(big));
 
@@ -388,6 +415,28 @@ function run(argv, env, check, { rssFile } = {}) {
   return ms;
 }
 
+/** Another program (curl) with a clean environment: wall time in milliseconds. */
+function runCommand(command, argv, check) {
+  const started = process.hrtime.bigint();
+  const result = spawnSync(command, argv, {
+    env: { PATH: process.env.PATH },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  if (result.status !== 0 || (check && !check(String(result.stdout)))) {
+    throw new Error(`${command} ${argv.join(' ')} failed (exit ${result.status}): ${String(result.stderr)}`);
+  }
+  return ms;
+}
+
+function which(name) {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    const file = path.join(dir, name);
+    if (dir && existsSync(file)) return file;
+  }
+  return undefined;
+}
+
 function run1(argv, env) {
   const result = spawnSync(NODE, argv, { env, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 28 });
   if (result.status !== 0) throw new Error(`node ${argv.join(' ')} failed: ${result.stderr}`);
@@ -434,9 +483,10 @@ function cliEnv(sandbox) {
 }
 
 /** `agency sandbox` in a process of its own; the first stdout line says where it listens. */
-function startSandbox({ companies, latency = 0 }) {
+function startSandbox({ companies, latency = 0, rtt = 0 }) {
   const argv = [path.join(root, 'bin/agency.js'), 'sandbox', '--port', '0', '--json', '--no-save-profile'];
   argv.push('--companies', String(companies), '--latency', String(latency));
+  if (rtt > 0) argv.push('--rtt', String(rtt));
   const child = spawn(NODE, argv, {
     env: { PATH: process.env.PATH, AGENCY_CONFIG_DIR: configDir },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -536,6 +586,7 @@ function printTable(cases) {
         `${c.id}: ${c.reference.title}: ${fmtMs(c.reference.median)} (agency / that = ${c.reference.ratio.toFixed(2)})`,
       );
     if (c.note) console.log(`${c.id}: ${c.note}`);
+    if (c.rejected429 !== undefined) console.log(`${c.id}: requests answered 429: ${c.rejected429}`);
   }
   const m = results.machine;
   console.log(
