@@ -3,6 +3,7 @@
  * command lives in its room, src/commands/<name>/, which is loaded only when that command runs (or when
  * help or completion needs every command), so `agency --help` pays for none of them.
  */
+import { setMaxListeners } from 'node:events';
 import { Command, CommanderError } from '@commander-js/extra-typings';
 import type { ActionCommand, Room, Run } from './commands/room.js';
 import { type Environment, type GlobalFlags, readEnvironment } from './context.js';
@@ -29,9 +30,19 @@ const COMMANDS: readonly (readonly [name: string, summary: string, room: () => P
     () => import('./commands/webhooks/index.js'),
   ],
   [
+    'campaigns',
+    'list the campaigns of the HQ account or a company',
+    () => import('./commands/campaigns/index.js'),
+  ],
+  [
     'inventory',
-    'audit every company: keys, mailboxes, webhooks',
+    'audit every company: keys, mailboxes, webhooks, campaigns',
     () => import('./commands/inventory/index.js'),
+  ],
+  [
+    'blacklist',
+    "list and add to the agency's blacklist of domains and addresses",
+    () => import('./commands/blacklist/index.js'),
   ],
   ['api', 'make a raw API call and print the response body', () => import('./commands/api/index.js')],
   ['login', 'check an API key and save it in a profile', () => import('./commands/login/index.js')],
@@ -47,6 +58,8 @@ const COMMANDS: readonly (readonly [name: string, summary: string, room: () => P
 
 export async function main(argv: string[], io: IO): Promise<number> {
   const interrupt = new AbortController();
+  // Every request in flight or waiting for its account's turn listens for Ctrl-C: a fan-out has dozens.
+  setMaxListeners(0, interrupt.signal);
   const environment = readEnvironment(io);
   let flags: GlobalFlags = {};
   const runtimes: { close(): Promise<void> }[] = [];

@@ -1,11 +1,14 @@
 /**
  * `inventory` against the sandbox: one report over every company, gathered with the HQ key (agency
- * endpoints, one request at a time) and x-company-id (client accounts, several at once), within the
- * service's rate limit. The expected figures are read from the sandbox's own store.
+ * endpoints) and x-company-id (client accounts, several at once), each account within its queue
+ * depth and the service's rate limit. The expected figures are read from the sandbox's own store:
+ * a mailbox is an SMTP entry and the IMAP entry its imap_id names (counted once); an error is a
+ * non-empty `error` other than the "Connected conditionally." warning, counted once per mailbox.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type CompanyRecord, MAIN_AGENCY_ID, type Store } from '../../src/sandbox/index.js';
+import { campaignsOf } from '../../src/sandbox/resources/campaigns.js';
 import { BIN, type Harness, startHarness } from '../helpers/cli.js';
 
 const OLIVIA = 1;
@@ -21,6 +24,26 @@ interface Report {
   mailboxes: { count: number; types: Record<string, number>; errors: number } | Failure;
   webhooks: { count: number; events: string[] } | Failure;
   email_accounts: { count: number; errors: number } | Failure;
+  campaigns: { count: number; by_status: Record<string, number>; errors: number } | Failure;
+}
+
+type Entry = { id: number; type: string; details: { error?: string | null; imap_id?: number | null } };
+
+const failing = (error: string | null | undefined) => Boolean(error) && error !== 'Connected conditionally.';
+
+/** Mailboxes as pairs: each SMTP entry with the IMAP entry it names, and any entry nobody pairs. */
+function pairs(entries: readonly Entry[]): { count: number; errors: number } {
+  const named = new Set(entries.filter((e) => e.type === 'SMTP').map((e) => e.details.imap_id));
+  const groups = entries
+    .filter((e) => !(e.type === 'IMAP' && named.has(e.id)))
+    .map((e) => [
+      e,
+      ...entries.filter((i) => i.type === 'IMAP' && e.type === 'SMTP' && i.id === e.details.imap_id),
+    ]);
+  return {
+    count: groups.length,
+    errors: groups.filter((g) => g.some((e) => failing(e.details.error))).length,
+  };
 }
 
 /** What the report must say about a company, from the sandbox's data. */
@@ -44,20 +67,31 @@ function expected(store: Store, c: CompanyRecord) {
     owner: store.user(c.ownerId)?.name,
     active: c.active,
     keys: { count: store.keysOf(c.id, OLIVIA).length },
-    email_accounts: { count: accounts.length, errors: accounts.filter((a) => a.details.error).length },
+    email_accounts: pairs(accounts as Entry[]),
   };
   if (!c.active) {
     const inactive = { error: { status: 409, message: expect.stringContaining('409') } };
-    return { ...base, mailboxes: inactive, webhooks: inactive };
+    return { ...base, mailboxes: inactive, webhooks: inactive, campaigns: inactive };
   }
   const mailboxes = store.mailboxes(client);
   const types: Record<string, number> = {};
   for (const m of mailboxes) types[m.type] = (types[m.type] ?? 0) + 1;
   const webhooks = store.webhooks(client).webhooks;
+  const campaigns = campaignsOf(client);
+  const by_status: Record<string, number> = {
+    RUNNING: 0,
+    DRAFT: 0,
+    EDITED: 0,
+    PAUSED: 0,
+    STOPPED: 0,
+    COMPLETED: 0,
+  };
+  for (const campaign of campaigns) by_status[campaign.status] = (by_status[campaign.status] ?? 0) + 1;
   return {
     ...base,
-    mailboxes: { count: mailboxes.length, types, errors: mailboxes.filter((m) => m.details.error).length },
+    mailboxes: { ...pairs(mailboxes as Entry[]), types },
     webhooks: { count: webhooks.length, events: [...new Set(webhooks.map((w) => w.event))].sort() },
+    campaigns: { count: campaigns.length, by_status, errors: campaigns.filter((x) => x.error).length },
   };
 }
 
@@ -93,11 +127,13 @@ describe('inventory over 300 companies (default queue of 6)', () => {
     // Client accounts were read through the HQ key and x-company-id; agency endpoints without it.
     const requests = h.requests();
     for (const q of requests) {
-      const clientRead = q.path === '/rest/v2/mailboxes' || q.path === '/rest/v1/webhooks';
+      const clientRead = ['/rest/v2/mailboxes', '/rest/v1/webhooks', '/rest/v1/campaign_list'].includes(
+        q.path,
+      );
       expect(q.headers['x-company-id'] !== undefined).toBe(clientRead);
     }
     const ids = companies.map((c) => String(c.id)).sort();
-    for (const path of ['/rest/v2/mailboxes', '/rest/v1/webhooks']) {
+    for (const path of ['/rest/v2/mailboxes', '/rest/v1/webhooks', '/rest/v1/campaign_list']) {
       const reads = requests.filter((q) => q.path === path).map((q) => q.headers['x-company-id'] as string);
       expect(reads.sort()).toEqual(ids);
     }
@@ -110,6 +146,8 @@ describe('inventory over 300 companies (default queue of 6)', () => {
 });
 
 describe('inventory with no queue at all (a second request on a busy account is refused at once)', () => {
+  /** AGENCY_MAX_IN_FLIGHT=1: strictly one request after another per account. */
+  const oneAtATime = { env: { AGENCY_MAX_IN_FLIGHT: '1' } };
   let h: Harness;
   beforeAll(async () => {
     h = await startHarness({ seed: { companies: 60 }, latencyMs: 5, queueLimit: 0 });
@@ -120,7 +158,7 @@ describe('inventory with no queue at all (a second request on a busy account is 
   it('prints one row per company, inactive ones marked, and no account ever had two requests in flight', async () => {
     const companies = h.sandbox.store.companies(MAIN_AGENCY_ID);
 
-    const r = await h.run(['inventory', '--concurrency', '8']);
+    const r = await h.run(['inventory', '--concurrency', '8'], oneAtATime);
 
     expect(r.code).toBe(0);
     // Any overlap on one account (the HQ one included) would have been answered 429 here.
@@ -130,7 +168,8 @@ describe('inventory with no queue at all (a second request on a busy account is 
       .trim()
       .split('\n')
       .map((line) => line.split('\t'));
-    // id, name, active, keys, mailboxes, mailbox types, mailbox errors, webhooks, email accounts
+    // id, name, active, keys, mailboxes, mailbox types, mailbox errors, webhooks, email accounts,
+    // campaigns by status (documented order, zeros left out), campaigns with an error
     expect(rows.map((row) => Number(row[0]))).toEqual(companies.map((c) => c.id));
     for (const c of companies) {
       const row = rows.find((cells) => Number(cells[0]) === c.id) as string[];
@@ -139,7 +178,14 @@ describe('inventory with no queue at all (a second request on a busy account is 
       expect(row[8]).toBe(String(want.email_accounts.count));
       if (!c.active) {
         expect(row.slice(4, 8)).toEqual(['inactive', 'inactive', 'inactive', 'inactive']);
+        expect(row.slice(9)).toEqual(['inactive', 'inactive']);
       } else {
+        const k = want.campaigns as { by_status: Record<string, number>; errors: number };
+        const statuses = Object.entries(k.by_status)
+          .filter(([, n]) => n > 0)
+          .map(([status, n]) => `${status}:${n}`)
+          .join(',');
+        expect(row.slice(9)).toEqual([statuses, String(k.errors)]);
         const m = want.mailboxes as { count: number; types: Record<string, number>; errors: number };
         const types = Object.keys(m.types)
           .sort()
@@ -151,10 +197,21 @@ describe('inventory with no queue at all (a second request on a busy account is 
     }
   });
 
+  it('at the default depth the 429s of a queue-less service are retried one at a time: the same full report', async () => {
+    const companies = h.sandbox.store.companies(MAIN_AGENCY_ID);
+
+    const r = await h.run(['inventory', '--concurrency', '8', '--json'], { timeoutMs: 60_000 });
+
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(companies.map((c) => expected(h.sandbox.store, c)));
+    // A company's client reads are asked for together, so the queue-less service did refuse some.
+    expect(h.sandbox.stats().rejected429).toBeGreaterThan(0);
+  }, 90_000);
+
   it('--active audits only the active companies', async () => {
     const active = h.sandbox.store.companies(MAIN_AGENCY_ID, { active: true });
 
-    const r = await h.run(['inventory', '--active', '--json']);
+    const r = await h.run(['inventory', '--active', '--json'], oneAtATime);
 
     expect(r.code).toBe(0);
     const reports = JSON.parse(r.stdout) as Report[];
@@ -175,7 +232,7 @@ describe('inventory with no queue at all (a second request on a busy account is 
       times: 0,
     });
 
-    const r = await h.run(['inventory', '--json']);
+    const r = await h.run(['inventory', '--json'], oneAtATime);
 
     expect(r.code).toBe(1);
     const reports = JSON.parse(r.stdout) as Report[];
@@ -223,6 +280,8 @@ describe('inventory with no queue at all (a second request on a busy account is 
     // A spinner, the count and the total, each redrawing the same line.
     expect(tty.stdout).toContain('\r\u001b[2K');
     expect(tty.stdout).toMatch(/\S \d+ of 60 companies audited…/);
+    // ... and while the company list itself is read (two pages of 50).
+    expect(tty.stdout).toMatch(/\S 50 of 60 companies listed…/);
     // A table with a header on a terminal (bold: without its colour codes).
     // biome-ignore lint/suspicious/noControlCharactersInRegex: removing colour codes is the point
     const plain = tty.stdout.replace(/\u001b\[\d+m/g, '');

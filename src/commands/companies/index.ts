@@ -4,9 +4,11 @@ import type { Run } from '../room.js';
 import { defineCreate } from './create.js';
 import { defineEmailAccounts } from './email-accounts.js';
 import { defineList } from './list.js';
+import { defineUsers } from './users.js';
 
 export function define(companies: Command, run: Run): void {
   defineList(companies, run);
   defineCreate(companies, run);
   defineEmailAccounts(companies, run);
+  defineUsers(companies, run);
 }

@@ -1,24 +1,47 @@
 /**
- * `agency inventory`: one report over all companies. Agency endpoints (key lists, email accounts) run on the
- * HQ account, one request at a time; mailboxes and webhooks run per client account via x-company-id,
- * several companies at once (each client account has its own rate limit).
+ * `agency inventory [targets]`: one report over the agency's companies (or those named with
+ * --company / --file). The company list is read first (with a progress line on a terminal); then
+ * each company is audited (fleet/inventory.ts), several at once.
  */
 import { type Command, Option } from '@commander-js/extra-typings';
 import type { AgencyClient } from '../../api/client.js';
-import { mapPool, Serial } from '../../api/limit.js';
+import { mapPool } from '../../api/limit.js';
 import { collect, paginate } from '../../api/paginate.js';
-import type { Company } from '../../api/types.js';
-import { AgencyError, InterruptedError, PartialFailureError, UsageError } from '../../errors.js';
-import { fetchAllCompanies } from '../../fleet/all-companies.js';
+import type { Company, Page } from '../../api/types.js';
+import {
+  ExitCode,
+  exitCodeForStatus,
+  InterruptedError,
+  PartialFailureError,
+  UsageError,
+} from '../../errors.js';
+import { CAMPAIGN_STATUSES } from '../../fleet/campaign-status.js';
+import { sharedExitCode } from '../../fleet/failures.js';
+import {
+  auditCompany,
+  type CompanyReport,
+  formatCounts,
+  isPartFailure,
+  type PartFailure,
+  reportParts,
+  showPart,
+} from '../../fleet/inventory.js';
+import type { CompanyLister } from '../../fleet/ports.js';
+import { CompanyDirectory, CompanyNotFoundError } from '../../fleet/resolve.js';
+import { selectTargets } from '../../fleet/targets.js';
 import { parsePositiveInt } from '../../input/parse.js';
+import { readInput } from '../../input/read.js';
 import { activeStyle } from '../../output/columns.js';
 import { progressLine } from '../../output/progress.js';
+import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
-
-import { helpText, type Run } from '../room.js';
+import { collectValues, helpText, type Run } from '../room.js';
 
 export function define(command: Command, run: Run): void {
   command
+    .option('--company <company>', 'audit this company (id or exact name; repeatable)', collectValues)
+    .option('--file <path>', "audit the companies of a file: ids or exact names, one per line ('-' = stdin)")
+    .addOption(new Option('--all', 'every active company').conflicts('inactive'))
     .addOption(new Option('--active', 'only active companies').conflicts('inactive'))
     .addOption(new Option('--inactive', 'only inactive companies').conflicts('active'))
     .option('--concurrency <n>', 'client companies audited at once (default 4)')
@@ -26,13 +49,15 @@ export function define(command: Command, run: Run): void {
       'after',
       helpText(
         'Prints one row per company: id, name, active, keys (those your user created),\n' +
-          'mailboxes (count, types, errors), webhook events and email accounts, then a\n' +
-          'summary on stderr. Per-company failures (an inactive company answers 409) are\n' +
-          'part of the report. Requests on the HQ account go one at a time; each client\n' +
-          'account is its own rate-limit bucket.',
+          'mailboxes (an SMTP entry and its paired IMAP entry count once; entry types;\n' +
+          'mailboxes with an error), webhook events, email accounts, campaigns by status\n' +
+          'and campaigns with an error, then a summary on stderr. Without --company or\n' +
+          '--file every company is audited. Per-company failures (an inactive company\n' +
+          'answers 409) are part of the report.',
         [
           'agency inventory --active',
-          "agency inventory --json | jq '.[] | select(.mailboxes.errors > 0) | .id'",
+          'agency inventory --company "Acme Ltd"',
+          "agency inventory --json | jq -r '.[] | select(.campaigns.by_status.RUNNING == 0) | .name'",
         ],
       ),
     )
@@ -42,38 +67,66 @@ export function define(command: Command, run: Run): void {
 export const DEFAULT_CONCURRENCY = 4;
 const MAX_CONCURRENCY = 32;
 
-type Section<T> = T | { error: { status: number | null; message: string } };
-
-export interface CompanyReport {
-  id: number;
-  name: string;
-  owner: string;
-  active: boolean;
-  keys: Section<{ count: number }>;
-  mailboxes: Section<{ count: number; types: Record<string, number>; errors: number }>;
-  webhooks: Section<{ count: number; events: string[] }>;
-  email_accounts: Section<{ count: number; errors: number }>;
+export interface InventoryOptions {
+  company?: string[] | undefined;
+  file?: string | undefined;
+  all?: boolean | undefined;
+  active?: boolean | undefined;
+  inactive?: boolean | undefined;
+  concurrency?: string | undefined;
 }
 
-export async function inventory(
-  rt: Runtime,
-  opts: { active?: boolean | undefined; inactive?: boolean | undefined; concurrency?: string | undefined },
-): Promise<void> {
+const columns: Column<CompanyReport>[] = [
+  { header: 'id', value: (r) => r.id },
+  { header: 'name', value: (r) => r.name },
+  { header: 'active', value: (r) => r.active, style: activeStyle },
+  { header: 'keys', value: (r) => showPart(r.keys, (k) => String(k.count)) },
+  { header: 'mailboxes', value: (r) => showPart(r.mailboxes, (m) => String(m.count)) },
+  { header: 'types', value: (r) => showPart(r.mailboxes, (m) => formatCounts(m.types)) },
+  { header: 'errors', value: (r) => showPart(r.mailboxes, (m) => String(m.errors)) },
+  { header: 'webhooks', value: (r) => showPart(r.webhooks, (w) => w.events.join(',')) },
+  { header: 'accounts', value: (r) => showPart(r.email_accounts, (e) => String(e.count)) },
+  {
+    header: 'campaigns',
+    value: (r) => showPart(r.campaigns, (c) => formatCounts(c.by_status, CAMPAIGN_STATUSES)),
+  },
+  { header: 'campaign errors', value: (r) => showPart(r.campaigns, (c) => String(c.errors)) },
+];
+
+export async function inventory(rt: Runtime, opts: InventoryOptions): Promise<void> {
   const concurrency =
     opts.concurrency === undefined
       ? DEFAULT_CONCURRENCY
       : parsePositiveInt(opts.concurrency, '--concurrency');
   if (concurrency > MAX_CONCURRENCY) throw new UsageError(`--concurrency is at most ${MAX_CONCURRENCY}.`);
-  const companies = await fetchAllCompanies(rt.api(), opts.active ? true : opts.inactive ? false : undefined);
+  const named = (opts.company ?? []).length > 0 || opts.file !== undefined;
+  if (named && (opts.all || opts.active || opts.inactive)) {
+    throw new UsageError(
+      '--company and --file name the companies; --all, --active and --inactive cannot be added.',
+    );
+  }
+  const file = opts.file === undefined ? undefined : await readInput(opts.file, rt.terminal, rt.ctx.signal);
   const api = rt.api({ connections: concurrency + 1 });
-  const hq = new Serial();
+
+  const listing = progressLine(rt, 'companies listed');
+  let companies: Company[];
+  try {
+    const lister = countingLister(api, listing.update);
+    companies = named
+      ? await namedCompanies(lister, { company: opts.company, file })
+      : await collect(paginate((page) => lister.listCompaniesPage(page, activeFilter(opts))));
+  } finally {
+    listing.done();
+  }
+
   const progress = progressLine(rt, `of ${companies.length} companies audited`);
   let done = 0;
+  const countKeys = async (id: number) => (await collect(paginate((p) => api.listKeysPage(id, p)))).length;
   const reports = await mapPool(
     companies,
     concurrency,
     async (company) => {
-      const report = await auditCompany(api, hq, company);
+      const report = await auditCompany(api, company, countKeys);
       progress.update(undefined, ++done);
       return report;
     },
@@ -81,108 +134,82 @@ export async function inventory(
   ).finally(progress.done);
   if (rt.ctx.signal.aborted) throw new InterruptedError();
 
-  const { out } = rt;
-  await out.list(
-    reports,
-    [
-      { header: 'id', value: (r) => r.id },
-      { header: 'name', value: (r) => r.name },
-      { header: 'active', value: (r) => r.active, style: activeStyle },
-      { header: 'keys', value: (r) => show(r.keys, (k) => String(k.count)) },
-      { header: 'mailboxes', value: (r) => show(r.mailboxes, (m) => String(m.count)) },
-      { header: 'types', value: (r) => show(r.mailboxes, (m) => formatTypes(m.types)) },
-      { header: 'errors', value: (r) => show(r.mailboxes, (m) => String(m.errors)) },
-      { header: 'webhooks', value: (r) => show(r.webhooks, (w) => w.events.join(',')) },
-      { header: 'accounts', value: (r) => show(r.email_accounts, (e) => String(e.count)) },
-    ],
-    'No companies to audit.',
-  );
+  await rt.out.list(reports, columns, 'No companies to audit.');
+  summarize(rt, reports, named);
+}
 
-  const failed = reports.filter((r) => sections(r).some(isFailure));
-  const unexpected = failed.filter((r) => sections(r).some((s) => isFailure(s) && s.error.status !== 409));
-  out.info(
+function activeFilter(opts: InventoryOptions): boolean | undefined {
+  if (opts.all || opts.active) return true;
+  return opts.inactive ? false : undefined;
+}
+
+/** The company lister, telling the progress line how many companies each page brought. */
+function countingLister(
+  api: AgencyClient,
+  update: (page: Page<Company>['pagination_data'], n: number) => void,
+) {
+  let listed = 0;
+  const lister: CompanyLister = {
+    listCompaniesPage: async (page, active) => {
+      const result = await api.listCompaniesPage(page, active);
+      listed += result.content.length;
+      update(result.pagination_data, listed);
+      return result;
+    },
+  };
+  return lister;
+}
+
+/** The companies of --company / --file, in the user's order, each once; an id outside the agency is exit 4. */
+async function namedCompanies(
+  lister: CompanyLister,
+  options: { company?: string[] | undefined; file?: { text: string; source: string } | undefined },
+): Promise<Company[]> {
+  const directory = new CompanyDirectory(lister);
+  const { targets } = await selectTargets(options, directory);
+  const all = await directory.all();
+  const byId = new Map(all.map((company) => [company.id, company]));
+  const unknown = targets
+    .filter((t) => t.companyId === null || !byId.has(t.companyId))
+    .map((t) => t.companyId);
+  if (unknown.length > 0) {
+    throw new CompanyNotFoundError(`No company with id ${unknown.join(', ')} in this agency.`, {
+      hint: 'See the ids with: agency companies list',
+    });
+  }
+  return targets.map((t) => byId.get(t.companyId as number) as Company);
+}
+
+function summarize(rt: Runtime, reports: readonly CompanyReport[], named: boolean): void {
+  const failed = reports.filter((r) => reportParts(r).some(isPartFailure));
+  const unexpected = failed.filter((r) => failures(r, false).length > 0);
+  rt.out.info(
     `Audited ${reports.length} compan${reports.length === 1 ? 'y' : 'ies'}` +
       (failed.length
         ? `; ${failed.length} could not be read in full (${failed.length - unexpected.length} inactive).`
         : '.'),
   );
-  // An inactive company is a finding; anything else means the report has holes.
-  if (unexpected.length > 0) {
-    throw new PartialFailureError(
-      `${unexpected.length} companies failed for reasons other than being inactive: ${unexpected.map((r) => r.id).join(', ')}.`,
-    );
-  }
+  // Across the agency an inactive company is a finding; a company named explicitly must be readable
+  // (as with every fleet target), so there its 409 counts toward the exit code too.
+  const counted = named ? failed : unexpected;
+  if (counted.length === 0) return;
+  const codes = counted.flatMap((r) =>
+    failures(r, named).map((part) =>
+      part.error.status === null ? ExitCode.failure : exitCodeForStatus(part.error.status),
+    ),
+  );
+  const ids = counted.map((r) => r.id).join(', ');
+  throw new PartialFailureError(
+    named
+      ? `${counted.length} of the named companies could not be read in full: ${ids}.`
+      : `${counted.length} companies failed for reasons other than being inactive: ${ids}.`,
+    sharedExitCode(codes),
+  );
 }
 
-async function auditCompany(api: AgencyClient, hq: Serial, company: Company): Promise<CompanyReport> {
-  const { id } = company;
-  // Client-account calls of one company go one after another (one account, one request at a time),
-  // alongside this company's turn in the HQ queue.
-  const clientSide = (async () => {
-    const mailboxes = await section(async () => {
-      const list = await api.mailboxes(id);
-      const types: Record<string, number> = {};
-      for (const m of list) types[m.type ?? 'unknown'] = (types[m.type ?? 'unknown'] ?? 0) + 1;
-      return { count: list.length, types, errors: list.filter((m) => Boolean(m.details?.error)).length };
-    });
-    const webhooks = await section(async () => {
-      const list = await api.webhooks(id);
-      return { count: list.length, events: [...new Set(list.map((w) => w.event))].sort() };
-    });
-    return { mailboxes, webhooks };
-  })();
-  const hqSide = (async () => {
-    const keys = await section(() =>
-      hq.run(async () => ({ count: (await collect(paginate((p) => api.listKeysPage(id, p)))).length })),
-    );
-    const email_accounts = await section(() =>
-      hq.run(async () => {
-        const list = await api.emailAccounts(id);
-        return { count: list.length, errors: list.filter((a) => Boolean(a.details?.error)).length };
-      }),
-    );
-    return { keys, email_accounts };
-  })();
-  const [{ mailboxes, webhooks }, { keys, email_accounts }] = await Promise.all([clientSide, hqSide]);
-  return {
-    id,
-    name: company.name,
-    owner: company.owner,
-    active: company.active,
-    keys,
-    mailboxes,
-    webhooks,
-    email_accounts,
-  };
-}
-
-async function section<T>(read: () => Promise<T>): Promise<Section<T>> {
-  try {
-    return await read();
-  } catch (error) {
-    if (error instanceof InterruptedError || !(error instanceof AgencyError)) throw error;
-    return { error: { status: error.status, message: error.message } };
-  }
-}
-
-function isFailure(value: Section<unknown>): value is { error: { status: number | null; message: string } } {
-  return typeof value === 'object' && value !== null && 'error' in value;
-}
-
-function sections(r: CompanyReport): Section<unknown>[] {
-  return [r.keys, r.mailboxes, r.webhooks, r.email_accounts];
-}
-
-function show<T>(value: Section<T>, render: (v: T) => string): string {
-  if (isFailure(value))
-    return value.error.status === 409 ? 'inactive' : `error ${value.error.status ?? ''}`.trim();
-  return render(value);
-}
-
-/** {SMTP: 2, IMAP: 1} → "IMAP:1,SMTP:2" (stable order, one cell). */
-function formatTypes(types: Record<string, number>): string {
-  return Object.keys(types)
-    .sort()
-    .map((type) => `${type}:${types[type]}`)
-    .join(',');
+/** The parts of a report that failed; an inactive company's 409s only when `withInactive`. */
+function failures(report: CompanyReport, withInactive: boolean): PartFailure[] {
+  return reportParts(report).filter(
+    (part): part is PartFailure => isPartFailure(part) && (withInactive || part.error.status !== 409),
+  );
 }

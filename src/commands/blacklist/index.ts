@@ -1,0 +1,10 @@
+/** `agency blacklist …`: the agency-wide blacklist of domains and e-mail addresses. */
+import type { Command } from '@commander-js/extra-typings';
+import type { Run } from '../room.js';
+import { defineAdd } from './add.js';
+import { defineList } from './list.js';
+
+export function define(blacklist: Command, run: Run): void {
+  defineList(blacklist, run);
+  defineAdd(blacklist, run);
+}

@@ -1,0 +1,61 @@
+/**
+ * `agency campaigns [list] [--company <company>] [--status S,...]`: GET /v1/campaign_list, for the
+ * key's own account or a client company (x-company-id). Statuses are checked here, before any request.
+ */
+import type { Command } from '@commander-js/extra-typings';
+import type { Campaign } from '../../api/types.js';
+import { CAMPAIGN_STATUSES, parseCampaignStatuses } from '../../fleet/campaign-status.js';
+import { resolveCompanyOption } from '../../fleet/company-option.js';
+import type { Column } from '../../output/writer.js';
+import type { Runtime } from '../../runtime.js';
+import { collectValues, helpText, type Run } from '../room.js';
+
+const HELP = helpText(
+  'Prints one row per campaign: id, name, status, created, sender address, emails\n' +
+    'per day, and its error if it has one. --status takes any of\n' +
+    `${CAMPAIGN_STATUSES.join(', ')} (any case, comma-separated or repeated).\n` +
+    'For every client at once, see `agency inventory`.',
+  [
+    'agency campaigns',
+    'agency campaigns --company 1042 --status running,paused',
+    `agency campaigns --company "Acme Ltd" --json | jq -r '.[] | select(.error) | .name'`,
+  ],
+);
+
+/** `campaigns` alone runs `campaigns list`, its options included. */
+export function defineList(campaigns: Command, run: Run): void {
+  campaigns
+    .command('list', { isDefault: true })
+    .description('list the campaigns (the default)')
+    .option('--company <company>', 'a client company (id or exact name; HQ key + x-company-id)')
+    .option('--status <statuses>', 'only these statuses, comma-separated (repeatable)', collectValues)
+    .addHelpText('after', HELP)
+    .action(run(listCampaigns));
+}
+
+const columns: Column<Campaign>[] = [
+  { header: 'id', value: (c) => c.id },
+  { header: 'name', value: (c) => c.name },
+  { header: 'status', value: (c) => c.status },
+  { header: 'created', value: (c) => c.created },
+  { header: 'from email', value: (c) => c.from_email },
+  { header: 'per day', value: (c) => c.per_day },
+  { header: 'error', value: (c) => c.error },
+];
+
+export interface ListCampaignsOptions {
+  company?: string | undefined;
+  status?: string[] | undefined;
+}
+
+export async function listCampaigns(rt: Runtime, opts: ListCampaignsOptions): Promise<void> {
+  const statuses = opts.status === undefined ? undefined : parseCampaignStatuses(opts.status);
+  const api = rt.api();
+  const companyId = await resolveCompanyOption(api, opts.company);
+  const whose = companyId === undefined ? 'The account' : `Company ${companyId}`;
+  const which = statuses ? ` with status ${statuses.join(' or ')}` : '';
+  await rt.out.list(await api.campaigns(companyId, statuses), columns, {
+    empty: `${whose} has no campaigns${which}.`,
+    noun: ['campaign', 'campaigns'],
+  });
+}

@@ -1,0 +1,155 @@
+/**
+ * `blacklist list|add` against the sandbox: 0-based pages of 1,000, chunks of at most 500, values
+ * checked and lower-cased locally, sent once, values already listed not sent again, --dry-run.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
+import type { Harness } from '../helpers/cli.js';
+import { jsonError } from '../helpers/cli.js';
+import { expectUsageError, lines, sent, startCoreHarness } from '../helpers/core.js';
+
+const listed = (h: Harness, kind: 'domains' | 'emails') => h.sandbox.store.blacklist(MAIN_AGENCY_ID)[kind];
+
+describe('blacklist', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startCoreHarness({ seed: { companies: 5 } });
+  });
+  afterAll(() => h.close());
+  beforeEach(() => h.sandbox.reset());
+
+  it('list reads 0-based pages of 1,000 and prints one value per line', async () => {
+    const r = await h.run(['blacklist', 'list', '--domains']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(lines(r.stdout)).toEqual(listed(h, 'domains'));
+    expect(sent(h.sandbox).map((q) => [q.method, q.path, q.query])).toEqual([
+      ['GET', '/v2/agency/blacklist/domains', { page: '0', per_page: '1000' }],
+    ]);
+    expect(sent(h.sandbox)[0]?.headers['x-company-id']).toBeUndefined();
+  });
+
+  it('list --filter keeps the values containing the text, any case; --json an array of strings', async () => {
+    const all = listed(h, 'emails');
+    const needle = (all[3] as string).split('@')[1] as string;
+    const r = await h.run(['blacklist', 'list', '--emails', '--filter', needle.toUpperCase(), '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(all.filter((v) => v.includes(needle)));
+  });
+
+  it('add: checks, lower-cases, sends a value given twice once and what is listed not again', async () => {
+    const present = listed(h, 'domains')[0] as string;
+    const r = await h.run([
+      'blacklist',
+      'add',
+      '--domains',
+      'New-One.example.com',
+      present.toUpperCase(),
+      'new-one.example.com',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(lines(r.stdout)).toEqual(['new-one.example.com\tadded', `${present}\texists`]);
+    expect(r.stderr).toContain('new-one.example.com is given 2 times (argument 1, argument 3); sent once.');
+    const posts = sent(h.sandbox).filter((q) => q.method === 'POST');
+    expect(posts.map((q) => [q.path, q.body])).toEqual([
+      ['/v2/agency/blacklist/domains', { domains: ['new-one.example.com'] }],
+    ]);
+    expect(listed(h, 'domains')).toContain('new-one.example.com');
+
+    h.sandbox.reset();
+    const again = await h.run(['blacklist', 'add', '--domains', 'new-one.example.com', '--json']);
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout)).toEqual([{ value: 'new-one.example.com', result: 'exists' }]);
+    expect(sent(h.sandbox).filter((q) => q.method === 'POST')).toEqual([]);
+  });
+
+  it('add 1,201 addresses from a file: chunks of 500, 500 and 201 in order; then list pages 0 and 1', async () => {
+    const before = listed(h, 'emails').length;
+    const values = Array.from({ length: 1201 }, (_, i) => `bulk${i}@chunks.example.org`);
+    const file = join(h.configDir, '..', 'emails.txt');
+    writeFileSync(file, `# unsubscribed\n${values.join('\n')}\n\n`);
+    const r = await h.run(['blacklist', 'add', '--emails', '--file', file], { timeoutMs: 60_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const posts = sent(h.sandbox).filter((q) => q.method === 'POST');
+    expect(posts.map((q) => (q.body as { emails: string[] }).emails.length)).toEqual([500, 500, 201]);
+    expect(posts.flatMap((q) => (q.body as { emails: string[] }).emails)).toEqual(values);
+    expect(r.stderr).toContain('Added 1201 emails.');
+
+    h.sandbox.reset();
+    const list = await h.run(['blacklist', 'list', '--emails', '--json']);
+    expect(list.code, list.stderr).toBe(0);
+    expect(JSON.parse(list.stdout)).toEqual(listed(h, 'emails'));
+    expect(listed(h, 'emails')).toHaveLength(before + 1201);
+    const pages = sent(h.sandbox).map((q) => q.query);
+    expect(pages).toEqual([
+      { page: '0', per_page: '1000' },
+      { page: '1', per_page: '1000' },
+    ]);
+  }, 60_000);
+
+  it('add --dry-run reads the list and sends nothing', async () => {
+    const present = listed(h, 'emails')[0] as string;
+    const r = await h.run(['blacklist', 'add', '--emails', 'Maybe@Later.example', present, '--dry-run']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(lines(r.stdout)).toEqual(['maybe@later.example\twould-add', `${present}\texists`]);
+    expect(sent(h.sandbox).every((q) => q.method === 'GET')).toBe(true);
+    expect(listed(h, 'emails')).not.toContain('maybe@later.example');
+  });
+
+  it('values read from stdin with --file -', async () => {
+    const r = await h.run(['blacklist', 'add', '--domains', '--file', '-', '--json'], {
+      input: 'stdin-one.example\n# a comment\n\nSTDIN-two.example\n',
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([
+      { value: 'stdin-one.example', result: 'added' },
+      { value: 'stdin-two.example', result: 'added' },
+    ]);
+  });
+
+  it('bad input: exit 2 naming each bad value, nothing sent (not even the list read)', async () => {
+    const r = await h.run(['blacklist', 'add', '--domains', 'ok.example', 'jane@x.example', 'not a domain']);
+    expectUsageError(r, h.sandbox);
+    expect(r.stderr).toContain(
+      '"jane@x.example" (argument 2) is an e-mail address, not a domain (use --emails)',
+    );
+    expect(r.stderr).toContain('"not a domain" (argument 3)');
+    expectUsageError(
+      await h.run(['blacklist', 'add', '--emails', 'example.com']),
+      h.sandbox,
+      /use --domains/,
+    );
+    expectUsageError(await h.run(['blacklist', 'add', 'x.example']), h.sandbox, /--domains or --emails/);
+    expectUsageError(await h.run(['blacklist', 'add', '--domains']), h.sandbox, /No domains to add/);
+    expectUsageError(await h.run(['blacklist', 'list', '--domains', '--emails']), h.sandbox);
+    expectUsageError(await h.run(['blacklist', 'list']), h.sandbox, /--domains or --emails/);
+    const json = await h.run(['blacklist', 'add', '--emails', 'nope', '--json']);
+    expectUsageError(json, h.sandbox);
+    expect(jsonError(json.stderr).error.status).toBeNull();
+  });
+
+  it('a refused chunk stops the run: the chunk before it reported added, the rest failed, exit 1', async () => {
+    // The sandbox refuses a punycode top-level domain that the tool's own check accepts: value 601.
+    const values = Array.from({ length: 700 }, (_, i) =>
+      i === 600 ? 'refused.xn--p1ai' : `fail${i}.chunks.example`,
+    );
+    const r = await h.run(['blacklist', 'add', '--domains', ...values]);
+    expect(r.code).toBe(1);
+    const rows = lines(r.stdout).map((line) => line.split('\t'));
+    expect(rows).toHaveLength(700);
+    expect(rows.slice(0, 500).every((row) => row.length === 3 && row[1] === 'added' && row[2] === '')).toBe(
+      true,
+    );
+    expect(rows.slice(500).every((row) => row[1] === 'failed')).toBe(true);
+    expect(rows[600]?.[2]).toContain('400');
+    const posts = sent(h.sandbox).filter((q) => q.method === 'POST');
+    expect(posts.map((q) => [q.status, (q.body as { domains: string[] }).domains.length])).toEqual([
+      [201, 500],
+      [400, 200],
+    ]);
+    expect(listed(h, 'domains')).toContain('fail499.chunks.example');
+    expect(listed(h, 'domains')).not.toContain('fail500.chunks.example');
+    expect(r.stderr).toContain('Added 500 domains; 200 domains not added.');
+  });
+});
