@@ -36,7 +36,7 @@ const COMMANDS: readonly (readonly [name: string, summary: string, room: () => P
   ],
   [
     'inventory',
-    'audit every company: keys, mailboxes, webhooks, campaigns',
+    'audit keys, mailboxes, webhooks and campaigns',
     () => import('./commands/inventory/index.js'),
   ],
   [

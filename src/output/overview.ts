@@ -11,7 +11,10 @@ interface CommandLike {
 
 const GROUPS: readonly { title: string; commands: readonly string[] }[] = [
   { title: 'Companies and keys', commands: ['companies', 'keys'] },
-  { title: 'Accounts', commands: ['me', 'mailboxes', 'webhooks', 'inventory', 'api'] },
+  {
+    title: 'Accounts',
+    commands: ['me', 'mailboxes', 'webhooks', 'campaigns', 'inventory', 'blacklist', 'api'],
+  },
   { title: 'Setup', commands: ['login', 'logout', 'profiles', 'sandbox', 'completion'] },
 ];
 

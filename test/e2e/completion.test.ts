@@ -25,6 +25,8 @@ const scripts: Record<string, string> = {};
 const PROFILES = ['alpha', 'beta-2', 'work'];
 const COMMANDS = [
   'api',
+  'blacklist',
+  'campaigns',
   'companies',
   'completion',
   'inventory',
@@ -126,7 +128,7 @@ describe('bash', () => {
   });
 
   it('completes subcommands: companies <TAB>, keys l<TAB>, profiles <TAB>', () => {
-    expect(bash('companies', '')).toEqual(['create', 'email-accounts', 'list']);
+    expect(bash('companies', '')).toEqual(['create', 'email-accounts', 'list', 'users']);
     expect(bash('keys', 'l')).toEqual(['list']);
     expect(bash('profiles', '')).toEqual(['list', 'remove', 'use']);
   });

@@ -70,5 +70,6 @@ describe('answers printed without loading the program', () => {
         expectSame(short, program);
       }),
     );
-  });
+    // Three runs of every command's help (about 90 processes) on a busy machine.
+  }, 120_000);
 });

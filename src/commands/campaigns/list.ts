@@ -13,12 +13,13 @@ import { collectValues, helpText, type Run } from '../room.js';
 const HELP = helpText(
   'Prints one row per campaign: id, name, status, created, sender address, emails\n' +
     'per day, and its error if it has one. --status takes any of\n' +
-    `${CAMPAIGN_STATUSES.join(', ')} (any case, comma-separated or repeated).\n` +
+    `${CAMPAIGN_STATUSES.join(', ')}\n` +
+    '(any case, comma-separated or repeated).\n' +
     'For every client at once, see `agency inventory`.',
   [
     'agency campaigns',
     'agency campaigns --company 1042 --status running,paused',
-    `agency campaigns --company "Acme Ltd" --json | jq -r '.[] | select(.error) | .name'`,
+    `agency campaigns --company 1042 --json | jq -r '.[]|select(.error).name'`,
   ],
 );
 
@@ -26,7 +27,7 @@ const HELP = helpText(
 export function defineList(campaigns: Command, run: Run): void {
   campaigns
     .command('list', { isDefault: true })
-    .description('list the campaigns (the default)')
+    .description('list the campaigns of the HQ account or a company')
     .option('--company <company>', 'a client company (id or exact name; HQ key + x-company-id)')
     .option('--status <statuses>', 'only these statuses, comma-separated (repeatable)', collectValues)
     .addHelpText('after', HELP)

@@ -21,7 +21,8 @@ export function defineUsers(companies: Command, run: Run): void {
           'service returns them (with guest_permissions).',
         [
           'agency companies users 1042',
-          'agency companies users "Acme Ltd" --json | jq -r \'.[] | select(.roles | index("guest")) | .email\'',
+          'agency companies users "Acme Ltd"',
+          `agency companies users 1042 --json | jq '.[]|select(.roles[]=="guest")'`,
         ],
       ),
     )

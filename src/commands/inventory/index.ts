@@ -57,7 +57,7 @@ export function define(command: Command, run: Run): void {
         [
           'agency inventory --active',
           'agency inventory --company "Acme Ltd"',
-          "agency inventory --json | jq -r '.[] | select(.campaigns.by_status.RUNNING == 0) | .name'",
+          "agency inventory --json | jq -r '.[]|select(.campaigns.errors > 0).name'",
         ],
       ),
     )
