@@ -48,7 +48,8 @@ export interface Spawned {
   result: Promise<RunResult>;
 }
 
-export function spawnAgency(args: string[], options: RunOptions & { configDir: string }): Spawned {
+/** The environment a run gets: none of the user's own settings, the test's config dir and extras. */
+export function agencyEnv(options: RunOptions & { configDir: string }): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) {
     // The user's own settings must not leak into a test.
@@ -61,6 +62,11 @@ export function spawnAgency(args: string[], options: RunOptions & { configDir: s
     if (value === undefined) delete env[name];
     else env[name] = value;
   }
+  return env;
+}
+
+export function spawnAgency(args: string[], options: RunOptions & { configDir: string }): Spawned {
+  const env = agencyEnv(options);
   const child =
     options.bin === undefined
       ? spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] })
@@ -93,7 +99,8 @@ export function runAgency(args: string[], options: RunOptions & { configDir: str
   return spawnAgency(args, options).result;
 }
 
-function canaryLeak(r: RunResult, allow: RunOptions['allowCanary']): 'stdout' | 'stderr' | undefined {
+/** Which stream shows the canary key where the run did not allow it. */
+export function canaryLeak(r: RunResult, allow: RunOptions['allowCanary']): 'stdout' | 'stderr' | undefined {
   if (allow !== 'stderr' && allow !== 'both' && r.stderr.includes(CANARY_KEY)) return 'stderr';
   if (allow !== 'stdout' && allow !== 'both' && r.stdout.includes(CANARY_KEY)) return 'stdout';
   return undefined;
@@ -113,8 +120,15 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-/** Starts a sandbox and a config dir whose current profile "test" points at it with the canary key. */
-export async function startHarness(options: SandboxOptions = {}): Promise<Harness> {
+/**
+ * Starts a sandbox and a config dir whose current profile "test" points at it with the canary key.
+ * `inProcess`: run() calls the program's main() in this process (test/helpers/in-process.ts) instead of
+ * spawning bin/agency.js, for tests whose point is the command, not the binary; spawn() still spawns.
+ */
+export async function startHarness(
+  options: SandboxOptions = {},
+  how: { inProcess?: boolean } = {},
+): Promise<Harness> {
   const sandbox = await startSandbox({ hqKey: CANARY_KEY, ...options });
   const configDir = join(mkdtempSync(join(tmpdir(), 'agency-e2e-')), 'config');
   const configFile = join(configDir, 'config.json');
@@ -125,7 +139,12 @@ export async function startHarness(options: SandboxOptions = {}): Promise<Harnes
   return {
     sandbox,
     configDir,
-    run: (args, runOptions = {}) => runAgency(args, { ...runOptions, configDir }),
+    run: async (args, runOptions = {}) => {
+      if (!how.inProcess || runOptions.bin !== undefined)
+        return runAgency(args, { ...runOptions, configDir });
+      const { runInProcess } = await import('./in-process.js');
+      return runInProcess(args, { ...runOptions, configDir });
+    },
     spawn: (args, runOptions = {}) => spawnAgency(args, { ...runOptions, configDir }),
     requests: () => sandbox.requests,
     configFile: () => configFile,

@@ -19,8 +19,11 @@ import { CANARY_KEY, type Harness, type RunOptions, type RunResult, startHarness
 export type SentRequest = Pick<RecordedRequest, 'method' | 'path' | 'query' | 'headers' | 'body' | 'status'>;
 
 /** Every run of this harness asserts that no key it knows of (the users' HQ keys, AGENCY_API_KEY) reached stderr. */
-export async function startCoreHarness(options: SandboxOptions = {}): Promise<Harness> {
-  const h = await startHarness(options);
+export async function startCoreHarness(
+  options: SandboxOptions = {},
+  how: { inProcess?: boolean } = {},
+): Promise<Harness> {
+  const h = await startHarness(options, how);
   const run = async (args: string[], runOptions: RunOptions = {}): Promise<RunResult> => {
     const r = await h.run(args, runOptions);
     expectNoSecrets(r, h.sandbox, [runOptions.env?.AGENCY_API_KEY]);

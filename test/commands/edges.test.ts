@@ -11,10 +11,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Harness, runAgency } from '../helpers/cli.js';
 import { direct, sent, startCoreHarness } from '../helpers/core.js';
 
+/** The program runs in this process (test/helpers/in-process.ts); spawn() still starts the binary. */
+const IN_PROCESS = { inProcess: true };
+
 let h: Harness;
 let tmp: string;
 beforeAll(async () => {
-  h = await startCoreHarness();
+  h = await startCoreHarness({}, IN_PROCESS);
   tmp = mkdtempSync(join(tmpdir(), 'agency-edges-'));
 });
 afterAll(async () => {

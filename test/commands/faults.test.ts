@@ -13,13 +13,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAIN_AGENCY_ID, type RecordedRequest, type SandboxOptions } from '../../src/sandbox/index.js';
 import { CANARY_KEY, type Harness, jsonError, type RunResult, startHarness } from '../helpers/cli.js';
 
+/** The program runs in this process (test/helpers/in-process.ts); spawn() still starts the binary. */
+const IN_PROCESS = { inProcess: true };
+
 const COMPANIES = '/rest/v2/agency/companies';
 const STACK_LINE = /^\s+at /m;
 
 /** Each test gets its own sandbox (faults and the request log are per sandbox), so tests run concurrently. */
 function withSandbox(test: (h: Harness) => Promise<void>, options: SandboxOptions = {}): () => Promise<void> {
   return async () => {
-    const h = await startHarness(options);
+    const h = await startHarness(options, IN_PROCESS);
     try {
       await test(h);
     } finally {
@@ -122,7 +125,7 @@ describe.concurrent('GET: retried on 429, 502, 503, 504 and connection errors, t
 
   it('a failure on a later page prints none of the earlier pages', async () => {
     // Page 1 succeeds; the fault is armed as soon as it has arrived (each request takes 300 ms).
-    const slow = await startHarness({ latencyMs: 300 });
+    const slow = await startHarness({ latencyMs: 300 }, IN_PROCESS);
     try {
       const run = slow.spawn(['companies', 'list']);
       while (slow.requests().length === 0) await new Promise((r) => setTimeout(r, 5));
@@ -595,7 +598,7 @@ describe.concurrent('the key never leaks', () => {
     'a refused key is not quoted in the --json error',
     withSandbox(async (h) => {
       // Another sandbox does not know the canary key: 401.
-      const other = await startHarness({ hqKey: 'wpk_hq_some_other_key_0123456789' });
+      const other = await startHarness({ hqKey: 'wpk_hq_some_other_key_0123456789' }, IN_PROCESS);
       try {
         const r = await h.run(['--json', 'companies', 'list'], {
           env: { AGENCY_BASE_URL: other.sandbox.baseUrl },

@@ -17,13 +17,16 @@ import {
   startCoreHarness,
 } from '../helpers/core.js';
 
+/** The program runs in this process (test/helpers/in-process.ts); spawn() still starts the binary. */
+const IN_PROCESS = { inProcess: true };
+
 const { version: VERSION } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 
 let h: Harness;
 let tmp: string;
 let company: CompanyRecord;
 beforeAll(async () => {
-  h = await startCoreHarness();
+  h = await startCoreHarness({}, IN_PROCESS);
   tmp = mkdtempSync(join(tmpdir(), 'agency-api-'));
   company = activeCompany(h.sandbox);
 });

@@ -11,6 +11,9 @@ import { type CompanyRecord, MAIN_AGENCY_ID, type Store } from '../../src/sandbo
 import { campaignsOf } from '../../src/sandbox/resources/campaigns.js';
 import { BIN, type Harness, startHarness } from '../helpers/cli.js';
 
+/** The program runs in this process (test/helpers/in-process.ts); spawn() still starts the binary. */
+const IN_PROCESS = { inProcess: true };
+
 const OLIVIA = 1;
 
 type Failure = { error: { status: number | null; message: string } };
@@ -98,7 +101,7 @@ function expected(store: Store, c: CompanyRecord) {
 describe('inventory over 300 companies (default queue of 6)', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ seed: { companies: 300 }, latencyMs: 5 });
+    h = await startHarness({ seed: { companies: 300 }, latencyMs: 5 }, IN_PROCESS);
   });
   afterAll(() => h.close());
 
@@ -150,7 +153,7 @@ describe('inventory with no queue at all (a second request on a busy account is 
   const oneAtATime = { env: { AGENCY_MAX_IN_FLIGHT: '1' } };
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ seed: { companies: 60 }, latencyMs: 5, queueLimit: 0 });
+    h = await startHarness({ seed: { companies: 60 }, latencyMs: 5, queueLimit: 0 }, IN_PROCESS);
   });
   afterAll(() => h.close());
   beforeEach(() => h.sandbox.reset());

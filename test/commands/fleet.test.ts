@@ -11,13 +11,16 @@ import type { RecordedRequest } from '../../src/sandbox/index.js';
 import { FOREIGN_AGENCY_ID, MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
 import { type Harness, jsonError, spawnAgency as spawnHarnessAgency, startHarness } from '../helpers/cli.js';
 
+/** The program runs in this process (test/helpers/in-process.ts); spawn() still starts the binary. */
+const IN_PROCESS = { inProcess: true };
+
 const COMPANIES = '/rest/v2/agency/companies';
 const OLIVIA = 1;
 
 let h: Harness;
 let scratch: string;
 beforeAll(async () => {
-  h = await startHarness({ seed: { companies: 120 } });
+  h = await startHarness({ seed: { companies: 120 } }, IN_PROCESS);
   scratch = mkdtempSync(join(tmpdir(), 'agency-fleet-'));
 });
 afterAll(async () => {
@@ -345,7 +348,7 @@ describe('companies create interrupted', () => {
   let slow: Harness;
   beforeAll(async () => {
     // Each request takes long enough for Ctrl-C to land while the first POST is being processed.
-    slow = await startHarness({ seed: { companies: 10 }, latencyMs: 400 });
+    slow = await startHarness({ seed: { companies: 10 }, latencyMs: 400 }, IN_PROCESS);
   });
   afterAll(() => slow.close());
   beforeEach(() => slow.sandbox.reset());

@@ -19,10 +19,13 @@ import {
   teammate,
 } from '../helpers/core.js';
 
+/** The program runs in this process (test/helpers/in-process.ts); spawn() still starts the binary. */
+const IN_PROCESS = { inProcess: true };
+
 let h: Harness;
 let company: CompanyRecord;
 beforeAll(async () => {
-  h = await startCoreHarness();
+  h = await startCoreHarness({}, IN_PROCESS);
   company = activeCompany(h.sandbox);
 });
 afterAll(() => h.close());

@@ -10,6 +10,9 @@ import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { CANARY_KEY, type Harness, jsonError, type RunResult, writeConfig } from '../helpers/cli.js';
 import { expectNoSecrets, lines, sent, startCoreHarness, teammate } from '../helpers/core.js';
 
+/** The program runs in this process (test/helpers/in-process.ts); spawn() still starts the binary. */
+const IN_PROCESS = { inProcess: true };
+
 let h: Harness;
 /** A second service, to tell which base URL a request went to. */
 let other: Sandbox;
@@ -17,7 +20,7 @@ let tmp: string;
 let dirCount = 0;
 
 beforeAll(async () => {
-  h = await startCoreHarness();
+  h = await startCoreHarness({}, IN_PROCESS);
   other = await startSandbox({ hqKey: CANARY_KEY });
   tmp = mkdtempSync(join(tmpdir(), 'agency-profiles-'));
 });

@@ -1,6 +1,6 @@
 /**
  * Bad input, table-driven: arguments, environment, stdin, the config file and the server's answers.
- * Every row runs the built binary against its own sandbox and config directory and checks the exit
+ * Every row runs the program (in-process) against its own sandbox and config directory and checks the exit
  * code, the message, that stdout stays empty and shows no stack trace, that the config directory is
  * byte-for-byte unchanged and, when the input could be rejected locally, that no request was sent.
  */
@@ -508,7 +508,7 @@ describe.concurrent('bad input', () => {
   });
 
   it.each(Object.entries(rows))('%s', async (_name, row) => {
-    const h = await startHarness();
+    const h = await startHarness({}, { inProcess: true });
     const tmp = join(h.configDir, '..', 'files');
     mkdirSync(tmp);
     try {
@@ -556,7 +556,7 @@ describe.concurrent('bad input', () => {
     ['companies', 'create', '--name', ''],
     ['-p', 'nosuch', 'me'],
   ])('with --json the error is also one JSON object with a null status: %s %s %s', async (...args) => {
-    const h = await startHarness();
+    const h = await startHarness({}, { inProcess: true });
     try {
       const r = await h.run(['--json', ...args]);
       expect(r.code).toBe(2);

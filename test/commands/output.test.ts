@@ -24,6 +24,9 @@ import {
   teammate,
 } from '../helpers/core.js';
 
+/** The program runs in this process (test/helpers/in-process.ts); spawn() still starts the binary. */
+const IN_PROCESS = { inProcess: true };
+
 let h: Harness;
 let tmp: string;
 /** A company whose name carries escape sequences, a bell, a tab and a newline (the service allows them). */
@@ -35,7 +38,7 @@ const EVIL_LABEL = '\u001b[2Jwiped\u009b31mlabel';
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 
 beforeAll(async () => {
-  h = await startCoreHarness();
+  h = await startCoreHarness({}, IN_PROCESS);
   tmp = mkdtempSync(join(tmpdir(), 'agency-output-'));
   const created = await direct(h.sandbox, '/v2/agency/companies', {
     body: { companies: [{ name: EVIL_NAME }] },

@@ -16,6 +16,9 @@ import {
   teammate,
 } from '../helpers/core.js';
 
+/** The program runs in this process (test/helpers/in-process.ts); spawn() still starts the binary. */
+const IN_PROCESS = { inProcess: true };
+
 /** Requests in page order (pages asked for together may arrive in either order). */
 const byPage = <Q extends { query: Record<string, string> }>(requests: Q[]) =>
   [...requests].sort((a, b) => Number(a.query.page) - Number(b.query.page));
@@ -31,7 +34,7 @@ let shared: CompanyRecord;
 const keysPath = (id: number) => `/v2/agency/companies/${id}/api_keys`;
 
 beforeAll(async () => {
-  h = await startCoreHarness();
+  h = await startCoreHarness({}, IN_PROCESS);
   olivia = owner(h.sandbox);
   tom = teammate(h.sandbox);
   busy = activeCompany(h.sandbox, olivia.id);

@@ -22,6 +22,9 @@ import {
   uniqueName,
 } from '../helpers/core.js';
 
+/** The program runs in this process (test/helpers/in-process.ts); spawn() still starts the binary. */
+const IN_PROCESS = { inProcess: true };
+
 /** Requests in page order (pages asked for together may arrive in either order). */
 const byPage = <Q extends { query: Record<string, string> }>(requests: Q[]) =>
   [...requests].sort((a, b) => Number(a.query.page) - Number(b.query.page));
@@ -33,7 +36,7 @@ let tmp: string;
 beforeAll(async () => {
   // A queue of 2: a fourth request in flight on the HQ account (beyond the depth of 3: 1 processing +
   // 2 waiting) would be refused with 429 (and counted), so the limit is checked without a clock.
-  h = await startCoreHarness({ queueLimit: 2, latencyMs: 5 });
+  h = await startCoreHarness({ queueLimit: 2, latencyMs: 5 }, IN_PROCESS);
   tmp = mkdtempSync(join(tmpdir(), 'agency-companies-'));
 });
 afterAll(async () => {
