@@ -9,7 +9,7 @@ import type { ActionCommand, Room, Run } from './commands/room.js';
 import { type Environment, type GlobalFlags, readEnvironment } from './context.js';
 import { ExitCode, UsageError } from './errors.js';
 import { reportError } from './output/error-report.js';
-import { createRuntime, type IO, openOutput, type Runtime } from './runtime.js';
+import { createRuntime, type IO, openOutput, type Runtime, type Transport } from './runtime.js';
 import { VERSION } from './version.js';
 
 export type { IO } from './runtime.js';
@@ -56,7 +56,8 @@ const COMMANDS: readonly (readonly [name: string, summary: string, room: () => P
   ],
 ];
 
-export async function main(argv: string[], io: IO): Promise<number> {
+/** `transport` replaces the HTTP layer (tests: a registry of expected requests, test/helpers/http-mock.ts). */
+export async function main(argv: string[], io: IO, transport?: Transport): Promise<number> {
   const interrupt = new AbortController();
   // Every request in flight or waiting for its account's turn listens for Ctrl-C: a fan-out has dozens.
   setMaxListeners(0, interrupt.signal);
@@ -69,7 +70,7 @@ export async function main(argv: string[], io: IO): Promise<number> {
     async (...args) => {
       const command = args[args.length - 1] as ActionCommand;
       flags = command.optsWithGlobals() as GlobalFlags;
-      const opened = createRuntime(flags, environment, io, interrupt.signal);
+      const opened = createRuntime(flags, environment, io, interrupt.signal, transport);
       runtimes.push(opened);
       // The context is resolved before the handler starts (a bad setting stops any command the same way).
       if (options?.context !== false) void opened.runtime.ctx;

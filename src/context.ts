@@ -5,6 +5,7 @@
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { DEFAULT_MAX_IN_FLIGHT, MAX_IN_FLIGHT, MIN_IN_FLIGHT } from './api/limit.js';
 import { type ConfigStore, DEFAULT_PROFILE, type Profile, validateProfileName } from './config.js';
 import { MissingKeyError, UsageError } from './errors.js';
 import type { TerminalSettings } from './output/terminal.js';
@@ -12,9 +13,6 @@ import { VERSION } from './version.js';
 
 export const DEFAULT_BASE_URL = 'https://api.woodpecker.co/rest';
 export const DEFAULT_TIMEOUT_SECONDS = 30;
-/** Requests one account may have queued at once (1 being processed + 2 waiting); AGENCY_MAX_IN_FLIGHT. */
-export const DEFAULT_MAX_IN_FLIGHT = 3;
-const MAX_IN_FLIGHT = 7;
 
 /** What commander hands us from the global options. */
 export interface GlobalFlags {
@@ -211,9 +209,9 @@ export function parseTimeout(value: string | undefined): number {
 export function parseMaxInFlight(value: string | undefined): number {
   if (value === undefined) return DEFAULT_MAX_IN_FLIGHT;
   const text = value.trim();
-  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > MAX_IN_FLIGHT) {
+  if (!/^\d+$/.test(text) || Number(text) < MIN_IN_FLIGHT || Number(text) > MAX_IN_FLIGHT) {
     throw new UsageError(
-      `Invalid AGENCY_MAX_IN_FLIGHT ${JSON.stringify(value)}: expected a whole number from 1 to ${MAX_IN_FLIGHT}.`,
+      `Invalid AGENCY_MAX_IN_FLIGHT ${JSON.stringify(value)}: expected a whole number from ${MIN_IN_FLIGHT} to ${MAX_IN_FLIGHT}.`,
     );
   }
   return Number(text);

@@ -3,7 +3,7 @@
  * facts, the config store, and a factory of API clients that loads the HTTP layer on the first request.
  * Built here from the global flags, the environment (already read by context.ts) and the streams.
  */
-import { AgencyClient, lazyHttp } from './api/client.js';
+import { AgencyClient, type HttpLike, lazyHttp } from './api/client.js';
 import type { HttpOptions } from './api/http.js';
 import { ConfigStore } from './config.js';
 import {
@@ -34,6 +34,9 @@ export interface ClientOptions {
   interruptible?: boolean;
 }
 
+/** Makes the HTTP layer of a client: lazyHttp (undici, loaded on the first request), or a test's fake. */
+export type Transport = (options: HttpOptions) => HttpLike;
+
 export interface Runtime {
   /** Resolved on first use: a command that needs no profile (completion) never reads the config. */
   readonly ctx: Context;
@@ -59,6 +62,7 @@ export function createRuntime(
   environment: Environment,
   streams: TerminalStreams,
   signal: AbortSignal,
+  transport: Transport = lazyHttp,
 ): { runtime: Runtime; close(): Promise<void> } {
   const { out, terminal } = openOutput(streams, flags, environment);
   const config = new ConfigStore(environment.configDir);
@@ -77,7 +81,7 @@ export function createRuntime(
     config,
     api: (options) => {
       const c = context();
-      const http: HttpOptions & { maxInFlight: number } = {
+      const http: HttpOptions = {
         baseUrl: c.baseUrl,
         apiKey: options?.apiKey ?? requireApiKey(c),
         timeoutMs: c.timeoutMs,
@@ -85,10 +89,9 @@ export function createRuntime(
         debug: c.debug ? (line) => out.err(`[debug] ${line}\n`) : undefined,
         signal: options?.interruptible === false ? undefined : c.signal,
         connections: options?.connections,
-        // TODO(A): the HTTP layer's per-account queue depth (AGENCY_MAX_IN_FLIGHT).
         maxInFlight: c.maxInFlight,
       };
-      const client = new AgencyClient(lazyHttp(http));
+      const client = new AgencyClient(transport(http));
       clients.push(client);
       return client;
     },

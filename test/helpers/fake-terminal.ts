@@ -1,0 +1,83 @@
+/**
+ * Streams that say they are (or are not) a terminal, of a given width, and keep what is written: the
+ * output side of a run, checked exactly, without tmux. With the HTTP registry (http-mock.ts) a command
+ * runs in-process from argv to exit code: runCommand().
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough, Writable } from 'node:stream';
+import { main } from '../../src/cli.js';
+import type { HttpMock } from './http-mock.js';
+
+export interface TerminalOptions {
+  /** stdout and stderr are terminals (a table, colour if allowed, progress, counts). */
+  tty?: boolean;
+  /** Only stderr is a terminal (`agency ... | cut -f1` at a prompt). */
+  stderrTTY?: boolean;
+  columns?: number;
+  /** Written to stdin, then stdin is closed. */
+  input?: string;
+}
+
+export function fakeTerminal(options: TerminalOptions = {}) {
+  const stdout = capture(options.tty === true, options.columns);
+  const stderr = capture(options.stderrTTY ?? options.tty === true, options.columns);
+  const stdin = Object.assign(new PassThrough(), { isTTY: false });
+  stdin.end(options.input ?? '');
+  return {
+    streams: { stdin, stdout: stdout.stream, stderr: stderr.stream },
+    stdout: stdout.text,
+    stderr: stderr.text,
+  };
+}
+
+function capture(isTTY: boolean, columns: number | undefined) {
+  const chunks: Buffer[] = [];
+  const stream = Object.assign(
+    new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        chunks.push(chunk);
+        done();
+      },
+    }),
+    { isTTY, columns },
+  );
+  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+}
+
+export interface CommandResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * `agency <argv>` in this process against the registry's declared answers, with a profile holding `key`
+ * (and no other settings of the user's), on the given fake terminal.
+ */
+export async function runCommand(
+  argv: string[],
+  http: HttpMock,
+  options: TerminalOptions & { env?: Record<string, string>; key?: string } = {},
+): Promise<CommandResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'agency-handler-'));
+  try {
+    writeFileSync(
+      join(dir, 'config.json'),
+      JSON.stringify({
+        current: 'test',
+        profiles: { test: { api_key: options.key ?? 'wpk_test_0123456789' } },
+      }),
+    );
+    const terminal = fakeTerminal(options);
+    const code = await main(
+      argv,
+      { ...terminal.streams, env: { AGENCY_CONFIG_DIR: dir, ...options.env } },
+      http.transport,
+    );
+    return { code, stdout: terminal.stdout(), stderr: terminal.stderr() };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
