@@ -2,18 +2,21 @@
  * `agency --version` and `agency [command...] --help` into a pipe are answered by bin/agency.js from texts
  * the build rendered (dist/fast.cjs), without loading the program. Whatever the shortcut prints must be
  * exactly what the program prints: a global option in front (`-p x`) makes the same request go through
- * the program, so each pair of runs below compares the two.
+ * the program (run in this process, test/helpers/in-process.ts), so each pair of runs below compares the two.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type RunResult, runAgency } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 
 const configDir = join(mkdtempSync(join(tmpdir(), 'agency-fast-')), 'config');
 afterAll(() => rmSync(join(configDir, '..'), { recursive: true, force: true }));
 
 const run = (args: string[]) => runAgency(args, { configDir });
+/** The program itself, without the shortcut. */
+const throughProgram = (args: string[]) => runInProcess(['-p', 'x', ...args], { configDir });
 
 /** The command names a help text lists under "Commands:" (without commander's own `help`). */
 function commandsIn(help: string): string[] {
@@ -35,7 +38,7 @@ describe('answers printed without loading the program', () => {
     const [long, short, program] = await Promise.all([
       run(['--version']),
       run(['-V']),
-      run(['-p', 'x', '--version']),
+      throughProgram(['--version']),
     ]);
     expect(long.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
     expectSame(long, program);
@@ -63,7 +66,7 @@ describe('answers printed without loading the program', () => {
         const [long, short, program] = await Promise.all([
           run([...words, '--help']),
           run([...words, '-h']),
-          run(['-p', 'x', ...words, '--help']),
+          throughProgram([...words, '--help']),
         ]);
         expect(program.stdout, `agency ${words.join(' ')} --help`).toContain('Usage: agency');
         expectSame(long, program);
