@@ -1,7 +1,8 @@
 /**
  * `blacklist add` once its input is checked and the list is read: send what is missing, chunk by
  * chunk, in order, and say what happened to every value. Like bulk creation, the first chunk that
- * fails stops the run (the rest is reported as not sent), so the report is exact.
+ * fails stops the run (the rest is reported as not sent), so the report is exact; so does Ctrl-C
+ * between chunks (the chunk in flight is let finish).
  */
 import { AgencyError, InterruptedError } from '../errors.js';
 import { type BlacklistKind, chunked, planBlacklistAdd } from './blacklist.js';
@@ -21,7 +22,7 @@ export interface BlacklistWriter {
 
 export interface BlacklistAddOutcome {
   rows: BlacklistRow[];
-  /** The error that stopped the run, if any (its exit code is the command's). */
+  /** The error that stopped the run, if any (its exit code is the command's); InterruptedError for Ctrl-C. */
   failure: AgencyError | undefined;
 }
 
@@ -41,17 +42,18 @@ export async function addMissingToBlacklist(
       for (const value of chunk) results.set(value, { value, result: 'would-add' });
       continue;
     }
+    if (!failure && options.signal?.aborted) failure = new InterruptedError();
     if (failure) {
-      const error = 'not sent: an earlier request failed';
+      const error =
+        failure instanceof InterruptedError ? 'not sent: interrupted' : 'not sent: an earlier request failed';
       for (const value of chunk) results.set(value, { value, result: 'failed', error });
       continue;
     }
-    if (options.signal?.aborted) throw new InterruptedError();
     try {
       await api.addToBlacklist(kind, chunk);
       for (const value of chunk) results.set(value, { value, result: 'added' });
     } catch (error) {
-      if (error instanceof InterruptedError || !(error instanceof AgencyError)) throw error;
+      if (!(error instanceof AgencyError)) throw error;
       failure = error;
       for (const value of chunk) results.set(value, { value, result: 'failed', error: error.message });
     }

@@ -75,3 +75,24 @@ describe('addMissingToBlacklist', () => {
     expect(summarizeBlacklistAdd('domains', rows)).toBe('Added 500 domains; 700 domains not added.');
   });
 });
+
+describe('addMissingToBlacklist on Ctrl-C', () => {
+  it('lets the chunk in flight finish, sends no other, and reports the rest as not sent', async () => {
+    const controller = new AbortController();
+    const posts: number[] = [];
+    const service = {
+      async addToBlacklist(_kind: BlacklistKind, values: string[]) {
+        posts.push(values.length);
+        controller.abort();
+      },
+    };
+    const { rows, failure } = await addMissingToBlacklist(service, 'domains', domains(1200), [], {
+      dryRun: false,
+      signal: controller.signal,
+    });
+    expect(posts).toEqual([500]);
+    expect(failure?.exitCode).toBe(130);
+    expect(rows[499]).toEqual({ value: 'd499.com', result: 'added' });
+    expect(rows[500]).toEqual({ value: 'd500.com', result: 'failed', error: 'not sent: interrupted' });
+  });
+});

@@ -3,7 +3,7 @@
  * not on the list yet. Every value is checked before the list is read; nothing is sent for bad input.
  */
 import type { Command } from '@commander-js/extra-typings';
-import { PartialFailureError } from '../../errors.js';
+import { InterruptedError, PartialFailureError } from '../../errors.js';
 import { type BlacklistEntry, normalizeBlacklistEntries } from '../../fleet/blacklist.js';
 import {
   addMissingToBlacklist,
@@ -69,11 +69,19 @@ export async function addBlacklist(rt: Runtime, values: string[], opts: AddBlack
   const { values: wanted, notes } = normalizeBlacklistEntries(kind, entries);
   for (const note of notes) rt.out.info(note);
   const existing = await readBlacklist(rt, kind);
-  const { rows, failure } = await addMissingToBlacklist(rt.api(), kind, wanted, existing, {
-    dryRun: Boolean(opts.dryRun),
-    signal: rt.ctx.signal,
-  });
+  // Ctrl-C lets the POST in flight finish (its outcome is reported); no chunk starts after it.
+  const { rows, failure } = await addMissingToBlacklist(
+    rt.api({ interruptible: false }),
+    kind,
+    wanted,
+    existing,
+    {
+      dryRun: Boolean(opts.dryRun),
+      signal: rt.ctx.signal,
+    },
+  );
   await rt.out.list(rows, failure ? [...columns, errorColumn] : columns);
   rt.out.info(summarizeBlacklistAdd(kind, rows));
+  if (failure instanceof InterruptedError) throw failure;
   if (failure) throw new PartialFailureError(failure.message, failure.exitCode);
 }
