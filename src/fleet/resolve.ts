@@ -95,3 +95,34 @@ function notFound(name: string, index: NameIndex<Company>): CompanyNotFoundError
     : 'See the names with: agency companies list';
   return new CompanyNotFoundError(`No company named ${JSON.stringify(name)} in this agency.`, { hint });
 }
+
+/**
+ * Several `<company>` values → ids in the same order: every value is checked before any request, and
+ * the names share one listing. Each entry says where it came from, for messages.
+ */
+export async function companyIdsOf(
+  api: CompanyLister,
+  entries: readonly { value: string; where: string }[],
+): Promise<number[]> {
+  const refs: CompanyRef[] = [];
+  const problems: string[] = [];
+  for (const { value, where } of entries) {
+    try {
+      refs.push(parseCompanyRef(value, `company (${where})`));
+    } catch (error) {
+      problems.push((error as Error).message);
+    }
+  }
+  if (problems.length > 0) {
+    throw new UsageError(
+      problems.length === 1
+        ? (problems[0] as string)
+        : `${problems.length} problems:\n  ${problems.join('\n  ')}`,
+      { hint: 'Nothing was sent.' },
+    );
+  }
+  const directory = new CompanyDirectory(api);
+  const ids: number[] = [];
+  for (const ref of refs) ids.push((await directory.resolve(ref)).id);
+  return ids;
+}

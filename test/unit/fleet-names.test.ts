@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ExitCode, UsageError } from '../../src/errors.js';
 import { duplicateNames, lookalikeWarning, NameIndex } from '../../src/fleet/names.js';
-import { CompanyDirectory, CompanyNotFoundError, parseCompanyRef } from '../../src/fleet/resolve.js';
+import {
+  CompanyDirectory,
+  CompanyNotFoundError,
+  companyIdsOf,
+  parseCompanyRef,
+} from '../../src/fleet/resolve.js';
 import { FakeAgency } from './fleet-fake.js';
 
 const companies = [
@@ -94,5 +99,28 @@ describe('<company>: an id or an exact name', () => {
     const directory = new CompanyDirectory(agency);
     expect((await directory.resolve({ name: 'Client 119' })).id).toBe(1120);
     expect(agency.calls.map((c) => c.op === 'listCompanies' && c.page)).toEqual([1, 2, 3]);
+  });
+});
+
+describe('companyIdsOf', () => {
+  it('checks every value before the one listing the names need', async () => {
+    const agency = new FakeAgency();
+    agency.addCompany('Acme Ltd');
+    agency.addCompany('Blue Harbor');
+    await expect(
+      companyIdsOf(agency, [
+        { value: 'Acme Ltd', where: 'argument 1' },
+        { value: '0', where: 'ids.txt line 2' },
+      ]),
+    ).rejects.toThrow(/ids\.txt line 2/);
+    expect(agency.calls).toEqual([]);
+    expect(
+      await companyIdsOf(agency, [
+        { value: 'Blue Harbor', where: 'a' },
+        { value: '7', where: 'b' },
+        { value: 'Acme Ltd', where: 'c' },
+      ]),
+    ).toEqual([1002, 7, 1001]);
+    expect(agency.calls).toEqual([{ op: 'listCompanies', page: 1 }]);
   });
 });
