@@ -26,7 +26,7 @@ const COMMANDS: readonly (readonly [name: string, summary: string, room: () => P
   ],
   [
     'webhooks',
-    'list the webhooks of the HQ account or a company',
+    'list webhooks; subscribe or unsubscribe many accounts at once',
     () => import('./commands/webhooks/index.js'),
   ],
   [
@@ -43,6 +43,16 @@ const COMMANDS: readonly (readonly [name: string, summary: string, room: () => P
     'blacklist',
     "list and add to the agency's blacklist of domains and addresses",
     () => import('./commands/blacklist/index.js'),
+  ],
+  [
+    'plan',
+    'show what it takes to bring the agency to the state a file describes',
+    () => import('./commands/plan/index.js'),
+  ],
+  [
+    'apply',
+    'make the changes `plan` shows (companies, keys, webhooks)',
+    () => import('./commands/apply/index.js'),
   ],
   ['api', 'make a raw API call and print the response body', () => import('./commands/api/index.js')],
   ['login', 'check an API key and save it in a profile', () => import('./commands/login/index.js')],

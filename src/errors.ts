@@ -11,6 +11,8 @@ export const ExitCode = {
   auth: 3,
   notFound: 4,
   conflict: 5,
+  /** `plan --exit-code`: the agency differs from the file. */
+  changesPending: 6,
   interrupted: 130,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];

@@ -126,3 +126,9 @@ export async function companyIdsOf(
   for (const ref of refs) ids.push((await directory.resolve(ref)).id);
   return ids;
 }
+
+/** The id a parsed `<company>` stands for: an id as it is, a name through a listing. */
+export async function companyIdFor(api: CompanyLister, ref: CompanyRef): Promise<number> {
+  if (ref.id !== undefined) return ref.id;
+  return (await new CompanyDirectory(api).resolve(ref)).id;
+}

@@ -3,7 +3,6 @@
  * `--company` (repeatable); `--file` of ids or exact names; `--all` = every active company.
  * Every value is checked before the first request; names cost one listing for the whole run.
  */
-import type { Company } from '../api/types.js';
 import { UsageError } from '../errors.js';
 import { type CompanyDirectory, CompanyNotFoundError, type CompanyRef, parseCompanyRef } from './resolve.js';
 
@@ -12,13 +11,8 @@ export interface Target {
   companyId: number | null;
   /** The company's name when the listing was read. */
   name?: string | undefined;
-}
-
-export interface TargetSelection {
-  /** Accounts to act on, in the user's order, each once. */
-  targets: Target[];
-  /** `--all` only: inactive companies, reported as skipped-inactive. */
-  skipped: Company[];
+  /** `--all` only: an inactive company, reported as skipped-inactive and never sent a request. */
+  skipInactive?: boolean | undefined;
 }
 
 export interface TargetOptions {
@@ -60,25 +54,20 @@ function collectTargetLines(text: string, source: string, refs: SourcedRef[], pr
 }
 
 /** Checks every target locally, then resolves names through one listing (only when a name is given). */
-export async function selectTargets(
-  options: TargetOptions,
-  directory: CompanyDirectory,
-): Promise<TargetSelection> {
+/** Accounts to act on, in the user's order (`--all`: the listing's), each once. */
+export async function selectTargets(options: TargetOptions, directory: CompanyDirectory): Promise<Target[]> {
   const explicit = readRefs(options);
   if (options.all) {
     if (explicit.length > 0 || options.file) {
       throw new UsageError('--all cannot be combined with --company or --file.');
     }
     const companies = await directory.all();
-    return {
-      targets: companies.filter((c) => c.active).map((c) => ({ companyId: c.id, name: c.name })),
-      skipped: companies.filter((c) => !c.active),
-    };
+    return companies.map((c) => ({ companyId: c.id, name: c.name, skipInactive: !c.active || undefined }));
   }
   if (options.file && explicit.length === 0) {
     throw new UsageError(`${options.file.source} names no company (only blank or # lines).`);
   }
-  if (explicit.length === 0) return { targets: [{ companyId: null }], skipped: [] };
+  if (explicit.length === 0) return [{ companyId: null }];
 
   const targets: Target[] = [];
   const seen = new Set<number>();
@@ -98,7 +87,7 @@ export async function selectTargets(
   if (missing.length > 1) {
     throw new CompanyNotFoundError(`${missing.length} companies not found:\n  ${missing.join('\n  ')}`);
   }
-  return { targets, skipped: [] };
+  return targets;
 }
 
 function readRefs(options: TargetOptions): SourcedRef[] {

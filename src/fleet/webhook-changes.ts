@@ -4,7 +4,7 @@
  * account has its own rate limit); within one account the writes go one at a time, in order.
  */
 import { mapPool } from '../api/limit.js';
-import type { Company, Webhook } from '../api/types.js';
+import type { Webhook } from '../api/types.js';
 import { type ExitCode, InterruptedError } from '../errors.js';
 import { isRowFailure, type RowError, rowError } from './failures.js';
 import type { WebhookPort } from './ports.js';
@@ -40,8 +40,6 @@ export interface WebhookChange {
   events: readonly string[];
   url: string;
   targets: readonly Target[];
-  /** Inactive companies of `--all`: one skipped-inactive row per event, no request. */
-  skipped?: readonly Company[];
   dryRun?: boolean;
   concurrency: number;
   signal?: AbortSignal | undefined;
@@ -69,13 +67,7 @@ export async function changeWebhooks(api: WebhookPort, change: WebhookChange): P
     change.signal,
   );
   const rows = perTarget.flatMap((r) => r ?? []);
-  for (const company of change.skipped ?? []) {
-    for (const event of change.events) {
-      rows.push(row(company.id, event, change.url, 'skipped-inactive'));
-    }
-  }
-  const expected =
-    change.targets.length * change.events.length + (change.skipped?.length ?? 0) * change.events.length;
+  const expected = change.targets.length * change.events.length;
   return { rows, failureCodes, interrupted: rows.length < expected };
 }
 
@@ -86,6 +78,8 @@ async function changeAccount(
   failureCodes: ExitCode[],
 ): Promise<WebhookRow[]> {
   const { companyId } = target;
+  if (target.skipInactive)
+    return change.events.map((event) => row(companyId, event, change.url, 'skipped-inactive'));
   const cid = companyId ?? undefined;
   const failAll = (error: unknown) => {
     if (!isRowFailure(error)) throw error;

@@ -15,23 +15,20 @@ function agency() {
 describe('fleet targets', () => {
   it('none means the key’s own account, without any request', async () => {
     const a = agency();
-    expect(await selectTargets({}, new CompanyDirectory(a))).toEqual({
-      targets: [{ companyId: null }],
-      skipped: [],
-    });
+    expect(await selectTargets({}, new CompanyDirectory(a))).toEqual([{ companyId: null }]);
     expect(a.calls).toEqual([]);
   });
 
   it('--company ids need no listing; names cost one listing; repeats are acted on once', async () => {
     const a = agency();
     const ids = await selectTargets({ company: ['1003', '1001', '1003'] }, new CompanyDirectory(a));
-    expect(ids.targets.map((t) => t.companyId)).toEqual([1003, 1001]);
+    expect(ids.map((t) => t.companyId)).toEqual([1003, 1001]);
     expect(a.calls).toEqual([]);
     const named = await selectTargets(
       { company: ['Blue Harbor', '1001', 'Acme Ltd'] },
       new CompanyDirectory(a),
     );
-    expect(named.targets).toEqual([
+    expect(named).toEqual([
       { companyId: 1003, name: 'Blue Harbor' },
       { companyId: 1001, name: 'Acme Ltd' },
     ]);
@@ -41,9 +38,9 @@ describe('fleet targets', () => {
   it('--file takes ids or exact names, skipping blank and # lines; an inactive company named is kept', async () => {
     const a = agency();
     const file = { text: '# clients\n\n  1001  \nOld Client\r\n# end\n', source: 'clients.txt' };
-    const { targets, skipped } = await selectTargets({ file }, new CompanyDirectory(a));
-    expect(targets.map((t) => t.companyId)).toEqual([1001, 1002]);
-    expect(skipped).toEqual([]);
+    const targets = await selectTargets({ file }, new CompanyDirectory(a));
+    // An id needs no listing (so no name); the name costs one, and an inactive company named stays.
+    expect(targets).toEqual([{ companyId: 1001 }, { companyId: 1002, name: 'Old Client' }]);
   });
 
   it('a bad id anywhere is a usage error naming its line, before any request', async () => {
@@ -72,11 +69,14 @@ describe('fleet targets', () => {
     expect((error as Error).message).toContain('"Nobody"');
   });
 
-  it('--all is every active company; inactive ones are returned to be reported as skipped', async () => {
+  it('--all is every company in listing order, inactive ones marked to be skipped', async () => {
     const a = agency();
-    const { targets, skipped } = await selectTargets({ all: true }, new CompanyDirectory(a));
-    expect(targets.map((t) => t.companyId)).toEqual([1001, 1003]);
-    expect(skipped.map((c) => c.id)).toEqual([1002]);
+    const targets = await selectTargets({ all: true }, new CompanyDirectory(a));
+    expect(targets.map((t) => [t.companyId, t.skipInactive === true])).toEqual([
+      [1001, false],
+      [1002, true],
+      [1003, false],
+    ]);
     await expect(selectTargets({ all: true, company: ['1'] }, new CompanyDirectory(a))).rejects.toThrow(
       UsageError,
     );

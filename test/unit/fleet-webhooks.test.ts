@@ -167,11 +167,14 @@ describe('webhooks subscribe / unsubscribe across accounts', () => {
     const { a, blue, old } = setup();
     const out = await changeWebhooks(
       a,
-      base({ events: ['prospect_replied'], targets: [{ companyId: blue.id }], skipped: [old] }),
+      base({
+        events: ['prospect_replied'],
+        targets: [{ companyId: old.id, skipInactive: true }, { companyId: blue.id }],
+      }),
     );
     expect(out.rows.map((r) => `${r.company_id} ${r.result}`)).toEqual([
-      '1002 subscribed',
       '1003 skipped-inactive',
+      '1002 subscribed',
     ]);
     expect(a.calls.some((c) => 'company' in c && c.company === old.id)).toBe(false);
     expect(out.failureCodes).toEqual([]);

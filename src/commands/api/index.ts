@@ -4,7 +4,7 @@ import type { Method } from '../../api/http.js';
 import { collect, paginate } from '../../api/paginate.js';
 import { expectPage } from '../../api/types.js';
 import { UsageError } from '../../errors.js';
-import { parseCompanyId } from '../../input/parse.js';
+import { companyIdFor, parseCompanyRef } from '../../fleet/resolve.js';
 import { readInput } from '../../input/read.js';
 import type { Runtime } from '../../runtime.js';
 import { helpText, type Run } from '../room.js';
@@ -14,7 +14,7 @@ export function define(api: Command, run: Run): void {
     .argument('<path>', 'path under the base URL, e.g. /v2/agency/companies?active=true')
     .option('-X, --method <method>', 'HTTP method (default GET, or POST with --data)')
     .option('--data <json>', "request body: JSON text, @file, or '-' for stdin")
-    .option('--company <company>', 'send x-company-id for this company')
+    .option('--company <company>', 'send x-company-id for this company (id or exact name)')
     .option('--paginate', "follow 'page' and merge every page's content into one array")
     .addHelpText(
       'after',
@@ -42,7 +42,7 @@ export interface ApiOptions {
 export async function rawCall(rt: Runtime, rawPath: string, opts: ApiOptions): Promise<void> {
   const { path, query } = parsePath(rawPath);
   const method = parseMethod(opts.method ?? (opts.data === undefined ? 'GET' : 'POST'));
-  const companyId = opts.company === undefined ? undefined : parseCompanyId(opts.company);
+  const companyRef = opts.company === undefined ? undefined : parseCompanyRef(opts.company, '--company');
   const body = opts.data === undefined ? undefined : await readBody(rt, opts.data);
   if (opts.paginate && method !== 'GET') throw new UsageError('--paginate works only with GET.');
   if (body !== undefined && (method === 'GET' || method === 'HEAD')) {
@@ -50,13 +50,14 @@ export async function rawCall(rt: Runtime, rawPath: string, opts: ApiOptions): P
       `A ${method} request cannot have a body; use -X POST (or leave -X out) with --data.`,
     );
   }
+  const first = query.page === undefined ? 1 : Number(query.page);
+  if (opts.paginate && (!Number.isSafeInteger(first) || first < 1))
+    throw new UsageError('The page in the path must be a whole number from 1.');
   const api = rt.api();
   const { out } = rt;
+  const companyId = companyRef === undefined ? undefined : await companyIdFor(api, companyRef);
 
   if (opts.paginate) {
-    const first = query.page === undefined ? 1 : Number(query.page);
-    if (!Number.isSafeInteger(first) || first < 1)
-      throw new UsageError('The page in the path must be a whole number from 1.');
     const items = await collect(
       paginate(
         async (page) => {

@@ -1,7 +1,7 @@
 /** `agency companies email-accounts <company>`: a company's email accounts, read with the HQ key. */
 import type { Command } from '@commander-js/extra-typings';
 import type { EmailAccount } from '../../api/types.js';
-import { parseCompanyId } from '../../input/parse.js';
+import { companyIdFor, parseCompanyRef } from '../../fleet/resolve.js';
 import { detail } from '../../output/columns.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
@@ -11,7 +11,7 @@ export function defineEmailAccounts(companies: Command, run: Run): void {
   companies
     .command('email-accounts')
     .description("list a company's email accounts (with the HQ key)")
-    .argument('<company>', 'company id')
+    .argument('<company>', 'company id or exact name')
     .addHelpText(
       'after',
       helpText(
@@ -37,8 +37,10 @@ const columns: Column<EmailAccount>[] = [
 ];
 
 export async function listEmailAccounts(rt: Runtime, company: string, _opts: object): Promise<void> {
-  const id = parseCompanyId(company);
-  const accounts = await rt.api().emailAccounts(id);
+  const ref = parseCompanyRef(company);
+  const api = rt.api();
+  const id = await companyIdFor(api, ref);
+  const accounts = await api.emailAccounts(id);
   await rt.out.list(accounts, columns, {
     empty: `Company ${id} has no email accounts.`,
     noun: ['email account', 'email accounts'],

@@ -4,7 +4,8 @@
  */
 import type { Command } from '@commander-js/extra-typings';
 import { AgencyError, ExitCode, InterruptedError, PartialFailureError, UsageError } from '../../errors.js';
-import { parseCompanyId, validateLabel } from '../../input/parse.js';
+import { CompanyDirectory, type CompanyRef, parseCompanyRef } from '../../fleet/resolve.js';
+import { validateLabel } from '../../input/parse.js';
 import { readInput } from '../../input/read.js';
 import { reportError } from '../../output/error-report.js';
 import { progressLine } from '../../output/progress.js';
@@ -15,7 +16,7 @@ export function defineCreate(keys: Command, run: Run): void {
   keys
     .command('create')
     .description('create an API key for one or more companies')
-    .argument('[company...]', 'company ids')
+    .argument('[company...]', 'company ids or exact names')
     .requiredOption('--label <label>', 'label of the key, e.g. the integration it is for')
     .option('--file <path>', "read company ids from a file, one per line ('-' = stdin)")
     .addHelpText(
@@ -129,7 +130,10 @@ export async function createKeys(rt: Runtime, companyArgs: string[], opts: Creat
   out.success(`Created ${created.length} keys labelled ${JSON.stringify(label)}.`);
 }
 
-/** Ids from arguments and/or a file; every bad or repeated id is reported before anything is sent. */
+/**
+ * Ids from arguments and/or a file (ids or exact names); every bad or repeated value is reported before
+ * anything is sent, and names share one listing.
+ */
 async function readCompanyIds(rt: Runtime, args: string[], file: string | undefined): Promise<number[]> {
   const entries = args.map((value, i) => ({ value, where: `argument ${i + 1}` }));
   if (file !== undefined) {
@@ -141,33 +145,52 @@ async function readCompanyIds(rt: Runtime, args: string[], file: string | undefi
     });
   }
   if (entries.length === 0) {
-    throw new UsageError('No company given.', { hint: 'Name one or more company ids, or use --file.' });
+    throw new UsageError('No company given.', {
+      hint: 'Name one or more companies (ids or exact names), or use --file.',
+    });
   }
   const problems: string[] = [];
-  const ids: number[] = [];
-  const seen = new Map<number, string>();
+  const refs: { ref: CompanyRef; where: string }[] = [];
+  const seen = new Map<string, string>();
   for (const { value, where } of entries) {
-    let id: number;
+    let ref: CompanyRef;
     try {
-      id = parseCompanyId(value);
+      ref = parseCompanyRef(value);
     } catch (error) {
       problems.push(`${(error as Error).message} (${where})`);
       continue;
     }
-    const first = seen.get(id);
+    const key = ref.id !== undefined ? `Company ${ref.id}` : `Company ${JSON.stringify(ref.name)}`;
+    const first = seen.get(key);
+    if (first) problems.push(`${key} is given twice (${first} and ${where}).`);
+    else {
+      seen.set(key, where);
+      refs.push({ ref, where });
+    }
+  }
+  throwProblems(problems);
+  const directory = new CompanyDirectory(rt.api());
+  const ids: number[] = [];
+  const byId = new Map<number, string>();
+  for (const { ref, where } of refs) {
+    const { id } = await directory.resolve(ref);
+    const first = byId.get(id);
     if (first) problems.push(`Company ${id} is given twice (${first} and ${where}).`);
     else {
-      seen.set(id, where);
+      byId.set(id, where);
       ids.push(id);
     }
   }
-  if (problems.length > 0) {
-    throw new UsageError(
-      problems.length === 1
-        ? (problems[0] as string)
-        : `${problems.length} problems:\n  ${problems.join('\n  ')}`,
-      { hint: 'Nothing was sent.' },
-    );
-  }
+  throwProblems(problems);
   return ids;
+}
+
+function throwProblems(problems: readonly string[]): void {
+  if (problems.length === 0) return;
+  throw new UsageError(
+    problems.length === 1
+      ? (problems[0] as string)
+      : `${problems.length} problems:\n  ${problems.join('\n  ')}`,
+    { hint: 'Nothing was sent.' },
+  );
 }

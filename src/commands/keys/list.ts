@@ -3,7 +3,8 @@ import type { Command } from '@commander-js/extra-typings';
 import { collect, paginate } from '../../api/paginate.js';
 import type { ApiKey } from '../../api/types.js';
 import { maskKey } from '../../config.js';
-import { optionalPositiveInt, parseCompanyId } from '../../input/parse.js';
+import { companyIdFor, parseCompanyRef } from '../../fleet/resolve.js';
+import { optionalPositiveInt } from '../../input/parse.js';
 import type { Runtime } from '../../runtime.js';
 import { helpText, type Run } from '../room.js';
 
@@ -11,7 +12,7 @@ export function defineList(keys: Command, run: Run): void {
   keys
     .command('list')
     .description("list a company's API keys (those your user created)")
-    .argument('<company>', 'company id')
+    .argument('<company>', 'company id or exact name')
     .option('--page <n>', 'fetch only this page (50 per page)')
     .option('--limit <n>', 'stop after this many keys')
     .option('--reveal', 'show whole keys in the table (piped and --json output always has them)')
@@ -38,10 +39,11 @@ export interface ListKeysOptions {
 }
 
 export async function listKeys(rt: Runtime, company: string, opts: ListKeysOptions): Promise<void> {
-  const id = parseCompanyId(company);
+  const ref = parseCompanyRef(company);
   const page = optionalPositiveInt(opts.page, '--page');
   const limit = optionalPositiveInt(opts.limit, '--limit');
   const api = rt.api();
+  const id = await companyIdFor(api, ref);
   const keys = await collect(paginate((p) => api.listKeysPage(id, p), { page, limit }));
   const { out } = rt;
   // A table on a screen is read over a shoulder: keys are masked there unless --reveal.

@@ -1,14 +1,14 @@
 /** `agency mailboxes [--company <company>]`: the mailboxes of the HQ account or of a client company. */
 import type { Command } from '@commander-js/extra-typings';
 import type { Mailbox } from '../../api/types.js';
-import { parseCompanyId } from '../../input/parse.js';
+import { companyIdFor, parseCompanyRef } from '../../fleet/resolve.js';
 import { detail } from '../../output/columns.js';
 import type { Runtime } from '../../runtime.js';
 import { helpText, type Run } from '../room.js';
 
 export function define(mailboxes: Command, run: Run): void {
   mailboxes
-    .option('--company <company>', 'act for this client company (HQ key + x-company-id)')
+    .option('--company <company>', 'act for this client company, by id or exact name (HQ key + x-company-id)')
     .addHelpText(
       'after',
       helpText(
@@ -25,10 +25,12 @@ export function define(mailboxes: Command, run: Run): void {
 }
 
 export async function listMailboxes(rt: Runtime, opts: { company?: string | undefined }): Promise<void> {
-  const companyId = opts.company === undefined ? undefined : parseCompanyId(opts.company);
+  const ref = opts.company === undefined ? undefined : parseCompanyRef(opts.company, '--company');
+  const api = rt.api();
+  const companyId = ref === undefined ? undefined : await companyIdFor(api, ref);
   const whose = companyId === undefined ? 'The HQ account' : `Company ${companyId}`;
   await rt.out.list<Mailbox>(
-    await rt.api().mailboxes(companyId),
+    await api.mailboxes(companyId),
     [
       { header: 'id', value: (m) => m.id },
       { header: 'type', value: (m) => m.type },

@@ -1,11 +1,11 @@
 /** `agency me [--company <company>]`: who the key belongs to (HQ or client key). */
 import type { Command } from '@commander-js/extra-typings';
-import { parseCompanyId } from '../../input/parse.js';
+import { companyIdFor, parseCompanyRef } from '../../fleet/resolve.js';
 import type { Runtime } from '../../runtime.js';
 import { helpText, type Run } from '../room.js';
 
 export function define(me: Command, run: Run): void {
-  me.option('--company <company>', 'act for this client company (HQ key + x-company-id)')
+  me.option('--company <company>', 'act for this client company, by id or exact name (HQ key + x-company-id)')
     .addHelpText(
       'after',
       helpText(
@@ -19,6 +19,8 @@ export function define(me: Command, run: Run): void {
 }
 
 export async function showMe(rt: Runtime, opts: { company?: string | undefined }): Promise<void> {
-  const companyId = opts.company === undefined ? undefined : parseCompanyId(opts.company);
-  rt.out.record(await rt.api().me(companyId));
+  const ref = opts.company === undefined ? undefined : parseCompanyRef(opts.company, '--company');
+  const api = rt.api();
+  const companyId = ref === undefined ? undefined : await companyIdFor(api, ref);
+  rt.out.record(await api.me(companyId));
 }

@@ -1,0 +1,38 @@
+/**
+ * `agency apply -f FILE`: make the changes `plan` shows. The room defines the options alone; the
+ * handler (and with it the YAML parser) loads when it runs.
+ */
+import type { Command } from '@commander-js/extra-typings';
+import { helpText, type Run } from '../room.js';
+
+export interface ApplyOptions {
+  file: string;
+  yes?: boolean | undefined;
+  keysOut?: string | undefined;
+  concurrency?: string | undefined;
+}
+
+export function define(apply: Command, run: Run): void {
+  apply
+    .requiredOption('-f, --file <path>', "the desired state, YAML or JSON ('-' = stdin)")
+    .option('-y, --yes', 'do not ask (required when not on a terminal)')
+    .option('--keys-out <path>', 'also append each new key to this file (created 0600)')
+    .option('--concurrency <n>', 'client accounts worked on at once (default 4)')
+    .addHelpText(
+      'after',
+      helpText(
+        'Shows the plan (see `agency plan --help` for the file), asks, then makes the changes:\n' +
+          'companies (10 per request, file order), then keys, then webhooks. Prints one line per\n' +
+          'change made, each new key whole; --keys-out appends\n' +
+          '"company_id<TAB>name<TAB>label<TAB>api_key" as each key arrives. Goes on past a\n' +
+          'failure; a company that could not be created gets none of its keys or webhooks.\n' +
+          'Running it again is safe: it sends only what is still missing.',
+        [
+          'agency apply -f agency.yaml',
+          'agency apply -f agency.yaml --yes --keys-out new-keys.tsv',
+          'agency apply -f agency.yaml --yes --json > applied.json',
+        ],
+      ),
+    )
+    .action(run(async (rt, opts: ApplyOptions) => (await import('./run.js')).applyCommand(rt, opts)));
+}

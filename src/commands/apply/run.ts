@@ -1,0 +1,114 @@
+/** The handler of `apply`: the plan, the question, then the changes, each reported as it is made. */
+
+import type { AgencyClient } from '../../api/client.js';
+import { AgencyError, ExitCode, PartialFailureError, UsageError } from '../../errors.js';
+import {
+  type Applied,
+  applyPlan,
+  type CreationOutcome,
+  describeApplied,
+  keysOutLine,
+} from '../../fleet/apply.js';
+import { createInChunks } from '../../fleet/bulk-create.js';
+import { rowsFailed } from '../../fleet/failures.js';
+import { KeysOut } from '../../fleet/keys-out.js';
+import { planChanges, planSummary } from '../../fleet/plan.js';
+import { confirm } from '../../input/prompt.js';
+import type { Runtime } from '../../runtime.js';
+import { computePlan, parseConcurrency, planLines, readDesiredState } from '../plan/run.js';
+import type { ApplyOptions } from './index.js';
+
+/** The user said no at the question. */
+class Declined extends AgencyError {
+  readonly exitCode = ExitCode.failure;
+}
+
+export async function applyCommand(rt: Runtime, opts: ApplyOptions): Promise<void> {
+  const { out, terminal } = rt;
+  const canAsk = terminal.stdinIsTTY && terminal.stderrIsTTY;
+  // Checked before anything is read or sent: a script without --yes must not half-run.
+  if (!opts.yes && !canAsk) {
+    throw new UsageError('apply changes the agency and needs --yes when it cannot ask on a terminal.', {
+      hint: 'Review the changes with `agency plan -f FILE`, then run apply with --yes. Nothing was sent.',
+    });
+  }
+  const concurrency = parseConcurrency(opts.concurrency);
+  const desired = await readDesiredState(rt, opts.file);
+  const plan = await computePlan(rt, desired, rt.api({ connections: concurrency + 1 }), concurrency);
+
+  for (const line of planLines(plan)) out.info(line);
+  const pending = planChanges(plan).length;
+  if (pending === 0) {
+    out.info('No changes.');
+    if (out.json) out.jsonValue([]);
+    return;
+  }
+  out.info(planSummary(plan));
+  if (!opts.yes && !(await confirm(terminal, `Apply ${pending} change${pending === 1 ? '' : 's'}?`, false))) {
+    throw new Declined('Nothing was changed.');
+  }
+
+  const keysOut = opts.keysOut === undefined ? undefined : KeysOut.open(opts.keysOut);
+  // A POST in flight is not aborted by Ctrl-C, so that its outcome (a key!) is reported; none starts after.
+  const api = rt.api({ connections: concurrency + 1, interruptible: false });
+  const made: Applied[] = [];
+  try {
+    const outcome = await applyPlan(
+      plan,
+      {
+        keys: api,
+        webhooks: api,
+        createCompanies: (names, knownIds) => createForApply(rt, api, names, knownIds),
+      },
+      {
+        concurrency,
+        signal: rt.ctx.signal,
+        onChange: (entry) => {
+          if (entry.result === 'failed' || entry.result === 'skipped') {
+            out.warn(describeApplied(entry));
+            return;
+          }
+          // The key reaches the file before anything else happens.
+          if (entry.type === 'key') keysOut?.append(keysOutLine(entry));
+          made.push(entry);
+          if (!out.json) out.line(describeApplied(entry));
+        },
+      },
+    );
+    if (out.json) out.jsonValue(made);
+    const failed = outcome.applied.length - made.length;
+    if (outcome.interrupted) {
+      throw new PartialFailureError(
+        `Interrupted after ${made.length} of ${pending} changes (listed on stdout). Run apply again to finish.`,
+        ExitCode.interrupted,
+      );
+    }
+    if (failed > 0) throw rowsFailed(failed, pending, outcome.failureCodes);
+    out.success(`Applied ${made.length} change${made.length === 1 ? '' : 's'}.`);
+  } finally {
+    keysOut?.close();
+  }
+}
+
+/** Bulk creation with its lost-answer check; the plan's listing says which companies existed before. */
+async function createForApply(
+  rt: Runtime,
+  api: AgencyClient,
+  names: string[],
+  knownIds: ReadonlySet<number>,
+): Promise<CreationOutcome> {
+  const result = await createInChunks(
+    { reads: api, writes: api },
+    { toCreate: names, existing: [], seenIds: new Set(knownIds) },
+    { signal: rt.ctx.signal, notes: { info: (m) => rt.out.info(m), warn: (m) => rt.out.warn(m) } },
+  );
+  const failed: CreationOutcome['failed'] = [];
+  const { failure } = result;
+  if (failure && failure.error instanceof AgencyError && !(failure.error.exitCode === ExitCode.interrupted)) {
+    const created = new Set(result.created.map((c) => c.name.trim()));
+    for (const name of result.chunks.slice(failure.index).flat()) {
+      if (!created.has(name)) failed.push({ name, error: failure.error });
+    }
+  }
+  return { created: result.created, failed };
+}

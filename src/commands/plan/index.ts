@@ -1,0 +1,43 @@
+/**
+ * `agency plan -f FILE`: what it takes to bring the agency to the state a file describes, read only.
+ * The room defines the options alone; the handler (and with it the YAML parser) loads when it runs.
+ */
+import type { Command } from '@commander-js/extra-typings';
+import { helpText, type Run } from '../room.js';
+
+export interface PlanOptions {
+  file: string;
+  exitCode?: boolean | undefined;
+  concurrency?: string | undefined;
+}
+
+export function define(plan: Command, run: Run): void {
+  plan
+    .requiredOption('-f, --file <path>', "the desired state, YAML or JSON ('-' = stdin)")
+    .option('--exit-code', 'exit 6 when changes are pending (for drift checks in CI)')
+    .option('--concurrency <n>', 'client accounts read at once (default 4)')
+    .addHelpText(
+      'after',
+      helpText(
+        'Reads the agency (companies, the keys your user created, webhooks) and prints one line per\n' +
+          'change the file asks for: + company, + key, + webhook; "!" lines for what cannot be done\n' +
+          "(an inactive company's webhooks). Counts of what is in place and of the companies the file\n" +
+          'does not mention (never changed) go to stderr. Sends no POST.\n\n' +
+          'The file:\n' +
+          '  defaults:                  # optional; merged into every company\n' +
+          '    keys: [zapier]           # labels that must exist among your keys\n' +
+          '    webhooks:\n' +
+          '      - { event: prospect_replied, url: https://crm.example.com/hooks/woodpecker }\n' +
+          '  companies:\n' +
+          '    - name: Acme Ltd\n' +
+          '      keys: [reporting]      # in addition to the defaults\n' +
+          '    - Blue Harbor Dental     # a name with the defaults only',
+        [
+          'agency plan -f agency.yaml',
+          'agency plan -f agency.yaml --exit-code || echo "drift"',
+          'agency plan -f agency.yaml --json',
+        ],
+      ),
+    )
+    .action(run(async (rt, opts: PlanOptions) => (await import('./run.js')).planCommand(rt, opts)));
+}

@@ -1,0 +1,121 @@
+/**
+ * What `webhooks subscribe` and `webhooks unsubscribe` share: the options (events, URL, targets), the
+ * local checks made before any request, and the rows they print. The fleet logic is in
+ * src/fleet/webhook-changes.ts.
+ */
+import type { Command } from '@commander-js/extra-typings';
+import { ExitCode, PartialFailureError, UsageError } from '../../errors.js';
+import { rowsFailed } from '../../fleet/failures.js';
+import { CompanyDirectory } from '../../fleet/resolve.js';
+import { selectTargets } from '../../fleet/targets.js';
+import { changeWebhooks, type WebhookAction, type WebhookRow } from '../../fleet/webhook-changes.js';
+import { checkEvent, checkWebhookUrl } from '../../fleet/webhook-input.js';
+import { optionalPositiveInt } from '../../input/parse.js';
+import { readInput } from '../../input/read.js';
+import { cellText } from '../../output/text.js';
+import type { Runtime } from '../../runtime.js';
+import { collectValues, helpText, type Run } from '../room.js';
+
+export const DEFAULT_CONCURRENCY = 4;
+const MAX_CONCURRENCY = 16;
+
+export interface WebhookChangeOptions {
+  event: string[];
+  url: string;
+  company?: string[] | undefined;
+  file?: string | undefined;
+  all?: boolean | undefined;
+  dryRun?: boolean | undefined;
+  concurrency?: string | undefined;
+}
+
+export function defineChange(
+  webhooks: Command,
+  run: Run,
+  action: WebhookAction,
+  text: { description: string; prints: string; examples: readonly string[] },
+): void {
+  webhooks
+    .command(action)
+    .description(text.description)
+    .requiredOption('--event <event>', 'event name, e.g. prospect_replied (repeatable)', collectValues)
+    .requiredOption('--url <url>', 'the http(s) address that receives the events')
+    .option('--company <company>', 'a client company: id or exact name (repeatable)', collectValues)
+    .option('--file <path>', "company ids or exact names, one per line ('-' = stdin)")
+    .option('--all', 'every active company of the agency')
+    .option('--dry-run', 'read and show what would change; send nothing')
+    .option('--concurrency <n>', `client accounts worked on at once (default ${DEFAULT_CONCURRENCY})`)
+    .addHelpText('after', helpText(text.prints, text.examples))
+    .action(run((rt, opts: WebhookChangeOptions) => changeWebhooksCommand(rt, action, opts)));
+}
+
+async function changeWebhooksCommand(
+  rt: Runtime,
+  action: WebhookAction,
+  opts: WebhookChangeOptions,
+): Promise<void> {
+  // Every local check comes before the first request.
+  const events: string[] = [];
+  for (const value of opts.event) {
+    const { event, warning } = checkEvent(value);
+    if (warning) rt.out.warn(warning);
+    if (!events.includes(event)) events.push(event);
+  }
+  const url = checkWebhookUrl(opts.url);
+  const concurrency = optionalPositiveInt(opts.concurrency, '--concurrency') ?? DEFAULT_CONCURRENCY;
+  if (concurrency > MAX_CONCURRENCY) throw new UsageError(`--concurrency is at most ${MAX_CONCURRENCY}.`);
+  const file = opts.file === undefined ? undefined : await readInput(opts.file, rt.terminal, rt.ctx.signal);
+
+  // A write in flight is not aborted by Ctrl-C (its outcome is reported); no new one starts.
+  const api = rt.api({ connections: concurrency + 1, interruptible: false });
+  const targets = await selectTargets(
+    { company: opts.company, file, all: opts.all },
+    new CompanyDirectory(api),
+  );
+  const outcome = await changeWebhooks(api, {
+    action,
+    events,
+    url,
+    targets,
+    dryRun: opts.dryRun,
+    concurrency,
+    signal: rt.ctx.signal,
+  });
+  await printRows(rt, outcome.rows);
+  rt.out.info(summary(outcome.rows, opts.dryRun === true));
+  if (outcome.interrupted) {
+    throw new PartialFailureError('Interrupted; the rows above are what was done.', ExitCode.interrupted);
+  }
+  const failed = outcome.rows.filter((r) => r.result === 'failed').length;
+  if (failed > 0) throw rowsFailed(failed, outcome.rows.length, outcome.failureCodes, 'row');
+}
+
+/** TSV rows have four fields, and a fifth (the reason) on a failed row only. */
+async function printRows(rt: Runtime, rows: WebhookRow[]): Promise<void> {
+  const { out } = rt;
+  if (out.json) return out.jsonValue(rows);
+  if (!rt.terminal.stdoutIsTTY) {
+    for (const row of rows) {
+      const fields = [row.company_id ?? '', row.event, row.target_url, row.result];
+      if (row.error) fields.push(row.error.message);
+      out.out(`${fields.map(cellText).join('\t')}\n`);
+    }
+    return;
+  }
+  const anyFailed = rows.some((r) => r.error);
+  await out.list(rows, [
+    { header: 'company', value: (r) => r.company_id ?? '(this account)' },
+    { header: 'event', value: (r) => r.event },
+    { header: 'target url', value: (r) => r.target_url },
+    { header: 'result', value: (r) => r.result },
+    ...(anyFailed ? [{ header: 'reason', value: (r: WebhookRow) => r.error?.message }] : []),
+  ]);
+}
+
+function summary(rows: readonly WebhookRow[], dryRun: boolean): string {
+  const counts = new Map<string, number>();
+  for (const row of rows) counts.set(row.result, (counts.get(row.result) ?? 0) + 1);
+  const parts = [...counts].map(([result, n]) => `${n} ${result}`);
+  const text = parts.length ? parts.join(', ') : 'nothing to do';
+  return dryRun ? `Dry run: ${text}. Nothing was sent.` : `${text[0]?.toUpperCase()}${text.slice(1)}.`;
+}

@@ -1,0 +1,43 @@
+/** `agency webhooks list [--company <company>]` (also plain `agency webhooks`): an account's webhooks. */
+import type { Command } from '@commander-js/extra-typings';
+import type { Webhook } from '../../api/types.js';
+import { companyIdFor, parseCompanyRef } from '../../fleet/resolve.js';
+import type { Runtime } from '../../runtime.js';
+import { helpText, type Run } from '../room.js';
+
+export function defineList(webhooks: Command, run: Run): void {
+  webhooks
+    // The default subcommand: `agency webhooks --company 1042` is `agency webhooks list --company 1042`.
+    .command('list', { isDefault: true })
+    .description('list the webhooks of the HQ account or a company')
+    .option('--company <company>', 'act for this client company, by id or exact name (HQ key + x-company-id)')
+    .addHelpText(
+      'after',
+      helpText(
+        'Prints one row per webhook: the event and the URL it calls. `agency webhooks` alone\n' +
+          'is the same command. To audit every company at once, use `agency inventory`.',
+        [
+          'agency webhooks',
+          'agency webhooks list --company 1042',
+          'agency webhooks --company "Acme Ltd"',
+          "agency webhooks --company 1042 --json | jq -r '.[].event'",
+        ],
+      ),
+    )
+    .action(run(listWebhooks));
+}
+
+export async function listWebhooks(rt: Runtime, opts: { company?: string | undefined }): Promise<void> {
+  const ref = opts.company === undefined ? undefined : parseCompanyRef(opts.company, '--company');
+  const api = rt.api();
+  const companyId = ref === undefined ? undefined : await companyIdFor(api, ref);
+  const whose = companyId === undefined ? 'The HQ account' : `Company ${companyId}`;
+  await rt.out.list<Webhook>(
+    await api.webhooks(companyId),
+    [
+      { header: 'event', value: (w) => w.event },
+      { header: 'target url', value: (w) => w.target_url },
+    ],
+    { empty: `${whose} has no webhooks.`, noun: ['webhook', 'webhooks'] },
+  );
+}

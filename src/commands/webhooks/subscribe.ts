@@ -1,0 +1,21 @@
+/** `agency webhooks subscribe`: point accounts' webhooks at a URL, sending only the pairs missing. */
+import type { Command } from '@commander-js/extra-typings';
+import type { Run } from '../room.js';
+import { defineChange } from './change.js';
+
+export function defineSubscribe(webhooks: Command, run: Run): void {
+  defineChange(webhooks, run, 'subscribe', {
+    description: 'subscribe accounts to webhook events (only the pairs missing)',
+    prints:
+      "Reads each account's webhooks first and subscribes only the (event, URL) pairs that are\n" +
+      'missing. Prints one row per company and event: company_id, event, target_url, result\n' +
+      '(subscribed, exists, would-subscribe, skipped-inactive or failed, with the reason).\n' +
+      "Without --company, --file or --all it acts on the key's own account. The service\n" +
+      'allows 3 URLs per event per account.',
+    examples: [
+      'agency webhooks subscribe --event prospect_replied --url https://crm.example.com/hook --company 1042',
+      'agency webhooks subscribe --event prospect_replied --event prospect_bounced \\\n      --url https://crm.example.com/hook --all --dry-run',
+      'agency webhooks subscribe --event prospect_interested --url https://crm.example.com/hook --file clients.txt',
+    ],
+  });
+}

@@ -1,0 +1,18 @@
+/** `agency webhooks unsubscribe`: remove subscriptions, sending only for the pairs present. */
+import type { Command } from '@commander-js/extra-typings';
+import type { Run } from '../room.js';
+import { defineChange } from './change.js';
+
+export function defineUnsubscribe(webhooks: Command, run: Run): void {
+  defineChange(webhooks, run, 'unsubscribe', {
+    description: 'remove webhook subscriptions (only the pairs present)',
+    prints:
+      "Reads each account's webhooks first and unsubscribes only the (event, URL) pairs that\n" +
+      'are present. Prints one row per company and event: company_id, event, target_url,\n' +
+      'result (unsubscribed, absent, would-unsubscribe, skipped-inactive or failed).',
+    examples: [
+      'agency webhooks unsubscribe --event prospect_replied --url https://old-crm.example.com/hook --all',
+      'agency webhooks unsubscribe --event email_opened --url https://crm.example.com/hook --company "Acme Ltd"',
+    ],
+  });
+}

@@ -1,0 +1,91 @@
+/**
+ * `<company>` accepts an exact company name wherever an id is accepted, resolved through one listing
+ * per run; an unknown name exits 4 and suggests case/spacing variants; a bad id exits 2 before any
+ * request.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type Harness, startHarness } from '../helpers/cli.js';
+
+const ACME = '1001'; // "Acme Ltd"
+const LIST = '/rest/v2/agency/companies';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ seed: { companies: 60 } });
+});
+afterAll(async () => {
+  await h.close();
+});
+beforeEach(() => h.sandbox.reset());
+
+const listings = () => h.requests().filter((r) => r.method === 'GET' && r.path === LIST);
+
+describe('<company> by exact name', () => {
+  const commands: [
+    string[],
+    (id: string) => (r: { path: string; headers: Record<string, string> }) => boolean,
+  ][] = [
+    [['keys', 'list', 'Acme Ltd'], (id) => (r) => r.path === `${LIST}/${id}/api_keys`],
+    [['companies', 'email-accounts', 'Acme Ltd'], (id) => (r) => r.path === `${LIST}/${id}/email_accounts`],
+    [
+      ['me', '--company', 'Acme Ltd'],
+      (id) => (r) => r.path === '/rest/v1/me' && r.headers['x-company-id'] === id,
+    ],
+    [
+      ['mailboxes', '--company', 'Acme Ltd'],
+      (id) => (r) => r.path === '/rest/v2/mailboxes' && r.headers['x-company-id'] === id,
+    ],
+    [
+      ['webhooks', '--company', 'Acme Ltd'],
+      (id) => (r) => /\/webhooks$/.test(r.path) && r.headers['x-company-id'] === id,
+    ],
+    [
+      ['api', '/v1/me', '--company', 'Acme Ltd'],
+      (id) => (r) => r.path === '/rest/v1/me' && r.headers['x-company-id'] === id,
+    ],
+  ];
+
+  for (const [args, matches] of commands) {
+    it(`${args.join(' ')}: one listing (all pages), then the id`, async () => {
+      const r = await h.run(args);
+      expect(r.code, r.stderr).toBe(0);
+      const pages = listings().map((q) => q.query.page);
+      expect(pages).toEqual(['1', '2']);
+      expect(h.requests().some(matches(ACME))).toBe(true);
+      h.sandbox.reset();
+      // The same command with the id reads no listing.
+      const byId = await h.run(args.map((a) => (a === 'Acme Ltd' ? ACME : a)));
+      expect(byId.code, byId.stderr).toBe(0);
+      expect(listings()).toEqual([]);
+      expect(byId.stdout).toBe(r.stdout);
+    });
+  }
+
+  it('keys create takes a name; the key goes to that company', async () => {
+    const r = await h.run(['keys', 'create', 'Acme Ltd', '--label', 'by-name'], { allowCanary: undefined });
+    expect(r.code, r.stderr).toBe(0);
+    const post = h.requests().find((q) => q.method === 'POST');
+    expect(post?.path).toBe(`${LIST}/${ACME}/api_keys`);
+  });
+
+  it('an unknown name exits 4, suggests the case/spacing variant, and sends nothing else', async () => {
+    const r = await h.run(['keys', 'create', 'acme  LTD', '--label', 'x']);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain('"acme  LTD"');
+    expect(r.stderr).toContain('"Acme Ltd" (id 1001)');
+    expect(r.stdout).toBe('');
+    expect(h.requests().every((q) => q.method === 'GET' && q.path === LIST)).toBe(true);
+  });
+
+  it('a bad id exits 2 before any request', async () => {
+    for (const args of [
+      ['keys', 'list', '0'],
+      ['me', '--company', '00'],
+      ['companies', 'email-accounts', '99999999999999999999'],
+    ]) {
+      const r = await h.run(args);
+      expect(r.code, args.join(' ')).toBe(2);
+    }
+    expect(h.requests()).toEqual([]);
+  });
+});

@@ -1,0 +1,297 @@
+/**
+ * `webhooks subscribe | unsubscribe` through the built binary against the sandbox: the exact requests
+ * (bodies, x-company-id, how many POSTs), one row per (company, event), idempotence, local checks
+ * before any request, inactive companies, the service's limit of 3 per event, and exit codes.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { RecordedRequest } from '../../src/sandbox/index.js';
+import { type Harness, jsonError, startHarness } from '../helpers/cli.js';
+
+const HOOK = 'https://crm.example.com/hooks/woodpecker';
+const SUBSCRIBE = '/rest/v1/webhooks/subscribe';
+const UNSUBSCRIBE = '/rest/v1/webhooks/unsubscribe';
+// Seeded companies: 1001 "Acme Ltd" (active), 1002 "Blue Harbor Dental" (active), 1007 inactive.
+const ACME = 1001;
+const BLUE = 1002;
+const INACTIVE = 1007;
+
+let h: Harness;
+let scratch: string;
+beforeAll(async () => {
+  h = await startHarness({ seed: { companies: 12 } });
+  scratch = mkdtempSync(join(tmpdir(), 'agency-webhooks-'));
+});
+afterAll(async () => {
+  await h.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+beforeEach(() => h.sandbox.reset());
+
+/** `cli('webhooks subscribe --event x', '--url', url)`: the words, then arguments that may hold spaces. */
+const cli = (words: string, ...args: string[]) => h.run([...words.split(' '), ...args]);
+const posts = (): RecordedRequest[] => h.requests().filter((r) => r.method === 'POST');
+const rows = (stdout: string) =>
+  stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => line.split('\t'));
+
+/** The account's webhooks as `agency webhooks list` shows them: "EVENT url" lines. */
+async function listed(company: number | undefined): Promise<string[]> {
+  const args = [
+    'webhooks',
+    'list',
+    '--json',
+    ...(company === undefined ? [] : ['--company', String(company)]),
+  ];
+  const r = await h.run(args);
+  expect(r.code, r.stderr).toBe(0);
+  return (JSON.parse(r.stdout) as { event: string; target_url: string }[]).map(
+    (w) => `${w.event} ${w.target_url}`,
+  );
+}
+
+describe('webhooks subscribe', () => {
+  it('reads first, sends only the missing pairs (lower-case event, x-company-id), then changes nothing', async () => {
+    const url = `${HOOK}/first`;
+    const r = await cli(
+      'webhooks subscribe --event prospect_replied --event PROSPECT_BOUNCED --url',
+      url,
+      '--company',
+      String(ACME),
+      '--company',
+      'Blue Harbor Dental',
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(rows(r.stdout)).toEqual([
+      [String(ACME), 'PROSPECT_REPLIED', url, 'subscribed'],
+      [String(ACME), 'PROSPECT_BOUNCED', url, 'subscribed'],
+      [String(BLUE), 'PROSPECT_REPLIED', url, 'subscribed'],
+      [String(BLUE), 'PROSPECT_BOUNCED', url, 'subscribed'],
+    ]);
+    const sent = posts();
+    expect(sent).toHaveLength(4);
+    for (const p of sent) expect(p.path).toBe(SUBSCRIBE);
+    // Accounts run side by side; within one account the writes keep the order of --event.
+    const byAccount = (id: number) =>
+      sent.filter((p) => p.headers['x-company-id'] === String(id)).map((p) => p.body);
+    expect(byAccount(ACME)).toEqual([
+      { target_url: url, event: 'prospect_replied' },
+      { target_url: url, event: 'prospect_bounced' },
+    ]);
+    expect(byAccount(BLUE)).toEqual(byAccount(ACME));
+    expect(sent.map((p) => [p.headers['x-company-id'], p.body]).sort()).toEqual(
+      [
+        [String(ACME), { target_url: url, event: 'prospect_replied' }],
+        [String(ACME), { target_url: url, event: 'prospect_bounced' }],
+        [String(BLUE), { target_url: url, event: 'prospect_replied' }],
+        [String(BLUE), { target_url: url, event: 'prospect_bounced' }],
+      ].sort(),
+    );
+    // Each account's list was read, with its x-company-id.
+    const reads = h.requests().filter((q) => q.method === 'GET' && /\/webhooks$/.test(q.path));
+    expect(reads.map((q) => q.headers['x-company-id']).sort()).toEqual([String(ACME), String(BLUE)]);
+    expect(await listed(ACME)).toEqual(
+      expect.arrayContaining([`PROSPECT_REPLIED ${url}`, `PROSPECT_BOUNCED ${url}`]),
+    );
+
+    h.sandbox.reset();
+    const again = await cli(
+      'webhooks subscribe --event Prospect_Replied --event prospect_bounced --url',
+      url,
+      '--company',
+      String(ACME),
+      '--company',
+      String(BLUE),
+    );
+    expect(again.code, again.stderr).toBe(0);
+    expect(rows(again.stdout).map((row) => row[3])).toEqual(['exists', 'exists', 'exists', 'exists']);
+    expect(posts()).toEqual([]);
+  });
+
+  it('--dry-run reads but sends no POST', async () => {
+    const r = await cli(
+      'webhooks subscribe --event prospect_interested --url',
+      `${HOOK}/dry`,
+      '--company',
+      String(ACME),
+      '--dry-run',
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(rows(r.stdout)).toEqual([[String(ACME), 'PROSPECT_INTERESTED', `${HOOK}/dry`, 'would-subscribe']]);
+    expect(posts()).toEqual([]);
+    expect(await listed(ACME)).not.toContain(`PROSPECT_INTERESTED ${HOOK}/dry`);
+  });
+
+  it('--json: one object per (company, event) with company_id as a number', async () => {
+    const r = await cli(
+      '--json webhooks subscribe --event email_opened --url',
+      `${HOOK}/json`,
+      '--company',
+      String(BLUE),
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([
+      { company_id: BLUE, event: 'EMAIL_OPENED', target_url: `${HOOK}/json`, result: 'subscribed' },
+    ]);
+  });
+
+  it('without targets acts on the key’s own account: no x-company-id, empty company_id', async () => {
+    const url = `${HOOK}/own`;
+    const r = await cli('webhooks subscribe --event link_clicked --url', url);
+    expect(r.code, r.stderr).toBe(0);
+    expect(rows(r.stdout)).toEqual([['', 'LINK_CLICKED', url, 'subscribed']]);
+    expect(posts().map((p) => p.headers['x-company-id'])).toEqual([undefined]);
+    const json = await cli('--json webhooks subscribe --event link_clicked --url', url);
+    expect(JSON.parse(json.stdout)).toEqual([
+      { company_id: null, event: 'LINK_CLICKED', target_url: url, result: 'exists' },
+    ]);
+  });
+
+  it('checks the URL and the event form before any request (exit 2, nothing sent)', async () => {
+    const bad = [
+      ['--event', 'prospect_replied', '--url', 'crm.example.com/hooks'],
+      ['--event', 'prospect_replied', '--url', 'https://user:pw@crm.example.com/hooks'],
+      ['--event', 'prospect_replied', '--url', `https://crm.example.com/${'x'.repeat(2050)}`],
+      ['--event', 'ftp://x', '--url', HOOK],
+      ['--event', 'prospect-replied', '--url', HOOK],
+      ['--event', 'prospect_replied', '--url', HOOK, '--company', '0'],
+      ['--url', HOOK],
+      ['--event', 'prospect_replied'],
+    ];
+    for (const args of bad) {
+      const r = await cli('webhooks subscribe', ...args, '--company', String(ACME));
+      expect(r.code, `${args.join(' ')}\n${r.stderr}`).toBe(2);
+      expect(r.stdout).toBe('');
+    }
+    expect(h.requests()).toEqual([]);
+  });
+
+  it('an unknown but well-formed event is a warning, and is sent', async () => {
+    const r = await cli('webhooks subscribe --event brand_new_event --url', HOOK, '--company', String(ACME));
+    expect(r.stderr).toMatch(/brand_new_event/);
+    expect(posts().map((p) => p.body)).toEqual([{ target_url: HOOK, event: 'brand_new_event' }]);
+  });
+
+  it('--all skips inactive companies (exit 0); a named inactive company fails with the 409 (exit 5)', async () => {
+    const url = `${HOOK}/all`;
+    const all = await cli('webhooks subscribe --event campaign_completed --url', url, '--all');
+    expect(all.code, all.stderr).toBe(0);
+    const table = rows(all.stdout);
+    expect(table).toHaveLength(12);
+    expect(table.find((row) => row[0] === String(INACTIVE))?.[3]).toBe('skipped-inactive');
+    expect(h.requests().some((q) => q.headers['x-company-id'] === String(INACTIVE))).toBe(false);
+    expect(posts()).toHaveLength(table.filter((row) => row[3] === 'subscribed').length);
+
+    h.sandbox.reset();
+    const named = await cli(
+      'webhooks subscribe --event campaign_completed --url',
+      `${url}/2`,
+      '--company',
+      String(INACTIVE),
+      '--company',
+      String(ACME),
+    );
+    expect(named.code).toBe(5);
+    const [inactiveRow, acmeRow] = rows(named.stdout);
+    expect(inactiveRow?.slice(0, 4)).toEqual([String(INACTIVE), 'CAMPAIGN_COMPLETED', `${url}/2`, 'failed']);
+    expect(inactiveRow?.[4]).toBeTruthy();
+    expect(acmeRow?.[3]).toBe('subscribed');
+  });
+
+  it('a 4th subscription of one event fails with the service’s words; the other rows go on', async () => {
+    const urls = [1, 2, 3].map((n) => `${HOOK}/limit-${n}`);
+    for (const url of urls) {
+      const r = await cli('webhooks subscribe --event prospect_saved --url', url, '--company', String(BLUE));
+      expect(r.code, r.stderr).toBe(0);
+    }
+    h.sandbox.reset();
+    const r = await cli(
+      'webhooks subscribe --event prospect_saved --event prospect_invalid --url',
+      `${HOOK}/limit-4`,
+      '--company',
+      String(BLUE),
+    );
+    expect(r.code).toBe(5);
+    const [limited, other] = rows(r.stdout);
+    expect(limited?.[3]).toBe('failed');
+    expect(limited?.[4]?.length).toBeGreaterThan(0);
+    expect(other?.[3]).toBe('subscribed');
+    expect(posts()).toHaveLength(2);
+  });
+
+  it('--file of ids and exact names; an unknown name exits 4 with its look-alike, before any POST', async () => {
+    const file = join(scratch, 'targets.txt');
+    writeFileSync(file, `# clients\n${ACME}\n\nBlue Harbor Dental\n`);
+    const r = await cli('webhooks subscribe --event task_done --url', HOOK, '--file', file, '--dry-run');
+    expect(r.code, r.stderr).toBe(0);
+    expect(rows(r.stdout).map((row) => row[0])).toEqual([String(ACME), String(BLUE)]);
+
+    h.sandbox.reset();
+    writeFileSync(file, 'acme ltd\n');
+    const unknown = await cli('webhooks subscribe --event task_done --url', HOOK, '--file', file);
+    expect(unknown.code).toBe(4);
+    expect(unknown.stderr).toContain('"Acme Ltd" (id 1001)');
+    expect(posts()).toEqual([]);
+  });
+});
+
+describe('webhooks unsubscribe', () => {
+  /** `webhooks <verb> --event E --url U --company ACME [more]`. */
+  const change = (verb: string, url: string, ...more: string[]) =>
+    h.run([
+      'webhooks',
+      verb,
+      '--event',
+      'prospect_replied',
+      '--url',
+      url,
+      '--company',
+      String(ACME),
+      ...more,
+    ]);
+
+  it('sends only for present pairs', async () => {
+    const url = `${HOOK}/bye`;
+    await change('subscribe', url);
+    h.sandbox.reset();
+    const r = await change('unsubscribe', url, '--company', String(BLUE));
+    expect(r.code, r.stderr).toBe(0);
+    expect(rows(r.stdout)).toEqual([
+      [String(ACME), 'PROSPECT_REPLIED', url, 'unsubscribed'],
+      [String(BLUE), 'PROSPECT_REPLIED', url, 'absent'],
+    ]);
+    expect(posts().map((p) => [p.path, p.headers['x-company-id'], p.body])).toEqual([
+      [UNSUBSCRIBE, String(ACME), { target_url: url, event: 'prospect_replied' }],
+    ]);
+    expect(await listed(ACME)).not.toContain(`PROSPECT_REPLIED ${url}`);
+  });
+
+  it('--dry-run shows would-unsubscribe and sends nothing', async () => {
+    const url = `${HOOK}/dry-bye`;
+    await change('subscribe', url);
+    h.sandbox.reset();
+    const r = await change('unsubscribe', url, '--dry-run');
+    expect(rows(r.stdout)).toEqual([[String(ACME), 'PROSPECT_REPLIED', url, 'would-unsubscribe']]);
+    expect(posts()).toEqual([]);
+  });
+});
+
+describe('webhooks list', () => {
+  it('is the long form of `webhooks`', async () => {
+    const short = await cli('webhooks --company', String(ACME));
+    const long = await cli('webhooks list --company', 'Acme Ltd');
+    expect(long.code, long.stderr).toBe(0);
+    expect(long.stdout).toBe(short.stdout);
+  });
+
+  it('an unknown company name exits 4 and suggests the case variant', async () => {
+    const r = await cli('--json webhooks list --company', 'ACME LTD');
+    expect(r.code).toBe(4);
+    expect(jsonError(r.stderr).error.message).toContain('ACME LTD');
+    expect(r.stderr).toContain('"Acme Ltd" (id 1001)');
+  });
+});
