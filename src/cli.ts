@@ -44,16 +44,8 @@ const COMMANDS: readonly (readonly [name: string, summary: string, room: () => P
     "list and add to the agency's blacklist of domains and addresses",
     () => import('./commands/blacklist/index.js'),
   ],
-  [
-    'plan',
-    'show what it takes to bring the agency to the state a file describes',
-    () => import('./commands/plan/index.js'),
-  ],
-  [
-    'apply',
-    'make the changes `plan` shows (companies, keys, webhooks)',
-    () => import('./commands/apply/index.js'),
-  ],
+  ['plan', 'what it takes to reach the state a file describes', () => import('./commands/plan/index.js')],
+  ['apply', 'make the changes that `plan` shows', () => import('./commands/apply/index.js')],
   ['api', 'make a raw API call and print the response body', () => import('./commands/api/index.js')],
   ['login', 'check an API key and save it in a profile', () => import('./commands/login/index.js')],
   ['logout', "remove a profile's API key", () => import('./commands/logout/index.js')],

@@ -7,9 +7,9 @@
 import { MAX_COMPANIES_PER_REQUEST } from '../api/client.js';
 import type { Company, CreatedCompany } from '../api/types.js';
 import { AgencyError, ApiError, ExitCode, InterruptedError, UsageError } from '../errors.js';
-import { nameKey } from '../input/parse.js';
 import type { Progress } from '../output/progress.js';
 import { type CompanyLister, fetchAllCompanies } from './all-companies.js';
+import { exactName, NameIndex } from './names.js';
 
 export interface CompanyCreator {
   createCompanies(names: readonly string[]): Promise<CreatedCompany[]>;
@@ -17,7 +17,10 @@ export interface CompanyCreator {
 
 export interface Plan {
   toCreate: string[];
+  /** Names that exist exactly (the one rule of names.ts), with the company that has each. */
   existing: { name: string; company: Company }[];
+  /** Names to create that differ from existing companies only in case or spacing: warnings. */
+  lookalikes: { name: string; companies: Company[] }[];
   /**
    * Ids of every company seen by the check (needed for >10 names, --skip-existing and --dry-run);
    * undefined when nothing was checked. After a lost answer, a company with one of our names and an
@@ -32,6 +35,11 @@ export interface ChunkFailure {
   error: unknown;
   /** Names of the failed chunk whose fate the tool could not learn. */
   unknown: string[];
+  /**
+   * Names of the failed chunk found after a lost answer when the list was not read before the request:
+   * they exist now, but whether this run created them is unknown (never counted as created).
+   */
+  existsNow: CreatedCompany[];
 }
 
 export interface BulkResult {
@@ -57,15 +65,19 @@ export async function planCreation(
   options: { check: boolean },
 ): Promise<Plan> {
   const needsCheck = names.length > MAX_COMPANIES_PER_REQUEST || options.check;
-  if (!needsCheck) return { toCreate: names, existing: [], seenIds: undefined };
+  if (!needsCheck) return { toCreate: names, existing: [], lookalikes: [], seenIds: undefined };
   const all = await fetchAllCompanies(api);
-  const byKey = new Map<string, Company>();
-  for (const company of all) byKey.set(nameKey(company.name), company);
-  const plan: Plan = { toCreate: [], existing: [], seenIds: new Set(all.map((c) => c.id)) };
+  const index = new NameIndex(all);
+  const plan: Plan = { toCreate: [], existing: [], lookalikes: [], seenIds: new Set(all.map((c) => c.id)) };
   for (const name of names) {
-    const company = byKey.get(nameKey(name));
-    if (company) plan.existing.push({ name, company });
-    else plan.toCreate.push(name);
+    const company = index.find(name);
+    if (company) {
+      plan.existing.push({ name, company });
+      continue;
+    }
+    plan.toCreate.push(name);
+    const lookalikes = index.lookalikes(name);
+    if (lookalikes.length > 0) plan.lookalikes.push({ name, companies: lookalikes });
   }
   return plan;
 }
@@ -92,7 +104,7 @@ export async function createInChunks(
   let failure: ChunkFailure | undefined;
   for (const [index, names] of chunks.entries()) {
     if (run.signal.aborted) {
-      failure = { index, error: new InterruptedError(), unknown: [] };
+      failure = { index, error: new InterruptedError(), unknown: [], existsNow: [] };
       break;
     }
     try {
@@ -102,20 +114,25 @@ export async function createInChunks(
       if (!(error instanceof AgencyError)) throw error;
       progress?.done();
       if (!answerMayBeLost(error)) {
-        failure = { index, error, unknown: [] };
+        failure = { index, error, unknown: [], existsNow: [] };
         break;
       }
-      let found = await reconcileChunk(clients.reads, names, plan, run.notes);
-      // Unchecked names (10 or fewer) may have existed before; all-or-nothing says a part is not ours.
-      if (found && plan.seenIds === undefined && found.length < names.length) found = [];
+      const found = await reconcileChunk(clients.reads, names, plan, run.notes);
       if (found === undefined) {
-        failure = { index, error, unknown: names };
+        failure = { index, error, unknown: names, existsNow: [] };
+        break;
+      }
+      // Without a listing before the request (10 names or fewer), a name found now may have existed
+      // before: it is never counted as created. All found: unknown whether by us. Part found: the
+      // request (all or nothing) created none of them.
+      if (plan.seenIds === undefined) {
+        failure = { index, error, unknown: [], existsNow: found.length === names.length ? found : [] };
         break;
       }
       created.push(...found);
       // The service applies a request all or nothing: only a whole chunk found lets the run go on.
       if (found.length < names.length) {
-        failure = { index, error, unknown: [] };
+        failure = { index, error, unknown: [], existsNow: [] };
         break;
       }
       run.notes.warn(
@@ -157,17 +174,18 @@ async function reconcileChunk(
     notes.warn(`The check failed: ${(error as Error).message}`);
     return undefined;
   }
-  const byKey = new Map<string, Company>();
+  const byName = new Map<string, Company>();
   for (const company of now) {
+    // A company seen before the request is never one that it created.
     if (plan.seenIds?.has(company.id)) continue;
-    // With several matches (someone else created a near twin), the newest is ours.
-    const key = nameKey(company.name);
-    const other = byKey.get(key);
-    if (!other || other.id < company.id) byKey.set(key, company);
+    // With several exact matches (someone else created a twin meanwhile), the newest is ours.
+    const key = exactName(company.name);
+    const other = byName.get(key);
+    if (!other || other.id < company.id) byName.set(key, company);
   }
   const found: CreatedCompany[] = [];
   for (const name of names) {
-    const company = byKey.get(nameKey(name));
+    const company = byName.get(exactName(name));
     if (company)
       found.push({ id: company.id, name: company.name, owner: company.owner, active: company.active });
   }
@@ -207,20 +225,27 @@ class BulkCreateError extends AgencyError {
 export function chunkFailure(result: BulkResult, total: number): AgencyError {
   const { chunks, created, failure } = result;
   if (!failure) throw new Error('chunkFailure: the run did not fail');
-  const { index, error, unknown } = failure;
+  const { index, error, unknown, existsNow } = failure;
   // The service refused the only request: all or nothing, so its error says everything.
-  if (chunks.length === 1 && created.length === 0 && unknown.length === 0 && error instanceof ApiError) {
-    return error;
-  }
-  const createdKeys = new Set(created.map((c) => nameKey(c.name)));
-  const unknownKeys = new Set(unknown.map(nameKey));
+  const nothingElse = created.length === 0 && unknown.length === 0 && existsNow.length === 0;
+  if (chunks.length === 1 && nothingElse && error instanceof ApiError) return error;
+  const accounted = new Set(
+    [...created.map((c) => c.name), ...existsNow.map((c) => c.name), ...unknown].map(exactName),
+  );
   const notCreated = chunks
     .slice(index)
     .flat()
-    .filter((name) => !createdKeys.has(nameKey(name)) && !unknownKeys.has(nameKey(name)));
+    .filter((name) => !accounted.has(exactName(name)));
   const list = (names: string[]) => names.map((name) => `\n    ${name}`).join('');
   const lines = [
     `Created ${created.length} of ${total}${created.length ? ' (listed on stdout)' : ''}.`,
+    ...(existsNow.length
+      ? [
+          `Exists now; whether this run created it is unknown (${existsNow.length}):${list(
+            existsNow.map((c) => `${c.name} (id ${c.id})`),
+          )}`,
+        ]
+      : []),
     ...(unknown.length
       ? [
           `Unknown whether created (${unknown.length}) — check with \`agency companies list\`:${list(unknown)}`,
@@ -229,7 +254,7 @@ export function chunkFailure(result: BulkResult, total: number): AgencyError {
     ...(notCreated.length ? [`Not created (${notCreated.length}):${list(notCreated)}`] : []),
   ];
   const hint =
-    created.length || unknown.length
+    created.length || unknown.length || existsNow.length
       ? 'Run the same command again with --skip-existing to create the rest.'
       : error instanceof AgencyError
         ? error.hint

@@ -12,21 +12,17 @@ export type CompanyRef = { id: number; name?: undefined } | { name: string; id?:
 
 /**
  * Digits only → an id, which must be a positive whole number (else a usage error before any request);
- * anything else → a name. `where` says where the value came from, for the message.
+ * anything else → a name. `where` says where the value came from ("--company", "ids.txt line 2").
  */
-export function parseCompanyRef(value: string, where = 'company'): CompanyRef {
+export function parseCompanyRef(value: string, where?: string): CompanyRef {
   const text = value.trim();
-  if (text === '') throw new UsageError(`Empty ${where}: expected a company id or an exact company name.`);
+  const invalid = (why: string) =>
+    new UsageError(`Invalid company id ${JSON.stringify(value)}${where ? ` (${where})` : ''}: ${why}.`);
+  if (text === '') throw invalid('expected a company id or an exact company name');
   if (!/^\d+$/.test(text)) return { name: text };
+  if (/^0+$/.test(text)) throw invalid('expected a positive whole number, such as 1042');
   const id = Number(text);
-  if (/^0+$/.test(text)) {
-    throw new UsageError(
-      `Invalid ${where} ${JSON.stringify(value)}: a company id is a positive whole number.`,
-    );
-  }
-  if (!Number.isSafeInteger(id)) {
-    throw new UsageError(`Invalid ${where} ${JSON.stringify(value)}: the number is too large.`);
-  }
+  if (!Number.isSafeInteger(id)) throw invalid('the number is too large');
   return { id };
 }
 
@@ -108,7 +104,7 @@ export async function companyIdsOf(
   const problems: string[] = [];
   for (const { value, where } of entries) {
     try {
-      refs.push(parseCompanyRef(value, `company (${where})`));
+      refs.push(parseCompanyRef(value, where));
     } catch (error) {
       problems.push((error as Error).message);
     }

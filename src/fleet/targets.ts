@@ -46,7 +46,7 @@ function collectTargetLines(text: string, source: string, refs: SourcedRef[], pr
       if (trimmed === '' || trimmed.startsWith('#')) return;
       const where = `${source} line ${index + 1}`;
       try {
-        refs.push({ ref: parseCompanyRef(trimmed, `company (${where})`), where });
+        refs.push({ ref: parseCompanyRef(trimmed, where), where });
       } catch (error) {
         problems.push((error as Error).message);
       }

@@ -1,5 +1,6 @@
 /** Parsers for user input. Each throws UsageError (exit 2) so that nothing is sent for bad input. */
 import { UsageError } from '../errors.js';
+import { looseName } from '../fleet/names.js';
 import { hasControlCharacters } from '../output/text.js';
 
 /** A company id: a positive integer that fits a JavaScript number exactly. */
@@ -44,10 +45,11 @@ export function normalizeName(raw: string, where: string): string {
   return name;
 }
 
-/** Names compare the way a person would: case and inner spacing do not make two companies different. */
-export function nameKey(name: string): string {
-  return name.normalize('NFKC').toLocaleLowerCase('en').replace(/\s+/g, ' ').trim();
-}
+/**
+ * Within one input, names that differ only in case or spacing are refused as duplicates (the safe side
+ * if the service folds case): the look-alike form of the one names rule in fleet/names.ts.
+ */
+export const nameKey = looseName;
 
 /** Lines of a names file: whitespace trimmed, blank lines and `#` comments skipped. */
 export function parseNameLines(text: string, source: string): { name: string; where: string }[] {

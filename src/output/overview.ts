@@ -10,7 +10,7 @@ interface CommandLike {
 }
 
 const GROUPS: readonly { title: string; commands: readonly string[] }[] = [
-  { title: 'Companies and keys', commands: ['companies', 'keys'] },
+  { title: 'Companies and keys', commands: ['companies', 'keys', 'plan', 'apply'] },
   {
     title: 'Accounts',
     commands: ['me', 'mailboxes', 'webhooks', 'campaigns', 'inventory', 'blacklist', 'api'],

@@ -167,7 +167,7 @@ describe('x-company-id errors of the specification', () => {
     expect(lines(r.stdout).length).toBeGreaterThan(0);
   });
 
-  it.each([['abc'], ['-5'], ['0'], ['007x'], ['1.5'], [''], ['1e3'], ['99999999999999999999']])(
+  it.each([['0'], ['000'], [''], ['  '], ['99999999999999999999']])(
     'the company id %j is refused locally (exit 2) before any request',
     async (id) => {
       const r = await h.run(['mailboxes', `--company=${id}`]);
@@ -175,7 +175,17 @@ describe('x-company-id errors of the specification', () => {
     },
   );
 
-  it('a negative id given as a separate argument is refused too', async () => {
-    expectUsageError(await h.run(['me', '--company', '-5']), h.sandbox);
-  });
+  it.each([['abc'], ['-5'], ['007x'], ['1.5'], ['1e3']])(
+    'a value that is not only digits (%j) is a name: one listing, then exit 4 with no x-company-id sent',
+    async (name) => {
+      h.sandbox.reset();
+      const r = await h.run(['me', '--company', name]);
+      expect(r.code).toBe(4);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(`No company named ${JSON.stringify(name)}`);
+      const requests = sent(h.sandbox);
+      expect(requests.length).toBeGreaterThan(0);
+      expect(requests.every((q) => q.method === 'GET' && q.path === '/v2/agency/companies')).toBe(true);
+    },
+  );
 });

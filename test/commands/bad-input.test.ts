@@ -18,6 +18,8 @@ interface World {
   inactive: string;
   foreign: string;
   existing: string;
+  /** The existing name in upper case: a case variant, never a match. */
+  existingUpper: string;
   tomKey: string;
   tomsHidden: string;
 }
@@ -41,44 +43,72 @@ const names = (list: string[]) => list.flatMap((n) => ['--name', n]);
 
 const rows: Record<string, Row> = {
   // Company ids
-  'a non-numeric id': { args: ['keys', 'list', 'abc'], code: 2, message: /Invalid company id "abc"/ },
-  'a negative id': { args: ['keys', 'list', '-5'], code: 2, message: /Invalid company id "-5"/ },
-  'a negative id after --': {
+  // Company ids: digits only are an id (checked locally); anything else is a name, resolved through one
+  // listing of the companies (GET only) and unknown here: exit 4.
+  'a non-numeric id (a name no company has)': {
+    args: ['keys', 'list', 'abc'],
+    code: 4,
+    message: /No company named "abc"/,
+    sends: 'get-only',
+  },
+  'a negative id (a name)': {
+    args: ['keys', 'list', '-5'],
+    code: 4,
+    message: /No company named "-5"/,
+    sends: 'get-only',
+  },
+  'a negative id after -- (a name)': {
     args: ['keys', 'list', '--', '-7'],
-    code: 2,
-    message: /Invalid company id "-7"/,
+    code: 4,
+    message: /No company named "-7"/,
+    sends: 'get-only',
   },
   'id zero': { args: ['keys', 'list', '0'], code: 2, message: /Invalid company id "0"/ },
-  'a decimal id': { args: ['keys', 'list', '1.5'], code: 2, message: /Invalid company id "1\.5"/ },
-  'an exponent id': { args: ['keys', 'list', '1e3'], code: 2, message: /Invalid company id "1e3"/ },
-  'a hexadecimal id': {
+  'a decimal id (a name)': {
+    args: ['keys', 'list', '1.5'],
+    code: 4,
+    message: /No company named "1\.5"/,
+    sends: 'get-only',
+  },
+  'an exponent id (a name)': {
+    args: ['keys', 'list', '1e3'],
+    code: 4,
+    message: /No company named "1e3"/,
+    sends: 'get-only',
+  },
+  'a hexadecimal id (a name)': {
     args: ['companies', 'email-accounts', '0x3E9'],
-    code: 2,
-    message: /Invalid company id/,
+    code: 4,
+    message: /No company named "0x3E9"/,
+    sends: 'get-only',
   },
   'an empty id': { args: ['keys', 'list', ''], code: 2, message: /Invalid company id ""/ },
   'a blank id': { args: ['keys', 'list', '   '], code: 2, message: /Invalid company id/ },
   'an id beyond 2^53': { args: ['keys', 'list', '99999999999999999999'], code: 2, message: /too large/ },
-  'digits then letters': {
+  'digits then letters (a name)': {
     args: ['companies', 'email-accounts', '12abc'],
-    code: 2,
-    message: /Invalid company id/,
+    code: 4,
+    message: /No company named "12abc"/,
+    sends: 'get-only',
   },
-  '--company not a number': {
+  '--company not a number (a name)': {
     args: ['me', '--company', 'abc'],
-    code: 2,
-    message: /Invalid company id "abc"/,
+    code: 4,
+    message: /No company named "abc"/,
+    sends: 'get-only',
   },
-  '--company negative': {
-    args: ['mailboxes', '--company', '-1'],
-    code: 2,
-    message: /Invalid company id "-1"/,
+  '--company, a case variant of a name': {
+    args: ['mailboxes', '--company', '{existingUpper}'],
+    code: 4,
+    message: /Did you mean "[^"]+" \(id \d+\)\?/,
+    sends: 'get-only',
   },
   '--company zero': { args: ['webhooks', '--company', '0'], code: 2, message: /Invalid company id "0"/ },
-  'keys create with a bad id': {
+  'keys create with an unknown name': {
     args: ['keys', 'create', 'abc', '--label', 'x'],
-    code: 2,
-    message: /Invalid company id/,
+    code: 4,
+    message: /No company named "abc"/,
+    sends: 'get-only',
   },
   'keys create with one id twice': {
     args: ['keys', 'create', '{active}', '{active}', '--label', 'x'],
@@ -87,9 +117,9 @@ const rows: Record<string, Row> = {
   },
   'keys create with a bad id in the file': {
     args: ['keys', 'create', '--file', '{tmp}/ids.txt', '--label', 'x'],
-    files: { 'ids.txt': '{active}\nabc\n' },
+    files: { 'ids.txt': '{active}\n0\n' },
     code: 2,
-    message: /"abc".*line 2/,
+    message: /"0".*line 2/,
   },
   'keys create without --label': { args: ['keys', 'create', '{active}'], code: 2, message: /--label/ },
   'a blank label': {
@@ -477,6 +507,7 @@ function worldOf(h: Harness, tmp: string): World {
     inactive: String(store.companies(MAIN_AGENCY_ID, { active: false })[0]?.id),
     foreign: String(store.companies(FOREIGN_AGENCY_ID)[0]?.id),
     existing: String(store.companies(MAIN_AGENCY_ID, { ownerId: owner?.id })[3]?.name),
+    existingUpper: String(store.companies(MAIN_AGENCY_ID, { ownerId: owner?.id })[3]?.name).toUpperCase(),
     tomKey: String(tom?.hqKey),
     tomsHidden: String(hidden?.id),
   };
@@ -552,7 +583,7 @@ describe.concurrent('bad input', () => {
   });
 
   it.each([
-    ['keys', 'list', 'abc'],
+    ['keys', 'list', '0'],
     ['companies', 'create', '--name', ''],
     ['-p', 'nosuch', 'me'],
   ])('with --json the error is also one JSON object with a null status: %s %s %s', async (...args) => {

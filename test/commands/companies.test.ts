@@ -317,8 +317,15 @@ describe('companies email-accounts', () => {
     expect(sent(h.sandbox).map((q) => q.status)).toEqual([404]);
   });
 
-  it.each(['abc', '0', '-3', '12.5'])('refuses the company id %s before sending anything', async (id) => {
+  it.each(['0', '00', ''])('refuses the company id %j before sending anything', async (id) => {
     const r = await h.run(['companies', 'email-accounts', id]);
     expectUsageError(r, h.sandbox);
+  });
+
+  it.each(['abc', '-3', '12.5'])('takes %s as a name: unknown, exit 4 after one listing', async (name) => {
+    const r = await h.run(['companies', 'email-accounts', name]);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain(`No company named ${JSON.stringify(name)}`);
+    expect(sent(h.sandbox).every((q) => q.path === '/v2/agency/companies')).toBe(true);
   });
 });

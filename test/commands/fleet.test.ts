@@ -455,12 +455,12 @@ describe('keys create for many companies', () => {
 
   it('refuses a bad id in the file before sending anything (exit 2)', async () => {
     const [a, b] = mainIds();
-    const file = writeLines([String(a), '12x', String(b)]);
+    const file = writeLines([String(a), '0', String(b)]);
 
     const r = await h.run(['keys', 'create', '--label', 'fleet-bad', '--file', file]);
 
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('"12x"');
+    expect(r.stderr).toContain('"0"');
     expect(r.stderr).toContain('line 2');
     expect(r.stdout).toBe('');
     expect(h.requests()).toHaveLength(0);

@@ -119,8 +119,15 @@ describe('keys list', () => {
     expect(r.stdout).toBe('');
   });
 
-  it.each(['x1', '0', '-1'])('refuses the company id %s before sending anything', async (id) => {
+  it.each(['0', '000'])('refuses the company id %s before sending anything', async (id) => {
     expectUsageError(await h.run(['keys', 'list', id]), h.sandbox);
+  });
+
+  it.each(['x1', '-1'])('takes %s as a name: unknown, exit 4 after one listing', async (name) => {
+    const r = await h.run(['keys', 'list', name]);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain(`No company named ${JSON.stringify(name)}`);
+    expect(sent(h.sandbox).every((q) => q.path === '/v2/agency/companies')).toBe(true);
   });
 });
 

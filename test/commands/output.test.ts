@@ -88,7 +88,7 @@ describe('--json errors', () => {
     ['a bad option value', ['companies', 'list', '--page', '0', '--json']],
     ['a missing required option', ['--json', 'keys', 'create', '1001']],
     ['an unknown command', ['--json', 'compnies', 'list']],
-    ['a bad company id', ['--json', 'me', '--company', 'abc']],
+    ['a bad company id', ['--json', 'me', '--company', '0']],
   ])('a local error (%s) has status, title and detail null', async (_what, args) => {
     const r = await h.run(args);
     expect(r.code).toBe(2);

@@ -89,3 +89,32 @@ describe('<company> by exact name', () => {
     expect(h.requests()).toEqual([]);
   });
 });
+
+describe('one rule for which names exist (companies create)', () => {
+  it('--dry-run and the real run agree: a case variant of an existing name is new, with a warning', async () => {
+    const made = await h.run(['companies', 'create', '--name', 'Casefold Co']);
+    expect(made.code, made.stderr).toBe(0);
+    h.sandbox.reset();
+    const dry = await h.run(['--json', 'companies', 'create', '--name', 'casefold  co', '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(JSON.parse(dry.stdout)).toMatchObject({ to_create: ['casefold  co'], existing: [] });
+    expect(dry.stderr).toMatch(/looks like "Casefold Co" \(id \d+\)/);
+    expect(h.requests().filter((q) => q.method === 'POST')).toEqual([]);
+  });
+
+  it('--skip-existing reports the exact match’s id, never a case variant’s', async () => {
+    for (const name of ['Twin Co', 'twin co']) {
+      const r = await h.run(['companies', 'create', '--name', name]);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const ids = new Map(h.sandbox.store.companies().map((c) => [c.name, c.id]));
+    h.sandbox.reset();
+    const r = await h.run(['--json', 'companies', 'create', '--name', 'twin co', '--dry-run']);
+    expect(JSON.parse(r.stdout).existing).toEqual([{ name: 'twin co', id: ids.get('twin co') }]);
+    const skip = await h.run(['companies', 'create', '--name', 'twin co', '--skip-existing']);
+    expect(skip.code, skip.stderr).toBe(0);
+    expect(skip.stderr).toContain(`"twin co" (id ${ids.get('twin co')})`);
+    expect(skip.stderr).not.toContain(`(id ${ids.get('Twin Co')})`);
+    expect(h.requests().filter((q) => q.method === 'POST')).toEqual([]);
+  });
+});

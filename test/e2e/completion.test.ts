@@ -25,6 +25,7 @@ const scripts: Record<string, string> = {};
 const PROFILES = ['alpha', 'beta-2', 'work'];
 const COMMANDS = [
   'api',
+  'apply',
   'blacklist',
   'campaigns',
   'companies',
@@ -35,6 +36,7 @@ const COMMANDS = [
   'logout',
   'mailboxes',
   'me',
+  'plan',
   'profiles',
   'sandbox',
   'webhooks',
@@ -175,6 +177,13 @@ describe('bash', () => {
     expect(bash('completion', '')).toEqual(['bash', 'fish', 'zsh']);
   });
 
+  it('completes the documented webhook events after --event', () => {
+    expect(bash('webhooks', '')).toEqual(['list', 'subscribe', 'unsubscribe']);
+    expect(bash('webhooks', 'subscribe', '--event', 'prospect_re')).toEqual(['prospect_replied']);
+    expect(bash('webhooks', 'unsubscribe', '--event', '')).toContain('email_opened');
+    expect(bash('webhooks', 'subscribe', '--event', 'link_clicked', '--u')).toEqual(['--url']);
+  });
+
   it('an unknown shell is a usage error', async () => {
     const r = await runAgency(['completion', 'powershell'], { configDir });
     expect(r.code).toBe(2);
@@ -287,5 +296,6 @@ describe.skipIf(!HAS_FISH)(HAS_FISH ? 'fish' : 'fish (skipped: fish is not insta
     expect(fish('agency -p ')).toEqual(PROFILES);
     expect(fish('agency profiles use ')).toEqual(PROFILES);
     expect(fish('agency completion ')).toEqual(['bash', 'fish', 'zsh']);
+    expect(fish('agency webhooks subscribe --event prospect_re')).toEqual(['prospect_replied']);
   });
 });

@@ -168,10 +168,16 @@ describe('apply', () => {
     ]);
     // Agency endpoints never carry x-company-id; webhooks go to each client account through it.
     expect(sent.slice(0, 5).every((p) => p.headers['x-company-id'] === undefined)).toBe(true);
-    expect(sent.slice(5).map((p) => [p.headers['x-company-id'], p.body])).toEqual([
-      [String(ACME), { target_url: HOOK, event: 'prospect_replied' }],
-      [newId, { target_url: HOOK, event: 'prospect_replied' }],
-    ]);
+    // Client accounts are worked on side by side: compare without their order.
+    const hooks = sent.slice(5).map((p) => JSON.stringify([p.headers['x-company-id'], p.body]));
+    expect(hooks.sort()).toEqual(
+      [
+        [String(ACME), { target_url: HOOK, event: 'prospect_replied' }],
+        [newId, { target_url: HOOK, event: 'prospect_replied' }],
+      ]
+        .map((x) => JSON.stringify(x))
+        .sort(),
+    );
 
     const out = lines(r.stdout);
     expect(out[0]).toBe(`+ company "Applied Client" (id ${newId})`);

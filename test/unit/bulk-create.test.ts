@@ -7,7 +7,7 @@ import type { Company, CreatedCompany, Page } from '../../src/api/types.js';
 import { ApiError, NetworkError } from '../../src/errors.js';
 import { chunkFailure, createInChunks, NameClashError, planCreation } from '../../src/fleet/bulk-create.js';
 
-type Fault = 'refuse' | 'lose-after-creating' | 'lose-before-creating';
+type Fault = 'refuse' | 'refuse-with-500' | 'lose-after-creating' | 'lose-before-creating';
 
 class FakeAgency {
   companies: Company[] = [];
@@ -43,6 +43,7 @@ class FakeAgency {
     const fault = this.faults.get(n);
     if (fault === 'refuse') throw new ApiError('Company name already taken', { status: 400 });
     if (fault === 'lose-before-creating') throw new NetworkError('socket hang up');
+    if (fault === 'refuse-with-500') throw new ApiError('Internal server error', { status: 500 });
     const created = names.map((name) => this.#add(name));
     if (fault === 'lose-after-creating') throw new ApiError('Bad gateway', { status: 502 });
     return created.map(({ id, name, owner, active }) => ({ id, name, owner, active }));
@@ -78,7 +79,7 @@ describe('planning', () => {
   it('sends up to 10 names without reading the company list first', async () => {
     const agency = new FakeAgency();
     const plan = await planCreation(agency, names(10), { check: false });
-    expect(plan).toEqual({ toCreate: names(10), existing: [], seenIds: undefined });
+    expect(plan).toEqual({ toCreate: names(10), existing: [], lookalikes: [], seenIds: undefined });
     expect(agency.log).toEqual([]);
   });
 
@@ -89,6 +90,23 @@ describe('planning', () => {
     expect(plan.existing.map((e) => [e.name, e.company.id])).toEqual([['Old 55', 1054]]);
     expect(plan.toCreate).toHaveLength(11);
     expect(plan.seenIds?.size).toBe(60);
+  });
+
+  it('an existing name is an exact match after trimming; a case or spacing variant is only a look-alike', async () => {
+    const agency = new FakeAgency(['Acme Ltd', 'acme ltd', 'Blue  Harbor']);
+    const plan = await planCreation(agency, ['acme ltd', 'ACME LTD', 'Blue Harbor', ' Acme Ltd '], {
+      check: true,
+    });
+    // The exact match's id, never a case variant's.
+    expect(plan.existing.map((e) => [e.name, e.company.id])).toEqual([
+      ['acme ltd', 1001],
+      [' Acme Ltd ', 1000],
+    ]);
+    expect(plan.toCreate).toEqual(['ACME LTD', 'Blue Harbor']);
+    expect(plan.lookalikes.map((l) => [l.name, l.companies.map((c) => c.id)])).toEqual([
+      ['ACME LTD', [1000, 1001]],
+      ['Blue Harbor', [1002]],
+    ]);
   });
 
   it('makes a clash an error that names each existing company and sends nothing', async () => {
@@ -151,6 +169,46 @@ describe('an answer that was lost', () => {
     const { result } = await createAll(agency, names(3));
     expect(result.created).toEqual([]);
     expect(result.failure?.unknown).toEqual([]);
+    expect(result.failure?.existsNow).toEqual([]);
+  });
+
+  it('a 5xx on creating a name that existed before never reports the old company as created', async () => {
+    const agency = new FakeAgency(['Acme Ltd']);
+    agency.faults.set(1, 'refuse-with-500');
+    const { result } = await createAll(agency, ['Acme Ltd']);
+    expect(agency.log).toEqual(['POST 1', 'GET page 1']);
+    expect(result.created).toEqual([]);
+    // No listing before the request: the name exists now, whether this run created it is unknown.
+    expect(result.failure?.existsNow.map((c) => [c.name, c.id])).toEqual([['Acme Ltd', 1000]]);
+    const error = chunkFailure(result, 1);
+    expect(error.message).toContain('Exists now; whether this run created it is unknown (1):');
+    expect(error.message).toContain('Acme Ltd (id 1000)');
+    expect(error.message).toContain('Created 0 of 1');
+    expect(error.exitCode).toBe(1);
+  });
+
+  it('a small chunk created but whose answer was lost is "exists now, unknown", never created', async () => {
+    const agency = new FakeAgency();
+    agency.faults.set(1, 'lose-after-creating');
+    const { result } = await createAll(agency, names(3));
+    expect(agency.log).toEqual(['POST 3', 'GET page 1']);
+    expect(result.created).toEqual([]);
+    expect(result.failure?.existsNow.map((c) => c.name)).toEqual(names(3));
+    expect(chunkFailure(result, 3).exitCode).not.toBe(0);
+  });
+
+  it('with the list read first, a company that existed before is never counted as created', async () => {
+    const agency = new FakeAgency(['Client 12']);
+    agency.faults.set(2, 'refuse-with-500');
+    // 12 names (one exists, so --skip-existing): the list is read first; the 2nd request fails with 500.
+    const plan = await planCreation(agency, names(12), { check: true });
+    plan.toCreate.push('Client 12'); // as if it had not been seen: it must still not count
+    const result = await createInChunks({ reads: agency, writes: agency }, plan, {
+      signal: new AbortController().signal,
+      notes: quiet().sink,
+    });
+    expect(result.created.map((c) => c.name)).toEqual(names(10));
+    expect(result.failure?.existsNow).toEqual([]);
   });
 
   it('reports the chunk as unknown when the check itself fails', async () => {

@@ -99,7 +99,7 @@ async function createForApply(
 ): Promise<CreationOutcome> {
   const result = await createInChunks(
     { reads: api, writes: api },
-    { toCreate: names, existing: [], seenIds: new Set(knownIds) },
+    { toCreate: names, existing: [], lookalikes: [], seenIds: new Set(knownIds) },
     { signal: rt.ctx.signal, notes: { info: (m) => rt.out.info(m), warn: (m) => rt.out.warn(m) } },
   );
   const failed: CreationOutcome['failed'] = [];

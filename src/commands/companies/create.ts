@@ -7,6 +7,7 @@ import { MAX_COMPANIES_PER_REQUEST } from '../../api/client.js';
 import type { CreatedCompany } from '../../api/types.js';
 import { InterruptedError, UsageError } from '../../errors.js';
 import type { Plan } from '../../fleet/bulk-create.js';
+import { lookalikeWarning } from '../../fleet/names.js';
 import { parseNameLines, validateNames } from '../../input/parse.js';
 import { readInput } from '../../input/read.js';
 import { activeStyle } from '../../output/columns.js';
@@ -61,6 +62,8 @@ export async function createCompanies(rt: Runtime, opts: CreateOptions): Promise
     check: opts.skipExisting === true || opts.dryRun === true,
   });
 
+  // A name that differs from an existing one only in case or spacing is a new name: said, never matched.
+  for (const { name, companies } of plan.lookalikes) out.warn(lookalikeWarning(name, companies));
   if (opts.dryRun) return printPlan(rt, plan, opts);
 
   if (plan.existing.length > 0 && !opts.skipExisting) throw new bulk.NameClashError(plan.existing);

@@ -7,6 +7,7 @@
  * parameters, `case`, no arrays); each shell adds a small adapter. fish gets native `complete` rules.
  */
 import { UsageError } from '../../errors.js';
+import { WEBHOOK_EVENTS } from '../../fleet/webhook-input.js';
 
 export interface OptionNode {
   flags: string[];
@@ -66,6 +67,8 @@ const PROFILE_ARGUMENT = new Set(['profiles use', 'profiles remove']);
 const SHELL_ARGUMENT = new Set(['completion']);
 const FILE_OPTIONS = new Set(['--file', '--state', '--data']);
 const PROFILE_OPTIONS = new Set(['--profile', '-p']);
+/** `--event <TAB>` offers the documented webhook events (the service accepts others too). */
+const EVENT_OPTIONS = new Set(['--event']);
 
 interface PathEntry {
   path: string;
@@ -145,6 +148,7 @@ $word
     case "$last" in
       ${caseOf(PROFILE_OPTIONS)}) __agency_profiles ;;
       ${caseOf(FILE_OPTIONS)}) echo __agency_files__ ;;
+      ${caseOf(EVENT_OPTIONS)}) printf '%s\\n' ${WEBHOOK_EVENTS.join(' ')} ;;
     esac
     return 0
   fi
@@ -281,7 +285,9 @@ function fish(tree: CommandNode): string {
           ? " -x -a '(__agency_profiles)'"
           : option.flags.some((f) => FILE_OPTIONS.has(f))
             ? ' -r -F'
-            : ' -x';
+            : option.flags.some((f) => EVENT_OPTIONS.has(f))
+              ? ` -x -a ${fishQuote(WEBHOOK_EVENTS.join(' '))}`
+              : ' -x';
       lines.push(
         `complete -c agency ${when} ${flags}${value} -d ${fishQuote(firstLine(option.description))}`,
       );

@@ -155,9 +155,9 @@ async function readCompanyIds(rt: Runtime, args: string[], file: string | undefi
   for (const { value, where } of entries) {
     let ref: CompanyRef;
     try {
-      ref = parseCompanyRef(value);
+      ref = parseCompanyRef(value, where);
     } catch (error) {
-      problems.push(`${(error as Error).message} (${where})`);
+      problems.push((error as Error).message);
       continue;
     }
     const key = ref.id !== undefined ? `Company ${ref.id}` : `Company ${JSON.stringify(ref.name)}`;

@@ -5,7 +5,7 @@ import { defineChange } from './change.js';
 
 export function defineSubscribe(webhooks: Command, run: Run): void {
   defineChange(webhooks, run, 'subscribe', {
-    description: 'subscribe accounts to webhook events (only the pairs missing)',
+    description: 'subscribe accounts to events (only what is missing)',
     prints:
       "Reads each account's webhooks first and subscribes only the (event, URL) pairs that are\n" +
       'missing. Prints one row per company and event: company_id, event, target_url, result\n' +

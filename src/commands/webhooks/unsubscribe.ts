@@ -5,7 +5,7 @@ import { defineChange } from './change.js';
 
 export function defineUnsubscribe(webhooks: Command, run: Run): void {
   defineChange(webhooks, run, 'unsubscribe', {
-    description: 'remove webhook subscriptions (only the pairs present)',
+    description: 'remove webhook subscriptions (only those present)',
     prints:
       "Reads each account's webhooks first and unsubscribes only the (event, URL) pairs that\n" +
       'are present. Prints one row per company and event: company_id, event, target_url,\n' +
