@@ -166,7 +166,7 @@ async function namedCompanies(
   options: { company?: string[] | undefined; file?: { text: string; source: string } | undefined },
 ): Promise<Company[]> {
   const directory = new CompanyDirectory(lister);
-  const { targets } = await selectTargets(options, directory);
+  const targets = await selectTargets(options, directory);
   const all = await directory.all();
   const byId = new Map(all.map((company) => [company.id, company]));
   const unknown = targets
