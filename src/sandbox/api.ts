@@ -161,15 +161,27 @@ export function createApiHandler(deps: ApiDeps) {
     counters.requests += 1;
     const goneController = new AbortController();
     const arrived = performance.now();
-    res.once('close', () => {
-      goneController.abort();
-      deps.onRequest?.({
+    // Reported when the answer is handed to the network ('finish'), or when the request ends without
+    // one ('close'): a later event would make the request look longer than it was.
+    let reported = false;
+    const report = () => {
+      if (reported || !deps.onRequest) return;
+      reported = true;
+      const ended = performance.now();
+      deps.onRequest({
         method,
         path: req.url ?? url.pathname,
         status: res.headersSent ? record.status : 0,
-        ms: Math.round(performance.now() - arrived),
+        ms: ended - arrived,
+        startedAt: performance.timeOrigin + arrived,
+        endedAt: performance.timeOrigin + ended,
         ...(record.fault ? { fault: record.fault } : {}),
       });
+    };
+    res.once('finish', report);
+    res.once('close', () => {
+      goneController.abort();
+      report();
     });
     const gone = goneController.signal;
 

@@ -73,8 +73,11 @@ export interface RequestLogEntry {
   path: string;
   /** 0 when no answer was sent (a dropped connection, a client that left). */
   status: number;
-  /** From arrival to the end of the answer. */
+  /** From arrival to the end of the answer (fractional). */
   ms: number;
+  /** Arrival and end, in ms since the epoch with sub-millisecond precision (for timelines). */
+  startedAt: number;
+  endedAt: number;
   /** Kind of the fault that fired, if any. */
   fault?: string;
 }

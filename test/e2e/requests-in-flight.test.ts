@@ -69,8 +69,7 @@ function timeline(): {
   return {
     entries,
     onRequest: (entry) => {
-      const end = Date.now();
-      entries.push({ start: end - entry.ms, end, status: entry.status });
+      entries.push({ start: entry.startedAt, end: entry.endedAt, status: entry.status });
     },
   };
 }

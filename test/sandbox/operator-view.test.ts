@@ -46,6 +46,11 @@ describe('the sandbox as a tool', () => {
       ['GET', '/rest/v1/me', 0, 'reset-after'],
     ]);
     expect(log[0]?.ms).toBeGreaterThanOrEqual(19);
+    // A timeline: each request's arrival and end, in order.
+    for (const [i, e] of log.entries()) {
+      expect(e.endedAt - e.startedAt).toBeCloseTo(e.ms, 2);
+      if (i > 0) expect(e.startedAt).toBeGreaterThanOrEqual(log[i - 1]?.endedAt as number);
+    }
   });
 
   it('gives the banner its facts: URL, every HQ key with its user, the world, the settings', async () => {

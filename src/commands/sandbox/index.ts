@@ -140,7 +140,7 @@ function startFailure(error: unknown, port: number, state: string | undefined): 
 export function logLine(entry: RequestLogEntry, now = new Date()): string {
   const time = now.toTimeString().slice(0, 8);
   const fault = entry.fault ? `  (fault: ${entry.fault})` : '';
-  return `${time}  ${entry.method} ${entry.path}  ${entry.status || '-'}  ${entry.ms} ms${fault}`;
+  return `${time}  ${entry.method} ${entry.path}  ${entry.status || '-'}  ${Math.round(entry.ms)} ms${fault}`;
 }
 
 function parseCompanies(value: string): number {
