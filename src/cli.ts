@@ -189,8 +189,8 @@ Run \`agency\` alone for an overview, and \`agency <command> --help\` for a
 command's options and examples.
 
 Exit codes: 0 ok, 1 API or network error, 2 bad input (nothing sent),
-3 missing key or 401/403, 4 not found, 5 conflict (inactive company),
-130 interrupted.`,
+3 missing key or 401/403, 4 not found (also an unknown company name), 5 conflict
+(inactive company), 6 changes pending (plan --exit-code), 130 interrupted.`,
     );
   const rooms = COMMANDS.map(([name, summary, room]) => ({
     name,

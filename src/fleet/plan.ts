@@ -201,15 +201,18 @@ export function describeBlocked(blocked: Blocked): string {
 /** The closing line of a plan, for stderr. */
 export function planSummary(plan: Plan): string {
   const changes = planChanges(plan);
-  if (changes.length === 0 && plan.blocked.length === 0) {
-    return `No changes. ${plan.unchanged} in place; ${plan.unmentioned} compan${plan.unmentioned === 1 ? 'y' : 'ies'} of the agency not in the file.`;
-  }
-  const count = (type: Change['type']) => changes.filter((c) => c.type === type).length;
-  const parts = [
-    `${changes.length} to add (${count('company')} compan${count('company') === 1 ? 'y' : 'ies'}, ${count('key')} key${count('key') === 1 ? '' : 's'}, ${count('webhook')} webhook${count('webhook') === 1 ? '' : 's'})`,
+  const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  const rest = [
     `${plan.unchanged} in place`,
     ...(plan.blocked.length ? [`${plan.blocked.length} blocked`] : []),
-    `${plan.unmentioned} compan${plan.unmentioned === 1 ? 'y' : 'ies'} of the agency not in the file (never changed)`,
-  ];
-  return `Plan: ${parts.join('; ')}.`;
+    `${count(plan.unmentioned, 'company', 'companies')} of the agency not in the file (never changed)`,
+  ].join('; ');
+  if (changes.length === 0) return `No changes. ${rest}.`;
+  const of = (type: Change['type']) => changes.filter((c) => c.type === type).length;
+  const kinds = [
+    count(of('company'), 'company', 'companies'),
+    count(of('key'), 'key', 'keys'),
+    count(of('webhook'), 'webhook', 'webhooks'),
+  ].join(', ');
+  return `Plan: ${changes.length} to add (${kinds}); ${rest}.`;
 }

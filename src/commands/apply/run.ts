@@ -38,12 +38,12 @@ export async function applyCommand(rt: Runtime, opts: ApplyOptions): Promise<voi
 
   for (const line of planLines(plan)) out.info(line);
   const pending = planChanges(plan).length;
+  // "No changes. …" when there is nothing to do: no question, no POST.
+  out.info(planSummary(plan));
   if (pending === 0) {
-    out.info('No changes.');
     if (out.json) out.jsonValue([]);
     return;
   }
-  out.info(planSummary(plan));
   if (!opts.yes && !(await confirm(terminal, `Apply ${pending} change${pending === 1 ? '' : 's'}?`, false))) {
     throw new Declined('Nothing was changed.');
   }
