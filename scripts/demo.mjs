@@ -1,7 +1,7 @@
 // `npm run demo`: starts a sandbox, walks through a short operator session with the real CLI, prints
 // every command and what it showed, and stops the sandbox. Nothing touches your own config.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -10,6 +10,8 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = join(root, 'bin', 'agency.js');
 const configDir = mkdtempSync(join(tmpdir(), 'agency-demo-'));
+// The demo's files (agency.yaml, new-keys.tsv) live here; every step runs in it.
+const workDir = mkdtempSync(join(tmpdir(), 'agency-demo-files-'));
 const env = { ...process.env, AGENCY_CONFIG_DIR: configDir, AGENCY_PROFILE: 'sandbox', COLUMNS: '100' };
 for (const name of ['AGENCY_API_KEY', 'AGENCY_BASE_URL', 'NO_COLOR', 'FORCE_COLOR']) delete env[name];
 // The tables are shown as a terminal shows them; colour only if the demo itself is on a terminal.
@@ -39,7 +41,11 @@ function step(title, command, { tty = false } = {}) {
   console.log(`\n# ${title}\n$ ${command}`);
   const args =
     tty && hasScript ? ['-qec', `bash -c ${JSON.stringify(command)}`, '/dev/null'] : ['-c', command];
-  const result = spawnSync(tty && hasScript ? 'script' : 'bash', args, { env, encoding: 'utf8' });
+  const result = spawnSync(tty && hasScript ? 'script' : 'bash', args, {
+    env,
+    encoding: 'utf8',
+    cwd: workDir,
+  });
   process.stdout.write(result.stdout.replace(/\r\n/g, '\n'));
   process.stdout.write(result.stderr);
   console.log(`[exit ${result.status}]`);
@@ -84,11 +90,45 @@ try {
     'Nothing is created twice: the same name again (exit code 1, nothing created)',
     'agency companies create --name "Acme Rockets Ltd"',
   );
-  step('Bad input never reaches the service (exit code 2)', 'agency keys list acme');
+  step('Bad input never reaches the service (exit code 2)', 'agency keys list 0');
+  step(
+    'A name is never guessed: a case variant exits 4 and says what it looks like',
+    'agency keys list "acme rockets ltd"',
+  );
+
+  writeFileSync(
+    join(workDir, 'agency.yaml'),
+    [
+      'defaults:',
+      '  keys: [zapier]',
+      '  webhooks:',
+      '    - { event: prospect_replied, url: https://crm.example.com/hooks/woodpecker }',
+      'companies:',
+      '  - name: Acme Rockets Ltd',
+      '    keys: [reporting]',
+      '  - Harbor Light Studio',
+      '',
+    ].join('\n'),
+  );
+  step('Manage the agency as code: the desired state in a file', 'cat agency.yaml');
+  step(
+    'plan: what it takes, read only (exit 6 with --exit-code: changes pending)',
+    'agency plan -f agency.yaml --exit-code',
+  );
+  step(
+    'apply: companies, then keys, then webhooks; each new key also appended to new-keys.tsv (0600)',
+    'agency apply -f agency.yaml --yes --keys-out new-keys.tsv && cut -f1-3 new-keys.tsv',
+  );
+  step('apply again: everything is in place, no POST is sent', 'agency apply -f agency.yaml --yes');
+  step(
+    "Re-point every active client's bounces at the CRM: a dry run first",
+    'agency webhooks subscribe --event prospect_bounced --url https://crm.example.com/hooks/woodpecker --all --dry-run | head -4',
+  );
 } finally {
   sandbox.kill('SIGTERM');
   await new Promise((resolve) => sandbox.once('exit', resolve));
   rmSync(configDir, { recursive: true, force: true });
   rmSync(shimDir, { recursive: true, force: true });
+  rmSync(workDir, { recursive: true, force: true });
   console.log('\nSandbox stopped.');
 }
