@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { requireHq, resolveContext } from './access.js';
 import { dialectOf, errorIn } from './error-body.js';
 import { answerAfterProcessing, answerBeforeProcessing, answersInsteadOfService } from './fault-answers.js';
 import type { FaultList } from './faults.js';
@@ -105,8 +106,8 @@ export function createApiHandler(deps: ApiDeps) {
     let hq: HqContext | undefined;
     try {
       const header = req.headers['x-company-id'];
-      context = store.resolveContext(principal, Array.isArray(header) ? header.join(', ') : header);
-      if (route.agency) hq = store.requireHq(context);
+      context = resolveContext(store, principal, Array.isArray(header) ? header.join(', ') : header);
+      if (route.agency) hq = requireHq(context);
     } catch (thrown) {
       if (thrown instanceof SandboxError) return fail(thrown);
       throw thrown;

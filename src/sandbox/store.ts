@@ -1,10 +1,9 @@
 /**
- * The sandbox's state with its indexes, and who may do what: which account a key belongs to, the
- * x-company-id rules, access to a company. The rules of each endpoint live in resources/*.ts; the
+ * The sandbox's state with its indexes, and who is who: which account a key belongs to, access to a
+ * company. The x-company-id rules live in access.ts, each endpoint's rules in resources/*.ts; the
  * methods at the end of the class are shortcuts to them for tests and scripts that set up data
  * without HTTP.
  */
-
 import * as companies from './resources/companies.js';
 import * as keys from './resources/keys.js';
 import * as mailboxes from './resources/mailboxes.js';
@@ -15,8 +14,6 @@ import { companyWebhooks, hqWebhooks } from './seed/webhooks.js';
 import { checkState } from './state-check.js';
 import {
   type AgencyRecord,
-  accountOfAgency,
-  accountOfCompany,
   type BlacklistRecord,
   type CompanyRecord,
   FOREIGN_AGENCY_ID,
@@ -195,60 +192,6 @@ export class Store {
       company,
       agency: this.agencyById.get(company.agencyId) as AgencyRecord,
     };
-  }
-
-  /** Applies the x-company-id rules in the specification's order: 400, 403, 404, 409, 403. */
-  resolveContext(principal: Principal, companyHeader: string | undefined): RequestContext {
-    if (companyHeader === undefined) {
-      return principal.kind === 'hq'
-        ? {
-            level: 'hq',
-            account: accountOfAgency(principal.agency.id),
-            agency: principal.agency,
-            user: principal.user,
-          }
-        : {
-            level: 'client',
-            account: accountOfCompany(principal.company.id),
-            agency: principal.agency,
-            company: principal.company,
-          };
-    }
-    if (!/^\d+$/.test(companyHeader)) {
-      throw new SandboxError(400, `x-company-id must be a number (got "${companyHeader}")`);
-    }
-    if (principal.kind !== 'hq') {
-      throw new SandboxError(
-        403,
-        "x-company-id can only be used with the agency's main account key; this key belongs to a client account",
-      );
-    }
-    const company = this.companyInAgency(principal.agency, companyHeader);
-    if (!company.active) {
-      throw new SandboxError(409, `Company ${company.id} is inactive`);
-    }
-    if (!this.hasAccess(principal.user, company)) {
-      throw new SandboxError(403, `User ${principal.user.name} has no access to company ${company.id}`);
-    }
-    return {
-      level: 'client',
-      account: accountOfCompany(company.id),
-      agency: principal.agency,
-      company,
-      user: principal.user,
-    };
-  }
-
-  /** Agency endpoints are served on the HQ account only. */
-  requireHq(context: RequestContext): HqContext {
-    if (context.level === 'hq') return context;
-    if (context.user) {
-      throw new SandboxError(
-        403,
-        "Agency endpoints act on the agency's HQ account; call them without x-company-id",
-      );
-    }
-    throw new SandboxError(403, "Agency endpoints require the agency's main account key");
   }
 
   /** A company id from a path or header that must name a company of this agency (else 404). */
