@@ -6,14 +6,15 @@
  */
 import { AgencyError, InterruptedError } from '../errors.js';
 import { type BlacklistKind, chunked, planBlacklistAdd } from './blacklist.js';
+import { type RowError, rowError } from './failures.js';
 
 export type BlacklistResult = 'added' | 'exists' | 'would-add' | 'failed';
 
 export interface BlacklistRow {
   value: string;
   result: BlacklistResult;
-  /** Why a value failed (the service's words, or that an earlier chunk failed). */
-  error?: string;
+  /** Why a value failed, as in every fleet row: the service's status and words, or that it was not sent. */
+  error?: RowError;
 }
 
 export interface BlacklistWriter {
@@ -44,8 +45,13 @@ export async function addMissingToBlacklist(
     }
     if (!failure && options.signal?.aborted) failure = new InterruptedError();
     if (failure) {
-      const error =
-        failure instanceof InterruptedError ? 'not sent: interrupted' : 'not sent: an earlier request failed';
+      const error: RowError = {
+        status: null,
+        message:
+          failure instanceof InterruptedError
+            ? 'not sent: interrupted'
+            : 'not sent: an earlier request failed',
+      };
       for (const value of chunk) results.set(value, { value, result: 'failed', error });
       continue;
     }
@@ -55,7 +61,7 @@ export async function addMissingToBlacklist(
     } catch (error) {
       if (!(error instanceof AgencyError)) throw error;
       failure = error;
-      for (const value of chunk) results.set(value, { value, result: 'failed', error: error.message });
+      for (const value of chunk) results.set(value, { value, result: 'failed', error: rowError(error) });
     }
   }
   // Rows in the order the user gave the values.

@@ -151,5 +151,25 @@ describe('blacklist', () => {
     expect(listed(h, 'domains')).toContain('fail499.chunks.example');
     expect(listed(h, 'domains')).not.toContain('fail500.chunks.example');
     expect(r.stderr).toContain('Added 500 domains; 200 domains not added.');
+
+    // --json: the fleet rows' shape, the failure's status and words in `error`.
+    h.sandbox.reset();
+    const json = await h.run([
+      'blacklist',
+      'add',
+      '--domains',
+      'refused.xn--p1ai',
+      'json-ok.chunks.example',
+      '--json',
+    ]);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toEqual([
+      {
+        value: 'refused.xn--p1ai',
+        result: 'failed',
+        error: { status: 400, message: expect.stringContaining('400') },
+      },
+      { value: 'json-ok.chunks.example', result: 'failed', error: expect.objectContaining({ status: 400 }) },
+    ]);
   });
 });

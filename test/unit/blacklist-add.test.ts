@@ -70,8 +70,12 @@ describe('addMissingToBlacklist', () => {
     expect(service.posts.length).toBe(2);
     expect(failure?.exitCode).toBe(1);
     expect(rows.filter((r) => r.result === 'added').length).toBe(500);
-    expect(rows[500]).toEqual({ value: 'd500.com', result: 'failed', error: 'Bad Request: invalid value' });
-    expect(rows[1100]?.error).toBe('not sent: an earlier request failed');
+    expect(rows[500]).toEqual({
+      value: 'd500.com',
+      result: 'failed',
+      error: { status: 400, message: 'Bad Request: invalid value' },
+    });
+    expect(rows[1100]?.error).toEqual({ status: null, message: 'not sent: an earlier request failed' });
     expect(summarizeBlacklistAdd('domains', rows)).toBe('Added 500 domains; 700 domains not added.');
   });
 });
@@ -93,6 +97,10 @@ describe('addMissingToBlacklist on Ctrl-C', () => {
     expect(posts).toEqual([500]);
     expect(failure?.exitCode).toBe(130);
     expect(rows[499]).toEqual({ value: 'd499.com', result: 'added' });
-    expect(rows[500]).toEqual({ value: 'd500.com', result: 'failed', error: 'not sent: interrupted' });
+    expect(rows[500]).toEqual({
+      value: 'd500.com',
+      result: 'failed',
+      error: { status: null, message: 'not sent: interrupted' },
+    });
   });
 });

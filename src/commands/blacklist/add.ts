@@ -50,7 +50,7 @@ const columns: Column<BlacklistRow>[] = [
   { header: 'result', value: (r) => r.result },
 ];
 /** Only when a value failed: piped rows of a clean run keep two fields. */
-const errorColumn: Column<BlacklistRow> = { header: 'error', value: (r) => r.error };
+const errorColumn: Column<BlacklistRow> = { header: 'error', value: (r) => r.error?.message };
 
 export async function addBlacklist(rt: Runtime, values: string[], opts: AddBlacklistOptions): Promise<void> {
   const kind = blacklistKind(opts);
