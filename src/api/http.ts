@@ -179,7 +179,7 @@ export class Http {
         if (!decision.retry) return this.finish(spec, outcome, attempt, decision);
         const tries = kind === 'busy' ? this.#retry.busyAttempts : this.#retry.maxAttempts;
         this.#debug?.(
-          `retry ${spec.method} ${spec.path} in ${decision.delayMs} ms (attempt ${attempt + 1} of ${tries})`,
+          `retry ${spec.method} ${target(url)} in ${decision.delayMs} ms (attempt ${attempt + 1} of ${tries})`,
         );
         await this.#sleep(decision.delayMs, this.#options.signal);
       }

@@ -317,6 +317,14 @@ describe('--debug', () => {
     expect(text).not.toContain(KEY);
   });
 
+  it('names each retry with the query string, the wait and the attempt', async () => {
+    reply = (n) => (n === 1 ? { status: 429, body: {} } : { status: 200, body: {} });
+    const lines: string[] = [];
+    const { client } = http({ debug: (l) => lines.push(l) });
+    await client.request({ method: 'GET', path: '/v2/agency/companies', query: { page: 3 } });
+    expect(lines).toContain('retry GET /rest/v2/agency/companies?page=3 in 1000 ms (attempt 2 of 5)');
+  });
+
   it('shows the first 2 KB of a body and says how much was left out', async () => {
     reply = () => ({ status: 200, body: { big: 'x'.repeat(10_000) } });
     const lines: string[] = [];

@@ -1,2 +1,0 @@
-'use strict';
-module.exports = require('node:fs').readFileSync(require('node:path').join(__dirname, 'llhttp.wasm'));
