@@ -1,28 +1,15 @@
 /** The permissions of the config directory after a write: ours become 0700, a shared one is left alone. */
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Harness } from '../helpers/cli.js';
-import { startCoreHarness } from '../helpers/core.js';
+import { describe, expect, it } from 'vitest';
+import { sharedInProcessHarness } from '../helpers/core.js';
 import { runInProcess as runAgency } from '../helpers/in-process.js';
 
-let h: Harness;
-let tmp: string;
-beforeAll(async () => {
-  // The program runs in this process (test/helpers/in-process.ts).
-  h = await startCoreHarness({}, { inProcess: true });
-  tmp = mkdtempSync(join(tmpdir(), 'agency-commands-'));
-});
-afterAll(async () => {
-  await h.close();
-  rmSync(tmp, { recursive: true, force: true });
-});
-beforeEach(() => h.sandbox.reset());
+const shared = sharedInProcessHarness();
 
 describe('config directory', () => {
   it('a directory of ours that existed with looser permissions ends up 0700 after a write', async () => {
-    const dir = join(tmp, 'loose');
+    const dir = join(shared.tmp, 'loose');
     mkdirSync(dir, { mode: 0o755 });
     const r = await runAgency(['login', '--no-verify', '-p', 'x'], {
       configDir: dir,
@@ -34,7 +21,7 @@ describe('config directory', () => {
   });
 
   it('a directory that holds other files (AGENCY_CONFIG_DIR=$HOME) keeps its permissions', async () => {
-    const dir = join(tmp, 'home-like');
+    const dir = join(shared.tmp, 'home-like');
     mkdirSync(dir, { mode: 0o755 });
     writeFileSync(join(dir, '.bashrc'), '# not ours\n');
     const r = await runAgency(['login', '--no-verify', '-p', 'x'], {

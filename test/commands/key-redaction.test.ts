@@ -1,25 +1,10 @@
-/** A server that echoes the key back in an error: the key is never shown, however short. */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Harness } from '../helpers/cli.js';
-import { startCoreHarness } from '../helpers/core.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedInProcessHarness } from '../helpers/core.js';
 import { runInProcess as runAgency } from '../helpers/in-process.js';
 
-let h: Harness;
-let tmp: string;
-beforeAll(async () => {
-  // The program runs in this process (test/helpers/in-process.ts).
-  h = await startCoreHarness({}, { inProcess: true });
-  tmp = mkdtempSync(join(tmpdir(), 'agency-commands-'));
-});
-afterAll(async () => {
-  await h.close();
-  rmSync(tmp, { recursive: true, force: true });
-});
-beforeEach(() => h.sandbox.reset());
+const shared = sharedInProcessHarness();
 
 describe('a server that echoes the key back', () => {
   let server: Server;
@@ -39,7 +24,7 @@ describe('a server that echoes the key back', () => {
 
   it('redacts even a short key, in the message and in the JSON error', async () => {
     const r = await runAgency(['me', '--json'], {
-      configDir: join(tmp, 'echo'),
+      configDir: join(shared.tmp, 'echo'),
       env: { AGENCY_API_KEY: 'k1234', AGENCY_BASE_URL: baseUrl },
     });
     expect(r.code).toBe(3);

@@ -4,7 +4,10 @@
  * sandbox (the "truth" a command's output is compared with), and picks of seeded companies by role
  * (never by hard-coded id).
  */
-import { expect } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import {
   FOREIGN_AGENCY_ID,
   MAIN_AGENCY_ID,
@@ -168,3 +171,31 @@ export function uniqueName(prefix: string): string {
   return `${prefix} ${process.pid}-${uniqueCounter}`;
 }
 let uniqueCounter = 0;
+
+/**
+ * For a test file whose tests share one core harness, run in-process, and a temporary directory: both
+ * made before the file's tests, the sandbox's request log emptied before each test, both removed after.
+ */
+export function sharedInProcessHarness(): { readonly h: Harness; readonly tmp: string } {
+  let harness: Harness | undefined;
+  let dir: string | undefined;
+  beforeAll(async () => {
+    harness = await startCoreHarness({}, { inProcess: true });
+    dir = mkdtempSync(join(tmpdir(), 'agency-commands-'));
+  });
+  afterAll(async () => {
+    await harness?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+  beforeEach(() => harness?.sandbox.reset());
+  return {
+    get h() {
+      if (!harness) throw new Error('the harness starts in beforeAll');
+      return harness;
+    },
+    get tmp() {
+      if (!dir) throw new Error('the directory is made in beforeAll');
+      return dir;
+    },
+  };
+}
