@@ -20,7 +20,9 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { compare, keysCase, memoryCase, pagesCase, sameRequest } from './bench-cases.mjs';
 import { curlCase, inventoryNetworkCase, pagesNetworkCase, RTT_MS, SERVICE_MS } from './bench-network.mjs';
+import { fmtMs, machine, median, printTable, warnIfBusy } from './bench-report.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = parseArgs(process.argv.slice(2));
@@ -107,6 +109,12 @@ const results = {
   cases: [],
 };
 
+// What the cases in bench-cases.mjs and bench-network.mjs need from here.
+const b = {
+  ...{ BIN, HTTP_PAGES, PAGES, PAGES_RUNS, LONG_RUNS, MEM_RUNS, LATENCY_MS, tmp },
+  ...{ run, run1, runCommand, which, maxRss, readRss, stats, cliEnv, median, fmtMs },
+};
+
 try {
   warnIfBusy();
   const [small, paged, big] = await Promise.all([
@@ -116,12 +124,10 @@ try {
   ]);
   const env = (sandbox) => cliEnv(sandbox);
   const agency = (...argv) => [BIN, ...argv];
-  // What the network cases (bench-network.mjs) need from here.
-  const b = { BIN, run, runCommand, median, stats, cliEnv, fmtMs, which, PAGES_RUNS, LONG_RUNS };
 
   if (wanted('version')) {
     record(
-      compare({
+      compare(b, {
         id: 'version',
         title: '`agency --version`',
         subject: { argv: agency('--version'), env: env(small) },
@@ -135,7 +141,7 @@ try {
   }
   if (wanted('help')) {
     record(
-      compare({
+      compare(b, {
         id: 'help',
         title: '`agency --help`',
         subject: { argv: agency('--help'), env: env(small) },
@@ -151,8 +157,8 @@ try {
   if (wanted('one-request') || wanted('pages')) {
     const subject = { argv: agency('companies', 'list', '--json'), env: env(small) };
     const baseline = { argv: [HTTP_ONE], env: env(small) };
-    await sameRequest(small, subject, baseline);
-    oneRequest = compare({
+    await sameRequest(b, small, subject, baseline);
+    oneRequest = compare(b, {
       id: 'one-request',
       title: '`agency companies list --json`, 1 page (50 companies)',
       subject,
@@ -173,7 +179,7 @@ try {
     }
     if (wanted('one-request')) record(oneRequest);
   }
-  if (wanted('pages')) record(await pagesCase(paged, oneRequest));
+  if (wanted('pages')) record(await pagesCase(b, paged, oneRequest));
   if (wanted('pages-rtt')) {
     const networked = await startSandbox({ companies: 50 * PAGES, latency: SERVICE_MS, rtt: RTT_MS });
     record(await pagesNetworkCase(b, networked, PAGES));
@@ -188,10 +194,10 @@ try {
     record(await inventoryNetworkCase(b, networked, INVENTORY_COMPANIES));
     await networked.stop();
   }
-  if (wanted('memory')) record(await memoryCase(big));
-  if (wanted('keys')) record(await keysCase(big));
+  if (wanted('memory')) record(await memoryCase(b, big));
+  if (wanted('keys')) record(await keysCase(b, big));
 
-  printTable(results.cases);
+  printTable(results.cases, results, STARTUP_RUNS);
   const out = path.resolve(args.out ?? path.join(root, '.bench/results.json'));
   mkdirSync(path.dirname(out), { recursive: true });
   writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
@@ -199,185 +205,6 @@ try {
 } finally {
   await Promise.all(sandboxes.map((s) => s.stop()));
   rmSync(tmp, { recursive: true, force: true });
-}
-
-// ---------------------------------------------------------------------------------------------
-// Cases
-
-/** 100 pages at 20 ms each: the total should be the latency floor plus one start-up. */
-async function pagesCase(sandbox, oneRequest) {
-  const argv = [BIN, 'companies', 'list', '--json'];
-  const env = cliEnv(sandbox);
-  const check = (out) => JSON.parse(out).length === 50 * PAGES;
-  const subject = [];
-  const baseline = [];
-  const connections = [];
-  run(argv, env, check); // warm-up
-  run([HTTP_PAGES], env, check);
-  for (let i = 0; i < PAGES_RUNS; i++) {
-    const before = await stats(sandbox);
-    subject.push(run(argv, env, check));
-    const after = await stats(sandbox);
-    // Less the connection of the `after` request itself.
-    connections.push(after.connections - before.connections - 1);
-    if (after.requests - before.requests !== PAGES) {
-      throw new Error(
-        `expected ${PAGES} requests per run, the sandbox saw ${after.requests - before.requests}`,
-      );
-    }
-    baseline.push(run([HTTP_PAGES], env, check));
-  }
-  const rss = maxRss(argv, env, Math.min(MEM_RUNS, 2));
-  const startup = oneRequest.subject.median;
-  const floor = PAGES * LATENCY_MS;
-  const total = median(subject);
-  return {
-    id: 'pages',
-    title: `\`agency companies list --json\`, ${50 * PAGES} companies (${PAGES} pages, ${LATENCY_MS} ms latency)`,
-    subject: { median: total, samples: subject, maxRssKiB: rss },
-    baselineTitle: `${PAGES} × ${LATENCY_MS} ms + one start-up (${fmtMs(startup)}, the one-request case)`,
-    baseline: { median: floor + startup },
-    // The issue's target: total <= 1.10 × (100 × 20 ms) + one start-up, i.e. (total − start-up) / floor <= 1.10.
-    ratio: (total - startup) / floor,
-    ratioNote: '(total − start-up) / (100 × 20 ms)',
-    target: 1.1,
-    connections,
-    reference: {
-      title: `node:http walking the same ${PAGES} pages on one kept-alive connection`,
-      median: median(baseline),
-      samples: baseline,
-      ratio: total / median(baseline),
-    },
-  };
-}
-
-/** Peak memory of listing 10,000 companies (200 pages) with --json. */
-async function memoryCase(sandbox) {
-  const argv = [BIN, 'companies', 'list', '--json'];
-  const env = cliEnv(sandbox);
-  const check = (out) => JSON.parse(out).length === 10_000;
-  run(argv, env, check); // warm-up
-  const times = [];
-  for (let i = 0; i < LONG_RUNS; i++) times.push(run(argv, env, check));
-  const rssFile = path.join(tmp, 'rss-memory');
-  for (let i = 0; i < MEM_RUNS; i++) run(argv, env, check, { rssFile });
-  const rss = readRss(rssFile);
-  const floorRss = maxRss(['-e', '0'], env, MEM_RUNS);
-  return {
-    id: 'memory',
-    title: '`agency companies list --json`, 10,000 companies (200 pages)',
-    subject: { median: median(times), samples: times, maxRssKiB: Math.max(...rss), rssSamples: rss },
-    baselineTitle: '100 MiB peak RSS (`node -e 0` for scale)',
-    baseline: { maxRssKiB: floorRss },
-    ratio: Math.max(...rss) / 1024 / 100,
-    ratioNote: 'peak RSS / 100 MiB',
-    target: 1,
-  };
-}
-
-/** One `keys create` over 100 companies against 100 `keys create` processes. */
-async function keysCase(sandbox) {
-  const env = cliEnv(sandbox);
-  const ids = JSON.parse(run1([BIN, 'companies', 'list', '--active', '--json', '--limit', '100'], env))
-    .map((c) => String(c.id))
-    .slice(0, 100);
-  if (ids.length !== 100) throw new Error(`the sandbox has only ${ids.length} active companies`);
-  const label = () => `bench-${Date.now()}`;
-  const fleetCheck = (out) => out.trim().split('\n').length === 100;
-  const fleet = () => run([BIN, 'keys', 'create', ...ids, '--label', label()], env, fleetCheck);
-  const separate = () => {
-    const l = label();
-    let total = 0;
-    for (const id of ids)
-      total += run([BIN, 'keys', 'create', id, '--label', l], env, (out) => out.trim().length > 0);
-    return total;
-  };
-  const fleetTimes = [];
-  const separateTimes = [];
-  for (let i = 0; i < LONG_RUNS; i++) {
-    if (i % 2 === 0) {
-      fleetTimes.push(fleet());
-      separateTimes.push(separate());
-    } else {
-      separateTimes.push(separate());
-      fleetTimes.push(fleet());
-    }
-  }
-  const rssFile = path.join(tmp, 'rss-keys');
-  run([BIN, 'keys', 'create', ...ids, '--label', label()], env, fleetCheck, { rssFile });
-  const fleetMedian = median(fleetTimes);
-  const separateMedian = median(separateTimes);
-  return {
-    id: 'keys',
-    title: '100 keys by one `agency keys create <100 ids>`',
-    subject: { median: fleetMedian, samples: fleetTimes, maxRssKiB: readRss(rssFile)[0] },
-    baselineTitle: '100 separate `agency keys create <id>` processes',
-    baseline: {
-      median: separateMedian,
-      samples: separateTimes,
-      maxRssKiB: maxRss([BIN, 'keys', 'create', ids[0], '--label', label()], env, 1),
-    },
-    ratio: fleetMedian / separateMedian,
-    target: undefined,
-    note: `saves ${fmtMs(separateMedian - fleetMedian)} (${((1 - fleetMedian / separateMedian) * 100).toFixed(0)} %)`,
-  };
-}
-
-/**
- * Runs subject and baseline alternately (A B B A ...). The ratio is the median of the ratios of each pair
- * of neighbouring runs, which holds up when the machine's load changes during the case; the ratio of the
- * medians is kept in the JSON too.
- */
-function compare({ id, title, subject, baselineTitle, baseline, runs, target, check, baselineCheck }) {
-  const a = [];
-  const b = [];
-  run(subject.argv, subject.env, check); // warm-up: file cache, sandbox JIT
-  run(baseline.argv, baseline.env, baselineCheck);
-  for (let i = 0; i < runs; i++) {
-    if (i % 2 === 0) {
-      a.push(run(subject.argv, subject.env, check));
-      b.push(run(baseline.argv, baseline.env, baselineCheck));
-    } else {
-      b.push(run(baseline.argv, baseline.env, baselineCheck));
-      a.push(run(subject.argv, subject.env, check));
-    }
-  }
-  return {
-    id,
-    title,
-    subject: { median: median(a), samples: a, maxRssKiB: maxRss(subject.argv, subject.env, MEM_RUNS) },
-    baselineTitle,
-    baseline: { median: median(b), samples: b, maxRssKiB: maxRss(baseline.argv, baseline.env, MEM_RUNS) },
-    ratio: median(a.map((ms, i) => ms / b[i])),
-    ratioOfMedians: median(a) / median(b),
-    target,
-  };
-}
-
-/** The one-request case is only fair if both sides sent the same request. */
-async function sameRequest(sandbox, subject, baseline) {
-  await fetch(`${sandbox.url}/_sandbox/reset`, { method: 'POST' });
-  run(subject.argv, subject.env);
-  run(baseline.argv, baseline.env);
-  const requests = await (await fetch(`${sandbox.url}/_sandbox/requests`)).json();
-  const [ours, theirs] = requests;
-  const shape = (r) =>
-    JSON.stringify({
-      m: r.method,
-      p: r.path,
-      q: r.query,
-      k: r.headers['x-api-key'],
-      a: r.headers.accept,
-      u: r.headers['user-agent'],
-    });
-  if (requests.length !== 2)
-    throw new Error(`expected one request from each side, the sandbox saw ${requests.length}`);
-  if (shape(ours) !== shape(theirs)) {
-    throw new Error(
-      `the baseline does not send the same request as agency:\n  ${shape(ours)}\n  ${shape(theirs)}`,
-    );
-  }
-  await fetch(`${sandbox.url}/_sandbox/reset`, { method: 'POST' });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -548,85 +375,6 @@ function record(result) {
   const base = baseline.median === undefined ? '' : ` vs ${fmtMs(baseline.median)}`;
   const ratio = result.ratio === undefined ? '' : `  ratio ${result.ratio.toFixed(2)}`;
   console.error(`  ${result.id}: ${fmtMs(subject.median)}${base}${ratio}`);
-}
-
-function printTable(cases) {
-  const rows = [['case', 'agency', 'baseline', 'baseline', 'ratio', 'target', 'peak RSS', 'baseline RSS']];
-  for (const c of cases) {
-    const ok = c.target === undefined ? '' : c.ratio <= c.target ? ' ok' : ' MISSED';
-    rows.push([
-      c.id,
-      fmtMs(c.subject.median),
-      c.baselineTitle.replace(/`/g, ''),
-      c.baseline.median === undefined ? '' : fmtMs(c.baseline.median),
-      c.ratio.toFixed(2),
-      c.target === undefined ? '' : `<= ${c.target.toFixed(2)}${ok}`,
-      fmtMiB(c.subject.maxRssKiB),
-      fmtMiB(c.baseline.maxRssKiB),
-    ]);
-  }
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  console.log('');
-  for (const [i, row] of rows.entries()) {
-    console.log(
-      row
-        .map((cell, j) => cell.padEnd(widths[j]))
-        .join('  ')
-        .trimEnd(),
-    );
-    if (i === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  }
-  console.log('');
-  for (const c of cases) {
-    if (c.ratioNote) console.log(`${c.id}: ratio = ${c.ratioNote}`);
-    if (c.connections)
-      console.log(`${c.id}: connections the sandbox accepted per run: ${c.connections.join(', ')}`);
-    if (c.reference)
-      console.log(
-        `${c.id}: ${c.reference.title}: ${fmtMs(c.reference.median)} (agency / that = ${c.reference.ratio.toFixed(2)})`,
-      );
-    if (c.note) console.log(`${c.id}: ${c.note}`);
-    if (c.rejected429 !== undefined) console.log(`${c.id}: requests answered 429: ${c.rejected429}`);
-  }
-  const m = results.machine;
-  console.log(
-    `\n${m.cpu} × ${m.cores}, ${m.memGiB} GiB, ${m.os}, Node ${m.node}; medians of ${STARTUP_RUNS} start-up runs.`,
-  );
-}
-
-function machine() {
-  return {
-    cpu: os.cpus()[0]?.model.trim() ?? 'unknown CPU',
-    cores: os.availableParallelism?.() ?? os.cpus().length,
-    memGiB: Math.round(os.totalmem() / 2 ** 30),
-    os: `${os.type()} ${os.release()}`,
-    node: process.versions.node,
-    date: new Date().toISOString(),
-    loadavg: os.loadavg(),
-  };
-}
-
-function warnIfBusy() {
-  const [load] = os.loadavg();
-  if (load > 0.5 * os.cpus().length) {
-    console.error(
-      `note: load average is ${load.toFixed(2)}; other work on this machine makes the numbers noisy.`,
-    );
-  }
-}
-
-function median(values) {
-  const sorted = [...values].sort((x, y) => x - y);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-function fmtMs(ms) {
-  return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(1)} ms`;
-}
-
-function fmtMiB(kib) {
-  return kib === undefined ? '' : `${(kib / 1024).toFixed(1)} MiB`;
 }
 
 function wanted(id) {
