@@ -3,7 +3,7 @@
  * output side of a run, checked exactly, without tmux. With the HTTP registry (http-mock.ts) a command
  * runs in-process from argv to exit code: runCommand().
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
@@ -50,6 +50,8 @@ export interface CommandResult {
   code: number;
   stdout: string;
   stderr: string;
+  /** config.json as the run left it. */
+  config: { current: string; profiles: Record<string, { api_key?: string; base_url?: string }> };
 }
 
 /**
@@ -76,7 +78,8 @@ export async function runCommand(
       { ...terminal.streams, env: { AGENCY_CONFIG_DIR: dir, ...options.env } },
       http.transport,
     );
-    return { code, stdout: terminal.stdout(), stderr: terminal.stderr() };
+    const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+    return { code, stdout: terminal.stdout(), stderr: terminal.stderr(), config };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
