@@ -2,7 +2,7 @@
 import type { Command } from '@commander-js/extra-typings';
 import { collect, paginate } from '../../api/paginate.js';
 import type { CompanyUser } from '../../api/types.js';
-import { resolveCompanyArgument } from '../../fleet/company-option.js';
+import { companyIdFor, parseCompanyRef } from '../../fleet/resolve.js';
 import { progressLine } from '../../output/progress.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
@@ -37,8 +37,9 @@ const columns: Column<CompanyUser>[] = [
 ];
 
 export async function listUsers(rt: Runtime, company: string, _opts: object): Promise<void> {
+  const ref = parseCompanyRef(company, 'company');
   const api = rt.api();
-  const id = await resolveCompanyArgument(api, company);
+  const id = await companyIdFor(api, ref);
   const progress = progressLine(rt, 'users');
   const users = await collect(
     paginate((page) => api.listCompanyUsersPage(id, page), { onPage: progress.update }),
