@@ -118,3 +118,14 @@ export function validateLabel(raw: string): string {
 export function optionalPositiveInt(value: string | undefined, option: string): number | undefined {
   return value === undefined ? undefined : parsePositiveInt(value, option);
 }
+
+/** Client accounts a fleet command works on at once: each has its own rate limit, the HQ key has one. */
+export const DEFAULT_CONCURRENCY = 4;
+export const MAX_CONCURRENCY = 32;
+
+/** `--concurrency`: a whole number from 1 to MAX_CONCURRENCY; default DEFAULT_CONCURRENCY. */
+export function parseConcurrency(value: string | undefined): number {
+  const n = optionalPositiveInt(value, '--concurrency') ?? DEFAULT_CONCURRENCY;
+  if (n > MAX_CONCURRENCY) throw new UsageError(`--concurrency is at most ${MAX_CONCURRENCY}.`);
+  return n;
+}

@@ -37,6 +37,22 @@ function file(text: string, ext = 'yaml'): string {
   return path;
 }
 
+/** Resolves once the file holds a whole line (the first key reached it). */
+function firstLineIn(path: string): Promise<void> {
+  return new Promise((resolve) => {
+    const poll = setInterval(() => {
+      let text = '';
+      try {
+        text = readFileSync(path, 'utf8');
+      } catch {}
+      if (text.includes('\n')) {
+        clearInterval(poll);
+        resolve();
+      }
+    }, 5);
+  });
+}
+
 const posts = (): RecordedRequest[] => h.requests().filter((r) => r.method === 'POST');
 const lines = (text: string) => text.split('\n').filter(Boolean);
 
@@ -285,18 +301,7 @@ describe('apply', () => {
       times: 0,
     });
     const first = h.spawn(['apply', '-f', path, '--yes', '--keys-out', keysOut]);
-    await new Promise<void>((resolve) => {
-      const poll = setInterval(() => {
-        let text = '';
-        try {
-          text = readFileSync(keysOut, 'utf8');
-        } catch {}
-        if (text.includes('\n')) {
-          clearInterval(poll);
-          resolve();
-        }
-      }, 5);
-    });
+    await firstLineIn(keysOut);
     first.child.kill('SIGKILL');
     await first.result.catch(() => undefined);
     await new Promise((r) => setTimeout(r, 500)); // the request in flight completes on the server
@@ -328,6 +333,35 @@ describe('apply', () => {
     const held4 = held.flatMap((c) => h.sandbox.store.keysOf(c.id)).map((k) => k.key);
     expect(new Set(written).size).toBe(written.length);
     for (const key of written) expect(held4).toContain(key);
+  });
+});
+
+describe('apply interrupted with Ctrl-C', () => {
+  it('lets the request in flight finish, writes its key, starts nothing new, exits 130', async () => {
+    const names = ['Ctrl C Client 1', 'Ctrl C Client 2'];
+    const path = file(
+      `defaults:\n  keys: [ctrl-a, ctrl-b]\ncompanies:\n${names.map((n) => `  - ${n}\n`).join('')}`,
+    );
+    const keysOut = join(scratch, 'ctrl-c-keys.tsv');
+    h.sandbox.addFault({
+      method: 'POST',
+      path: '/v2/agency/companies/*/api_keys',
+      kind: 'stall',
+      stallMs: 400,
+      times: 0,
+    });
+    const run = h.spawn(['apply', '-f', path, '--yes', '--keys-out', keysOut]);
+    await firstLineIn(keysOut);
+    run.child.kill('SIGINT');
+    const r = await run.result;
+    expect(r.code).toBe(130);
+    const keyPosts = posts().filter((p) => p.path.endsWith('/api_keys'));
+    expect(keyPosts.length).toBeLessThan(4);
+    // Every key the service made was written down and printed.
+    const written = lines(readFileSync(keysOut, 'utf8'));
+    expect(written).toHaveLength(keyPosts.length);
+    for (const line of written) expect(r.stdout).toContain(line.split('\t')[3]);
+    expect(r.stderr).toMatch(/Interrupted/);
   });
 });
 

@@ -13,9 +13,10 @@ import { createInChunks } from '../../fleet/bulk-create.js';
 import { rowsFailed } from '../../fleet/failures.js';
 import { KeysOut } from '../../fleet/keys-out.js';
 import { planChanges, planSummary } from '../../fleet/plan.js';
+import { parseConcurrency } from '../../input/parse.js';
 import { confirm } from '../../input/prompt.js';
 import type { Runtime } from '../../runtime.js';
-import { computePlan, parseConcurrency, planLines, readDesiredState } from '../plan/run.js';
+import { computePlan, planLines, readDesiredState } from '../plan/run.js';
 import type { ApplyOptions } from './index.js';
 
 /** The user said no at the question. */

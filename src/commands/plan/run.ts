@@ -1,7 +1,7 @@
 /** The handler of `plan`, and what `apply` shares with it: reading the file and making the plan. */
 
 import type { AgencyClient } from '../../api/client.js';
-import { AgencyError, ExitCode, UsageError } from '../../errors.js';
+import { AgencyError, ExitCode } from '../../errors.js';
 import {
   describeBlocked,
   describeChange,
@@ -11,15 +11,12 @@ import {
   planJson,
   planSummary,
 } from '../../fleet/plan.js';
-import { parsePlanFile } from '../../fleet/plan-file.js';
+import { type DesiredState, parsePlanFile } from '../../fleet/plan-file.js';
 import { CompanyDirectory } from '../../fleet/resolve.js';
-import { optionalPositiveInt } from '../../input/parse.js';
+import { parseConcurrency } from '../../input/parse.js';
 import { readInput } from '../../input/read.js';
 import type { Runtime } from '../../runtime.js';
 import type { PlanOptions } from './index.js';
-
-export const DEFAULT_CONCURRENCY = 4;
-const MAX_CONCURRENCY = 16;
 
 /** `plan --exit-code` with changes pending. */
 class ChangesPending extends AgencyError {
@@ -40,13 +37,7 @@ export async function planCommand(rt: Runtime, opts: PlanOptions): Promise<void>
   }
 }
 
-export function parseConcurrency(value: string | undefined): number {
-  const n = optionalPositiveInt(value, '--concurrency') ?? DEFAULT_CONCURRENCY;
-  if (n > MAX_CONCURRENCY) throw new UsageError(`--concurrency is at most ${MAX_CONCURRENCY}.`);
-  return n;
-}
-
-export async function readDesiredState(rt: Runtime, path: string) {
+export async function readDesiredState(rt: Runtime, path: string): Promise<DesiredState> {
   const { text, source } = await readInput(path, rt.terminal, rt.ctx.signal);
   const desired = parsePlanFile(text, source);
   for (const warning of desired.warnings) rt.out.warn(warning);
@@ -55,7 +46,7 @@ export async function readDesiredState(rt: Runtime, path: string) {
 
 export async function computePlan(
   rt: Runtime,
-  desired: Awaited<ReturnType<typeof readDesiredState>>,
+  desired: DesiredState,
   api: AgencyClient,
   concurrency: number,
 ): Promise<Plan> {

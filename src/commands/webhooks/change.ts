@@ -4,20 +4,17 @@
  * src/fleet/webhook-changes.ts.
  */
 import type { Command } from '@commander-js/extra-typings';
-import { ExitCode, PartialFailureError, UsageError } from '../../errors.js';
+import { ExitCode, PartialFailureError } from '../../errors.js';
 import { rowsFailed } from '../../fleet/failures.js';
 import { CompanyDirectory } from '../../fleet/resolve.js';
 import { selectTargets } from '../../fleet/targets.js';
 import { changeWebhooks, type WebhookAction, type WebhookRow } from '../../fleet/webhook-changes.js';
 import { checkEvent, checkWebhookUrl } from '../../fleet/webhook-input.js';
-import { optionalPositiveInt } from '../../input/parse.js';
+import { DEFAULT_CONCURRENCY, parseConcurrency } from '../../input/parse.js';
 import { readInput } from '../../input/read.js';
 import { cellText } from '../../output/text.js';
 import type { Runtime } from '../../runtime.js';
 import { collectValues, helpText, type Run } from '../room.js';
-
-export const DEFAULT_CONCURRENCY = 4;
-const MAX_CONCURRENCY = 16;
 
 export interface WebhookChangeOptions {
   event: string[];
@@ -62,8 +59,7 @@ async function changeWebhooksCommand(
     if (!events.includes(event)) events.push(event);
   }
   const url = checkWebhookUrl(opts.url);
-  const concurrency = optionalPositiveInt(opts.concurrency, '--concurrency') ?? DEFAULT_CONCURRENCY;
-  if (concurrency > MAX_CONCURRENCY) throw new UsageError(`--concurrency is at most ${MAX_CONCURRENCY}.`);
+  const concurrency = parseConcurrency(opts.concurrency);
   const file = opts.file === undefined ? undefined : await readInput(opts.file, rt.terminal, rt.ctx.signal);
 
   // A write in flight is not aborted by Ctrl-C (its outcome is reported); no new one starts.

@@ -1,0 +1,79 @@
+/**
+ * `apply` on a real terminal (tmux): it shows the plan and asks; "n" sends nothing, "y" applies.
+ * Off a terminal the question cannot be asked, so --yes is required (plan-apply.test.ts).
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { BIN, type Harness, startHarness } from '../helpers/cli.js';
+import { Terminal, TMUX_MISSING } from '../helpers/tmux.js';
+
+let h: Harness;
+let tmp: string;
+let term: Terminal | undefined;
+
+beforeAll(async () => {
+  h = await startHarness({ seed: { companies: 5 } });
+  tmp = mkdtempSync(join(tmpdir(), 'agency-apply-tty-'));
+  const bin = join(tmp, 'bin');
+  mkdirSync(bin);
+  writeFileSync(join(bin, 'agency'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, {
+    mode: 0o755,
+  });
+  writeFileSync(join(tmp, 'agency.yaml'), 'companies:\n  - name: Asked Client\n    keys: [zapier]\n');
+  if (!TMUX_MISSING) {
+    term = await Terminal.start({
+      width: 120,
+      height: 30,
+      env: {
+        PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+        HOME: tmp,
+        TERM: 'screen',
+        LANG: 'C.UTF-8',
+        AGENCY_CONFIG_DIR: h.configDir,
+      },
+    });
+    term.type(`cd ${tmp}`);
+  }
+});
+afterAll(async () => {
+  await Promise.all([term?.close(), h?.close()]);
+  rmSync(tmp, { recursive: true, force: true, maxRetries: 5 });
+});
+beforeEach(() => h.sandbox.reset());
+
+const posts = () => h.requests().filter((q) => q.method === 'POST');
+
+describe.skipIf(TMUX_MISSING !== undefined)(TMUX_MISSING ?? 'apply on a terminal', () => {
+  it('shows the plan and asks; "n" sends nothing', async () => {
+    const t = term as Terminal;
+    await t.clear();
+    t.type('agency apply -f agency.yaml; echo "[exit $?]"');
+    const asked = await t.waitFor((s) => s.includes('[y/N]'));
+    expect(asked).toContain('+ company "Asked Client"');
+    expect(asked).toContain('+ key "zapier" for "Asked Client"');
+    expect(asked).toContain('Apply 2 changes? [y/N]');
+    t.type('n');
+    const done = await t.waitFor((s) => /\[exit \d+\]/.test(s), { history: true });
+    expect(done).toContain('[exit 1]');
+    expect(done).toContain('Nothing was changed.');
+    expect(posts()).toEqual([]);
+  });
+
+  it('"y" applies: the company, then its key', async () => {
+    const t = term as Terminal;
+    await t.clear();
+    t.type('agency apply -f agency.yaml; echo "[exit $?]"');
+    await t.waitFor((s) => s.includes('[y/N]'));
+    t.type('y');
+    const done = await t.waitFor((s) => /\[exit \d+\]/.test(s), { history: true });
+    expect(done).toContain('[exit 0]');
+    expect(done).toMatch(/\+ company "Asked Client" \(id \d+\)/);
+    expect(done).toMatch(/\+ key "zapier" for "Asked Client": \S+/);
+    expect(posts().map((q) => q.path.replace(/\/\d+\//, '/N/'))).toEqual([
+      '/rest/v2/agency/companies',
+      '/rest/v2/agency/companies/N/api_keys',
+    ]);
+  });
+});
