@@ -75,11 +75,17 @@ export async function* paginateZeroBased<T>(
   options: ZeroBasedOptions,
 ): AsyncGenerator<T> {
   const { perPage } = options;
+  // The size the service really uses: a first page shorter than asked but short of `total` means the
+  // service caps `per_page` lower; its pages are then that size, and the listing goes on to `total`.
+  let pageSize = perPage;
   const read = async (page: number): Promise<Fetched<T>> => {
     const { items, total } = await fetchPage(page, perPage);
-    const lastPage = Math.max(0, Math.ceil(total / perPage) - 1);
-    const seen = page * perPage + items.length;
-    return { items, lastPage, end: items.length === 0 || items.length < perPage || seen >= total };
+    if (page === 0 && items.length > 0 && items.length < perPage && items.length < total) {
+      pageSize = items.length;
+    }
+    const lastPage = Math.max(0, Math.ceil(total / pageSize) - 1);
+    const seen = page * pageSize + items.length;
+    return { items, lastPage, end: items.length === 0 || items.length < pageSize || seen >= total };
   };
   yield* pipeline(read, 0, false, options);
 }

@@ -245,7 +245,7 @@ describe('paginate with pages in flight (depth 3)', () => {
 });
 
 describe('paginateZeroBased (the blacklist)', () => {
-  function blacklist(total: number, options: { shortAt?: number } = {}) {
+  function blacklist(total: number, options: { shortAt?: number; cap?: number } = {}) {
     const asked: [number, number][] = [];
     let outstanding = 0;
     let peak = 0;
@@ -255,8 +255,9 @@ describe('paginateZeroBased (the blacklist)', () => {
       peak = Math.max(peak, outstanding);
       await new Promise((r) => setTimeout(r, 1 + (page0 % 3)));
       outstanding--;
-      const start = page0 * perPage;
-      const size = page0 === options.shortAt ? 3 : Math.max(0, Math.min(perPage, total - start));
+      const served = Math.min(perPage, options.cap ?? perPage);
+      const start = page0 * served;
+      const size = page0 === options.shortAt ? 3 : Math.max(0, Math.min(served, total - start));
       return { items: Array.from({ length: size }, (_, i) => `d${start + i}.example`), total };
     };
     return { asked, fetchPage, peak: () => peak };
@@ -289,6 +290,14 @@ describe('paginateZeroBased (the blacklist)', () => {
     const values = await collect(paginateZeroBased(b.fetchPage, { perPage: 100, inFlight: 1 }));
     expect(values).toHaveLength(103);
     expect(b.asked.map(([p]) => p)).toEqual([0, 1]);
+  });
+
+  it('a service that serves fewer per page than asked is followed to the total', async () => {
+    const b = blacklist(250, { cap: 100 });
+    const values = await collect(paginateZeroBased(b.fetchPage, { perPage: 1000, inFlight: 1 }));
+    expect(values).toHaveLength(250);
+    expect(new Set(values).size).toBe(250);
+    expect(b.asked.map(([p]) => p)).toEqual([0, 1, 2]);
   });
 
   it('keeps up to the depth in flight and honours a limit', async () => {

@@ -103,7 +103,7 @@ describe('planRetry', () => {
     fc.assert(
       fc.property(
         fc.array(outcome, { minLength: 1, maxLength: 10 }),
-        fc.double({ min: 0, max: 1 }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
         (outcomes, r) => {
           const policy = fixed(r);
           let clock = 0;
