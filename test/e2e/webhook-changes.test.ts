@@ -295,3 +295,35 @@ describe('webhooks list', () => {
     expect(r.stderr).toContain('"Acme Ltd" (id 1001)');
   });
 });
+
+describe('against a service that lists webhooks only under /v2 (the docs)', () => {
+  let docs: Harness;
+  beforeAll(async () => {
+    docs = await startHarness({ seed: { companies: 3 }, docsMode: true });
+  });
+  afterAll(async () => {
+    await docs.close();
+  });
+
+  it('reads through /v2/webhooks, subscribes through /v1, and a second run sends nothing', async () => {
+    const url = `${HOOK}/docs`;
+    const args = [
+      'webhooks',
+      'subscribe',
+      '--event',
+      'prospect_replied',
+      '--url',
+      url,
+      '--company',
+      String(ACME),
+    ];
+    const first = await docs.run(args);
+    expect(first.code, first.stderr).toBe(0);
+    expect(rows(first.stdout)).toEqual([[String(ACME), 'PROSPECT_REPLIED', url, 'subscribed']]);
+    expect(docs.requests().some((q) => q.path === '/rest/v2/webhooks' && q.status === 200)).toBe(true);
+    docs.sandbox.reset();
+    const again = await docs.run(args);
+    expect(rows(again.stdout)).toEqual([[String(ACME), 'PROSPECT_REPLIED', url, 'exists']]);
+    expect(docs.requests().filter((q) => q.method === 'POST')).toEqual([]);
+  });
+});
