@@ -156,17 +156,6 @@ export function sharedGates(): AccountGates {
   return runGates;
 }
 
-/** Runs tasks one at a time, in order. */
-export class Serial {
-  #tail: Promise<unknown> = Promise.resolve();
-
-  run<T>(task: () => Promise<T>): Promise<T> {
-    const result = this.#tail.then(task, task);
-    this.#tail = result.catch(() => undefined);
-    return result;
-  }
-}
-
 /** Maps items with at most `concurrency` in flight; results keep the input order. */
 export async function mapPool<T, R>(
   items: readonly T[],

@@ -3,7 +3,7 @@
  * listing), and for each existing company named in the file its key list (HQ account, one company
  * at a time) and its webhooks (its own account via x-company-id, several companies at once).
  */
-import { mapPool, Serial } from '../api/limit.js';
+import { mapPool } from '../api/limit.js';
 import { collect, paginate } from '../api/paginate.js';
 import type { Company } from '../api/types.js';
 import { AgencyError, ExitCode } from '../errors.js';
@@ -72,15 +72,15 @@ export async function makePlan(
   });
 
   let unchanged = 0;
-  const hq = new Serial();
   await mapPool(
     companies.filter((c) => c.existing !== undefined),
     options.concurrency,
     async (planned) => {
       const company = planned.existing as Company;
       unchanged++;
-      const keysRead =
-        planned.desired.keys.length === 0 ? undefined : hq.run(() => readLabels(ports.keys, company.id));
+      // Key lists are HQ-account reads: the HTTP layer's gate keeps up to the run's depth of them in
+      // the HQ queue at once, so they are asked for together rather than one after another.
+      const keysRead = planned.desired.keys.length === 0 ? undefined : readLabels(ports.keys, company.id);
       const webhooksRead = readWebhooks(ports.webhooks, planned, company, blocked);
       const [labels, present] = await Promise.all([keysRead, webhooksRead]);
       if (labels) {

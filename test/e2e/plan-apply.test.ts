@@ -406,5 +406,12 @@ describe('apply at scale', () => {
     big.sandbox.reset();
     const plan = await big.run(['plan', '-f', path, '--exit-code'], { timeoutMs: 120_000 });
     expect(plan.code, plan.stdout).toBe(0);
+    // The plan's 40 key-list reads on the HQ account are asked for ahead (up to the default depth of
+    // 3 in the account's queue), never beyond it, and meet no 429.
+    const planStats = big.sandbox.stats();
+    expect(planStats.rejected429).toBe(0);
+    const hq = Object.entries(planStats.maxQueuedByAccount).find(([account]) => account.startsWith('hq:'));
+    expect(hq?.[1]).toBeGreaterThanOrEqual(2);
+    expect(hq?.[1]).toBeLessThanOrEqual(3);
   }, 180_000);
 });
