@@ -35,7 +35,6 @@ const LEVERS = [
   'no-node-http', // undici: without node:http
   'light-assert', // undici: without node:assert
   'wasm-apart', // undici: llhttp's WebAssembly in files of its own
-  'wasm-early', // undici: llhttp compiled on a background thread while undici loads (needs wasm-apart)
   'lazy-modules', // the program: node:crypto, node:fs/promises and chalk loaded on first use
   'lazy-child-process', // commander: node:child_process loaded on first use
   'minify',
@@ -148,19 +147,12 @@ function request(url, opts) {
 
 module.exports = { Agent, errors, request };
 `;
-// First thing when undici.cjs loads: start compiling llhttp on V8's background threads, which the ~10 ms of
-// loading undici and connecting leave idle. The same conditions as undici's own choice of the SIMD build.
-const UNDICI_EARLY = `'use strict';
-if (process.arch !== 'ppc64' && process.env.UNDICI_NO_WASM_SIMD !== '1')
-  require('./lib/llhttp/llhttp_simd-wasm.js').compileEarly();
-`;
-const early = use('wasm-apart') && use('wasm-early');
 
 const http = await build({
   ...common,
   stdin: use('slim-undici')
     ? {
-        contents: (early ? UNDICI_EARLY : '') + UNDICI_SLIM,
+        contents: UNDICI_SLIM,
         resolveDir: undiciDir,
         sourcefile: 'undici-slim.js',
         loader: 'js',
@@ -212,23 +204,6 @@ module.exports = options.includes('max-http-header-size')
 assert.ok = assert;
 module.exports = assert;`,
       ),
-    early && {
-      // undici compiles llhttp with new WebAssembly.Module(bytes) once connected: it now takes the module
-      // compiled early if it is ready (and compiles it there and then if not).
-      name: 'wasm-early',
-      setup(b) {
-        b.onLoad({ filter: /[/\\]lib[/\\]dispatcher[/\\]client-h1\.js$/ }, (a) => {
-          const from = "new WebAssembly.Module(require('../llhttp/llhttp_simd-wasm.js'))";
-          const source = readFileSync(a.path, 'utf8');
-          if (!source.includes(from))
-            throw new Error(`wasm-early: undici's client-h1.js no longer has ${from}`);
-          return {
-            contents: source.replace(from, "require('../llhttp/llhttp_simd-wasm.js').module()"),
-            loader: 'js',
-          };
-        });
-      },
-    },
     use('wasm-apart') && {
       // The two llhttp builds are 70 kB of base64 each; apart, only the one in use is read.
       name: 'wasm-apart',
@@ -256,22 +231,7 @@ if (use('wasm-apart')) {
       require(path.join(undiciDir, `lib/llhttp/${name}-wasm.js`)),
     );
     const read = `require('node:fs').readFileSync(require('node:path').join(__dirname, '${name}.wasm'))`;
-    writeFileSync(
-      path.join(staging, `${name}-wasm.cjs`),
-      early && name === 'llhttp_simd'
-        ? `'use strict';
-const bytes = ${read};
-let compiled;
-module.exports = {
-  compileEarly() {
-    WebAssembly.compile(bytes).then((module) => (compiled = module), () => {});
-  },
-  // Compiled here if the early compile has not finished (or failed: then this throws, as undici expects).
-  module: () => compiled ?? new WebAssembly.Module(bytes),
-};
-`
-        : `'use strict';\nmodule.exports = ${read};\n`,
-    );
+    writeFileSync(path.join(staging, `${name}-wasm.cjs`), `'use strict';\nmodule.exports = ${read};\n`);
   }
 }
 
@@ -292,12 +252,9 @@ const buildId = randomBytes(6).toString('hex');
 // in the background, and the process waits for that compile at exit: ~100 ms and ~35 MB for nothing in a
 // short-lived CLI. Liftoff, V8's baseline compiler, parses our responses fast enough. It exists on x64 and
 // arm64 (elsewhere --liftoff-only could leave llhttp without a compiler), so the check runs where it runs.
-// Without lazy compilation, a background compile (wasm-early) compiles every function of llhttp, instead of
-// leaving each to be compiled on the main thread on its first call (~1.7 ms while parsing the first answer).
-const wasmFlags = early ? ", '--no-wasm-lazy-compilation'" : '';
 const v8Flags = use('liftoff')
-  ? `process.arch === 'x64' || process.arch === 'arm64' ? ['--liftoff-only'${wasmFlags}] : [${wasmFlags.slice(2)}]`
-  : `[${wasmFlags.slice(2)}]`;
+  ? `process.arch === 'x64' || process.arch === 'arm64' ? ['--liftoff-only'] : []`
+  : '[]';
 writeFileSync(
   path.join(staging, 'boot.cjs'),
   `'use strict';

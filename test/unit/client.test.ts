@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AgencyClient, type HttpLike } from '../../src/api/client.js';
 import type { HttpResponse, RequestSpec } from '../../src/api/http.js';
-import { ApiError, ResponseError } from '../../src/errors.js';
+import { ResponseError } from '../../src/errors.js';
 
 /** A fake HTTP layer: answers from a list and records each request spec. */
 function fake(...answers: unknown[]) {
