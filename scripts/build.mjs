@@ -321,7 +321,8 @@ const render = async (argv) => {
   if (code !== 0 || errors) throw new Error('agency ' + argv.join(' ') + ': exit ' + code + ' ' + errors);
   return text;
 };
-const paths = [[]];
+// Not 'agency --help' itself: its Environment section names this system's config file, known at run time.
+const paths = [];
 const walk = (command, words) => {
   for (const sub of command.commands) {
     if (sub.name() === 'help') continue;

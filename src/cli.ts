@@ -4,11 +4,16 @@
  * help or completion needs every command), so `agency --help` pays for none of them.
  */
 import { setMaxListeners } from 'node:events';
-import { Command, CommanderError } from '@commander-js/extra-typings';
+import { join } from 'node:path';
+import { Command, CommanderError, Help, Option } from '@commander-js/extra-typings';
 import type { ActionCommand, Room, Run } from './commands/room.js';
-import { type Environment, type GlobalFlags, readEnvironment } from './context.js';
+import { DEFAULT_TIMEOUT_SECONDS, type Environment, type GlobalFlags, readEnvironment } from './context.js';
 import { ExitCode, UsageError } from './errors.js';
 import { reportError } from './output/error-report.js';
+import { environmentSection, helpArguments, markRequired } from './output/help-sections.js';
+import { formatItem, helpWidth, wrapText } from './output/help-wrap.js';
+import { networkHint, type RunFacts } from './output/network-hints.js';
+import { isNearMiss, keepCloseSuggestion } from './output/suggest.js';
 import { createRuntime, type IO, openOutput, type Runtime, type Transport } from './runtime.js';
 import { VERSION } from './version.js';
 
@@ -16,7 +21,7 @@ export type { IO } from './runtime.js';
 
 /** Every top-level command, in the order help lists them: its name, one line, and its room. */
 const COMMANDS: readonly (readonly [name: string, summary: string, room: () => Promise<Room>])[] = [
-  ['companies', 'list and create client companies', () => import('./commands/companies/index.js')],
+  ['companies', 'list, create and view client companies', () => import('./commands/companies/index.js')],
   ['keys', 'list and create API keys of client companies', () => import('./commands/keys/index.js')],
   ['me', 'show who the key belongs to (HQ or client key)', () => import('./commands/me/index.js')],
   [
@@ -65,7 +70,7 @@ export async function main(argv: string[], io: IO, transport?: Transport): Promi
   setMaxListeners(0, interrupt.signal);
   const environment = readEnvironment(io);
   let flags: GlobalFlags = {};
-  const runtimes: { close(): Promise<void> }[] = [];
+  const runtimes: { runtime: Runtime; close(): Promise<void> }[] = [];
 
   const run: Run =
     (handler, options) =>
@@ -80,25 +85,57 @@ export async function main(argv: string[], io: IO, transport?: Transport): Promi
       await call(opened.runtime, ...args.slice(0, -1));
     };
 
-  const program = await buildProgram(io, run, commandToRun(argv));
+  const program = await buildProgram(io, run, commandToRun(argv), join(environment.configDir, 'config.json'));
   const stopSignals = onSignals(() => interrupt.abort());
   try {
     if (argv.length === 0) {
-      io.stdout.write((await import('./output/overview.js')).overview(program));
+      io.stdout.write((await import('./output/overview.js')).overview(program, helpWidth(io.stdout)));
       return ExitCode.ok;
     }
-    await program.parseAsync(argv, { from: 'user' });
+    await program.parseAsync(argv[0] === 'help' ? helpCommand(program, argv.slice(1)) : argv, {
+      from: 'user',
+    });
     return ExitCode.ok;
   } catch (error) {
     // A parse error comes before any action reads the global options, but commander has parsed them (--json).
-    return exitCode(error, { ...(program.opts() as GlobalFlags), ...flags }, io, environment);
+    const allFlags = { ...(program.opts() as GlobalFlags), ...flags };
+    return exitCode(
+      error,
+      allFlags,
+      io,
+      environment,
+      runFacts(allFlags, environment, runtimes.at(-1)?.runtime),
+    );
   } finally {
     stopSignals();
     await Promise.allSettled(runtimes.map((runtime) => runtime.close()));
   }
 }
 
-function exitCode(error: unknown, flags: GlobalFlags, io: IO, environment: Environment): number {
+/** What a hint about a lost answer needs to know of the run (the context, when it was resolved). */
+function runFacts(flags: GlobalFlags, environment: Environment, runtime: Runtime | undefined): RunFacts {
+  let ctx: Runtime['ctx'] | undefined;
+  try {
+    ctx = runtime?.ctx;
+  } catch {
+    // The context itself failed (that is the error being reported).
+  }
+  return {
+    baseUrl: ctx?.baseUrl,
+    profileName: ctx?.profileName,
+    timeoutFlag: flags.timeout,
+    timeoutEnv: environment.timeout,
+    defaultTimeoutSeconds: DEFAULT_TIMEOUT_SECONDS,
+  };
+}
+
+function exitCode(
+  error: unknown,
+  flags: GlobalFlags,
+  io: IO,
+  environment: Environment,
+  facts?: RunFacts,
+): number {
   const { out } = openOutput(io, flags, environment);
   if (error instanceof CommanderError) {
     // commander marks help that was asked for (`help`, `--help`) with exit code 0; help shown because a
@@ -113,7 +150,8 @@ function exitCode(error: unknown, flags: GlobalFlags, io: IO, environment: Envir
     // commander has already printed its message (with a suggestion for a mistyped command).
     return reportError(out, new UsageError(error.message.replace(/^error: /, '')), { printed: true });
   }
-  return reportError(out, error, { debug: flags.debug === true });
+  const hint = facts && networkHint(error, facts);
+  return reportError(out, error, { debug: flags.debug === true, ...(hint ? { hint } : {}) });
 }
 
 /**
@@ -136,6 +174,22 @@ function onSignals(abort: () => void): () => void {
   };
 }
 
+/**
+ * `agency help <command...>` shows the help of a command of any depth (commander's own help command
+ * reads one word only, and shows the program's help for a word it does not know).
+ */
+function helpCommand(program: Command, args: readonly string[]): string[] {
+  const words = args.filter((word) => !word.startsWith('-'));
+  const found = helpArguments(program, words);
+  if ('argv' in found) return [...found.argv, ...args.filter((word) => word.startsWith('-'))];
+  const close = found.candidates.filter((name) => isNearMiss(found.word, name));
+  throw new UsageError(`unknown command '${found.unknown}'`, {
+    hint: close.length
+      ? `Did you mean ${close.join(' or ')}?`
+      : 'Run `agency` alone for the list of commands.',
+  });
+}
+
 /** Commands that describe other commands, so they need every command built in full. */
 const NEEDS_WHOLE_TREE = new Set(['help', 'completion']);
 
@@ -154,24 +208,45 @@ function commandToRun(argv: readonly string[]): string | undefined {
  * The program with every top-level command's name and summary (for help and errors), and the options,
  * subcommands and action of `only` alone (every command without it).
  */
-export async function buildProgram(io: Pick<IO, 'stdout' | 'stderr'>, run: Run, only?: string) {
+export async function buildProgram(
+  io: Pick<IO, 'stdout' | 'stderr'>,
+  run: Run,
+  only?: string,
+  configFile?: string,
+) {
+  const width = helpWidth(io.stdout);
   const program = new Command('agency')
-    .description('Manage the client companies, API keys, mailboxes and webhooks of a Woodpecker\nagency.')
+    .description('Manage the client companies, API keys, mailboxes and webhooks of a Woodpecker agency.')
     .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     // Settings below are copied only to subcommands created after them, so they come first.
     .exitOverride()
     .configureOutput({
-      writeOut: (text) => io.stdout.write(text),
+      // Help (and the text added after it) is written for 80 columns; reflowed to the terminal's width
+      // here, in one place, without breaking words (src/output/help-wrap.ts says why).
+      writeOut: (text) => io.stdout.write(wrapText(text, width)),
       writeErr: (text) => io.stderr.write(text),
+      getOutHelpWidth: () => width,
+      // commander suggests anything within 3 edits ("bogus" → "logout"): keep near misses only.
+      outputError: (text, write) => write(keepCloseSuggestion(text)),
     })
     .showSuggestionAfterError(true)
     .showHelpAfterError('(add --help for usage and examples)')
     // Every command's help also lists --profile, --json and the other global options.
-    .configureHelp({ showGlobalOptions: true })
+    .configureHelp({
+      showGlobalOptions: true,
+      formatItem: (term, termWidth, description, helper) =>
+        formatItem(term, termWidth, description, helper.helpWidth ?? width),
+      optionDescription(option) {
+        return markRequired(Help.prototype.optionDescription.call(this, option), option.mandatory);
+      },
+    })
     .option('-p, --profile <name>', 'config profile to use (env AGENCY_PROFILE)')
     .option('--base-url <url>', 'API base address including /rest (env AGENCY_BASE_URL)')
-    .option('--json', 'print machine-readable JSON on stdout')
+    .addOption(new Option('--json', 'print machine-readable JSON on stdout').conflicts('csv'))
+    .option('--csv', 'print a list as CSV (RFC 4180, header row) on stdout, for spreadsheets')
+    .option('--columns <names>', 'choose and order the columns of a list, e.g. --columns id,name')
+    .option('-q, --quiet', 'no confirmations, counts or progress on stderr; warnings and errors stay')
     .option('--debug', 'log each HTTP request and response to stderr, secrets redacted (env AGENCY_DEBUG=1)')
     .option('--no-color', 'never use colour (env NO_COLOR)')
     .option('--timeout <seconds>', 'deadline per HTTP request, default 30 (env AGENCY_TIMEOUT)')
@@ -192,6 +267,8 @@ Exit codes: 0 ok, 1 API or network error, 2 bad input (nothing sent),
 3 missing key or 401/403, 4 not found (also an unknown company name), 5 conflict
 (inactive company), 6 changes pending (plan --exit-code), 130 interrupted.`,
     );
+  // The program's own help only (a subcommand's help lists the global options, not this section).
+  if (configFile !== undefined) program.addHelpText('after', `\n${environmentSection(configFile)}`);
   const rooms = COMMANDS.map(([name, summary, room]) => ({
     name,
     room,

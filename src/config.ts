@@ -78,8 +78,11 @@ export function readConfig(dir: string): ConfigData {
   return narrowConfig(parsed, file);
 }
 
+/** A config file that is not what the tool writes: reported with its path, never replaced. */
+export class DamagedConfigError extends ConfigError {}
+
 function damaged(file: string, why: string): ConfigError {
-  return new ConfigError(`The config file ${file} is damaged: ${why}.`, {
+  return new DamagedConfigError(`The config file ${file} is damaged: ${why}.`, {
     hint: 'It was left untouched. Fix it by hand, or move it away and run `agency login` again.',
   });
 }
@@ -104,21 +107,69 @@ function narrowConfig(value: unknown, file: string): ConfigData {
 
 /**
  * The config of one run, bound to its directory: read once (every command reads it to choose a profile),
- * changed only through update().
+ * changed only through update(). `warn` receives what the person must know about the file itself.
  */
 export class ConfigStore {
   #data: ConfigData | undefined;
 
-  constructor(readonly dir: string) {}
+  constructor(
+    readonly dir: string,
+    private readonly warn: (message: string) => void = () => {},
+  ) {}
 
-  read(): ConfigData {
-    this.#data ??= readConfig(this.dir);
-    return this.#data;
+  /**
+   * With `needed: false` (the key and base URL came from the environment or flags), a damaged file
+   * does not stop the run: a warning, an empty config for this run, and the file left as it is.
+   */
+  read(options: { needed?: boolean } = {}): ConfigData {
+    if (this.#data) return this.#data;
+    let data: ConfigData;
+    try {
+      data = readConfig(this.dir);
+    } catch (error) {
+      if (!(error instanceof DamagedConfigError) || options.needed !== false) throw error;
+      this.warn(
+        `${error.message.replace(/\.$/, '')}; not used by this run (the key and base URL come from the environment or flags). It was left untouched.`,
+      );
+      return emptyConfig();
+    }
+    this.#data = data;
+    tightenFile(configPath(this.dir), data, this.warn);
+    return data;
   }
 
   async update(mutate: (data: ConfigData) => void): Promise<ConfigData> {
     this.#data = await updateConfig(this.dir, mutate);
     return this.#data;
+  }
+}
+
+/**
+ * A file holding a key that other users can read (written by hand, copied, or by an old version) is
+ * made 0600 the first time it is read, with one line saying so; if that fails, a warning on every run.
+ * Nothing else about the file changes. (POSIX modes only: Windows has ACLs instead.)
+ */
+function tightenFile(file: string, data: ConfigData, warn: (message: string) => void): void {
+  if (process.platform === 'win32') return;
+  if (!Object.values(data.profiles).some((profile) => profile.api_key)) return;
+  let mode: number;
+  try {
+    mode = statSync(file).mode & 0o777;
+  } catch {
+    return;
+  }
+  if ((mode & 0o077) === 0) return;
+  const was = `mode ${mode.toString(8).padStart(4, '0')}`;
+  try {
+    chmodSync(file, 0o600);
+    warn(
+      `The config file ${file} holds an API key and was readable by other users (${was}); it is now 0600.`,
+    );
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    warn(
+      `The config file ${file} holds an API key and is readable by other users (${was}); its mode could not be changed (${code}). Run: chmod 600 ${file}`,
+    );
   }
 }
 

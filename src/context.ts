@@ -22,6 +22,9 @@ export interface GlobalFlags {
   debug?: boolean | undefined;
   color?: boolean | undefined;
   timeout?: string | undefined;
+  csv?: boolean | undefined;
+  columns?: string | undefined;
+  quiet?: boolean | undefined;
 }
 
 /** The process environment, as bin/agency.js passes it. */
@@ -72,11 +75,14 @@ function configDirectory(env: Env, platform: NodeJS.Platform): string {
 
 /** How the output should look: usable before (or without) the config, e.g. to report a damaged file. */
 export function terminalSettings(
-  flags: Pick<GlobalFlags, 'json' | 'color'>,
+  flags: Pick<GlobalFlags, 'json' | 'color' | 'csv' | 'columns' | 'quiet'>,
   environment: Environment,
 ): TerminalSettings {
   return {
     json: flags.json === true,
+    csv: flags.csv === true,
+    columns: flags.columns,
+    quiet: flags.quiet === true,
     colorAllowed: flags.color !== false && environment.colorAllowed,
     columnsHint: environment.columns,
   };
@@ -114,7 +120,11 @@ export function resolveContext(
   config: ConfigStore,
   signal: AbortSignal,
 ): Context {
-  const data = config.read();
+  // With the key and the base URL from the environment or flags, the run needs nothing from the file:
+  // a damaged one is then a warning, not a stop.
+  const independent =
+    environment.apiKey !== undefined && (flags.baseUrl ?? environment.baseUrl) !== undefined;
+  const data = config.read({ needed: !independent });
   const named = flags.profile ?? environment.profile;
   const profileName = validateProfileName(named ?? data.current ?? DEFAULT_PROFILE);
   const profile = data.profiles[profileName];
@@ -141,7 +151,10 @@ export function resolveContext(
     baseUrlSource,
     json: flags.json === true,
     debug: flags.debug === true || environment.debug,
-    timeoutMs: parseTimeout(flags.timeout ?? environment.timeout),
+    timeoutMs: parseTimeout(
+      flags.timeout ?? environment.timeout,
+      flags.timeout !== undefined ? '--timeout' : 'AGENCY_TIMEOUT',
+    ),
     maxInFlight: parseMaxInFlight(environment.maxInFlight),
     userAgent: `agency-cli/${VERSION}`,
     sandboxSeedKey: environment.sandboxSeedKey,
@@ -194,12 +207,13 @@ export function parseBaseUrl(value: string): string {
   return url.href.replace(/\/+$/, '');
 }
 
-export function parseTimeout(value: string | undefined): number {
+/** --timeout or AGENCY_TIMEOUT (named in the message, so that a forgotten variable is found). */
+export function parseTimeout(value: string | undefined, source = '--timeout'): number {
   if (value === undefined) return DEFAULT_TIMEOUT_SECONDS * 1000;
   const seconds = Number(value);
   if (!/^\d+(\.\d+)?$/.test(value.trim()) || !(seconds > 0) || seconds > 3600) {
     throw new UsageError(
-      `Invalid timeout ${JSON.stringify(value)}: give a number of seconds between 0 and 3600.`,
+      `Invalid ${source} ${JSON.stringify(value)}: give a number of seconds more than 0 and at most 3600.`,
     );
   }
   return Math.round(seconds * 1000);

@@ -65,7 +65,7 @@ export function createRuntime(
   transport: Transport = lazyHttp,
 ): { runtime: Runtime; close(): Promise<void> } {
   const { out, terminal } = openOutput(streams, flags, environment);
-  const config = new ConfigStore(environment.configDir);
+  const config = new ConfigStore(environment.configDir, (message) => out.warn(message));
   const clients: AgencyClient[] = [];
   let ctx: Context | undefined;
   const context = () => {

@@ -8,6 +8,7 @@ import { MAX_COMPANIES_PER_REQUEST } from '../api/client.js';
 import type { Company, CreatedCompany } from '../api/types.js';
 import { AgencyError, ApiError, ExitCode, InterruptedError, UsageError } from '../errors.js';
 import type { Progress } from '../output/progress.js';
+import { listLines, MAX_LISTED } from '../output/summary.js';
 import { type CompanyLister, fetchAllCompanies } from './all-companies.js';
 import { exactName, NameIndex } from './names.js';
 
@@ -192,22 +193,28 @@ async function reconcileChunk(
   return found;
 }
 
-/** Some names exist already and --skip-existing was not given: nothing is sent. */
+/**
+ * Some names exist already and --skip-existing was not given: nothing is sent. The names are listed one
+ * per line, at most `max` of them (all with --json, whose error object carries the message).
+ */
 export class NameClashError extends AgencyError {
   // The same exit code as the service's 400 for a duplicate name: nothing was created either way.
   readonly exitCode = ExitCode.failure;
-  constructor(existing: Plan['existing']) {
+  constructor(existing: Plan['existing'], max = MAX_LISTED) {
+    const count = existing.length;
     super(
-      `${existing.length} of the names already exist: ${describeExisting(existing)}. Nothing was created.`,
-      {
-        hint: 'Use --skip-existing to create only the missing names.',
-      },
+      [
+        `${count} of the names already ${count === 1 ? 'exists' : 'exist'}; nothing was created:`,
+        ...listLines(describeExisting(existing), max),
+      ].join('\n'),
+      { hint: 'Use --skip-existing to create only the missing names.' },
     );
   }
 }
 
-export function describeExisting(existing: Plan['existing']): string {
-  return existing.map((e) => `${JSON.stringify(e.name)} (id ${e.company.id})`).join(', ');
+/** `Acme Ltd (id 1001)`, one per existing name, for lists one per line. */
+export function describeExisting(existing: Plan['existing']): string[] {
+  return existing.map((e) => `${e.name} (id ${e.company.id})`);
 }
 
 class BulkCreateError extends AgencyError {

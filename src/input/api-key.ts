@@ -11,11 +11,13 @@ export function hasKeyShape(key: string): boolean {
   return /^[\x21-\x7e]+$/.test(key);
 }
 
-/** A key typed or piped by the user, before it is saved or sent. */
-export function validateKey(key: string): void {
+/** A key typed (at a terminal) or piped by the user, before it is saved or sent. */
+export function validateKey(key: string, typed = false): void {
   if (key === '')
     throw new UsageError('No API key was given.', {
-      hint: 'Pipe the key on stdin, or run `agency login` in a terminal.',
+      hint: typed
+        ? 'Paste the key at the prompt (nothing is shown while you type or paste), then press Enter.'
+        : `Pipe the key on stdin, e.g. printf '%s' "$KEY" | agency login, or run \`agency login\` in a terminal.`,
     });
   if (!hasKeyShape(key)) {
     throw new UsageError('The API key contains spaces or characters that are not printable ASCII.', {

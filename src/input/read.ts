@@ -6,14 +6,26 @@ import { InterruptedError, UsageError } from '../errors.js';
 /** Where '-' reads from: stdin is a getter, created only when it is read. */
 export interface StdinSource {
   readonly stdin: Readable;
+  /** At a terminal, the person is told what is read and how to end it (else the tool seems to hang). */
+  readonly stdinIsTTY?: boolean;
+  readonly stderr?: { write(text: string): unknown };
 }
 
+/**
+ * A file, or with '-' standard input. `what` names what is read, for the line shown when standard
+ * input is a terminal: "company names, one per line".
+ */
 export async function readInput(
   path: string,
   source: StdinSource,
   signal: AbortSignal,
+  what = 'the input',
 ): Promise<{ text: string; source: string }> {
-  if (path === '-') return { text: await readStdin(source, signal), source: 'stdin' };
+  if (path === '-') {
+    if (source.stdinIsTTY)
+      source.stderr?.write(`Reading ${what} from the terminal; press Ctrl-D on a new line to finish.\n`);
+    return { text: await readStdin(source, signal), source: 'stdin' };
+  }
   try {
     return { text: await readFile(path, 'utf8'), source: path };
   } catch (error) {

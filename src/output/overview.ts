@@ -2,6 +2,7 @@
  * What `agency` alone prints: a short, grouped overview (like `gh` alone) instead of the full help.
  * Built from the program's own commands, so a new command shows up without editing this file.
  */
+import { DEFAULT_HELP_WIDTH, formatItem, wrapText } from './help-wrap.js';
 
 interface CommandLike {
   name(): string;
@@ -18,7 +19,8 @@ const GROUPS: readonly { title: string; commands: readonly string[] }[] = [
   { title: 'Setup', commands: ['login', 'logout', 'profiles', 'sandbox', 'completion'] },
 ];
 
-export function overview(program: CommandLike): string {
+/** The overview, wrapped at `width` columns (the terminal's) without breaking a word. */
+export function overview(program: CommandLike, width = DEFAULT_HELP_WIDTH): string {
   const entries = new Map<string, { name: string; description: string }[]>();
   for (const command of program.commands) {
     const rows = command.commands.length
@@ -34,14 +36,14 @@ export function overview(program: CommandLike): string {
     ...GROUPS.map((g) => ({ title: g.title, names: g.commands.filter((name) => entries.has(name)) })),
     { title: 'Other', names: [...entries.keys()].filter((name) => !grouped.has(name)) },
   ].filter((g) => g.names.length > 0);
-  const width = Math.max(...[...entries.values()].flat().map((e) => e.name.length));
+  const termWidth = Math.max(...[...entries.values()].flat().map((e) => e.name.length));
 
   const lines = [program.description(), '', 'Usage: agency <command> [options]', ''];
   for (const group of groups) {
     lines.push(group.title);
     for (const name of group.names) {
       for (const entry of entries.get(name) ?? [])
-        lines.push(`  ${entry.name.padEnd(width)}  ${firstLine(entry.description)}`);
+        lines.push(formatItem(entry.name, termWidth, firstLine(entry.description), width));
     }
     lines.push('');
   }
@@ -55,11 +57,11 @@ export function overview(program: CommandLike): string {
     'New here? `agency sandbox` runs a practice agency on this machine. Leave it',
     'running, and in another terminal try:  agency -p sandbox companies list',
     '',
-    "agency <command> --help   a command's options, examples and what it prints",
-    'agency --help             global options (--profile, --json, ...), exit codes',
+    "  agency <command> --help  a command's options, examples and what it prints",
+    '  agency --help            global options (--profile, --json, ...), environment, exit codes',
     '',
   );
-  return lines.join('\n');
+  return wrapText(lines.join('\n'), width);
 }
 
 function firstLine(text: string): string {

@@ -1,6 +1,6 @@
 /**
  * A single updating progress line on stderr, only when stderr is a terminal (and not with --debug,
- * whose log lines would tear it); nothing at all when piped. It is cleared before the result prints.
+ * whose log lines would tear it, nor with -q); nothing at all when piped. It is cleared before the result prints.
  */
 import type { PaginationData } from '../api/types.js';
 import type { Writer } from './writer.js';
@@ -24,7 +24,7 @@ const WAITING_AFTER_MS = 600;
  */
 export function progressLine(rt: { out: Writer; ctx: { debug: boolean } }, noun: string): Progress {
   const { out } = rt;
-  if (!out.streams.stderrIsTTY || rt.ctx.debug) return SILENT;
+  if (!out.streams.stderrIsTTY || rt.ctx.debug || out.quiet) return SILENT;
   let text: string | undefined;
   let frame = 0;
   let ticker: NodeJS.Timeout | undefined;

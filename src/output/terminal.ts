@@ -14,6 +14,10 @@ export interface TerminalStreams {
 /** What the environment says about the terminal (read by context.ts) and the global flags. */
 export interface TerminalSettings {
   json: boolean;
+  /** --csv, --columns and -q (see WriterOptions). */
+  csv?: boolean | undefined;
+  columns?: string | undefined;
+  quiet?: boolean | undefined;
   /** False with --no-color, NO_COLOR, FORCE_COLOR=0 or TERM=dumb. */
   colorAllowed: boolean;
   /** COLUMNS, for a pty that reports no size. */
@@ -61,6 +65,9 @@ export function openTerminal(
     },
     {
       json: settings.json,
+      csv: settings.csv,
+      columns: settings.columns,
+      quiet: settings.quiet,
       // Colour only ever goes to a terminal.
       color: settings.colorAllowed && stdoutIsTTY,
       stderrColor: settings.colorAllowed && stderrIsTTY,

@@ -4,18 +4,20 @@
  */
 import type { Writable } from 'node:stream';
 import { Chalk, type ChalkInstance } from 'chalk';
-import { cellText, displayWidth, inertJson, terminalSafe, truncateToWidth } from './text.js';
+import { columnName, selectColumns, toCsv } from './csv.js';
+import { wrapWords } from './help-wrap.js';
+import { hiddenNote } from './layout.js';
+import { type CountContext, countLine } from './summary.js';
+import { renderTable, type TableColumn } from './table.js';
+import { cellText, displayWidth, inertJson, padToWidth, terminalSafe, truncateToWidth } from './text.js';
 
-export interface Column<T> {
+/**
+ * A column of a list: its header (also its name for --columns and the CSV header, as `email_slots`),
+ * its value, and how it gives way on a narrow terminal (kind and priority; see layout.ts).
+ */
+export interface Column<T> extends TableColumn<T> {
   header: string;
   value: (item: T) => unknown;
-  /** Colour for a terminal cell, given the raw value. */
-  style?: (value: unknown, chalk: ChalkInstance) => ((text: string) => string) | undefined;
-  /**
-   * Width this column keeps while other columns can still give way (a 'name' column keeps 16 by
-   * default: names are what a reader looks for).
-   */
-  minWidth?: number;
 }
 
 export interface Streams {
@@ -32,10 +34,18 @@ export interface ListOptions {
   empty?: string | undefined;
   /** Singular and plural for the count under a table on a terminal: ['company', 'companies']. */
   noun?: readonly [string, string] | undefined;
+  /** What the count should say was left out: the total, --limit, --page, --search (summary.ts). */
+  count?: CountContext | undefined;
 }
 
 export interface WriterOptions {
   json: boolean;
+  /** --csv: RFC 4180 with a header row instead of a table or TSV (lists only). */
+  csv?: boolean | undefined;
+  /** --columns: the columns to print, in this order (names as columnName() spells them). */
+  columns?: string | undefined;
+  /** -q: no confirmations, counts, notes or progress on stderr; warnings and errors stay. */
+  quiet?: boolean | undefined;
   /** Colour for stdout / stderr; decided once in terminal.ts. */
   color: boolean;
   stderrColor: boolean;
@@ -64,19 +74,43 @@ export class Writer {
     return this.#stderrChalk;
   }
 
+  get quiet(): boolean {
+    return this.options.quiet === true;
+  }
+
   /**
-   * A list result: JSON array of the items as the API returned them, TSV rows when piped, or on a
-   * terminal a table that fits the width, followed by a count (or the empty-state message) on stderr.
+   * The columns --columns asks for (all without it). Commands call this before their first request,
+   * so that an unknown column is a usage error with nothing sent; list() applies the same choice.
+   */
+  columns<T>(columns: readonly Column<T>[]): Column<T>[] {
+    return selectColumns(columns, this.options.columns);
+  }
+
+  /**
+   * A list result: JSON array of the items as the API returned them, CSV with --csv, TSV rows when
+   * piped, or on a terminal a table that fits the width (columns that do not fit are hidden and named),
+   * followed by a count that says what was left out (or the empty-state message) on stderr.
    */
   async list<T>(
     items: readonly T[],
-    columns: readonly Column<T>[],
+    allColumns: readonly Column<T>[],
     options?: string | ListOptions,
   ): Promise<void> {
-    const { empty, noun } =
-      typeof options === 'string' ? { empty: options, noun: undefined } : (options ?? {});
+    const { empty, noun, count } =
+      typeof options === 'string' ? { empty: options, noun: undefined, count: undefined } : (options ?? {});
     if (this.options.json) return this.jsonValue(items);
-    if (!this.streams.stdoutIsTTY) {
+    const columns = this.columns(allColumns);
+    const tty = this.streams.stdoutIsTTY;
+    if (this.options.csv) {
+      const rows = items.map((item) => columns.map((c) => c.value(item)));
+      const text = toCsv(
+        columns.map((c) => columnName(c.header)),
+        rows,
+      );
+      this.out(tty ? terminalSafe(text) : text);
+      return;
+    }
+    if (!tty) {
       for (const item of items) this.out(`${columns.map((c) => cellText(c.value(item))).join('\t')}\n`);
       return;
     }
@@ -84,12 +118,16 @@ export class Writer {
       if (empty) this.info(empty);
       return;
     }
-    this.out(`${await this.table(items, columns)}\n`);
-    // The count is for the person watching; a redirected stderr is a log, and it would only be noise there.
-    if (noun && this.streams.stderrIsTTY) {
-      this.#stderr(
-        `${this.stderrChalk().dim(`${items.length} ${items.length === 1 ? noun[0] : noun[1]}`)}\n`,
-      );
+    const width = usableWidth(this.streams.columns);
+    const table = await renderTable(items, columns, width, this.chalk());
+    this.out(`${table.text}\n`);
+    // Counts and notes are for the person watching; a redirected stderr is a log, where they are noise.
+    if (!this.streams.stderrIsTTY || this.quiet) return;
+    const note = hiddenNote(table.hidden);
+    // Wrapped here: a note the terminal wrapped for us could break a word at its edge.
+    if (note) this.#stderr(`${this.stderrChalk().dim(wrapWords(note, width).join('\n'))}\n`);
+    if (noun) {
+      this.#stderr(`${this.stderrChalk().dim(countLine({ ...count, shown: items.length, noun }))}\n`);
     }
   }
 
@@ -99,14 +137,15 @@ export class Writer {
       this.jsonValue(value);
       return;
     }
-    const rows = flatten(value);
+    // Field names come from the server too: on a terminal they are made inert like the values.
+    const rows = flatten(value).map(([key, v]): [string, unknown] => [cellText(key), v]);
     if (!this.streams.stdoutIsTTY) {
       for (const [key, v] of rows) this.out(`${key}\t${cellText(v)}\n`);
       return;
     }
-    const width = Math.max(0, ...rows.map(([key]) => key.length));
+    const width = Math.max(0, ...rows.map(([key]) => displayWidth(key)));
     const chalk = this.chalk();
-    for (const [key, v] of rows) this.out(`${chalk.bold(key.padEnd(width))}  ${cellText(v)}\n`);
+    for (const [key, v] of rows) this.out(`${chalk.bold(padToWidth(key, width))}  ${cellText(v)}\n`);
   }
 
   /** Pretty JSON on stdout, always (used by --json and the `api` command). */
@@ -125,12 +164,15 @@ export class Writer {
     this.out(`${this.streams.stdoutIsTTY ? terminalSafe(text) : text}\n`);
   }
 
-  /** A message for the person: stderr. */
+  /** A message for the person: stderr (not with -q). */
   info(message: string): void {
+    if (this.quiet) return;
     this.err(`${message}\n`);
   }
 
+  /** A confirmation: stderr (not with -q). */
   success(message: string): void {
+    if (this.quiet) return;
     this.#stderr(`${this.stderrChalk().green('✓')} ${this.#safe(message)}\n`);
   }
 
@@ -171,125 +213,12 @@ export class Writer {
   #stderr(text: string): void {
     this.streams.stderr.write(text);
   }
-
-  /**
-   * A borderless table like gh's: an upper-case header, two spaces between columns, and cells cut
-   * with '…' so that a row never wraps past the terminal width. We choose the widths and cut the text
-   * (cli-table3's own truncation lets a cut cell run into the next column); cli-table3 lays it out.
-   */
-  private async table<T>(items: readonly T[], columns: readonly Column<T>[]): Promise<string> {
-    const { default: Table } = await import('cli-table3');
-    const chalk = this.chalk();
-    const headers = columns.map((c) => c.header.toUpperCase());
-    const cells = items.map((item) => columns.map((c) => cellText(c.value(item))));
-    const widths = fitWidths(
-      columns.map((_, i) => ({
-        header: displayWidth(headers[i] ?? ''),
-        content: Math.max(0, ...cells.map((row) => displayWidth(row[i] ?? ''))),
-        min: columns[i]?.minWidth ?? (columns[i]?.header === 'name' ? NAME_MIN : undefined),
-      })),
-      usableWidth(this.streams.columns),
-    );
-    const last = widths.length - 1;
-    const table = new Table({
-      head: headers.map((text, i) => chalk.bold(truncateToWidth(text, widths[i] ?? 0))),
-      // The gap between columns is part of each column's width, so cells fit and are never cut again.
-      colWidths: widths.map((w, i) => (i === last ? w : w + GAP.length)),
-      chars: BORDERLESS,
-      // No colour of cli-table3's own: colour is ours, and only on a terminal.
-      style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
-    });
-    items.forEach((item, row) => {
-      table.push(
-        columns.map((column, i) => {
-          const text = truncateToWidth(cells[row]?.[i] ?? '', widths[i] ?? 0);
-          const style = text && column.style?.(column.value(item), chalk);
-          return style ? style(text) : text;
-        }),
-      );
-    });
-    return table
-      .toString()
-      .split('\n')
-      .map((line) => line.trimEnd())
-      .join('\n');
-  }
 }
-
-const BORDERLESS = Object.fromEntries(
-  [
-    'top',
-    'top-mid',
-    'top-left',
-    'top-right',
-    'bottom',
-    'bottom-mid',
-    'bottom-left',
-    'bottom-right',
-    'left',
-    'left-mid',
-    'mid',
-    'mid-mid',
-    'right',
-    'right-mid',
-    'middle',
-  ].map((name) => [name, '']),
-);
-
-const GAP = '  ';
 
 /** Some pseudo-terminals report a width of 0: then assume the classic 80 columns. */
 function usableWidth(columns: number | undefined): number {
   return columns !== undefined && columns > 0 ? columns : 80;
 }
-
-/** How wide a column's header and its widest cell are, in terminal columns. */
-export interface ColumnWidth {
-  header: number;
-  content: number;
-  /** Kept until every other column is down to a few characters. */
-  min?: number | undefined;
-}
-
-/**
- * Column widths that fit the terminal. Shrinks, in this order and always the widest first (the
- * rightmost of equals, since detail columns come last): long cells down to 20 columns; then headers
- * wider than their cells ("LINKEDIN SLOTS" above "0") down to 8 columns; then every column down to
- * 6, except those with a minimum (names, 16); then anything, down to one column. Cut text ends in '…'.
- */
-export function fitWidths(columns: readonly ColumnWidth[], terminalWidth: number): number[] {
-  const widths = columns.map((c) => Math.max(c.header, c.content, 1));
-  const available = terminalWidth - GAP.length * Math.max(0, columns.length - 1);
-  const shrink = (floor: (i: number) => number) => {
-    let total = widths.reduce((a, b) => a + b, 0);
-    while (total > available) {
-      let widest = -1;
-      for (let i = 0; i < widths.length; i++) {
-        const w = widths[i] ?? 0;
-        if (w > floor(i) && (widest < 0 || w >= (widths[widest] ?? 0))) widest = i;
-      }
-      if (widest < 0) return;
-      widths[widest] = (widths[widest] ?? 0) - 1;
-      total--;
-    }
-  };
-  shrink(() => LONG_CELL);
-  shrink((i) => {
-    const c = columns[i];
-    return c && c.header > c.content
-      ? Math.max(c.content, Math.min(c.header, HEADER_FLOOR))
-      : (widths[i] ?? 0);
-  });
-  shrink((i) => columns[i]?.min ?? SHORT_CELL);
-  shrink(() => 1);
-  return widths;
-}
-
-const LONG_CELL = 20;
-/** Headers this short stay whole; longer ones keep this much ("LINKEDI…"). */
-const HEADER_FLOOR = 8;
-const SHORT_CELL = 6;
-const NAME_MIN = 16;
 
 /** Nested objects become dotted keys: {agency: {name}} → agency.name. */
 export function flatten(value: Record<string, unknown>, prefix = ''): [string, unknown][] {

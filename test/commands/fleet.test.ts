@@ -139,8 +139,9 @@ describe('companies create in bulk', () => {
 
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain(`"${existing?.name}" (id ${existing?.id})`);
-    expect(r.stderr).toContain('Nothing was created');
+    // One name per line (issue 14).
+    expect(r.stderr).toContain(`\n  ${existing?.name} (id ${existing?.id})\n`);
+    expect(r.stderr).toContain('nothing was created');
     expect(r.stderr).toContain('--skip-existing');
     expect(createPosts()).toHaveLength(0);
     expect(held(wanted)).toEqual([existing]);
@@ -174,7 +175,7 @@ describe('companies create in bulk', () => {
 
     expect(first.code).toBe(0);
     expect(rows(first.stdout).map((row) => row[1])).toEqual(fresh);
-    for (const company of seeded) expect(first.stderr).toContain(`"${company.name}" (id ${company.id})`);
+    for (const company of seeded) expect(first.stderr).toContain(`\n  ${company.name} (id ${company.id})\n`);
     expect(createPosts().map(postedNames)).toEqual([fresh.slice(0, 10), fresh.slice(10)]);
 
     h.sandbox.reset();
@@ -214,7 +215,7 @@ describe('companies create in bulk', () => {
     });
     expect(json.stderr).toContain('Nothing was sent');
 
-    // Without --skip-existing the plan says that the real run would create nothing.
+    // Without --skip-existing the plan says that the real run would be refused.
     const piped = await h.run(['companies', 'create', '--file', file, '--dry-run']);
 
     expect(piped.code).toBe(0);
@@ -222,7 +223,7 @@ describe('companies create in bulk', () => {
       ...fresh.map((n) => ['create', n]),
       ...seeded.map((c) => ['exists', c.name]),
     ]);
-    expect(piped.stderr).toContain('would create nothing');
+    expect(piped.stderr).toContain('the real run would be refused');
     expect(h.requests().filter((q) => q.method !== 'GET')).toHaveLength(0);
     expect(held(fresh)).toHaveLength(0);
   });

@@ -243,7 +243,9 @@ describe('inventory with no queue at all (a second request on a busy account is 
     const row = reports.find((c) => c.id === id);
     expect(row?.email_accounts).toEqual({ error: { status: 500, message: expect.stringContaining('500') } });
     expect(row?.mailboxes).toEqual(expected(h.sandbox.store, victim as CompanyRecord).mailboxes);
-    expect(r.stderr).toContain(`1 companies failed for reasons other than being inactive: ${id}.`);
+    // Grouped by reason (issue 14): the reason, then the companies that failed for it.
+    expect(r.stderr).toContain('1 company could not be read for reasons other than being inactive:');
+    expect(r.stderr).toMatch(new RegExp(`\\n {2}1 failed: 500 — .*\\n {4}${id}\\n`));
   });
 
   it('rejects a bad --concurrency before sending anything (exit 2)', async () => {

@@ -118,11 +118,14 @@ describe('bash', () => {
     expect(bash('--')).toEqual(
       [
         '--base-url',
+        '--columns',
+        '--csv',
         '--debug',
         '--help',
         '--json',
         '--no-color',
         '--profile',
+        '--quiet',
         '--timeout',
         '--version',
       ].sort(),
@@ -130,7 +133,7 @@ describe('bash', () => {
   });
 
   it('completes subcommands: companies <TAB>, keys l<TAB>, profiles <TAB>', () => {
-    expect(bash('companies', '')).toEqual(['create', 'email-accounts', 'list', 'users']);
+    expect(bash('companies', '')).toEqual(['create', 'email-accounts', 'list', 'users', 'view']);
     expect(bash('keys', 'l')).toEqual(['list']);
     expect(bash('profiles', '')).toEqual(['list', 'remove', 'use']);
   });
@@ -217,7 +220,7 @@ describe.skipIf(!HAS_ZSH)(HAS_ZSH ? 'zsh' : 'zsh (skipped: zsh is not installed)
       expect(r.stderr).toBe('');
       return r.stdout.split('\n').filter(Boolean).sort();
     };
-    expect(zsh('companies', '')).toEqual(['create', 'email-accounts', 'list']);
+    expect(zsh('companies', '')).toEqual(['create', 'email-accounts', 'list', 'users', 'view']);
     expect(zsh('-p', '')).toEqual(PROFILES);
     // zsh filters by the typed prefix itself; bash's compgen already did.
     expect(zsh('keys', 'list', '--').filter((w) => w.startsWith('--'))).toEqual(bash('keys', 'list', '--'));
@@ -288,7 +291,7 @@ describe.skipIf(!HAS_FISH)(HAS_FISH ? 'fish' : 'fish (skipped: fish is not insta
 
   it('completes commands, subcommands, options and profile names', () => {
     expect(fish('agency ')).toEqual(COMMANDS);
-    expect(fish('agency companies ')).toEqual(['create', 'email-accounts', 'list']);
+    expect(fish('agency companies ')).toEqual(['create', 'email-accounts', 'list', 'users', 'view']);
     const keyOptions = fish('agency keys list --');
     expect(keyOptions).toContain('--reveal');
     expect(keyOptions).toContain('--profile');

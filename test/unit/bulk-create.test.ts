@@ -113,7 +113,7 @@ describe('planning', () => {
     const agency = new FakeAgency(['Acme Ltd']);
     const exact = await planCreation(agency, ['Acme Ltd', 'Blue'], { check: true });
     expect(new NameClashError(exact.existing).message).toBe(
-      '1 of the names already exist: "Acme Ltd" (id 1000). Nothing was created.',
+      '1 of the names already exists; nothing was created:\n  Acme Ltd (id 1000)',
     );
   });
 });

@@ -6,7 +6,7 @@ import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { progressLine } from '../../src/output/progress.js';
 import { displayWidth, truncateToWidth } from '../../src/output/text.js';
-import { type Column, fitWidths, Writer } from '../../src/output/writer.js';
+import { type Column, Writer } from '../../src/output/writer.js';
 
 interface Fake {
   writer: Writer;
@@ -64,15 +64,16 @@ const rows: Row[] = [
 const ESC = /\u001b\[/;
 
 describe('tables on a terminal', () => {
-  it('fit the width: long names are cut with … and no line is wider than the terminal', async () => {
+  it('fit the width: columns that do not fit are hidden first, then a long name is cut with …', async () => {
     const f = fake({ tty: true, columns: 40 });
-    await f.writer.list(rows, columns);
+    await f.writer.list(rows, columns, { noun: ['company', 'companies'] });
     const lines = f.stdout().trimEnd().split('\n');
     expect(lines).toHaveLength(3);
     for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(40);
-    expect(lines[0]).toMatch(/^ID {4}NAME +ACTIVE$/);
-    expect(lines[2]).toMatch(/^1002 {2}The Extraordinarily Long… +false$/);
-    expect(lines[1]).toMatch(/^1001 {2}Acme Ltd +true$/);
+    expect(lines[0]).toBe('ID    NAME');
+    expect(lines[1]).toBe('1001  Acme Ltd');
+    expect(lines[2]).toMatch(/^1002 {2}The Extraordinarily Long Company…$/);
+    expect(f.stderr()).toBe('1 column hidden (active) — widen the\nwindow, or use --columns\n2 companies\n');
   });
 
   it('show everything when it fits, with two spaces between columns', async () => {
@@ -83,22 +84,25 @@ describe('tables on a terminal', () => {
     );
   });
 
-  it('keep 16 columns of a name while detail columns can still give way', async () => {
-    const f = fake({ tty: true, columns: 50 });
+  it('hide detail columns before a name is cut, and cut an outlier name before hiding for it', async () => {
     const detail = 'x'.repeat(40);
     const item = { id: 1001, name: LONG, a: detail, b: detail };
-    await f.writer.list(
-      [item],
-      [
-        { header: 'id', value: (r: typeof item) => r.id },
-        { header: 'name', value: (r: typeof item) => r.name },
-        { header: 'events', value: (r: typeof item) => r.a },
-        { header: 'types', value: (r: typeof item) => r.b },
-      ],
-    );
-    const row = f.stdout().split('\n')[1] ?? '';
-    expect(row).toBe(`1001  The Extraordina…  ${'x'.repeat(11)}…  ${'x'.repeat(11)}…`);
-    expect(displayWidth(row)).toBe(50);
+    const cols: Column<typeof item>[] = [
+      { header: 'id', value: (r) => r.id },
+      { header: 'name', value: (r) => r.name },
+      { header: 'events', value: (r) => r.a },
+      { header: 'types', value: (r) => r.b },
+    ];
+    const narrow = fake({ tty: true, columns: 50 });
+    await narrow.writer.list([item], cols);
+    expect(narrow.stdout().split('\n')[0]).toBe('ID    NAME');
+    expect(narrow.stdout().split('\n')[1]).toBe(`1001  ${LONG.slice(0, 43)}…`);
+    // At 100 columns the 93-character name keeps 48 columns or more and both details stay.
+    const wide = fake({ tty: true, columns: 100 });
+    await wide.writer.list([item], cols);
+    const row = wide.stdout().split('\n')[1] ?? '';
+    expect(row).toBe(`1001  ${LONG.slice(0, 65)}…  ${'x'.repeat(11)}…  ${'x'.repeat(11)}…`);
+    expect(displayWidth(row)).toBeLessThanOrEqual(100);
   });
 
   it('measure wide characters by the columns they take', async () => {
@@ -170,58 +174,7 @@ describe('piped and --json', () => {
   });
 });
 
-describe('fitWidths', () => {
-  const width = (ws: number[]) => ws.reduce((a, b) => a + b, 0) + 2 * (ws.length - 1);
-
-  it('keeps natural widths that fit', () => {
-    expect(
-      fitWidths(
-        [
-          { header: 2, content: 4 },
-          { header: 4, content: 30 },
-        ],
-        80,
-      ),
-    ).toEqual([4, 30]);
-  });
-
-  it('cuts the long name first, then headers wider than their cells, then anything', () => {
-    const cols = [
-      { header: 2, content: 4 },
-      { header: 4, content: 94 },
-      { header: 5, content: 12 },
-      { header: 14, content: 1 },
-    ];
-    // 80 columns: the name gives way, the rest stays whole.
-    expect(fitWidths(cols, 80)).toEqual([4, 44, 12, 14]);
-    // 50: the name stops at 20, then the wide header gives way down to 8 columns ("LINKEDI…").
-    const at50 = fitWidths(cols, 50);
-    expect(at50).toEqual([4, 20, 12, 8]);
-    expect(width(at50)).toBe(50);
-    // 46: then the others, widest first.
-    expect(fitWidths(cols, 46)).toEqual([4, 16, 12, 8]);
-    // Narrower still: every column gives way, and the total still fits.
-    const at30 = fitWidths(cols, 30);
-    expect(width(at30)).toBe(30);
-    expect(Math.min(...at30)).toBeGreaterThanOrEqual(1);
-  });
-  it('lets detail columns give way before a name column goes below its minimum', () => {
-    const cols = [
-      { header: 2, content: 4 },
-      { header: 4, content: 40, min: 16 },
-      { header: 5, content: 12 },
-      { header: 8, content: 40 },
-    ];
-    expect(fitWidths(cols, 46)).toEqual([4, 16, 10, 10]);
-    // Without the minimum the name would be cut as short as the rest.
-    expect(
-      fitWidths(
-        cols.map(({ header, content }) => ({ header, content })),
-        46,
-      )[1],
-    ).toBeLessThan(16);
-  });
-});
+// Column widths: test/unit/layout.test.ts (fitTable) and test/unit/table.test.ts.
 
 describe('text width', () => {
   it('counts wide characters as two columns and combining marks as none', () => {

@@ -2,12 +2,14 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { Method } from '../../api/http.js';
 import { collect, paginate } from '../../api/paginate.js';
+import type { HttpResponse } from '../../api/response.js';
 import { expectPage } from '../../api/types.js';
 import { UsageError } from '../../errors.js';
 import { companyIdFor, parseCompanyRef } from '../../fleet/resolve.js';
 import { readInput } from '../../input/read.js';
+import { terminalSafe } from '../../output/text.js';
 import type { Runtime } from '../../runtime.js';
-import { helpText, type Run } from '../room.js';
+import { collectValues, helpText, type Run } from '../room.js';
 
 export function define(api: Command, run: Run): void {
   api
@@ -16,14 +18,21 @@ export function define(api: Command, run: Run): void {
     .option('--data <json>', "request body: JSON text, @file, or '-' for stdin")
     .option('--company <company>', 'send x-company-id for this company (id or exact name)')
     .option('--paginate', "follow 'page' and merge every page's content into one array")
+    .option(
+      '-H, --header <header>',
+      "add a request header, 'Name: value' (repeatable; not x-api-key)",
+      collectValues,
+    )
+    .option('-i, --include', 'print the status line and the response headers before the body')
     .addHelpText(
       'after',
       helpText(
-        "Prints the response body (JSON, indented); an error status is reported like\nany other command's.",
+        "Prints the response body (JSON, indented); an error status is reported like\nany other command's. With --paginate, an answer that has no pages (no\n'content' list) is printed as it is. With -i, the status line and headers come\nfirst (as HTTP/1.1 prints them), then a blank line.",
         [
           'agency api /v1/me',
           'agency api /v2/agency/companies --paginate | jq length',
           `agency api /v2/agency/companies/1042/api_keys --data '{"label":"zapier"}'`,
+          "agency api /v1/me -i -H 'X-Request-Id: 42'",
         ],
       ),
     )
@@ -37,12 +46,15 @@ export interface ApiOptions {
   data?: string | undefined;
   company?: string | undefined;
   paginate?: boolean | undefined;
+  header?: string[] | undefined;
+  include?: boolean | undefined;
 }
 
 export async function rawCall(rt: Runtime, rawPath: string, opts: ApiOptions): Promise<void> {
   const { path, query } = parsePath(rawPath);
   const method = parseMethod(opts.method ?? (opts.data === undefined ? 'GET' : 'POST'));
   const companyRef = opts.company === undefined ? undefined : parseCompanyRef(opts.company, '--company');
+  const headers = parseHeaders(opts.header ?? []);
   const body = opts.data === undefined ? undefined : await readBody(rt, opts.data);
   if (opts.paginate && method !== 'GET') throw new UsageError('--paginate works only with GET.');
   if (body !== undefined && (method === 'GET' || method === 'HEAD')) {
@@ -58,21 +70,76 @@ export async function rawCall(rt: Runtime, rawPath: string, opts: ApiOptions): P
   const companyId = companyRef === undefined ? undefined : await companyIdFor(api, companyRef);
 
   if (opts.paginate) {
+    // The first answer decides: one without pages (no `content` list) is printed as it is.
+    const firstAnswer = await api.raw({ method, path, query: { ...query, page: first }, companyId, headers });
+    if (!isPaged(firstAnswer.data)) return print(rt, firstAnswer, opts.include === true);
     const items = await collect(
       paginate(
         async (page) => {
-          const res = await api.raw({ method, path, query: { ...query, page }, companyId });
+          const res =
+            page === first
+              ? firstAnswer
+              : await api.raw({ method, path, query: { ...query, page }, companyId, headers });
           return expectPage(res.data, (_v): _v is unknown => true, path);
         },
         { from: first },
       ),
     );
+    if (opts.include) out.out(statusBlock(firstAnswer, rt.terminal.stdoutIsTTY, rt.ctx.apiKey));
     out.jsonValue(items);
     return;
   }
 
-  const res = await api.raw({ method, path, query, body, companyId });
-  if (res.data !== undefined) out.jsonValue(res.data);
+  print(rt, await api.raw({ method, path, query, body, companyId, headers }), opts.include === true);
+}
+
+function print(rt: Runtime, res: HttpResponse, include: boolean): void {
+  if (include) rt.out.out(statusBlock(res, rt.terminal.stdoutIsTTY, rt.ctx.apiKey));
+  if (res.data !== undefined) rt.out.jsonValue(res.data);
+}
+
+function isPaged(data: unknown): boolean {
+  return typeof data === 'object' && data !== null && Array.isArray((data as { content?: unknown }).content);
+}
+
+/**
+ * `-i`: "HTTP/1.1 200 OK", one "name: value" line per header, then a blank line, as curl -i prints
+ * them. Header values come from the server: inert on a terminal, and a key the server echoes back (in
+ * a key header, or anywhere in a value) is redacted.
+ */
+function statusBlock(res: HttpResponse, tty: boolean, key: string | undefined): string {
+  const lines = [`HTTP/1.1 ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`];
+  for (const [name, value] of Object.entries(res.headers)) {
+    if (value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) {
+      const shown = /api[-_]?key/i.test(name) ? '[redacted]' : key ? one.split(key).join('[redacted]') : one;
+      lines.push(`${name}: ${shown}`);
+    }
+  }
+  const text = `${lines.join('\n')}\n\n`;
+  return tty ? terminalSafe(text) : text;
+}
+
+/**
+ * `-H 'Name: value'`, checked before anything is sent: a name and a colon, one line, and never the
+ * key's header (the key comes from the profile or AGENCY_API_KEY only).
+ */
+export function parseHeaders(values: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const raw of values) {
+    const colon = raw.indexOf(':');
+    const name = colon < 0 ? '' : raw.slice(0, colon).trim();
+    if (colon < 0 || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) || /[\r\n\0]/.test(raw)) {
+      throw new UsageError(`Invalid header ${JSON.stringify(raw)}: use -H 'Name: value'.`);
+    }
+    if (name.toLowerCase() === 'x-api-key') {
+      throw new UsageError('The key cannot be given with -H: it comes from the profile or AGENCY_API_KEY.', {
+        hint: 'There is deliberately no key option: a command line is visible to other users.',
+      });
+    }
+    headers[name] = raw.slice(colon + 1).trim();
+  }
+  return headers;
 }
 
 /** Only paths under the base URL: an absolute URL would send the key to another host. */
@@ -99,7 +166,12 @@ async function readBody(rt: Runtime, data: string): Promise<unknown> {
   let text = data;
   let source = '--data';
   if (data === '-' || data.startsWith('@')) {
-    ({ text, source } = await readInput(data === '-' ? '-' : data.slice(1), rt.terminal, rt.ctx.signal));
+    ({ text, source } = await readInput(
+      data === '-' ? '-' : data.slice(1),
+      rt.terminal,
+      rt.ctx.signal,
+      'the request body (JSON)',
+    ));
   }
   try {
     return JSON.parse(text);

@@ -12,6 +12,7 @@ import { parseNameLines, validateNames } from '../../input/parse.js';
 import { readInput } from '../../input/read.js';
 import { activeStyle } from '../../output/columns.js';
 import { progressLine } from '../../output/progress.js';
+import { exists, listLines, MAX_LISTED } from '../../output/summary.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { collectValues, helpText, type Run } from '../room.js';
@@ -66,9 +67,16 @@ export async function createCompanies(rt: Runtime, opts: CreateOptions): Promise
   for (const { name, companies } of plan.lookalikes) out.warn(lookalikeWarning(name, companies));
   if (opts.dryRun) return printPlan(rt, plan, opts);
 
-  if (plan.existing.length > 0 && !opts.skipExisting) throw new bulk.NameClashError(plan.existing);
+  // With --json every name is listed (scripts read them); on a screen, the first 20 and "and N more".
+  const max = out.json ? Number.POSITIVE_INFINITY : MAX_LISTED;
+  if (plan.existing.length > 0 && !opts.skipExisting) throw new bulk.NameClashError(plan.existing, max);
   if (plan.existing.length > 0) {
-    out.info(`Skipping ${plan.existing.length} existing: ${bulk.describeExisting(plan.existing)}`);
+    out.info(
+      [
+        `Skipping ${plan.existing.length} that already ${plan.existing.length === 1 ? 'exists' : 'exist'}:`,
+        ...listLines(bulk.describeExisting(plan.existing), max),
+      ].join('\n'),
+    );
   }
   if (plan.toCreate.length === 0) {
     out.info('Nothing to create: every name exists already.');
@@ -100,7 +108,12 @@ export async function createCompanies(rt: Runtime, opts: CreateOptions): Promise
 async function readNames(rt: Runtime, opts: CreateOptions): Promise<string[]> {
   const entries = (opts.name ?? []).map((name, i) => ({ name, where: `--name #${i + 1}` }));
   if (opts.file !== undefined) {
-    const { text, source } = await readInput(opts.file, rt.terminal, rt.ctx.signal);
+    const { text, source } = await readInput(
+      opts.file,
+      rt.terminal,
+      rt.ctx.signal,
+      'company names, one per line',
+    );
     entries.push(...parseNameLines(text, source));
   }
   if (entries.length === 0) {
@@ -132,20 +145,21 @@ async function printPlan(rt: Runtime, plan: Plan, opts: CreateOptions): Promise<
       ...plan.existing.map((e) => ({ action: 'exists', name: e.name, id: e.company.id })),
     ];
     await out.list(rows, [
-      { header: 'action', value: (r) => r.action },
+      { header: 'action', value: (r) => r.action, priority: 0 },
       { header: 'name', value: (r) => r.name },
       { header: 'id', value: (r) => r.id },
     ]);
   }
-  const exist = `${plan.existing.length} exist already`;
+  const existing = plan.existing.length;
+  const names = `${existing} ${existing === 1 ? 'name exists' : 'names exist'}`;
+  // Said in words, so that nobody reads the table above as what the real run would do.
   out.info(
     refused
-      ? `Dry run: ${exist}, so the real run would create nothing` +
-          (plan.toCreate.length > 0
-            ? `; add --skip-existing to create the other ${plan.toCreate.length}. Nothing was sent.`
-            : '. Nothing was sent.')
+      ? `Dry run: the real run would be refused: ${names}; add --skip-existing` +
+          (plan.toCreate.length > 0 ? ` to create the other ${plan.toCreate.length}` : '') +
+          '. Nothing was sent.'
       : `Dry run: would create ${plan.toCreate.length} in ${requests} request${requests === 1 ? '' : 's'}; ` +
-          `${exist}. Nothing was sent.`,
+          `${exists(existing)} already. Nothing was sent.`,
   );
 }
 
@@ -154,10 +168,10 @@ async function printCreated(rt: Runtime, created: CreatedRow[], opts: CreateOpti
   const columns: Column<CreatedRow>[] = [
     { header: 'id', value: (c) => c.id },
     { header: 'name', value: (c) => c.name },
-    { header: 'owner', value: (c) => c.owner },
-    { header: 'active', value: (c) => c.active, style: activeStyle },
+    { header: 'owner', value: (c) => c.owner, priority: 2 },
+    { header: 'active', value: (c) => c.active, style: activeStyle, priority: 1 },
   ];
-  if (opts.withKeys) columns.push({ header: 'api key', value: (c) => c.api_key });
+  if (opts.withKeys) columns.push({ header: 'api key', value: (c) => c.api_key, kind: 'id' });
   await rt.out.list(created, columns);
 }
 

@@ -28,16 +28,17 @@ export function defineEmailAccounts(companies: Command, run: Run): void {
 
 const columns: Column<EmailAccount>[] = [
   { header: 'id', value: (a) => a.id },
-  { header: 'type', value: (a) => a.type },
+  { header: 'type', value: (a) => a.type, priority: 2 },
   { header: 'email', value: (a) => detail(a, 'email') },
-  { header: 'provider', value: (a) => detail(a, 'provider') },
-  { header: 'from name', value: (a) => detail(a, 'from_name') },
-  { header: 'campaigns', value: (a) => detail(a, 'running_campaigns') },
-  { header: 'error', value: (a) => detail(a, 'error') },
+  { header: 'provider', value: (a) => detail(a, 'provider'), priority: 3 },
+  { header: 'from name', value: (a) => detail(a, 'from_name'), priority: 3 },
+  { header: 'campaigns', value: (a) => detail(a, 'running_campaigns'), kind: 'count', priority: 4 },
+  { header: 'error', value: (a) => detail(a, 'error'), priority: 1 },
 ];
 
 export async function listEmailAccounts(rt: Runtime, company: string, _opts: object): Promise<void> {
   const ref = parseCompanyRef(company);
+  rt.out.columns(columns);
   const api = rt.api();
   const id = await companyIdFor(api, ref);
   const accounts = await api.emailAccounts(id);

@@ -1,10 +1,12 @@
 /** `agency companies list`: every company of the agency, or one page, or the first N. */
 import { type Command, Option } from '@commander-js/extra-typings';
-import { collect, paginate } from '../../api/paginate.js';
+import { paginate } from '../../api/paginate.js';
 import type { Company } from '../../api/types.js';
+import { UsageError } from '../../errors.js';
 import { optionalPositiveInt } from '../../input/parse.js';
 import { activeStyle } from '../../output/columns.js';
 import { progressLine } from '../../output/progress.js';
+import { pageFacts } from '../../output/summary.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { helpText, type Run } from '../room.js';
@@ -17,16 +19,21 @@ export function defineList(companies: Command, run: Run): void {
     .addOption(new Option('--inactive', 'only inactive companies').conflicts('active'))
     .option('--page <n>', 'fetch only this page (50 per page)')
     .option('--limit <n>', 'stop after this many companies')
+    .option('--search <text>', 'only companies whose name contains this text (any case; reads every page)')
     .addHelpText(
       'after',
       helpText(
         'Prints one row per company: id, name, owner, active, running campaigns, email\n' +
-          'slots, LinkedIn slots. Piped, rows are tab-separated without a header; --json\n' +
-          'prints the companies as the API returns them.',
+          'slots, LinkedIn slots. On a narrow terminal the counters are hidden first (and\n' +
+          'named on stderr); --columns chooses. Piped, rows are tab-separated without a\n' +
+          'header; --csv prints CSV with a header row; --json prints the companies as the\n' +
+          'API returns them.',
         [
           'agency companies list',
           "agency companies list --active --json | jq -r '.[].id'",
           'agency companies list --inactive | cut -f1,2',
+          'agency companies list --search dental --columns id,name',
+          'agency companies list --csv > companies.csv',
         ],
       ),
     )
@@ -36,11 +43,11 @@ export function defineList(companies: Command, run: Run): void {
 export const companyColumns: Column<Company>[] = [
   { header: 'id', value: (c) => c.id },
   { header: 'name', value: (c) => c.name },
-  { header: 'owner', value: (c) => c.owner },
-  { header: 'active', value: (c) => c.active, style: activeStyle },
-  { header: 'campaigns', value: (c) => c.running_campaigns },
-  { header: 'email slots', value: (c) => c.email_slots },
-  { header: 'linkedin slots', value: (c) => c.linkedin_slots },
+  { header: 'owner', value: (c) => c.owner, priority: 2 },
+  { header: 'active', value: (c) => c.active, style: activeStyle, priority: 1 },
+  { header: 'campaigns', value: (c) => c.running_campaigns, kind: 'count' },
+  { header: 'email slots', value: (c) => c.email_slots, kind: 'count' },
+  { header: 'linkedin slots', value: (c) => c.linkedin_slots, kind: 'count' },
 ];
 
 export interface ListOptions {
@@ -48,22 +55,53 @@ export interface ListOptions {
   inactive?: boolean | undefined;
   page?: string | undefined;
   limit?: string | undefined;
+  search?: string | undefined;
 }
 
 export async function listCompanies(rt: Runtime, opts: ListOptions): Promise<void> {
   const page = optionalPositiveInt(opts.page, '--page');
   const limit = optionalPositiveInt(opts.limit, '--limit');
   const active = opts.active ? true : opts.inactive ? false : undefined;
+  const search = opts.search?.trim();
+  if (search === '') throw new UsageError('--search needs some text, such as --search dental.');
+  rt.out.columns(companyColumns);
   const api = rt.api();
+  const pages = pageFacts((p: number) => api.listCompaniesPage(p, active));
   const progress = progressLine(rt, 'companies');
-  const companies = await collect(
-    paginate((p) => api.listCompaniesPage(p, active), { page, limit, onPage: progress.update }),
-  ).finally(progress.done);
+  // Names compare case-insensitively (and in one Unicode form), client-side: the service has no search.
+  const needle = search?.normalize('NFKC').toLocaleLowerCase('en');
+  const matches = (c: Company) => needle === undefined || fold(c.name).includes(needle);
+  const companies: Company[] = [];
+  let read = 0;
+  try {
+    // With --search, --limit counts matches: reading stops (no further page) once it has enough.
+    const stream = paginate(pages.fetch, {
+      page,
+      limit: needle === undefined ? limit : undefined,
+      onPage: progress.update,
+    });
+    for await (const company of stream) {
+      read++;
+      if (!matches(company)) continue;
+      companies.push(company);
+      if (limit !== undefined && companies.length >= limit) break;
+    }
+  } finally {
+    progress.done();
+  }
   const filter = active === undefined ? '' : active ? 'active ' : 'inactive ';
   await rt.out.list(companies, companyColumns, {
-    empty: emptyCompanies(filter, page),
+    empty:
+      search === undefined
+        ? emptyCompanies(filter, page)
+        : `No ${filter}company name contains ${JSON.stringify(search)} (${read} read).`,
     noun: ['company', 'companies'],
+    count: search === undefined ? pages.facts({ limit, page }) : { search, read, page, limit },
   });
+}
+
+function fold(name: string): string {
+  return name.normalize('NFKC').toLocaleLowerCase('en');
 }
 
 function emptyCompanies(filter: string, page: number | undefined): string {

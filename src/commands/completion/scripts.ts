@@ -125,7 +125,7 @@ function candidates(tree: CommandNode): string {
   return `# Prints the candidates for the last argument, one per line; the arguments are the words after
 # "agency", the last one being the word under the cursor. The shell filters by what is typed.
 __agency_candidates() {
-  local at="" word="" last="" skip=0 subs
+  local at="" word="" last="" skip=0 subs args=0
   while [ "$#" -gt 1 ]; do
     word="$1"
     shift
@@ -140,7 +140,9 @@ __agency_candidates() {
 $subs
 " in *"
 $word
-"*) at="\${at:+$at }$word" ;; esac
+"*) at="\${at:+$at }$word" ;;
+          *) args=$((args + 1)) ;;
+        esac
         ;;
     esac
   done
@@ -158,7 +160,8 @@ $word
       subs="$(__agency_subcommands "$at")"
       if [ -n "$subs" ]; then
         printf '%s\\n' "$subs"
-      else
+      elif [ "$args" = 0 ]; then
+        # These commands take one argument: once it is given, nothing more is offered.
         case "$at" in
           ${caseOf(PROFILE_ARGUMENT)}) __agency_profiles ;;
           ${caseOf(SHELL_ARGUMENT)}) printf '%s\\n' bash zsh fish ;;
@@ -235,12 +238,14 @@ function fish(tree: CommandNode): string {
     '# fish completion for agency. Install:',
     '#   agency completion fish > ~/.config/fish/completions/agency.fish',
     '',
-    '# The command path typed so far ("companies list"), skipping options and their values.',
+    '# The command path typed so far ("companies list"), skipping options and their values; with an',
+    "# argument, how many other words (the command's arguments) follow it.",
     'function __agency_path',
     '    set -l words (commandline -opc)',
     '    set -e words[1]',
     '    set -l at ""',
     '    set -l skip 0',
+    '    set -l args 0',
     `    set -l known ${known.join(' ')}`,
     '    for word in $words',
     '        if test $skip = 1',
@@ -255,10 +260,20 @@ function fish(tree: CommandNode): string {
     '                set -l next (string trim -- "$at $word")',
     '                if contains -- $next $known',
     '                    set at $next',
+    '                else',
+    '                    set args (math $args + 1)',
     '                end',
     '        end',
     '    end',
-    '    echo $at',
+    '    if set -q argv[1]',
+    '        echo $args',
+    '    else',
+    '        echo $at',
+    '    end',
+    'end',
+    '# True before the one argument of `profiles use`, `completion`... is given.',
+    'function __agency_wants_argument',
+    '    test (__agency_path) = "$argv[1]"; and test (__agency_path count) = 0',
     'end',
     'function __agency_path_is',
     '    test (__agency_path) = "$argv[1]"',
@@ -292,8 +307,9 @@ function fish(tree: CommandNode): string {
         `complete -c agency ${when} ${flags}${value} -d ${fishQuote(firstLine(option.description))}`,
       );
     }
-    if (PROFILE_ARGUMENT.has(entry.path)) lines.push(`complete -c agency ${when} -a '(__agency_profiles)'`);
-    if (SHELL_ARGUMENT.has(entry.path)) lines.push(`complete -c agency ${when} -a 'bash zsh fish'`);
+    const once = `-n ${fishQuote(`__agency_wants_argument '${entry.path}'`)}`;
+    if (PROFILE_ARGUMENT.has(entry.path)) lines.push(`complete -c agency ${once} -a '(__agency_profiles)'`);
+    if (SHELL_ARGUMENT.has(entry.path)) lines.push(`complete -c agency ${once} -a 'bash zsh fish'`);
   }
   return `${lines.join('\n')}\n`;
 }

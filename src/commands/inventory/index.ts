@@ -33,6 +33,7 @@ import { parsePositiveInt } from '../../input/parse.js';
 import { readInput } from '../../input/read.js';
 import { activeStyle } from '../../output/columns.js';
 import { progressLine } from '../../output/progress.js';
+import { failureReason, groupFailures } from '../../output/summary.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { collectValues, helpText, type Run } from '../room.js';
@@ -76,21 +77,33 @@ export interface InventoryOptions {
   concurrency?: string | undefined;
 }
 
+/** One row per company; on a narrow terminal the counters are hidden first, webhook events last. */
 const columns: Column<CompanyReport>[] = [
   { header: 'id', value: (r) => r.id },
   { header: 'name', value: (r) => r.name },
-  { header: 'active', value: (r) => r.active, style: activeStyle },
-  { header: 'keys', value: (r) => showPart(r.keys, (k) => String(k.count)) },
-  { header: 'mailboxes', value: (r) => showPart(r.mailboxes, (m) => String(m.count)) },
-  { header: 'types', value: (r) => showPart(r.mailboxes, (m) => formatCounts(m.types)) },
-  { header: 'errors', value: (r) => showPart(r.mailboxes, (m) => String(m.errors)) },
-  { header: 'webhooks', value: (r) => showPart(r.webhooks, (w) => w.events.join(',')) },
-  { header: 'accounts', value: (r) => showPart(r.email_accounts, (e) => String(e.count)) },
+  { header: 'active', value: (r) => r.active, style: activeStyle, priority: 1 },
+  { header: 'keys', value: (r) => showPart(r.keys, (k) => String(k.count)), kind: 'count' },
+  { header: 'mailboxes', value: (r) => showPart(r.mailboxes, (m) => String(m.count)), kind: 'count' },
+  { header: 'types', value: (r) => showPart(r.mailboxes, (m) => formatCounts(m.types)), priority: 4 },
+  {
+    header: 'errors',
+    value: (r) => showPart(r.mailboxes, (m) => String(m.errors)),
+    kind: 'count',
+    priority: 2,
+  },
+  { header: 'webhooks', value: (r) => showPart(r.webhooks, (w) => w.events.join(',')), priority: 3 },
+  { header: 'accounts', value: (r) => showPart(r.email_accounts, (e) => String(e.count)), kind: 'count' },
   {
     header: 'campaigns',
     value: (r) => showPart(r.campaigns, (c) => formatCounts(c.by_status, CAMPAIGN_STATUSES)),
+    priority: 4,
   },
-  { header: 'campaign errors', value: (r) => showPart(r.campaigns, (c) => String(c.errors)) },
+  {
+    header: 'campaign errors',
+    value: (r) => showPart(r.campaigns, (c) => String(c.errors)),
+    kind: 'count',
+    priority: 2,
+  },
 ];
 
 export async function inventory(rt: Runtime, opts: InventoryOptions): Promise<void> {
@@ -99,6 +112,7 @@ export async function inventory(rt: Runtime, opts: InventoryOptions): Promise<vo
       ? DEFAULT_CONCURRENCY
       : parsePositiveInt(opts.concurrency, '--concurrency');
   if (concurrency > MAX_CONCURRENCY) throw new UsageError(`--concurrency is at most ${MAX_CONCURRENCY}.`);
+  rt.out.columns(columns);
   const named = (opts.company ?? []).length > 0 || opts.file !== undefined;
   if (named && (opts.all || opts.active || opts.inactive)) {
     throw new UsageError(
@@ -198,11 +212,21 @@ function summarize(rt: Runtime, reports: readonly CompanyReport[], named: boolea
       part.error.status === null ? ExitCode.failure : exitCodeForStatus(part.error.status),
     ),
   );
-  const ids = counted.map((r) => r.id).join(', ');
+  // Grouped by reason, so that 85 refusals read as one line and not as 85 ids (--json has each one).
+  const grouped = groupFailures(
+    counted.map((r) => ({
+      subject: r.id,
+      reason: failureReason((failures(r, named)[0] as PartFailure).error),
+    })),
+  );
+  const many = counted.length === 1 ? '1 company' : `${counted.length} companies`;
   throw new PartialFailureError(
-    named
-      ? `${counted.length} of the named companies could not be read in full: ${ids}.`
-      : `${counted.length} companies failed for reasons other than being inactive: ${ids}.`,
+    [
+      named
+        ? `${counted.length} of the named companies could not be read in full:`
+        : `${many} could not be read for reasons other than being inactive:`,
+      ...grouped.map((line) => `  ${line}`),
+    ].join('\n'),
     sharedExitCode(codes),
   );
 }

@@ -103,9 +103,9 @@ export async function createKeys(rt: Runtime, companyArgs: string[], opts: Creat
   if (out.json) out.jsonValue(created);
   else if (rt.terminal.stdoutIsTTY) {
     await out.list(created, [
-      { header: 'company', value: (k) => k.company_id },
+      { header: 'company', value: (k) => k.company_id, kind: 'id' },
       { header: 'label', value: (k) => k.label },
-      { header: 'api key', value: (k) => k.api_key },
+      { header: 'api key', value: (k) => k.api_key, kind: 'id' },
     ]);
   } else {
     for (const key of created) out.out(`${key.company_id}\t${key.api_key}\n`);
@@ -137,7 +137,7 @@ export async function createKeys(rt: Runtime, companyArgs: string[], opts: Creat
 async function readCompanyIds(rt: Runtime, args: string[], file: string | undefined): Promise<number[]> {
   const entries = args.map((value, i) => ({ value, where: `argument ${i + 1}` }));
   if (file !== undefined) {
-    const { text, source } = await readInput(file, rt.terminal, rt.ctx.signal);
+    const { text, source } = await readInput(file, rt.terminal, rt.ctx.signal, 'company ids, one per line');
     text.split(/\r?\n/).forEach((line, i) => {
       const value = line.trim();
       if (value !== '' && !value.startsWith('#'))

@@ -5,6 +5,8 @@ import type { ApiKey } from '../../api/types.js';
 import { maskKey } from '../../config.js';
 import { companyIdFor, parseCompanyRef } from '../../fleet/resolve.js';
 import { optionalPositiveInt } from '../../input/parse.js';
+import { pageFacts } from '../../output/summary.js';
+import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { helpText, type Run } from '../room.js';
 
@@ -42,22 +44,23 @@ export async function listKeys(rt: Runtime, company: string, opts: ListKeysOptio
   const ref = parseCompanyRef(company);
   const page = optionalPositiveInt(opts.page, '--page');
   const limit = optionalPositiveInt(opts.limit, '--limit');
-  const api = rt.api();
-  const id = await companyIdFor(api, ref);
-  const keys = await collect(paginate((p) => api.listKeysPage(id, p), { page, limit }));
   const { out } = rt;
   // A table on a screen is read over a shoulder: keys are masked there unless --reveal.
   const mask = rt.terminal.stdoutIsTTY && !opts.reveal;
-  await out.list<ApiKey>(
-    keys,
-    [
-      { header: 'api key', value: (k) => (mask ? maskKey(k.api_key) : k.api_key) },
-      { header: 'label', value: (k) => k.label },
-    ],
-    {
-      empty: `Company ${id} has no keys that your user created — make one with: agency keys create ${id} --label <label>`,
-      noun: ['key', 'keys'],
-    },
-  );
+  const columns: Column<ApiKey>[] = [
+    // A key cut short is no key at all: never cut, like an id.
+    { header: 'api key', value: (k) => (mask ? maskKey(k.api_key) : k.api_key), kind: 'id' },
+    { header: 'label', value: (k) => k.label },
+  ];
+  out.columns(columns);
+  const api = rt.api();
+  const id = await companyIdFor(api, ref);
+  const pages = pageFacts((p: number) => api.listKeysPage(id, p));
+  const keys = await collect(paginate(pages.fetch, { page, limit }));
+  await out.list<ApiKey>(keys, columns, {
+    empty: `Company ${id} has no keys that your user created — make one with: agency keys create ${id} --label <label>`,
+    noun: ['key', 'keys'],
+    count: pages.facts({ limit, page }),
+  });
   if (mask && keys.length > 0) out.info('Keys are masked; use --reveal to show them, or pipe the output.');
 }

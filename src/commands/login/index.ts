@@ -35,13 +35,14 @@ export async function login(rt: Runtime, opts: { verify?: boolean | undefined })
   let key: string;
   if (terminal.stdinIsTTY) {
     const where = ctx.baseUrlSource === 'default' ? '' : ` (${ctx.baseUrl})`;
-    out.info(`Paste the API key for profile "${ctx.profileName}"${where}.`);
-    out.info('Find it in Woodpecker under Settings → Add-ons → API & integrations → API keys.');
+    // Instructions for the prompt, not confirmations: shown with -q too.
+    out.err(`Paste the API key for profile "${ctx.profileName}"${where}.\n`);
+    out.err('Find it in Woodpecker under Settings → Add-ons → API & integrations → API keys.\n');
     key = await readHidden(terminal, 'API key (typing is hidden): ');
   } else {
     key = await readKeyFromStdin(rt);
   }
-  validateKey(key);
+  validateKey(key, terminal.stdinIsTTY);
 
   if (opts.verify !== false) {
     const api = rt.api({ apiKey: key });

@@ -3,6 +3,7 @@ import type { Command } from '@commander-js/extra-typings';
 import type { Mailbox } from '../../api/types.js';
 import { companyIdFor, parseCompanyRef } from '../../fleet/resolve.js';
 import { detail } from '../../output/columns.js';
+import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { helpText, type Run } from '../room.js';
 
@@ -26,20 +27,23 @@ export function define(mailboxes: Command, run: Run): void {
 
 export async function listMailboxes(rt: Runtime, opts: { company?: string | undefined }): Promise<void> {
   const ref = opts.company === undefined ? undefined : parseCompanyRef(opts.company, '--company');
+  rt.out.columns(mailboxColumns);
   const api = rt.api();
   const companyId = ref === undefined ? undefined : await companyIdFor(api, ref);
   const whose = companyId === undefined ? 'The HQ account' : `Company ${companyId}`;
-  await rt.out.list<Mailbox>(
-    await api.mailboxes(companyId),
-    [
-      { header: 'id', value: (m) => m.id },
-      { header: 'type', value: (m) => m.type },
-      { header: 'email', value: (m) => detail(m, 'email') },
-      { header: 'from name', value: (m) => detail(m, 'from_name') },
-      { header: 'daily limit', value: (m) => detail(m, 'daily_limit') },
-      { header: 'sent today', value: (m) => detail(m, 'sent_today') },
-      { header: 'error', value: (m) => detail(m, 'error') },
-    ],
-    { empty: `${whose} has no mailboxes.`, noun: ['mailbox', 'mailboxes'] },
-  );
+  await rt.out.list<Mailbox>(await api.mailboxes(companyId), mailboxColumns, {
+    empty: `${whose} has no mailboxes.`,
+    noun: ['mailbox', 'mailboxes'],
+  });
 }
+
+/** The address is what a reader looks for; the counters are hidden first on a narrow terminal. */
+const mailboxColumns: Column<Mailbox>[] = [
+  { header: 'id', value: (m) => m.id },
+  { header: 'type', value: (m) => m.type, priority: 2 },
+  { header: 'email', value: (m) => detail(m, 'email') },
+  { header: 'from name', value: (m) => detail(m, 'from_name'), priority: 3 },
+  { header: 'daily limit', value: (m) => detail(m, 'daily_limit'), kind: 'count', priority: 4 },
+  { header: 'sent today', value: (m) => detail(m, 'sent_today'), kind: 'count', priority: 4 },
+  { header: 'error', value: (m) => detail(m, 'error'), priority: 1 },
+];

@@ -80,7 +80,7 @@ export async function listProfiles(rt: Runtime, _opts: object): Promise<void> {
         value: (r) => (tty ? (r.current ? '* in use' : '') : r.current),
         style: (_v, c) => c.green,
       },
-      { header: 'base url', value: (r) => r.base_url ?? (tty ? '(default)' : '') },
+      { header: 'base url', value: (r) => r.base_url ?? (tty ? '(default)' : ''), priority: 1 },
       { header: 'key', value: (r) => r.key ?? (tty ? `(none — agency login -p ${r.name})` : '') },
     ],
     { empty: 'No profiles yet — run: agency login', noun: ['profile', 'profiles'] },
@@ -113,12 +113,16 @@ export async function removeProfile(rt: Runtime, name: string, _opts: object): P
   const known = rt.config.read().profiles;
   if (!known[name]) throw unknownProfile(name, Object.keys(known));
   let wasCurrent = false;
+  let hadKey = false;
   await rt.config.update((config) => {
     if (!config.profiles[name]) throw unknownProfile(name, Object.keys(config.profiles));
+    hadKey = Boolean(config.profiles[name]?.api_key);
     delete config.profiles[name];
     wasCurrent = config.current === name;
     // Never switch silently to another account: back to "default", which may have no key.
     if (wasCurrent) config.current = 'default';
   });
-  rt.out.success(`Removed profile "${name}" and its key.${wasCurrent ? ' It was the current profile.' : ''}`);
+  rt.out.success(
+    `Removed profile "${name}"${hadKey ? ' and its key' : ''}.${wasCurrent ? ' It was the current profile.' : ''}`,
+  );
 }

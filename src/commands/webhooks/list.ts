@@ -2,6 +2,7 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { Webhook } from '../../api/types.js';
 import { companyIdFor, parseCompanyRef } from '../../fleet/resolve.js';
+import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { helpText, type Run } from '../room.js';
 
@@ -29,15 +30,18 @@ export function defineList(webhooks: Command, run: Run): void {
 
 export async function listWebhooks(rt: Runtime, opts: { company?: string | undefined }): Promise<void> {
   const ref = opts.company === undefined ? undefined : parseCompanyRef(opts.company, '--company');
+  rt.out.columns(webhookColumns);
   const api = rt.api();
   const companyId = ref === undefined ? undefined : await companyIdFor(api, ref);
   const whose = companyId === undefined ? 'The HQ account' : `Company ${companyId}`;
-  await rt.out.list<Webhook>(
-    await api.webhooks(companyId),
-    [
-      { header: 'event', value: (w) => w.event },
-      { header: 'target url', value: (w) => w.target_url },
-    ],
-    { empty: `${whose} has no webhooks.`, noun: ['webhook', 'webhooks'] },
-  );
+  await rt.out.list<Webhook>(await api.webhooks(companyId), webhookColumns, {
+    empty: `${whose} has no webhooks.`,
+    noun: ['webhook', 'webhooks'],
+  });
 }
+
+/** Both columns are what a row is: on a narrow terminal they are cut, never hidden. */
+const webhookColumns: Column<Webhook>[] = [
+  { header: 'event', value: (w) => w.event, kind: 'name' },
+  { header: 'target url', value: (w) => w.target_url },
+];

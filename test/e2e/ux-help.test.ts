@@ -1,0 +1,136 @@
+/**
+ * Issue 14, item 5: help that fits 60 and 100 columns without breaking a word, an Environment section
+ * with this system's config path, required options marked, `agency help <command...>`, and
+ * suggestions only for near misses.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, type Harness, startHarness } from '../helpers/cli.js';
+import { sent } from '../helpers/core.js';
+import { Terminal, TMUX_MISSING } from '../helpers/tmux.js';
+
+let h: Harness;
+let tmp: string;
+const terminals: Record<number, Terminal> = {};
+
+beforeAll(async () => {
+  h = await startHarness();
+  tmp = mkdtempSync(join(tmpdir(), 'agency-ux-help-'));
+  mkdirSync(join(tmp, 'bin'));
+  writeFileSync(join(tmp, 'bin', 'agency'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, {
+    mode: 0o755,
+  });
+  if (!TMUX_MISSING) {
+    for (const width of [60, 100]) {
+      terminals[width] = await Terminal.start({
+        width,
+        height: 80,
+        env: {
+          PATH: `${join(tmp, 'bin')}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+          HOME: tmp,
+          TERM: 'screen',
+          LANG: 'C.UTF-8',
+          AGENCY_CONFIG_DIR: h.configDir,
+        },
+      });
+    }
+  }
+});
+afterAll(async () => {
+  for (const t of Object.values(terminals)) t.close();
+  await h?.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+function words(text: string): string[] {
+  return text.split(/\s+/).filter(Boolean);
+}
+
+/**
+ * What a terminal showed is the same text as the piped help, re-wrapped: the same words in the same
+ * order. A word the terminal broke at its edge ("AGENCY_PR" + "OFILE)") would not be one of them.
+ */
+function expectSameWordsRewrapped(screen: string, piped: string): void {
+  const plain = (text: string) => words(text).filter((w) => w !== '\\');
+  expect(plain(screen)).toEqual(plain(piped));
+}
+
+describe.skipIf(Boolean(TMUX_MISSING))(
+  TMUX_MISSING ? `help (skipped: ${TMUX_MISSING})` : 'help in a terminal',
+  () => {
+    const screens: [string, string[]][] = [
+      ['agency', []],
+      ['agency --help', ['--help']],
+      ['agency companies create --help', ['companies', 'create', '--help']],
+      ['agency keys create --help', ['keys', 'create', '--help']],
+    ];
+
+    it.each([60, 100])('at %i columns no word is broken by the edge of the screen', async (width) => {
+      const t = terminals[width] as Terminal;
+      for (const [command, args] of screens) {
+        const piped = await h.run(args);
+        const { output, exit } = await t.run(command);
+        expect(exit, command).toBe(0);
+        expectSameWordsRewrapped(output, piped.stdout);
+      }
+    });
+
+    it('at 100 columns paragraphs use the width (not hard-wrapped at 80)', async () => {
+      const { output } = await (terminals[100] as Terminal).run('agency companies create --help');
+      const paragraph = output.split('\n').find((l) => l.startsWith('Prints the created companies')) ?? '';
+      expect(paragraph.length).toBeGreaterThan(85);
+      expect(paragraph.length).toBeLessThanOrEqual(100);
+    });
+  },
+);
+
+describe('help that teaches', () => {
+  it('`agency --help` has an Environment section with the config file of this system', async () => {
+    const r = await h.run(['--help']);
+    expect(r.code).toBe(0);
+    const env = r.stdout.split('\nEnvironment:\n')[1] ?? '';
+    for (const name of ['AGENCY_API_KEY', 'AGENCY_PROFILE', 'AGENCY_BASE_URL', 'AGENCY_CONFIG_DIR'])
+      expect(env).toMatch(new RegExp(`^ {2}${name} `, 'm'));
+    expect(env).toContain(join(h.configDir, 'config.json'));
+  });
+
+  it('required options are marked as required', async () => {
+    const r = await h.run(['keys', 'create', '--help']);
+    // The mark belongs to --label's description, however it is wrapped.
+    expect(r.stdout).toMatch(/ {2}--label <label> +[^-]*\(required\)\n {2}--file/);
+    expect(r.stdout.match(/\(required\)/g)).toHaveLength(1);
+  });
+
+  it('`agency help companies create` is the help of `companies create`', async () => {
+    const viaHelp = await h.run(['help', 'companies', 'create']);
+    const viaFlag = await h.run(['companies', 'create', '--help']);
+    expect(viaHelp.code).toBe(0);
+    expect(viaHelp.stdout).toBe(viaFlag.stdout);
+    expect(viaHelp.stdout).toMatch(/^Usage: agency companies create/);
+  });
+
+  it('`agency help nosuch` says the command is unknown (exit 2)', async () => {
+    h.sandbox.reset();
+    const r = await h.run(['help', 'nosuch']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/unknown command 'nosuch'/);
+    const sub = await h.run(['help', 'companies', 'nosuch']);
+    expect(sub.code).toBe(2);
+    expect(sub.stderr).toMatch(/unknown command 'companies nosuch'/);
+    expect(sent(h.sandbox)).toEqual([]);
+  });
+
+  it('a mistyped command is suggested only when it is close', async () => {
+    const far = await h.run(['bogus']);
+    expect(far.code).toBe(2);
+    expect(far.stderr).toContain("unknown command 'bogus'");
+    expect(far.stderr).not.toContain('Did you mean');
+    const near = await h.run(['compnies', 'list']);
+    expect(near.stderr).toContain('(Did you mean companies?)');
+    const sub = await h.run(['companies', 'lst']);
+    expect(sub.stderr).toContain('(Did you mean list?)');
+  });
+});

@@ -1,0 +1,203 @@
+/**
+ * Issue 14, items 1–4, as an operator sees them: tables that fit 60 and 100 columns by hiding
+ * low-priority columns (said on stderr) instead of cutting names and addresses; --columns and --csv;
+ * counts that say what --limit and --page left out; -q. In a real terminal (tmux) where the point is
+ * about one, and by spawning the binary for pipes.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
+import { BIN, type Harness, startHarness } from '../helpers/cli.js';
+import { activeCompany, direct, lines, sent } from '../helpers/core.js';
+import { Terminal, TMUX_MISSING } from '../helpers/tmux.js';
+
+const COMMA_NAME = 'Smith, Jones & "Partners"';
+let h: Harness;
+let tmp: string;
+const terminals: Record<number, Terminal> = {};
+
+beforeAll(async () => {
+  h = await startHarness();
+  const created = await direct(h.sandbox, '/v2/agency/companies', {
+    body: { companies: [{ name: COMMA_NAME }] },
+  });
+  expect(created.status).toBe(201);
+  h.sandbox.reset();
+  tmp = mkdtempSync(join(tmpdir(), 'agency-ux-tables-'));
+  mkdirSync(join(tmp, 'bin'));
+  writeFileSync(join(tmp, 'bin', 'agency'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, {
+    mode: 0o755,
+  });
+  if (!TMUX_MISSING) {
+    for (const width of [60, 100]) {
+      terminals[width] = await Terminal.start({
+        width,
+        height: 50,
+        env: {
+          PATH: `${join(tmp, 'bin')}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+          HOME: tmp,
+          TERM: 'screen',
+          LANG: 'C.UTF-8',
+          AGENCY_CONFIG_DIR: h.configDir,
+        },
+      });
+    }
+  }
+});
+afterAll(async () => {
+  for (const t of Object.values(terminals)) t.close();
+  await h?.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+const companies = () => h.sandbox.store.companies(MAIN_AGENCY_ID);
+
+describe.skipIf(Boolean(TMUX_MISSING))(
+  TMUX_MISSING ? `tables (skipped: ${TMUX_MISSING})` : 'tables in a terminal',
+  () => {
+    it('at 60 columns: id, name, owner, active whole; counters hidden and said so', async () => {
+      const t = terminals[60] as Terminal;
+      const { output, exit } = await t.run('agency companies list --limit 8');
+      expect(exit).toBe(0);
+      const rows = lines(output);
+      expect(rows[0]).toMatch(/^ID {2,}NAME {2,}OWNER {2,}ACTIVE$/);
+      for (const company of companies().slice(0, 8)) {
+        expect(output).toMatch(new RegExp(`^${company.id} {2}${escapeRegExp(company.name)} {2,}\\S`, 'm'));
+      }
+      expect(output).not.toContain('…');
+      // The note is wrapped at the width (between words) by the tool itself.
+      expect(output.replace(/\n/g, ' ')).toContain(
+        '3 columns hidden (campaigns, email slots, linkedin slots) — widen the window, or use --columns',
+      );
+      for (const line of lines(output)) expect(line.length).toBeLessThanOrEqual(60);
+    });
+
+    it('at 100 columns: every column of companies list, nothing hidden, nothing cut', async () => {
+      const t = terminals[100] as Terminal;
+      const { output, exit } = await t.run('agency companies list --limit 8');
+      expect(exit).toBe(0);
+      expect(lines(output)[0]).toMatch(/^ID +NAME +OWNER +ACTIVE +CAMPAIGNS +EMAIL SLOTS +LINKEDIN SLOTS$/);
+      expect(output).not.toContain('hidden');
+      expect(output).not.toContain('…');
+    });
+
+    it('inventory at 60 columns keeps ids and names whole', async () => {
+      const t = terminals[60] as Terminal;
+      const { output, exit } = await t.run('agency inventory --active');
+      expect(exit).toBe(0);
+      for (const company of companies()
+        .filter((c) => c.active)
+        .slice(0, 10)) {
+        expect(output).toMatch(new RegExp(`^${company.id} {2}${escapeRegExp(company.name)}(  |$)`, 'm'));
+      }
+      expect(output.replace(/\n/g, ' ')).toMatch(
+        /\d+ columns? hidden \(.*\) — widen the window, or use --columns/,
+      );
+    });
+
+    it('mailboxes at 60 and 100 columns show every address whole', async () => {
+      const company = activeCompany(h.sandbox);
+      const mailboxes = await direct(h.sandbox, '/v2/mailboxes', { company: company.id });
+      expect(mailboxes.body.length).toBeGreaterThan(0);
+      for (const width of [60, 100]) {
+        const { output, exit } = await (terminals[width] as Terminal).run(
+          `agency mailboxes --company ${company.id}`,
+        );
+        expect(exit).toBe(0);
+        for (const m of mailboxes.body) expect(output).toContain(m.details.email);
+      }
+    });
+
+    it('--columns chooses and orders the table, and hides nothing it was asked for', async () => {
+      const t = terminals[60] as Terminal;
+      const { output, exit } = await t.run(
+        'agency companies list --limit 3 --columns name,linkedin_slots,id',
+      );
+      expect(exit).toBe(0);
+      expect(lines(output)[0]).toMatch(/^NAME +LINKEDIN SLOTS +ID$/);
+      expect(output).not.toContain('hidden');
+    });
+
+    it('counts tell the truth about --limit and --page', async () => {
+      const t = terminals[100] as Terminal;
+      const total = companies().length;
+      const limited = await t.run('agency companies list --limit 8');
+      expect(lines(limited.output).at(-1)).toBe(`8 of ${total} companies (--limit 8)`);
+      const lastPage = Math.ceil(total / 50);
+      const onLast = total - (lastPage - 1) * 50;
+      const paged = await t.run(`agency companies list --page ${lastPage}`);
+      expect(lines(paged.output).at(-1)).toBe(
+        `${onLast} companies (page ${lastPage} of ${lastPage}; ${total} in all)`,
+      );
+    });
+
+    it('-q drops counts and notes; the table stays', async () => {
+      const t = terminals[60] as Terminal;
+      const { output, exit } = await t.run('agency -q companies list --limit 3');
+      expect(exit).toBe(0);
+      expect(lines(output)).toHaveLength(4);
+      expect(output).not.toMatch(/companies|hidden/);
+    });
+  },
+);
+
+describe('--columns and --csv piped', () => {
+  it('--columns applies to TSV: the chosen fields in the chosen order', async () => {
+    const r = await h.run(['companies', 'list', '--limit', '2', '--columns', 'name,id']);
+    expect(r.code).toBe(0);
+    const [a, b] = companies();
+    expect(lines(r.stdout)).toEqual([`${a?.name}\t${a?.id}`, `${b?.name}\t${b?.id}`]);
+  });
+
+  it('an unknown column: exit 2, the valid ones named, nothing sent', async () => {
+    h.sandbox.reset();
+    const r = await h.run(['companies', 'list', '--columns', 'id,nmae']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(
+      'Unknown column "nmae" in --columns; valid columns: id, name, owner, active, campaigns, email_slots, linkedin_slots.',
+    );
+    expect(sent(h.sandbox)).toEqual([]);
+  });
+
+  it('--csv: RFC 4180 with a header row, quotes where needed, CRLF', async () => {
+    const r = await h.run(['companies', 'list', '--csv']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    const rows = r.stdout.split('\r\n');
+    expect(rows[0]).toBe('id,name,owner,active,campaigns,email_slots,linkedin_slots');
+    expect(rows.at(-1)).toBe('');
+    expect(rows).toHaveLength(companies().length + 2);
+    const comma = companies().find((c) => c.name === COMMA_NAME);
+    expect(r.stdout).toContain(`\r\n${comma?.id},"Smith, Jones & ""Partners""",`);
+  });
+
+  it('--csv with --columns, and --csv on a terminal-less single page', async () => {
+    const r = await h.run(['companies', 'list', '--csv', '--columns', 'id,active', '--limit', '2']);
+    expect(r.stdout).toBe(
+      `id,active\r\n${companies()
+        .slice(0, 2)
+        .map((c) => `${c.id},${c.active}\r\n`)
+        .join('')}`,
+    );
+  });
+
+  it('--csv and --json together are a usage error', async () => {
+    h.sandbox.reset();
+    const r = await h.run(['companies', 'list', '--csv', '--json']);
+    expect(r.code).toBe(2);
+    expect(sent(h.sandbox)).toEqual([]);
+  });
+
+  it('-q keeps errors', async () => {
+    const r = await h.run(['-q', 'companies', 'list', '--limit', 'x']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: Invalid --limit/);
+  });
+});
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

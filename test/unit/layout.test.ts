@@ -1,0 +1,194 @@
+/**
+ * Tables fitted to 60, 80, 100 and 200 columns with rows like the sandbox's: what is hidden, what is
+ * cut, and that ids, names and addresses keep their room before counters do.
+ */
+import { describe, expect, it } from 'vitest';
+import { type CellKind, type ColumnSpec, fitTable, GAP, hiddenNote } from '../../src/output/layout.js';
+
+type Def = { header: string; kind: CellKind; priority: number };
+
+function specs(defs: readonly Def[], rows: readonly (readonly unknown[])[]): ColumnSpec[] {
+  return defs.map((d, i) => ({
+    header: d.header.toUpperCase(),
+    kind: d.kind,
+    priority: d.priority,
+    content: Math.max(0, ...rows.map((r) => String(r[i] ?? '').length)),
+  }));
+}
+
+/** What a layout prints per row: total width, and each shown column's header and width. */
+function describeLayout(columns: readonly ColumnSpec[], width: number) {
+  const layout = fitTable(columns, width);
+  const used = layout.shown.reduce((sum, c) => sum + c.width, 0) + GAP * (layout.shown.length - 1);
+  return {
+    used,
+    shown: Object.fromEntries(layout.shown.map((c) => [columns[c.index]?.header, c.width])),
+    hidden: layout.hidden,
+  };
+}
+
+const COMPANY_COLUMNS: Def[] = [
+  { header: 'id', kind: 'id', priority: 0 },
+  { header: 'name', kind: 'name', priority: 0 },
+  { header: 'owner', kind: 'text', priority: 2 },
+  { header: 'active', kind: 'text', priority: 1 },
+  { header: 'campaigns', kind: 'count', priority: 3 },
+  { header: 'email slots', kind: 'count', priority: 3 },
+  { header: 'linkedin slots', kind: 'count', priority: 3 },
+];
+const COMPANIES = [
+  [1001, 'Acme Ltd', 'Olivia Owner', true, 0, 1, 1],
+  [1005, 'Lighthouse Outfitters GmbH', 'Tom Teammate', true, 4, 2, 1],
+  [1007, 'Blue Harbor Dental Ltd', 'Olivia Owner', false, 0, 2, 0],
+  [1114, 'Red Fox Design Studio Partners', 'Olivia Owner', true, 3, 1, 0],
+];
+
+const MAILBOX_COLUMNS: Def[] = [
+  { header: 'id', kind: 'id', priority: 0 },
+  { header: 'type', kind: 'text', priority: 2 },
+  { header: 'email', kind: 'email', priority: 0 },
+  { header: 'from name', kind: 'text', priority: 3 },
+  { header: 'daily limit', kind: 'count', priority: 4 },
+  { header: 'sent today', kind: 'count', priority: 4 },
+  { header: 'error', kind: 'text', priority: 1 },
+];
+const MAILBOXES = [
+  [10010, 'SMTP', 'sales@acmeltd.example', 'Jack Wilson', 200, 197, ''],
+  [10011, 'IMAP', 'outreach.team@lighthouse-outfitters.example', 'Marguerite Delacroix-Smith', 100, 72, ''],
+  [
+    10012,
+    'SMTP',
+    'hello@redfox.example',
+    'David Nowak',
+    50,
+    0,
+    'Authentication failed for smtp.redfox.example',
+  ],
+];
+
+describe('fitTable: companies list', () => {
+  const columns = specs(COMPANY_COLUMNS, COMPANIES);
+
+  it('at 200 columns shows every column at its full width', () => {
+    const t = describeLayout(columns, 200);
+    expect(t.hidden).toEqual([]);
+    expect(t.shown).toEqual({
+      ID: 4,
+      NAME: 30,
+      OWNER: 12,
+      ACTIVE: 6,
+      CAMPAIGNS: 9,
+      'EMAIL SLOTS': 11,
+      'LINKEDIN SLOTS': 14,
+    });
+  });
+
+  it('at 100 columns still fits every column whole', () => {
+    const t = describeLayout(columns, 100);
+    expect(t.hidden).toEqual([]);
+    expect(t.used).toBeLessThanOrEqual(100);
+    expect(t.shown.NAME).toBe(30);
+  });
+
+  it('at 80 columns hides counters (rightmost first) and keeps names whole', () => {
+    const t = describeLayout(columns, 80);
+    expect(t.hidden).toEqual(['EMAIL SLOTS', 'LINKEDIN SLOTS']);
+    expect(t.shown).toEqual({ ID: 4, NAME: 30, OWNER: 12, ACTIVE: 6, CAMPAIGNS: 9 });
+    expect(t.used).toBeLessThanOrEqual(80);
+  });
+
+  it('at 60 columns hides every counter before cutting a name', () => {
+    const t = describeLayout(columns, 60);
+    expect(t.hidden).toEqual(['CAMPAIGNS', 'EMAIL SLOTS', 'LINKEDIN SLOTS']);
+    expect(t.shown).toEqual({ ID: 4, NAME: 30, OWNER: 12, ACTIVE: 6 });
+    expect(t.used).toBeLessThanOrEqual(60);
+  });
+
+  it('at 40 columns keeps id and name, hides the rest, and cuts the name only as a last resort', () => {
+    const t = describeLayout(columns, 40);
+    expect(Object.keys(t.shown)).toEqual(['ID', 'NAME']);
+    expect(t.shown.ID).toBe(4);
+    expect(t.shown.NAME).toBe(30);
+    const tiny = describeLayout(columns, 24);
+    expect(Object.keys(tiny.shown)).toEqual(['ID', 'NAME']);
+    expect(tiny.shown).toEqual({ ID: 4, NAME: 18 });
+  });
+
+  it('never cuts an id, however narrow', () => {
+    const t = describeLayout(specs(COMPANY_COLUMNS, [[123456789012, 'A very long company name indeed']]), 12);
+    expect(t.shown.ID).toBe(12);
+    expect(t.shown.NAME).toBe(10);
+  });
+});
+
+describe('fitTable: mailboxes (addresses before counters)', () => {
+  const columns = specs(MAILBOX_COLUMNS, MAILBOXES);
+
+  it('at 200 columns shows everything whole', () => {
+    const t = describeLayout(columns, 200);
+    expect(t.hidden).toEqual([]);
+    expect(t.shown.EMAIL).toBe(43);
+    expect(t.shown.ERROR).toBe(45);
+  });
+
+  it('at 100 columns keeps every address whole and hides counters before cutting it', () => {
+    const t = describeLayout(columns, 100);
+    expect(t.shown.EMAIL).toBe(43);
+    expect(t.used).toBeLessThanOrEqual(100);
+    // The error is cut rather than the address, and a counter is hidden before the error is cut short.
+    expect(t.shown.ERROR).toBeGreaterThanOrEqual(12);
+    expect(t.hidden).toEqual(['SENT TODAY']);
+  });
+
+  it('at 80 columns hides the sender name and counters, and the address stays whole', () => {
+    const t = describeLayout(columns, 80);
+    expect(t.hidden).toEqual(['FROM NAME', 'DAILY LIMIT', 'SENT TODAY']);
+    expect(t.shown.EMAIL).toBe(43);
+    expect(t.used).toBeLessThanOrEqual(80);
+  });
+
+  it('at 60 columns keeps the whole address and what still fits beside it', () => {
+    const t = describeLayout(columns, 60);
+    // The error would need 12 columns; the 4-column type fits in what is left.
+    expect(Object.keys(t.shown)).toEqual(['ID', 'TYPE', 'EMAIL']);
+    expect(t.shown.EMAIL).toBe(43);
+    expect(t.hidden).toEqual(['FROM NAME', 'DAILY LIMIT', 'SENT TODAY', 'ERROR']);
+  });
+});
+
+describe('fitTable: general rules', () => {
+  it('brings back a column hidden early when a wider one had to go', () => {
+    const columns: ColumnSpec[] = [
+      { header: 'ID', kind: 'id', priority: 0, content: 4 },
+      { header: 'NAME', kind: 'name', priority: 0, content: 20 },
+      { header: 'NOTES', kind: 'name', priority: 2, content: 40 },
+      { header: 'N', kind: 'count', priority: 3, content: 2 },
+    ];
+    // Without NOTES, N (hidden first) fits again.
+    const t = describeLayout(columns, 40);
+    expect(t.hidden).toEqual(['NOTES']);
+    expect(Object.keys(t.shown)).toEqual(['ID', 'NAME', 'N']);
+  });
+
+  it('never returns a layout wider than the width while something can still give way', () => {
+    for (const width of [20, 30, 45, 60, 73, 80, 99, 100, 120, 200]) {
+      for (const [defs, rows] of [
+        [COMPANY_COLUMNS, COMPANIES],
+        [MAILBOX_COLUMNS, MAILBOXES],
+      ] as const) {
+        const t = describeLayout(specs(defs, rows), width);
+        expect(t.used, `width ${width}`).toBeLessThanOrEqual(width);
+      }
+    }
+  });
+
+  it('says how many columns are hidden and how to see them', () => {
+    expect(hiddenNote([])).toBeUndefined();
+    expect(hiddenNote(['LINKEDIN SLOTS'])).toBe(
+      '1 column hidden (linkedin slots) — widen the window, or use --columns',
+    );
+    expect(hiddenNote(['EMAIL SLOTS', 'LINKEDIN SLOTS'])).toBe(
+      '2 columns hidden (email slots, linkedin slots) — widen the window, or use --columns',
+    );
+  });
+});

@@ -1,0 +1,62 @@
+/** The rendered table: hidden columns, whole names, cut text ending in '…', no trailing spaces. */
+import { Chalk } from 'chalk';
+import { describe, expect, it } from 'vitest';
+import { renderTable, type TableColumn } from '../../src/output/table.js';
+
+type Company = { id: number; name: string; owner: string; active: boolean; campaigns: number; slots: number };
+const columns: TableColumn<Company>[] = [
+  { header: 'id', value: (c) => c.id },
+  { header: 'name', value: (c) => c.name },
+  { header: 'owner', value: (c) => c.owner },
+  { header: 'active', value: (c) => c.active, priority: 1 },
+  { header: 'campaigns', value: (c) => c.campaigns, kind: 'count' },
+  { header: 'email slots', value: (c) => c.slots, kind: 'count' },
+];
+const rows: Company[] = [
+  { id: 1001, name: 'Acme Ltd', owner: 'Olivia Owner', active: true, campaigns: 0, slots: 1 },
+  {
+    id: 1114,
+    name: 'Red Fox Design Studio Partners',
+    owner: 'Olivia Owner',
+    active: false,
+    campaigns: 3,
+    slots: 2,
+  },
+];
+const plain = new Chalk({ level: 0 });
+
+describe('renderTable', () => {
+  it('at 100 columns shows everything', async () => {
+    const t = await renderTable(rows, columns, 100, plain);
+    expect(t.hidden).toEqual([]);
+    expect(t.text.split('\n')).toEqual([
+      'ID    NAME                            OWNER         ACTIVE  CAMPAIGNS  EMAIL SLOTS',
+      '1001  Acme Ltd                        Olivia Owner  true    0          1',
+      '1114  Red Fox Design Studio Partners  Olivia Owner  false   3          2',
+    ]);
+  });
+
+  it('at 60 columns hides counters and keeps names whole', async () => {
+    const t = await renderTable(rows, columns, 60, plain);
+    expect(t.hidden).toEqual(['campaigns', 'email slots']);
+    expect(t.text.split('\n')[2]).toBe('1114  Red Fox Design Studio Partners  Olivia Owner  false');
+  });
+
+  it('at 30 columns cuts the name as a last resort, never the id', async () => {
+    const t = await renderTable(rows, columns, 30, plain);
+    const lines = t.text.split('\n');
+    expect(lines[2]).toMatch(/^1114 {2}Red Fox Design Studio P…$/);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(30);
+  });
+
+  it('colours cells with the column style only', async () => {
+    const chalk = new Chalk({ level: 1 });
+    const styled: TableColumn<Company>[] = [
+      columns[0] as TableColumn<Company>,
+      { header: 'active', value: (c) => c.active, style: (v, k) => (v ? k.green : k.red) },
+    ];
+    const t = await renderTable(rows, styled, 80, chalk);
+    expect(t.text).toContain('\u001b[32mtrue\u001b[39m');
+    expect(t.text).toContain('\u001b[31mfalse\u001b[39m');
+  });
+});
