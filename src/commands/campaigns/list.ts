@@ -37,11 +37,11 @@ export function defineList(campaigns: Command, run: Run): void {
 const columns: Column<Campaign>[] = [
   { header: 'id', value: (c) => c.id },
   { header: 'name', value: (c) => c.name },
-  { header: 'status', value: (c) => c.status },
-  { header: 'created', value: (c) => c.created },
-  { header: 'from email', value: (c) => c.from_email },
-  { header: 'per day', value: (c) => c.per_day },
-  { header: 'error', value: (c) => c.error },
+  { header: 'status', value: (c) => c.status, priority: 1 },
+  { header: 'created', value: (c) => c.created, priority: 3 },
+  { header: 'from email', value: (c) => c.from_email, priority: 2 },
+  { header: 'per day', value: (c) => c.per_day, kind: 'count', priority: 4 },
+  { header: 'error', value: (c) => c.error, priority: 1 },
 ];
 
 export interface ListCampaignsOptions {
@@ -52,6 +52,7 @@ export interface ListCampaignsOptions {
 export async function listCampaigns(rt: Runtime, opts: ListCampaignsOptions): Promise<void> {
   const statuses = opts.status === undefined ? undefined : parseCampaignStatuses(opts.status);
   const ref = opts.company === undefined ? undefined : parseCompanyRef(opts.company, '--company');
+  rt.out.columns(columns);
   const api = rt.api();
   const companyId = ref === undefined ? undefined : await companyIdFor(api, ref);
   const whose = companyId === undefined ? 'The account' : `Company ${companyId}`;

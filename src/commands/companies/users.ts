@@ -33,11 +33,12 @@ const columns: Column<CompanyUser>[] = [
   { header: 'id', value: (u) => u.id },
   { header: 'name', value: (u) => u.name },
   { header: 'email', value: (u) => u.email },
-  { header: 'roles', value: (u) => (Array.isArray(u.roles) ? u.roles.join(',') : u.roles) },
+  { header: 'roles', value: (u) => (Array.isArray(u.roles) ? u.roles.join(',') : u.roles), priority: 1 },
 ];
 
 export async function listUsers(rt: Runtime, company: string, _opts: object): Promise<void> {
   const ref = parseCompanyRef(company, 'company');
+  rt.out.columns(columns);
   const api = rt.api();
   const id = await companyIdFor(api, ref);
   const progress = progressLine(rt, 'users');

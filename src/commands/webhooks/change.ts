@@ -12,6 +12,7 @@ import { changeWebhooks, type WebhookAction, type WebhookRow } from '../../fleet
 import { checkEvent, checkWebhookUrl } from '../../fleet/webhook-input.js';
 import { DEFAULT_CONCURRENCY, parseConcurrency } from '../../input/parse.js';
 import { readInput } from '../../input/read.js';
+import { failureReason, groupFailures } from '../../output/summary.js';
 import { cellText } from '../../output/text.js';
 import type { Runtime } from '../../runtime.js';
 import { collectValues, helpText, type Run } from '../room.js';
@@ -82,8 +83,21 @@ async function changeWebhooksCommand(
   if (outcome.interrupted) {
     throw new PartialFailureError('Interrupted; the rows above are what was done.', ExitCode.interrupted);
   }
-  const failed = outcome.rows.filter((r) => r.result === 'failed').length;
-  if (failed > 0) throw rowsFailed(failed, outcome.rows.length, outcome.failureCodes, 'row');
+  const failedRows = outcome.rows.filter((r) => r.result === 'failed');
+  if (failedRows.length > 0) {
+    const error = rowsFailed(failedRows.length, outcome.rows.length, outcome.failureCodes, 'row');
+    // Grouped by reason: 111 refusals read as one line with the companies under it (issue 14).
+    const grouped = groupFailures(
+      failedRows.map((r) => ({
+        subject: r.company_id ?? 'this account',
+        reason: failureReason(r.error ?? { status: null, message: 'failed' }),
+      })),
+    );
+    throw new PartialFailureError(
+      [error.message, ...grouped.map((line) => `  ${line}`)].join('\n'),
+      error.exitCode,
+    );
+  }
 }
 
 /** TSV rows have four fields, and a fifth (the reason) on a failed row only. */
@@ -100,11 +114,11 @@ async function printRows(rt: Runtime, rows: WebhookRow[]): Promise<void> {
   }
   const anyFailed = rows.some((r) => r.error);
   await out.list(rows, [
-    { header: 'company', value: (r) => r.company_id ?? '(this account)' },
-    { header: 'event', value: (r) => r.event },
+    { header: 'company', value: (r) => r.company_id ?? '(this account)', kind: 'id' },
+    { header: 'event', value: (r) => r.event, kind: 'name' },
     { header: 'target url', value: (r) => r.target_url },
-    { header: 'result', value: (r) => r.result },
-    ...(anyFailed ? [{ header: 'reason', value: (r: WebhookRow) => r.error?.message }] : []),
+    { header: 'result', value: (r) => r.result, priority: 0 },
+    ...(anyFailed ? [{ header: 'reason', value: (r: WebhookRow) => r.error?.message, priority: 1 }] : []),
   ]);
 }
 
