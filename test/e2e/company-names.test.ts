@@ -113,7 +113,7 @@ describe('one rule for which names exist (companies create)', () => {
     expect(JSON.parse(r.stdout).existing).toEqual([{ name: 'twin co', id: ids.get('twin co') }]);
     const skip = await h.run(['companies', 'create', '--name', 'twin co', '--skip-existing']);
     expect(skip.code, skip.stderr).toBe(0);
-    expect(skip.stderr).toContain(`"twin co" (id ${ids.get('twin co')})`);
+    expect(skip.stderr).toContain(`\n  twin co (id ${ids.get('twin co')})\n`);
     expect(skip.stderr).not.toContain(`(id ${ids.get('Twin Co')})`);
     expect(h.requests().filter((q) => q.method === 'POST')).toEqual([]);
   });

@@ -117,7 +117,9 @@ describe('inventory targets', () => {
     const [report, fine] = JSON.parse(r.stdout) as Report[];
     expect(report?.campaigns).toEqual({ error: { status: 409, message: expect.stringContaining('409') } });
     expect(fine?.campaigns).toHaveProperty('count');
-    expect(r.stderr).toContain(`1 of the named companies could not be read in full: ${inactive.id}.`);
+    // Grouped by reason, the companies under it (issue 14).
+    expect(r.stderr).toContain('1 of the named companies could not be read in full:\n  1 failed: 409 ');
+    expect(r.stderr).toContain(`\n    ${inactive.id}\n`);
   });
 
   it('an id or a name the agency does not have: exit 4, nothing audited', async () => {

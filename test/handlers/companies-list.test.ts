@@ -63,7 +63,10 @@ describe('companies list', () => {
     expect(lines[0]).toMatch(/^ID +NAME +OWNER/);
     expect(lines).toHaveLength(4);
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(60);
-    expect(r.stderr).toBe('3 companies\n');
+    // What did not fit is named (issue 14), wrapped at the width; then the count.
+    expect(r.stderr).toBe(
+      '1 column hidden (linkedin slots) — widen the window, or use\n--columns\n3 companies\n',
+    );
   });
 
   it('an empty agency prints nothing on stdout, and says what to do on a terminal', async () => {

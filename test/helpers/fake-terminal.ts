@@ -71,6 +71,8 @@ export async function runCommand(
         current: 'test',
         profiles: { test: { api_key: options.key ?? 'wpk_test_0123456789' } },
       }),
+      // As the tool writes it: a file holding a key that others can read is tightened, with a notice.
+      { mode: 0o600 },
     );
     const terminal = fakeTerminal(options);
     const code = await main(
