@@ -6,6 +6,7 @@
  */
 import { Agent, request, errors as undiciErrors } from 'undici';
 import { InterruptedError, NetworkError, UsageError } from '../errors.js';
+import { hasKeyShape } from '../input/api-key.js';
 import { type AccountGates, sharedGates } from './limit.js';
 import {
   type AnswerContext,
@@ -190,7 +191,7 @@ export class Http {
 
   /** A key that cannot travel in a header is a local input error: nothing is sent, and it is never quoted. */
   private checkKey(): void {
-    if (!/^[\x21-\x7e]+$/.test(this.#options.apiKey)) {
+    if (!hasKeyShape(this.#options.apiKey)) {
       throw new UsageError(
         'The API key contains spaces, line breaks or characters that are not printable ASCII; nothing was sent.',
         { hint: 'Check AGENCY_API_KEY, or save the key again with `agency login`.' },

@@ -5,6 +5,7 @@
  */
 import { ApiError, ResponseError } from '../errors.js';
 import { hintFor } from './hints.js';
+import { isRecord } from './types.js';
 
 export type ResponseHeaders = Record<string, string | string[] | undefined>;
 
@@ -205,10 +206,6 @@ export function oneLine(value: string): string {
 
 function text(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value : undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 const REASONS: Record<number, string> = {

@@ -15,6 +15,7 @@ import {
   type YAMLMap,
 } from 'yaml';
 import { UsageError } from '../errors.js';
+import { hasControlCharacters } from '../output/text.js';
 import { duplicateMessage, duplicateNames } from './names.js';
 import { checkEvent, checkWebhookUrl } from './webhook-input.js';
 
@@ -41,9 +42,6 @@ export interface DesiredState {
 
 const MAX_NAME_LENGTH = 255;
 const MAX_LABEL_LENGTH = 255;
-// Invisible or line-breaking characters would make a name or label look like another one.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
-const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u2028-\u202e\u2066-\u2069\ufeff]/;
 
 export function parsePlanFile(text: string, source: string): DesiredState {
   return new PlanFileReader(text, source).read();
@@ -153,7 +151,7 @@ class PlanFileReader {
     if (raw === undefined) return undefined;
     const name = raw.trim();
     if (name === '') this.#problem(node, 'empty company name');
-    else if (INVISIBLE.test(name))
+    else if (hasControlCharacters(name))
       this.#problem(node, `the company name ${JSON.stringify(name)} contains control characters`);
     else if (name.length > MAX_NAME_LENGTH)
       this.#problem(node, `the company name is longer than ${MAX_NAME_LENGTH} characters`);
@@ -172,7 +170,7 @@ class PlanFileReader {
       const label = this.#string(item, 'a key label')?.trim();
       if (label === undefined) continue;
       if (label === '') this.#problem(item, 'empty key label');
-      else if (INVISIBLE.test(label))
+      else if (hasControlCharacters(label))
         this.#problem(item, `the key label ${JSON.stringify(label)} contains control characters`);
       else if (label.length > MAX_LABEL_LENGTH)
         this.#problem(item, `the key label is longer than ${MAX_LABEL_LENGTH} characters`);

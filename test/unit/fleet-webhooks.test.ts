@@ -26,6 +26,13 @@ describe('webhook input checks', () => {
     expect(checkWebhookUrl(`https://c.io/${'x'.repeat(2048 - 13)}`)).toHaveLength(2048);
   });
 
+  it('refuses a URL carrying a control, bidi or zero-width character (the set names and labels refuse too)', () => {
+    for (const char of ['\u0007', '\u009b', '\u202e', '\u200b', '\u2066', '\ufeff'])
+      expect(() => checkWebhookUrl(`${URL_A}/${char}x`), JSON.stringify(char)).toThrow(
+        /contains spaces or control characters/,
+      );
+  });
+
   it('checks the event form, lower-cases it, and only warns about an unknown event', () => {
     expect(checkEvent('PROSPECT_REPLIED')).toEqual({ event: 'prospect_replied' });
     expect(checkEvent('prospect_bounced')).toEqual({ event: 'prospect_bounced' });
