@@ -3,45 +3,23 @@
  * with this system's config path, required options marked, `agency help <command...>`, and
  * suggestions only for near misses.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, type Harness, startHarness } from '../helpers/cli.js';
+import { type AgencyTerminals, startAgencyTerminals } from '../helpers/agency-terminals.js';
+import { type Harness, startHarness } from '../helpers/cli.js';
 import { sent } from '../helpers/core.js';
-import { Terminal, TMUX_MISSING } from '../helpers/tmux.js';
+import { TMUX_MISSING } from '../helpers/tmux.js';
 
 let h: Harness;
-let tmp: string;
-const terminals: Record<number, Terminal> = {};
+let terminals: AgencyTerminals;
 
 beforeAll(async () => {
   h = await startHarness();
-  tmp = mkdtempSync(join(tmpdir(), 'agency-ux-help-'));
-  mkdirSync(join(tmp, 'bin'));
-  writeFileSync(join(tmp, 'bin', 'agency'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, {
-    mode: 0o755,
-  });
-  if (!TMUX_MISSING) {
-    for (const width of [60, 100]) {
-      terminals[width] = await Terminal.start({
-        width,
-        height: 80,
-        env: {
-          PATH: `${join(tmp, 'bin')}:${process.env.PATH ?? '/usr/bin:/bin'}`,
-          HOME: tmp,
-          TERM: 'screen',
-          LANG: 'C.UTF-8',
-          AGENCY_CONFIG_DIR: h.configDir,
-        },
-      });
-    }
-  }
+  terminals = await startAgencyTerminals(h.configDir, [60, 100], 80);
 });
 afterAll(async () => {
-  for (const t of Object.values(terminals)) t.close();
+  await terminals?.close();
   await h?.close();
-  rmSync(tmp, { recursive: true, force: true });
 });
 
 function words(text: string): string[] {
@@ -68,7 +46,7 @@ describe.skipIf(Boolean(TMUX_MISSING))(
     ];
 
     it.each([60, 100])('at %i columns no word is broken by the edge of the screen', async (width) => {
-      const t = terminals[width] as Terminal;
+      const t = terminals.at(width);
       for (const [command, args] of screens) {
         const piped = await h.run(args);
         const { output, exit } = await t.run(command);
@@ -78,7 +56,7 @@ describe.skipIf(Boolean(TMUX_MISSING))(
     });
 
     it('at 100 columns paragraphs use the width (not hard-wrapped at 80)', async () => {
-      const { output } = await (terminals[100] as Terminal).run('agency companies create --help');
+      const { output } = await terminals.at(100).run('agency companies create --help');
       const paragraph = output.split('\n').find((l) => l.startsWith('Prints the created companies')) ?? '';
       expect(paragraph.length).toBeGreaterThan(85);
       expect(paragraph.length).toBeLessThanOrEqual(100);

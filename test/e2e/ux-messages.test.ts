@@ -3,45 +3,28 @@
  * right, `api -H/-i/--paginate`, `companies view` and `--search`, completion that stops, and a config
  * file that neither blocks a run that does not need it nor stays readable by others.
  */
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
-import { BIN, CANARY_KEY, type Harness, jsonError, startHarness, writeConfig } from '../helpers/cli.js';
+import { type AgencyTerminals, startAgencyTerminals } from '../helpers/agency-terminals.js';
+import { CANARY_KEY, type Harness, jsonError, startHarness, writeConfig } from '../helpers/cli.js';
 import { activeCompany, lines, sent, teammate } from '../helpers/core.js';
-import { Terminal, TMUX_MISSING } from '../helpers/tmux.js';
+import { TMUX_MISSING } from '../helpers/tmux.js';
 
 let h: Harness;
+let terminals: AgencyTerminals;
 let tmp: string;
-let term: Terminal | undefined;
 
 beforeAll(async () => {
   h = await startHarness();
-  tmp = mkdtempSync(join(tmpdir(), 'agency-ux-messages-'));
-  mkdirSync(join(tmp, 'bin'));
-  writeFileSync(join(tmp, 'bin', 'agency'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, {
-    mode: 0o755,
-  });
-  if (!TMUX_MISSING) {
-    term = await Terminal.start({
-      width: 100,
-      height: 40,
-      env: {
-        PATH: `${join(tmp, 'bin')}:${process.env.PATH ?? '/usr/bin:/bin'}`,
-        HOME: tmp,
-        TERM: 'screen',
-        LANG: 'C.UTF-8',
-        AGENCY_CONFIG_DIR: h.configDir,
-      },
-    });
-  }
+  terminals = await startAgencyTerminals(h.configDir, [100], 40);
+  tmp = terminals.tmp;
 });
 afterAll(async () => {
-  term?.close();
+  await terminals?.close();
   await h?.close();
-  rmSync(tmp, { recursive: true, force: true });
 });
 
 const companies = () => h.sandbox.store.companies(MAIN_AGENCY_ID);
@@ -166,7 +149,7 @@ describe('hints that are right', () => {
   });
 
   it.skipIf(Boolean(TMUX_MISSING))('`--file -` on a terminal says it reads names until Ctrl-D', async () => {
-    const t = term as Terminal;
+    const t = terminals.at(100);
     await t.clear();
     t.type('agency companies create --file - --dry-run; echo "[exit $?]"');
     try {
@@ -184,7 +167,7 @@ describe('hints that are right', () => {
   it.skipIf(Boolean(TMUX_MISSING))(
     'an empty key at the hidden prompt does not say to use a terminal',
     async () => {
-      const t = term as Terminal;
+      const t = terminals.at(100);
       await t.clear();
       t.type(`agency login --profile empty-key --base-url ${h.sandbox.baseUrl}; echo "[exit $?]"`);
       await t.waitFor((s) => s.includes('typing is hidden'));
@@ -288,7 +271,7 @@ describe('the config file', () => {
 
 describe.skipIf(Boolean(TMUX_MISSING))('completion', () => {
   it('bash: `profiles use <name> <TAB>` offers nothing more; `--company <TAB>` sends no request', async () => {
-    const t = term as Terminal;
+    const t = terminals.at(100);
     const script = join(tmp, 'agency.bash');
     writeFileSync(script, (await h.run(['completion', 'bash'])).stdout);
     await t.run(`source ${script}`);

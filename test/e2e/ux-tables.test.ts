@@ -4,19 +4,16 @@
  * counts that say what --limit and --page left out; -q. In a real terminal (tmux) where the point is
  * about one, and by spawning the binary for pipes.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
-import { BIN, type Harness, startHarness } from '../helpers/cli.js';
+import { type AgencyTerminals, startAgencyTerminals } from '../helpers/agency-terminals.js';
+import { type Harness, startHarness } from '../helpers/cli.js';
 import { activeCompany, direct, lines, sent } from '../helpers/core.js';
-import { Terminal, TMUX_MISSING } from '../helpers/tmux.js';
+import { TMUX_MISSING } from '../helpers/tmux.js';
 
 const COMMA_NAME = 'Smith, Jones & "Partners"';
 let h: Harness;
-let tmp: string;
-const terminals: Record<number, Terminal> = {};
+let terminals: AgencyTerminals;
 
 beforeAll(async () => {
   h = await startHarness();
@@ -25,31 +22,11 @@ beforeAll(async () => {
   });
   expect(created.status).toBe(201);
   h.sandbox.reset();
-  tmp = mkdtempSync(join(tmpdir(), 'agency-ux-tables-'));
-  mkdirSync(join(tmp, 'bin'));
-  writeFileSync(join(tmp, 'bin', 'agency'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, {
-    mode: 0o755,
-  });
-  if (!TMUX_MISSING) {
-    for (const width of [60, 100]) {
-      terminals[width] = await Terminal.start({
-        width,
-        height: 50,
-        env: {
-          PATH: `${join(tmp, 'bin')}:${process.env.PATH ?? '/usr/bin:/bin'}`,
-          HOME: tmp,
-          TERM: 'screen',
-          LANG: 'C.UTF-8',
-          AGENCY_CONFIG_DIR: h.configDir,
-        },
-      });
-    }
-  }
+  terminals = await startAgencyTerminals(h.configDir, [60, 100]);
 });
 afterAll(async () => {
-  for (const t of Object.values(terminals)) t.close();
+  await terminals?.close();
   await h?.close();
-  rmSync(tmp, { recursive: true, force: true });
 });
 
 const companies = () => h.sandbox.store.companies(MAIN_AGENCY_ID);
@@ -58,7 +35,7 @@ describe.skipIf(Boolean(TMUX_MISSING))(
   TMUX_MISSING ? `tables (skipped: ${TMUX_MISSING})` : 'tables in a terminal',
   () => {
     it('at 60 columns: id, name, owner, active whole; counters hidden and said so', async () => {
-      const t = terminals[60] as Terminal;
+      const t = terminals.at(60);
       const { output, exit } = await t.run('agency companies list --limit 8');
       expect(exit).toBe(0);
       const rows = lines(output);
@@ -75,7 +52,7 @@ describe.skipIf(Boolean(TMUX_MISSING))(
     });
 
     it('at 100 columns: every column of companies list, nothing hidden, nothing cut', async () => {
-      const t = terminals[100] as Terminal;
+      const t = terminals.at(100);
       const { output, exit } = await t.run('agency companies list --limit 8');
       expect(exit).toBe(0);
       expect(lines(output)[0]).toMatch(/^ID +NAME +OWNER +ACTIVE +CAMPAIGNS +EMAIL SLOTS +LINKEDIN SLOTS$/);
@@ -84,7 +61,7 @@ describe.skipIf(Boolean(TMUX_MISSING))(
     });
 
     it('inventory at 60 columns keeps ids and names whole', async () => {
-      const t = terminals[60] as Terminal;
+      const t = terminals.at(60);
       const { output, exit } = await t.run('agency inventory --active');
       expect(exit).toBe(0);
       for (const company of companies()
@@ -102,16 +79,14 @@ describe.skipIf(Boolean(TMUX_MISSING))(
       const mailboxes = await direct(h.sandbox, '/v2/mailboxes', { company: company.id });
       expect(mailboxes.body.length).toBeGreaterThan(0);
       for (const width of [60, 100]) {
-        const { output, exit } = await (terminals[width] as Terminal).run(
-          `agency mailboxes --company ${company.id}`,
-        );
+        const { output, exit } = await terminals.at(width).run(`agency mailboxes --company ${company.id}`);
         expect(exit).toBe(0);
         for (const m of mailboxes.body) expect(output).toContain(m.details.email);
       }
     });
 
     it('--columns chooses and orders the table, and hides nothing it was asked for', async () => {
-      const t = terminals[60] as Terminal;
+      const t = terminals.at(60);
       const { output, exit } = await t.run(
         'agency companies list --limit 3 --columns name,linkedin_slots,id',
       );
@@ -121,7 +96,7 @@ describe.skipIf(Boolean(TMUX_MISSING))(
     });
 
     it('counts tell the truth about --limit and --page', async () => {
-      const t = terminals[100] as Terminal;
+      const t = terminals.at(100);
       const total = companies().length;
       const limited = await t.run('agency companies list --limit 8');
       expect(lines(limited.output).at(-1)).toBe(`8 of ${total} companies (--limit 8)`);
@@ -134,7 +109,7 @@ describe.skipIf(Boolean(TMUX_MISSING))(
     });
 
     it('-q drops counts and notes; the table stays', async () => {
-      const t = terminals[60] as Terminal;
+      const t = terminals.at(60);
       const { output, exit } = await t.run('agency -q companies list --limit 3');
       expect(exit).toBe(0);
       expect(lines(output)).toHaveLength(4);
