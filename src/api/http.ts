@@ -215,8 +215,16 @@ export class Http {
 
   private url(spec: RequestSpec): URL {
     const url = new URL(this.#options.baseUrl.replace(/\/+$/, '') + spec.path);
+    const added: string[] = [];
     for (const [name, value] of Object.entries(spec.query ?? {})) {
-      if (value !== undefined) url.searchParams.set(name, String(value));
+      if (value === undefined) continue;
+      url.searchParams.delete(name);
+      // A comma is legal in a query; the service documents lists as `status=RUNNING,PAUSED`, not %2C.
+      added.push(`${encodeURIComponent(name)}=${encodeURIComponent(String(value)).replace(/%2C/gi, ',')}`);
+    }
+    if (added.length > 0) {
+      const kept = url.search.replace(/^\?/, '');
+      url.search = [kept, ...added].filter((part) => part !== '').join('&');
     }
     return url;
   }
