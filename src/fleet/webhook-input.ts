@@ -76,6 +76,8 @@ export function checkWebhookUrl(value: string, where = '--url'): string {
   if (/\s/.test(text) || hasControlCharacters(text)) throw bad('it contains spaces or control characters');
   if (!/^https?:\/\//i.test(text))
     throw bad('expected an absolute http or https address such as https://crm.example.com/hooks/woodpecker');
+  // The text is what the service stores: URL() would read https:///path as the host "path".
+  if (/^https?:\/\/[/\\?#]/i.test(text)) throw bad('it has no host');
   let url: URL;
   try {
     url = new URL(text);
