@@ -25,7 +25,7 @@ class Declined extends AgencyError {
 }
 
 export async function applyCommand(rt: Runtime, opts: ApplyOptions): Promise<void> {
-  const { out, terminal } = rt;
+  const { terminal } = rt;
   const canAsk = terminal.stdinIsTTY && terminal.stderrIsTTY;
   // Checked before anything is read or sent: a script without --yes must not half-run.
   if (!opts.yes && !canAsk) {
@@ -35,6 +35,24 @@ export async function applyCommand(rt: Runtime, opts: ApplyOptions): Promise<voi
   }
   const concurrency = parseConcurrency(opts.concurrency);
   const desired = await readDesiredState(rt, opts.file);
+  // Opened before the agency is read: a path that cannot be written is exit 2 with nothing sent.
+  const keysOut = opts.keysOut === undefined ? undefined : KeysOut.open(opts.keysOut);
+  try {
+    await planAndApply(rt, opts, concurrency, desired, keysOut);
+  } finally {
+    keysOut?.close();
+  }
+}
+
+/** Reads the agency, shows the plan, asks (unless --yes), then makes the changes. */
+async function planAndApply(
+  rt: Runtime,
+  opts: ApplyOptions,
+  concurrency: number,
+  desired: Awaited<ReturnType<typeof readDesiredState>>,
+  keysOut: KeysOut | undefined,
+): Promise<void> {
+  const { out, terminal } = rt;
   const plan = await computePlan(rt, desired, rt.api({ connections: concurrency + 1 }), concurrency);
 
   for (const line of planLines(plan)) out.info(line);
@@ -49,46 +67,41 @@ export async function applyCommand(rt: Runtime, opts: ApplyOptions): Promise<voi
     throw new Declined('Nothing was changed.');
   }
 
-  const keysOut = opts.keysOut === undefined ? undefined : KeysOut.open(opts.keysOut);
   // A POST in flight is not aborted by Ctrl-C, so that its outcome (a key!) is reported; none starts after.
   const api = rt.api({ connections: concurrency + 1, interruptible: false });
   const made: Applied[] = [];
-  try {
-    const outcome = await applyPlan(
-      plan,
-      {
-        keys: api,
-        webhooks: api,
-        createCompanies: (names, knownIds) => createForApply(rt, api, names, knownIds),
+  const outcome = await applyPlan(
+    plan,
+    {
+      keys: api,
+      webhooks: api,
+      createCompanies: (names, knownIds) => createForApply(rt, api, names, knownIds),
+    },
+    {
+      concurrency,
+      signal: rt.ctx.signal,
+      onChange: (entry) => {
+        if (entry.result === 'failed' || entry.result === 'skipped') {
+          out.warn(describeApplied(entry));
+          return;
+        }
+        // The key reaches the file before anything else happens.
+        if (entry.type === 'key') keysOut?.append(keysOutLine(entry));
+        made.push(entry);
+        if (!out.json) out.line(describeApplied(entry));
       },
-      {
-        concurrency,
-        signal: rt.ctx.signal,
-        onChange: (entry) => {
-          if (entry.result === 'failed' || entry.result === 'skipped') {
-            out.warn(describeApplied(entry));
-            return;
-          }
-          // The key reaches the file before anything else happens.
-          if (entry.type === 'key') keysOut?.append(keysOutLine(entry));
-          made.push(entry);
-          if (!out.json) out.line(describeApplied(entry));
-        },
-      },
+    },
+  );
+  if (out.json) out.jsonValue(made);
+  const failed = outcome.applied.length - made.length;
+  if (outcome.interrupted) {
+    throw new PartialFailureError(
+      `Interrupted after ${made.length} of ${pending} changes (listed on stdout). Run apply again to finish.`,
+      ExitCode.interrupted,
     );
-    if (out.json) out.jsonValue(made);
-    const failed = outcome.applied.length - made.length;
-    if (outcome.interrupted) {
-      throw new PartialFailureError(
-        `Interrupted after ${made.length} of ${pending} changes (listed on stdout). Run apply again to finish.`,
-        ExitCode.interrupted,
-      );
-    }
-    if (failed > 0) throw rowsFailed(failed, pending, outcome.failureCodes);
-    out.success(`Applied ${made.length} change${made.length === 1 ? '' : 's'}.`);
-  } finally {
-    keysOut?.close();
   }
+  if (failed > 0) throw rowsFailed(failed, pending, outcome.failureCodes);
+  out.success(`Applied ${made.length} change${made.length === 1 ? '' : 's'}.`);
 }
 
 /** Bulk creation with its lost-answer check; the plan's listing says which companies existed before. */
