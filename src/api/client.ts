@@ -217,7 +217,10 @@ export class AgencyClient {
     });
   }
 
-  /** GET /v1/campaign_list[?status=A,B]: a bare array; 204 or an empty body is an empty list. */
+  /**
+   * GET /v1/campaign_list[?status=A,B]: a bare array. "Nothing" comes as on the v1 webhook list: 204,
+   * an empty body, or {"message": ...} with no list; all are an empty list.
+   */
   async campaigns(companyId?: number, statuses?: readonly string[]): Promise<Campaign[]> {
     const res = await this.http.request({
       method: 'GET',
@@ -227,8 +230,10 @@ export class AgencyClient {
       emptyIsNothing: true,
       action: `list the campaigns of ${accountName(companyId)}`,
     });
-    if (res.data === undefined) return [];
-    return this.listOf(res.data, isIdentified, 'the campaign list') as Campaign[];
+    const data = res.data;
+    if (data === undefined) return [];
+    if (isRecord(data) && Object.keys(data).length === 1 && typeof data.message === 'string') return [];
+    return this.listOf(data, isIdentified, 'the campaign list') as Campaign[];
   }
 
   /** One 0-based page of the agency blacklist: {"domains"|"emails": [...], "total": N}. */
