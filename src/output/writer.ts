@@ -167,23 +167,23 @@ export class Writer {
   /** A message for the person: stderr (not with -q). */
   info(message: string): void {
     if (this.quiet) return;
-    this.err(`${message}\n`);
+    this.err(`${this.#fit('', message)}\n`);
   }
 
   /** A confirmation: stderr (not with -q). */
   success(message: string): void {
     if (this.quiet) return;
-    this.#stderr(`${this.stderrChalk().green('✓')} ${this.#safe(message)}\n`);
+    this.#stderr(`${this.stderrChalk().green('✓')} ${this.#fit('✓ ', this.#safe(message))}\n`);
   }
 
   warn(message: string): void {
-    this.#stderr(`${this.stderrChalk().yellow('warning:')} ${this.#safe(message)}\n`);
+    this.#stderr(`${this.stderrChalk().yellow('warning:')} ${this.#fit('warning: ', this.#safe(message))}\n`);
   }
 
   error(message: string, hint?: string): void {
     const chalk = this.stderrChalk();
-    this.#stderr(`${chalk.red('error:')} ${this.#safe(message)}\n`);
-    if (hint) this.#stderr(`${chalk.dim('hint:')} ${this.#safe(hint)}\n`);
+    this.#stderr(`${chalk.red('error:')} ${this.#fit('error: ', this.#safe(message))}\n`);
+    if (hint) this.#stderr(`${chalk.dim('hint:')} ${this.#fit('hint: ', this.#safe(hint))}\n`);
   }
 
   /** Rewrites the single progress line on a terminal (callers check stderrIsTTY); never wider than it. */
@@ -203,6 +203,24 @@ export class Writer {
 
   err(text: string): void {
     this.streams.stderr.write(this.streams.stderrIsTTY ? terminalSafe(text) : text);
+  }
+
+  /**
+   * On a terminal, a message is wrapped at its width between words, line by line (a list under a
+   * message keeps its indent), so that the terminal never cuts a word; `label` is what precedes it on
+   * its first line. Elsewhere (a log file) lines stay whole.
+   */
+  #fit(label: string, message: string): string {
+    const width = (this.streams.stderr as { columns?: number }).columns;
+    if (!this.streams.stderrIsTTY || !width) return message;
+    const lines = `${label}${message}`.split('\n').flatMap((line) => {
+      if (displayWidth(line) <= width) return [line];
+      const indent = /^\s*/.exec(line)?.[0] ?? '';
+      return wrapWords(line, Math.max(20, width - indent.length)).map((part, i) =>
+        i === 0 ? indent + part : `${indent}  ${part}`,
+      );
+    });
+    return lines.join('\n').slice(label.length);
   }
 
   /** Server text inside our own messages is made inert first; our colour codes around it stay. */

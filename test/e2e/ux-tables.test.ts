@@ -108,6 +108,17 @@ describe.skipIf(Boolean(TMUX_MISSING))(
       );
     });
 
+    it('messages on stderr are wrapped at 60 columns between words, never cut by the terminal', async () => {
+      const company = activeCompany(h.sandbox);
+      const { output, exit } = await terminals.at(60).run(`agency keys list ${company.id}`);
+      expect(exit).toBe(0);
+      for (const line of lines(output)) expect(line.length).toBeLessThanOrEqual(60);
+      // The sentence is whole once its lines are joined with spaces: no word was split at the edge.
+      expect(output.replace(/\s+/g, ' ')).toContain(
+        'Keys are masked; use --reveal to show them, or pipe the output.',
+      );
+    });
+
     it('-q drops counts and notes; the table stays', async () => {
       const t = terminals.at(60);
       const { output, exit } = await t.run('agency -q companies list --limit 3');
