@@ -148,6 +148,31 @@ describe('--columns and --csv piped', () => {
     expect(sent(h.sandbox)).toEqual([]);
   });
 
+  // Every command that prints a list checks --columns before its first request (and before any write).
+  it.each([
+    ['companies list', ['companies', 'list']],
+    ['companies create', ['companies', 'create', '--name', 'Columns Check Ltd']],
+    ['companies create --dry-run', ['companies', 'create', '--name', 'Columns Check Ltd', '--dry-run']],
+    ['companies users', ['companies', 'users', '1001']],
+    ['companies email-accounts', ['companies', 'email-accounts', '1001']],
+    ['keys list', ['keys', 'list', '1001']],
+    ['keys create (several)', ['keys', 'create', '1001', '1002', '--label', 'cols']],
+    ['mailboxes', ['mailboxes']],
+    ['webhooks list', ['webhooks', 'list']],
+    ['webhooks subscribe', ['webhooks', 'subscribe', '--event', 'prospect_replied', '--url', 'https://x.example/h']],
+    ['campaigns', ['campaigns']],
+    ['inventory', ['inventory']],
+    ['blacklist list', ['blacklist', 'list', '--domains']],
+    ['blacklist add', ['blacklist', 'add', '--domains', 'columns-check.example']],
+  ])('%s: an unknown --columns name is exit 2 with nothing sent', async (_, args) => {
+    h.sandbox.reset();
+    const r = await h.run([...args, '--columns', 'nosuch']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('Unknown column "nosuch" in --columns; valid columns:');
+    expect(sent(h.sandbox)).toEqual([]);
+  });
+
   it('--csv: RFC 4180 with a header row, quotes where needed, CRLF', async () => {
     const r = await h.run(['companies', 'list', '--csv']);
     expect(r.code).toBe(0);

@@ -54,6 +54,8 @@ const errorColumn: Column<BlacklistRow> = { header: 'error', value: (r) => r.err
 
 export async function addBlacklist(rt: Runtime, values: string[], opts: AddBlacklistOptions): Promise<void> {
   const kind = blacklistKind(opts);
+  // An unknown --columns name is refused before anything is read or sent (the error column included).
+  const chosen = rt.out.options.columns === undefined ? undefined : rt.out.columns([...columns, errorColumn]);
   const entries: BlacklistEntry[] = values.map((value, i) => ({ value, where: `argument ${i + 1}` }));
   if (opts.file !== undefined) {
     const { text, source } = await readInput(opts.file, rt.terminal, rt.ctx.signal);
@@ -80,7 +82,7 @@ export async function addBlacklist(rt: Runtime, values: string[], opts: AddBlack
       signal: rt.ctx.signal,
     },
   );
-  await rt.out.list(rows, failure ? [...columns, errorColumn] : columns);
+  await rt.out.list(rows, chosen ?? (failure ? [...columns, errorColumn] : columns));
   rt.out.info(summarizeBlacklistAdd(kind, rows));
   if (failure instanceof InterruptedError) throw failure;
   if (failure) throw new PartialFailureError(failure.message, failure.exitCode);

@@ -6,6 +6,7 @@ import type { Command } from '@commander-js/extra-typings';
 import { collect, paginateZeroBased } from '../../api/paginate.js';
 import { BLACKLIST_PAGE_SIZE } from '../../fleet/blacklist.js';
 import { progressLine } from '../../output/progress.js';
+import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { helpText, type Run } from '../room.js';
 import { addKindOptions, blacklistKind } from './kind.js';
@@ -32,11 +33,13 @@ export interface ListBlacklistOptions {
 
 export async function listBlacklist(rt: Runtime, opts: ListBlacklistOptions): Promise<void> {
   const kind = blacklistKind(opts);
+  const singular = kind === 'domains' ? 'domain' : 'email';
+  const columns: Column<string>[] = [{ header: singular, value: (v) => v }];
+  rt.out.columns(columns); // an unknown --columns name is refused before any request
   const values = await readBlacklist(rt, kind);
   const needle = opts.filter?.toLowerCase();
   const shown = needle === undefined ? values : values.filter((v) => v.toLowerCase().includes(needle));
-  const singular = kind === 'domains' ? 'domain' : 'email';
-  await rt.out.list(shown, [{ header: singular, value: (v) => v }], {
+  await rt.out.list(shown, columns, {
     empty:
       needle === undefined
         ? `The blacklist has no ${kind}.`

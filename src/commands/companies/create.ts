@@ -53,9 +53,30 @@ export interface CreateOptions {
 }
 
 type CreatedRow = CreatedCompany & { api_key?: string };
+type PlanRow = { action: string; name: string; id?: number };
+
+const PLAN_COLUMNS: Column<PlanRow>[] = [
+  { header: 'action', value: (r) => r.action, priority: 0 },
+  { header: 'name', value: (r) => r.name },
+  { header: 'id', value: (r) => r.id },
+];
+
+function createdColumns(withKeys: boolean | undefined): Column<CreatedRow>[] {
+  const columns: Column<CreatedRow>[] = [
+    { header: 'id', value: (c) => c.id },
+    { header: 'name', value: (c) => c.name },
+    { header: 'owner', value: (c) => c.owner, priority: 2 },
+    { header: 'active', value: (c) => c.active, style: activeStyle, priority: 1 },
+  ];
+  if (withKeys) columns.push({ header: 'api key', value: (c) => c.api_key, kind: 'id' });
+  return columns;
+}
 
 export async function createCompanies(rt: Runtime, opts: CreateOptions): Promise<void> {
   const { out } = rt;
+  // An unknown --columns name is refused before anything is read or sent.
+  if (opts.dryRun) out.columns(PLAN_COLUMNS);
+  else out.columns(createdColumns(opts.withKeys));
   const names = await readNames(rt, opts);
   const bulk = await import('../../fleet/bulk-create.js');
   const reads = rt.api();
@@ -139,16 +160,11 @@ async function printPlan(rt: Runtime, plan: Plan, opts: CreateOptions): Promise<
       existing: plan.existing.map((e) => ({ name: e.name, id: e.company.id })),
     });
   } else {
-    type Row = { action: string; name: string; id?: number };
-    const rows: Row[] = [
+    const rows: PlanRow[] = [
       ...plan.toCreate.map((name) => ({ action: 'create', name })),
       ...plan.existing.map((e) => ({ action: 'exists', name: e.name, id: e.company.id })),
     ];
-    await out.list(rows, [
-      { header: 'action', value: (r) => r.action, priority: 0 },
-      { header: 'name', value: (r) => r.name },
-      { header: 'id', value: (r) => r.id },
-    ]);
+    await out.list(rows, PLAN_COLUMNS);
   }
   const existing = plan.existing.length;
   const names = `${existing} ${existing === 1 ? 'name exists' : 'names exist'}`;
@@ -165,14 +181,7 @@ async function printPlan(rt: Runtime, plan: Plan, opts: CreateOptions): Promise<
 
 async function printCreated(rt: Runtime, created: CreatedRow[], opts: CreateOptions): Promise<void> {
   if (opts.withKeys) await attachKeys(rt, created);
-  const columns: Column<CreatedRow>[] = [
-    { header: 'id', value: (c) => c.id },
-    { header: 'name', value: (c) => c.name },
-    { header: 'owner', value: (c) => c.owner, priority: 2 },
-    { header: 'active', value: (c) => c.active, style: activeStyle, priority: 1 },
-  ];
-  if (opts.withKeys) columns.push({ header: 'api key', value: (c) => c.api_key, kind: 'id' });
-  await rt.out.list(created, columns);
+  await rt.out.list(created, createdColumns(opts.withKeys));
 }
 
 /**

@@ -9,6 +9,7 @@ import { validateLabel } from '../../input/parse.js';
 import { readInput } from '../../input/read.js';
 import { reportError } from '../../output/error-report.js';
 import { progressLine } from '../../output/progress.js';
+import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { helpText, type Run } from '../room.js';
 
@@ -47,8 +48,15 @@ interface CreatedKey {
   api_key: string;
 }
 
+const KEY_COLUMNS: Column<CreatedKey>[] = [
+  { header: 'company', value: (k) => k.company_id, kind: 'id' },
+  { header: 'label', value: (k) => k.label },
+  { header: 'api key', value: (k) => k.api_key, kind: 'id' },
+];
+
 export async function createKeys(rt: Runtime, companyArgs: string[], opts: CreateKeysOptions): Promise<void> {
   const label = validateLabel(opts.label);
+  rt.out.columns(KEY_COLUMNS); // an unknown --columns name is refused before any request
   const ids = await readCompanyIds(rt, companyArgs, opts.file);
   const { out } = rt;
   // Ctrl-C does not abort a POST in flight: a key created but never shown could not be found or
@@ -101,12 +109,8 @@ export async function createKeys(rt: Runtime, companyArgs: string[], opts: Creat
   progress.done();
 
   if (out.json) out.jsonValue(created);
-  else if (rt.terminal.stdoutIsTTY) {
-    await out.list(created, [
-      { header: 'company', value: (k) => k.company_id, kind: 'id' },
-      { header: 'label', value: (k) => k.label },
-      { header: 'api key', value: (k) => k.api_key, kind: 'id' },
-    ]);
+  else if (rt.terminal.stdoutIsTTY || out.options.columns !== undefined || out.options.csv) {
+    await out.list(created, KEY_COLUMNS);
   } else {
     for (const key of created) out.out(`${key.company_id}\t${key.api_key}\n`);
   }

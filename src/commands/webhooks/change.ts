@@ -14,6 +14,7 @@ import { DEFAULT_CONCURRENCY, parseConcurrency } from '../../input/parse.js';
 import { readInput } from '../../input/read.js';
 import { failureReason, groupFailures } from '../../output/summary.js';
 import { cellText } from '../../output/text.js';
+import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { collectValues, helpText, type Run } from '../room.js';
 
@@ -52,7 +53,8 @@ async function changeWebhooksCommand(
   action: WebhookAction,
   opts: WebhookChangeOptions,
 ): Promise<void> {
-  // Every local check comes before the first request.
+  // Every local check comes before the first request (an unknown --columns name too).
+  rt.out.columns(ROW_COLUMNS);
   const events: string[] = [];
   for (const value of opts.event) {
     const { event, warning } = checkEvent(value);
@@ -100,11 +102,23 @@ async function changeWebhooksCommand(
   }
 }
 
-/** TSV rows have four fields, and a fifth (the reason) on a failed row only. */
+const ROW_COLUMNS: Column<WebhookRow>[] = [
+  { header: 'company', value: (r) => r.company_id ?? '(this account)', kind: 'id' },
+  { header: 'event', value: (r) => r.event, kind: 'name' },
+  { header: 'target url', value: (r) => r.target_url },
+  { header: 'result', value: (r) => r.result, priority: 0 },
+  { header: 'reason', value: (r) => r.error?.message, priority: 1 },
+];
+
+/**
+ * TSV rows have four fields, and a fifth (the reason) on a failed row only (the contract). --columns
+ * and --csv choose columns like every list.
+ */
 async function printRows(rt: Runtime, rows: WebhookRow[]): Promise<void> {
   const { out } = rt;
   if (out.json) return out.jsonValue(rows);
-  if (!rt.terminal.stdoutIsTTY) {
+  const chosen = out.options.columns !== undefined || out.options.csv === true;
+  if (!rt.terminal.stdoutIsTTY && !chosen) {
     for (const row of rows) {
       const fields = [row.company_id ?? '', row.event, row.target_url, row.result];
       if (row.error) fields.push(row.error.message);
@@ -112,14 +126,12 @@ async function printRows(rt: Runtime, rows: WebhookRow[]): Promise<void> {
     }
     return;
   }
+  // Off a terminal the key's own account has an empty company id, as in the plain rows.
+  const all = rt.terminal.stdoutIsTTY
+    ? ROW_COLUMNS
+    : ROW_COLUMNS.map((c, i) => (i === 0 ? { ...c, value: (r: WebhookRow) => r.company_id } : c));
   const anyFailed = rows.some((r) => r.error);
-  await out.list(rows, [
-    { header: 'company', value: (r) => r.company_id ?? '(this account)', kind: 'id' },
-    { header: 'event', value: (r) => r.event, kind: 'name' },
-    { header: 'target url', value: (r) => r.target_url },
-    { header: 'result', value: (r) => r.result, priority: 0 },
-    ...(anyFailed ? [{ header: 'reason', value: (r: WebhookRow) => r.error?.message, priority: 1 }] : []),
-  ]);
+  await out.list(rows, anyFailed || chosen ? all : all.slice(0, -1));
 }
 
 function summary(rows: readonly WebhookRow[], dryRun: boolean): string {
