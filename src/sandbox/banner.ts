@@ -58,14 +58,15 @@ export function bannerData(sandbox: {
     { label: 'Round trip', value: ms(settings.rttMs) },
     {
       label: 'Queue per account',
-      value: `1 in progress + ${settings.queueLimit} waiting, at most ${settings.queueTimeoutMs / 1000} s; 429 beyond`,
+      // Values stay within ~48 columns so that the table fits an 80-column terminal.
+      value: `1 + ${settings.queueLimit} waiting (${settings.queueTimeoutMs / 1000} s at most), then 429`,
     },
     {
       label: 'Mode',
       value: settings.docsMode
         ? 'docs (webhooks only at /v2/webhooks)'
         : settings.v1Dialect
-          ? 'specification (v1 errors and empty lists as the service answers them)'
+          ? 'specification, v1 answers as the service gives'
           : 'specification only',
     },
     { label: 'State', value: settings.statePath ?? 'in memory' },
