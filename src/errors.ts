@@ -103,10 +103,20 @@ export class InterruptedError extends AgencyError {
 /** Several independent operations ran and at least one failed; the details were already reported. */
 export class PartialFailureError extends AgencyError {
   readonly exitCode: ExitCode;
-  constructor(message: string, exitCode: ExitCode = ExitCode.failure) {
+  /** The service's status when every failure had the same one (the --json error names it); else null. */
+  override readonly status: number | null;
+  constructor(message: string, exitCode: ExitCode = ExitCode.failure, status: number | null = null) {
     super(message);
     this.exitCode = exitCode;
+    this.status = status;
   }
+}
+
+/** The status every failure shares, or null (mixed, or some failed without an answer). */
+export function sharedStatus(statuses: readonly (number | null)[]): number | null {
+  const [first] = statuses;
+  if (first === undefined || first === null) return null;
+  return statuses.every((status) => status === first) ? first : null;
 }
 
 export function exitCodeForStatus(status: number): ExitCode {

@@ -171,5 +171,8 @@ describe('blacklist', () => {
       },
       { value: 'json-ok.chunks.example', result: 'failed', error: expect.objectContaining({ status: 400 }) },
     ]);
+    // The JSON error (last line of stderr) names the service's status every failure shares.
+    const error = JSON.parse(json.stderr.trim().split('\n').at(-1) as string);
+    expect(error.error.status).toBe(400);
   });
 });

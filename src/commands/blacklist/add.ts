@@ -85,5 +85,5 @@ export async function addBlacklist(rt: Runtime, values: string[], opts: AddBlack
   await rt.out.list(rows, chosen ?? (failure ? [...columns, errorColumn] : columns));
   rt.out.info(summarizeBlacklistAdd(kind, rows));
   if (failure instanceof InterruptedError) throw failure;
-  if (failure) throw new PartialFailureError(failure.message, failure.exitCode);
+  if (failure) throw new PartialFailureError(failure.message, failure.exitCode, failure.status);
 }

@@ -13,6 +13,7 @@ import {
   exitCodeForStatus,
   InterruptedError,
   PartialFailureError,
+  sharedStatus,
   UsageError,
 } from '../../errors.js';
 import { CAMPAIGN_STATUSES } from '../../fleet/campaign-status.js';
@@ -228,6 +229,7 @@ function summarize(rt: Runtime, reports: readonly CompanyReport[], named: boolea
       ...grouped.map((line) => `  ${line}`),
     ].join('\n'),
     sharedExitCode(codes),
+    sharedStatus(counted.flatMap((r) => failures(r, named).map((part) => part.error.status))),
   );
 }
 

@@ -3,7 +3,14 @@
  * time; a failure for one company does not stop the others.
  */
 import type { Command } from '@commander-js/extra-typings';
-import { AgencyError, ExitCode, InterruptedError, PartialFailureError, UsageError } from '../../errors.js';
+import {
+  AgencyError,
+  ExitCode,
+  InterruptedError,
+  PartialFailureError,
+  sharedStatus,
+  UsageError,
+} from '../../errors.js';
 import { CompanyDirectory, type CompanyRef, parseCompanyRef } from '../../fleet/resolve.js';
 import { validateLabel } from '../../input/parse.js';
 import { readInput } from '../../input/read.js';
@@ -129,6 +136,7 @@ export async function createKeys(rt: Runtime, companyArgs: string[], opts: Creat
         .map((f) => `${f.companyId}${f.error.status ? ` (${f.error.status})` : ''}`)
         .join(', ')}.`,
       codes.size === 1 ? ([...codes][0] as ExitCode) : ExitCode.failure,
+      sharedStatus(failures.map((f) => f.error.status)),
     );
   }
   out.success(`Created ${created.length} keys labelled ${JSON.stringify(label)}.`);

@@ -4,7 +4,7 @@
  * src/fleet/webhook-changes.ts.
  */
 import type { Command } from '@commander-js/extra-typings';
-import { ExitCode, PartialFailureError } from '../../errors.js';
+import { ExitCode, PartialFailureError, sharedStatus } from '../../errors.js';
 import { rowsFailed } from '../../fleet/failures.js';
 import { CompanyDirectory } from '../../fleet/resolve.js';
 import { selectTargets } from '../../fleet/targets.js';
@@ -98,6 +98,7 @@ async function changeWebhooksCommand(
     throw new PartialFailureError(
       [error.message, ...grouped.map((line) => `  ${line}`)].join('\n'),
       error.exitCode,
+      sharedStatus(failedRows.map((r) => r.error?.status ?? null)),
     );
   }
 }
