@@ -1,15 +1,41 @@
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 const { version } = JSON.parse(readFileSync(new URL('package.json', import.meta.url), 'utf8'));
+
+// One queue of files, slowest first (vitest orders by the last run's times), a worker more than the
+// cores: the end-to-end files mostly wait for a spawned binary, a terminal or a slow sandbox, and the
+// files that run the program in-process fill that time. End-to-end files run in their own processes
+// (forks), as signals and process-wide state want; the rest in worker threads, which start faster.
+const workers = availableParallelism() + 1;
 
 export default defineConfig({
   // As the build does (scripts/build.mjs): tests that run the program in-process see the real version.
   define: { __AGENCY_VERSION__: JSON.stringify(version) },
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    pool: 'forks',
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'in-process',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/e2e/**'],
+          pool: 'threads',
+          maxWorkers: workers,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          pool: 'forks',
+          maxWorkers: workers,
+        },
+      },
+    ],
   },
 });

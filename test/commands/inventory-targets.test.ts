@@ -10,6 +10,9 @@ import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
 import type { Harness } from '../helpers/cli.js';
 import { direct, expectUsageError, inactiveCompany, sent, startCoreHarness } from '../helpers/core.js';
 
+/** The program runs in this process (test/helpers/in-process.ts). */
+const IN_PROCESS = { inProcess: true };
+
 interface Report {
   id: number;
   name: string;
@@ -22,7 +25,7 @@ const CLIENT_PATHS = ['/v2/mailboxes', '/v1/webhooks', '/v1/campaign_list'];
 describe('inventory targets', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startCoreHarness({ seed: { companies: 80 } });
+    h = await startCoreHarness({ seed: { companies: 80 } }, IN_PROCESS);
   });
   afterAll(() => h.close());
   beforeEach(() => h.sandbox.reset());

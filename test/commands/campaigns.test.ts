@@ -17,6 +17,9 @@ import {
   uniqueName,
 } from '../helpers/core.js';
 
+/** The program runs in this process (test/helpers/in-process.ts). */
+const IN_PROCESS = { inProcess: true };
+
 interface Campaign {
   id: number;
   name: string;
@@ -47,7 +50,7 @@ function richCompany(h: Harness) {
 describe('campaigns', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startCoreHarness({ seed: { companies: 40 } });
+    h = await startCoreHarness({ seed: { companies: 40 } }, IN_PROCESS);
     // The truth, straight from the sandbox: each company's bare array.
     for (const company of h.sandbox.store.companies(MAIN_AGENCY_ID, { active: true })) {
       const { status, body } = await direct(h.sandbox, '/v1/campaign_list', { company: company.id });
@@ -154,7 +157,7 @@ describe('campaigns', () => {
 describe('campaigns against a service that answers an empty list with 204', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startCoreHarness({ seed: { companies: 10 }, docsMode: true });
+    h = await startCoreHarness({ seed: { companies: 10 }, docsMode: true }, IN_PROCESS);
   });
   afterAll(() => h.close());
 

@@ -10,12 +10,15 @@ import type { Harness } from '../helpers/cli.js';
 import { jsonError } from '../helpers/cli.js';
 import { expectUsageError, lines, sent, startCoreHarness } from '../helpers/core.js';
 
+/** The program runs in this process (test/helpers/in-process.ts). */
+const IN_PROCESS = { inProcess: true };
+
 const listed = (h: Harness, kind: 'domains' | 'emails') => h.sandbox.store.blacklist(MAIN_AGENCY_ID)[kind];
 
 describe('blacklist', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startCoreHarness({ seed: { companies: 5 } });
+    h = await startCoreHarness({ seed: { companies: 5 } }, IN_PROCESS);
   });
   afterAll(() => h.close());
   beforeEach(() => h.sandbox.reset());

@@ -6,12 +6,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../helpers/cli.js';
 
+/** The program runs in this process (test/helpers/in-process.ts). */
+const IN_PROCESS = { inProcess: true };
+
 const ACME = '1001'; // "Acme Ltd"
 const LIST = '/rest/v2/agency/companies';
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness({ seed: { companies: 60 } });
+  h = await startHarness({ seed: { companies: 60 } }, IN_PROCESS);
 });
 afterAll(async () => {
   await h.close();

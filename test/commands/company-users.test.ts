@@ -11,6 +11,9 @@ import {
   startCoreHarness,
 } from '../helpers/core.js';
 
+/** The program runs in this process (test/helpers/in-process.ts). */
+const IN_PROCESS = { inProcess: true };
+
 interface User {
   id: number;
   name: string;
@@ -23,7 +26,7 @@ describe('companies users', () => {
   /** A company with more than one page of users, and every user of it as the sandbox lists them. */
   let crowd: { id: number; name: string; users: User[] };
   beforeAll(async () => {
-    h = await startCoreHarness({ seed: { companies: 60 } });
+    h = await startCoreHarness({ seed: { companies: 60 } }, IN_PROCESS);
     for (const company of h.sandbox.store.companies(MAIN_AGENCY_ID, { active: true })) {
       const users = (await directAllPages(h.sandbox, `/v2/agency/companies/${company.id}/users`)) as User[];
       if (users.length > 50) {

@@ -1,5 +1,5 @@
 /**
- * `webhooks subscribe | unsubscribe` through the built binary against the sandbox: the exact requests
+ * `webhooks subscribe | unsubscribe` (the program in-process) against the sandbox: the exact requests
  * (bodies, x-company-id, how many POSTs), one row per (company, event), idempotence, local checks
  * before any request, inactive companies, the service's limit of 3 per event, and exit codes.
  */
@@ -9,6 +9,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../../src/sandbox/index.js';
 import { type Harness, jsonError, startHarness } from '../helpers/cli.js';
+
+/** The program runs in this process (test/helpers/in-process.ts). */
+const IN_PROCESS = { inProcess: true };
 
 const HOOK = 'https://crm.example.com/hooks/woodpecker';
 const SUBSCRIBE = '/rest/v1/webhooks/subscribe';
@@ -21,7 +24,7 @@ const INACTIVE = 1007;
 let h: Harness;
 let scratch: string;
 beforeAll(async () => {
-  h = await startHarness({ seed: { companies: 12 } });
+  h = await startHarness({ seed: { companies: 12 } }, IN_PROCESS);
   scratch = mkdtempSync(join(tmpdir(), 'agency-webhooks-'));
 });
 afterAll(async () => {
@@ -299,7 +302,7 @@ describe('webhooks list', () => {
 describe('against a service that lists webhooks only under /v2 (the docs)', () => {
   let docs: Harness;
   beforeAll(async () => {
-    docs = await startHarness({ seed: { companies: 3 }, docsMode: true });
+    docs = await startHarness({ seed: { companies: 3 }, docsMode: true }, IN_PROCESS);
   });
   afterAll(async () => {
     await docs.close();

@@ -1,5 +1,5 @@
 /**
- * The service as its public docs show it, end to end through the built binary: webhooks served only
+ * The service as its public docs show it, run in-process through main(): webhooks served only
  * under /v2, empty v1 answers, the v1 error envelope, E_TOO_MANY_REQUESTS, add-on refusals, a base URL
  * without /rest, pages that repeat, an empty 200, and what --debug shows.
  */
@@ -8,9 +8,12 @@ import { MAIN_AGENCY_ID, type SandboxOptions } from '../../src/sandbox/index.js'
 import { CANARY_KEY, type Harness, jsonError, startHarness } from '../helpers/cli.js';
 import { direct } from '../helpers/core.js';
 
+/** The program runs in this process (test/helpers/in-process.ts). */
+const IN_PROCESS = { inProcess: true };
+
 function withSandbox(test: (h: Harness) => Promise<void>, options: SandboxOptions = {}): () => Promise<void> {
   return async () => {
-    const h = await startHarness(options);
+    const h = await startHarness(options, IN_PROCESS);
     try {
       await test(h);
     } finally {
