@@ -25,10 +25,12 @@ export interface ApiKey {
 }
 
 export interface PaginationData {
-  total_elements: number;
+  /** Shown for counts only; a page without it is still read. */
+  total_elements?: number;
   total_pages: number;
   current_page_number: number;
-  page_size: number;
+  /** Shown for counts only; a page without it is still read. */
+  page_size?: number;
 }
 
 export interface Page<T> {
@@ -129,9 +131,14 @@ export function expectPage<T>(value: unknown, check: Check<T>, what: string, deb
   const raw = value.pagination_data;
   let pagination: PaginationData | undefined;
   if (isRecord(raw)) {
-    const numbers = ['total_elements', 'total_pages', 'current_page_number', 'page_size'] as const;
-    for (const field of numbers) {
+    // Paging needs only these two to know where it is and when to stop; the other two fields of the
+    // specification are used for counts, and may be absent (never of another type).
+    for (const field of ['total_pages', 'current_page_number'] as const) {
       if (typeof raw[field] !== 'number')
+        throw shapeError(what, `pagination_data.${field} is not a number`, debugging);
+    }
+    for (const field of ['total_elements', 'page_size'] as const) {
+      if (raw[field] !== undefined && typeof raw[field] !== 'number')
         throw shapeError(what, `pagination_data.${field} is not a number`, debugging);
     }
     pagination = raw as unknown as PaginationData;

@@ -124,7 +124,7 @@ export function failureReason(error: { status: number | null; message: string })
 }
 
 interface Paged {
-  pagination_data?: { total_elements: number; total_pages: number } | undefined;
+  pagination_data?: { total_elements?: number | undefined; total_pages: number } | undefined;
 }
 
 /**

@@ -84,6 +84,14 @@ describe('AgencyClient', () => {
     expect((await client.listCompaniesPage(1)).content[0]).toEqual(item);
   });
 
+  it('reads a page whose pagination_data has only what paging needs (total_pages, current_page_number)', async () => {
+    const item = { id: 1, name: 'A', owner: 'o', active: true };
+    const answer = { content: [item], pagination_data: { total_pages: 1, current_page_number: 1 } };
+    expect((await fake(answer).client.listCompaniesPage(1)).pagination_data).toEqual(answer.pagination_data);
+    const wrongType = { content: [item], pagination_data: { ...answer.pagination_data, page_size: '50' } };
+    await expect(fake(wrongType).client.listCompaniesPage(1)).rejects.toBeInstanceOf(ResponseError);
+  });
+
   it('rejects answers of the wrong shape with a clear error instead of printing garbage', async () => {
     const cases: [() => Promise<unknown>, unknown][] = [
       [() => fake({ nope: 1 }).client.listCompaniesPage(1), undefined],
