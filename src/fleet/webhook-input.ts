@@ -55,7 +55,7 @@ export function checkEvent(value: string, where = '--event'): CheckedEvent {
   if ((WEBHOOK_EVENTS as readonly string[]).includes(event)) return { event };
   return {
     event,
-    warning: `${JSON.stringify(text)} (${where}) is not an event the tool knows; sending it anyway (the service adds events). Known events: ${WEBHOOK_EVENTS.join(', ')}.`,
+    warning: `${JSON.stringify(text)} (${where}) is not an event the tool knows; used as given (the service adds events). Known events: ${WEBHOOK_EVENTS.join(', ')}.`,
   };
 }
 
