@@ -6,14 +6,21 @@
 import { setMaxListeners } from 'node:events';
 import { join } from 'node:path';
 import { Command, CommanderError, Help, Option } from '@commander-js/extra-typings';
+import { startRun } from './api/limit.js';
 import type { ActionCommand, Room, Run } from './commands/room.js';
-import { DEFAULT_TIMEOUT_SECONDS, type Environment, type GlobalFlags, readEnvironment } from './context.js';
+import { type Environment, type GlobalFlags, readEnvironment } from './context.js';
 import { ExitCode, UsageError } from './errors.js';
 import { reportError } from './output/error-report.js';
-import { environmentSection, helpArguments, markRequired } from './output/help-sections.js';
+import {
+  commandToRun,
+  environmentSection,
+  helpCommand,
+  markRequired,
+  PROGRAM_HELP,
+} from './output/help-sections.js';
 import { formatItem, helpWidth, wrapText } from './output/help-wrap.js';
-import { networkHint, type RunFacts } from './output/network-hints.js';
-import { isNearMiss, keepCloseSuggestion } from './output/suggest.js';
+import { networkHint, type RunFacts, runFacts } from './output/network-hints.js';
+import { keepCloseSuggestion } from './output/suggest.js';
 import { createRuntime, type IO, openOutput, type Runtime, type Transport } from './runtime.js';
 import { VERSION } from './version.js';
 
@@ -65,6 +72,7 @@ const COMMANDS: readonly (readonly [name: string, summary: string, room: () => P
 
 /** `transport` replaces the HTTP layer (tests: a registry of expected requests, test/helpers/http-mock.ts). */
 export async function main(argv: string[], io: IO, transport?: Transport): Promise<number> {
+  startRun(); // a 429 of an earlier run in this process must not slow this one down
   const interrupt = new AbortController();
   // Every request in flight or waiting for its account's turn listens for Ctrl-C: a fan-out has dozens.
   setMaxListeners(0, interrupt.signal);
@@ -110,23 +118,6 @@ export async function main(argv: string[], io: IO, transport?: Transport): Promi
     stopSignals();
     await Promise.allSettled(runtimes.map((runtime) => runtime.close()));
   }
-}
-
-/** What a hint about a lost answer needs to know of the run (the context, when it was resolved). */
-function runFacts(flags: GlobalFlags, environment: Environment, runtime: Runtime | undefined): RunFacts {
-  let ctx: Runtime['ctx'] | undefined;
-  try {
-    ctx = runtime?.ctx;
-  } catch {
-    // The context itself failed (that is the error being reported).
-  }
-  return {
-    baseUrl: ctx?.baseUrl,
-    profileName: ctx?.profileName,
-    timeoutFlag: flags.timeout,
-    timeoutEnv: environment.timeout,
-    defaultTimeoutSeconds: DEFAULT_TIMEOUT_SECONDS,
-  };
 }
 
 function exitCode(
@@ -175,36 +166,6 @@ function onSignals(abort: () => void): () => void {
 }
 
 /**
- * `agency help <command...>` shows the help of a command of any depth (commander's own help command
- * reads one word only, and shows the program's help for a word it does not know).
- */
-function helpCommand(program: Command, args: readonly string[]): string[] {
-  const words = args.filter((word) => !word.startsWith('-'));
-  const found = helpArguments(program, words);
-  if ('argv' in found) return [...found.argv, ...args.filter((word) => word.startsWith('-'))];
-  const close = found.candidates.filter((name) => isNearMiss(found.word, name));
-  throw new UsageError(`unknown command '${found.unknown}'`, {
-    hint: close.length
-      ? `Did you mean ${close.join(' or ')}?`
-      : 'Run `agency` alone for the list of commands.',
-  });
-}
-
-/** Commands that describe other commands, so they need every command built in full. */
-const NEEDS_WHOLE_TREE = new Set(['help', 'completion']);
-
-/**
- * The top-level command `argv` runs, whose room alone is loaded. Undefined (load every room) for `agency`
- * alone, a global option first, and `help`/`completion`. An unknown word is fine: every top-level name is
- * always registered, so commander still suggests the nearest one.
- */
-function commandToRun(argv: readonly string[]): string | undefined {
-  const first = argv[0];
-  if (first === undefined || first.startsWith('-') || NEEDS_WHOLE_TREE.has(first)) return undefined;
-  return first;
-}
-
-/**
  * The program with every top-level command's name and summary (for help and errors), and the options,
  * subcommands and action of `only` alone (every command without it).
  */
@@ -250,23 +211,7 @@ export async function buildProgram(
     .option('--debug', 'log each HTTP request and response to stderr, secrets redacted (env AGENCY_DEBUG=1)')
     .option('--no-color', 'never use colour (env NO_COLOR)')
     .option('--timeout <seconds>', 'deadline per HTTP request, default 30 (env AGENCY_TIMEOUT)')
-    .addHelpText(
-      'after',
-      `
-Examples:
-  $ agency login
-  $ agency companies create --name "Acme Ltd"
-  $ KEY=$(agency keys create 1042 --label zapier)
-  $ agency companies list --active --json | jq -r '.[].id'
-  $ agency mailboxes --company 1042
-
-Run \`agency\` alone for an overview, and \`agency <command> --help\` for a
-command's options and examples.
-
-Exit codes: 0 ok, 1 API or network error, 2 bad input (nothing sent),
-3 missing key or 401/403, 4 not found (also an unknown company name), 5 conflict
-(inactive company), 6 changes pending (plan --exit-code), 130 interrupted.`,
-    );
+    .addHelpText('after', PROGRAM_HELP);
   // The program's own help only (a subcommand's help lists the global options, not this section).
   if (configFile !== undefined) program.addHelpText('after', `\n${environmentSection(configFile)}`);
   const rooms = COMMANDS.map(([name, summary, room]) => ({

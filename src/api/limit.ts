@@ -156,6 +156,11 @@ export function sharedGates(): AccountGates {
   return runGates;
 }
 
+/** A new run starts with fresh gates (tests run the program several times in one process). */
+export function startRun(): void {
+  runGates = undefined;
+}
+
 /** Maps items with at most `concurrency` in flight; results keep the input order. */
 export async function mapPool<T, R>(
   items: readonly T[],

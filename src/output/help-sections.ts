@@ -3,6 +3,9 @@
  * file's path on this system), the "(required)" mark of a required option, and `agency help <words>`
  * for a command of any depth.
  */
+import type { Command } from '@commander-js/extra-typings';
+import { UsageError } from '../errors.js';
+import { isNearMiss } from './suggest.js';
 
 /** The variables a user can set, as `agency --help` lists them. */
 const ENVIRONMENT: readonly [string, string][] = [
@@ -57,4 +60,50 @@ export function helpArguments(
     at = next;
   }
   return { argv: [...path, '--help'] };
+}
+
+/** The text after the options in `agency --help`. */
+export const PROGRAM_HELP = `
+Examples:
+  $ agency login
+  $ agency companies create --name "Acme Ltd"
+  $ KEY=$(agency keys create 1042 --label zapier)
+  $ agency companies list --active --json | jq -r '.[].id'
+  $ agency mailboxes --company 1042
+
+Run \`agency\` alone for an overview, and \`agency <command> --help\` for a
+command's options and examples.
+
+Exit codes: 0 ok, 1 API or network error, 2 bad input (nothing sent),
+3 missing key or 401/403, 4 not found (also an unknown company name), 5 conflict
+(inactive company), 6 changes pending (plan --exit-code), 130 interrupted.`;
+
+/**
+ * `agency help <command...>` shows the help of a command of any depth (commander's own help command
+ * reads one word only, and shows the program's help for a word it does not know).
+ */
+export function helpCommand(program: Command, args: readonly string[]): string[] {
+  const words = args.filter((word) => !word.startsWith('-'));
+  const found = helpArguments(program, words);
+  if ('argv' in found) return [...found.argv, ...args.filter((word) => word.startsWith('-'))];
+  const close = found.candidates.filter((name) => isNearMiss(found.word, name));
+  throw new UsageError(`unknown command '${found.unknown}'`, {
+    hint: close.length
+      ? `Did you mean ${close.join(' or ')}?`
+      : 'Run `agency` alone for the list of commands.',
+  });
+}
+
+/** Commands that describe other commands, so they need every command built in full. */
+const NEEDS_WHOLE_TREE = new Set(['help', 'completion']);
+
+/**
+ * The top-level command `argv` runs, whose room alone is loaded. Undefined (load every room) for `agency`
+ * alone, a global option first, and `help`/`completion`. An unknown word is fine: every top-level name is
+ * always registered, so commander still suggests the nearest one.
+ */
+export function commandToRun(argv: readonly string[]): string | undefined {
+  const first = argv[0];
+  if (first === undefined || first.startsWith('-') || NEEDS_WHOLE_TREE.has(first)) return undefined;
+  return first;
 }

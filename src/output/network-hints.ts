@@ -2,7 +2,9 @@
  * Hints for a request that got no answer, from what only the run knows: a practice sandbox that is
  * not running, or a deadline that came from AGENCY_TIMEOUT (which the user may have set long ago).
  */
+import { DEFAULT_TIMEOUT_SECONDS, type Environment, type GlobalFlags } from '../context.js';
 import { NetworkError } from '../errors.js';
+import type { Runtime } from '../runtime.js';
 
 export interface RunFacts {
   baseUrl: string | undefined;
@@ -47,4 +49,25 @@ function isLocal(baseUrl: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** What a hint about a lost answer needs to know of the run (the context, when it was resolved). */
+export function runFacts(
+  flags: GlobalFlags,
+  environment: Environment,
+  runtime: Runtime | undefined,
+): RunFacts {
+  let ctx: Runtime['ctx'] | undefined;
+  try {
+    ctx = runtime?.ctx;
+  } catch {
+    // The context itself failed (that is the error being reported).
+  }
+  return {
+    baseUrl: ctx?.baseUrl,
+    profileName: ctx?.profileName,
+    timeoutFlag: flags.timeout,
+    timeoutEnv: environment.timeout,
+    defaultTimeoutSeconds: DEFAULT_TIMEOUT_SECONDS,
+  };
 }

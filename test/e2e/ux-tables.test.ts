@@ -159,7 +159,10 @@ describe('--columns and --csv piped', () => {
     ['keys create (several)', ['keys', 'create', '1001', '1002', '--label', 'cols']],
     ['mailboxes', ['mailboxes']],
     ['webhooks list', ['webhooks', 'list']],
-    ['webhooks subscribe', ['webhooks', 'subscribe', '--event', 'prospect_replied', '--url', 'https://x.example/h']],
+    [
+      'webhooks subscribe',
+      ['webhooks', 'subscribe', '--event', 'prospect_replied', '--url', 'https://x.example/h'],
+    ],
     ['campaigns', ['campaigns']],
     ['inventory', ['inventory']],
     ['blacklist list', ['blacklist', 'list', '--domains']],
