@@ -1,6 +1,6 @@
 /** Calls straight to a sandbox started in-process, and the seeded world's ids, for the sandbox's own tests. */
-import { expect } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/index.js';
+import { afterEach, expect } from 'vitest';
+import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 
 export const CANARY = 'wpk_hq_canary0123456789abcdef0123456789';
 export const TIMESTAMP = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/;
@@ -97,4 +97,17 @@ let nameCounter = 0;
 export function uniqueName(prefix = 'Test Co'): string {
   nameCounter += 1;
   return `${prefix} ${process.pid}-${nameCounter}`;
+}
+
+/** Starts sandboxes for one describe block; each is closed after every test. */
+export function sandboxesClosedAfterEach(): (opts: Parameters<typeof startSandbox>[0]) => Promise<Sandbox> {
+  const sandboxes: Sandbox[] = [];
+  afterEach(async () => {
+    await Promise.all(sandboxes.splice(0).map((sb) => sb.close()));
+  });
+  return async (opts) => {
+    const sb = await startSandbox(opts);
+    sandboxes.push(sb);
+    return sb;
+  };
 }

@@ -1,18 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { call, OLIVIA_ACTIVE } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { call, OLIVIA_ACTIVE, sandboxesClosedAfterEach } from './helpers.js';
 
 /** The network model (rttMs) and the queue statistics that tests of pipelining read. */
 describe('network round trip and queue statistics', () => {
-  const sandboxes: Sandbox[] = [];
-  const start = async (opts: Parameters<typeof startSandbox>[0]) => {
-    const sb = await startSandbox(opts);
-    sandboxes.push(sb);
-    return sb;
-  };
-  afterEach(async () => {
-    await Promise.all(sandboxes.splice(0).map((sb) => sb.close()));
-  });
+  const start = sandboxesClosedAfterEach();
 
   it('adds the round trip to every answer, outside the account slot (no queue needed for requests in flight)', async () => {
     // No waiting place at all: were the round trip spent holding the slot, the 2nd to 5th would be 429.

@@ -1,18 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { bannerData, type RequestLogEntry, type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { call } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { bannerData, type RequestLogEntry } from '../../src/sandbox/index.js';
+import { call, sandboxesClosedAfterEach } from './helpers.js';
 
 /** What the `agency sandbox` command shows its user: an empty agency, a log line per request, the banner. */
 describe('the sandbox as a tool', () => {
-  const sandboxes: Sandbox[] = [];
-  const start = async (opts: Parameters<typeof startSandbox>[0]) => {
-    const sb = await startSandbox(opts);
-    sandboxes.push(sb);
-    return sb;
-  };
-  afterEach(async () => {
-    await Promise.all(sandboxes.splice(0).map((sb) => sb.close()));
-  });
+  const start = sandboxesClosedAfterEach();
 
   it('starts an empty agency with companies: 0, which then works as any other', async () => {
     const sb = await start({ seed: { companies: 0 } });

@@ -1,17 +1,17 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { type Answer, call, clientKey, expectError, OLIVIA_ACTIVE, TOM_ACTIVE, tomKey } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import {
+  type Answer,
+  call,
+  clientKey,
+  expectError,
+  OLIVIA_ACTIVE,
+  sandboxesClosedAfterEach,
+  TOM_ACTIVE,
+  tomKey,
+} from './helpers.js';
 
 describe('rate limit', () => {
-  const sandboxes: Sandbox[] = [];
-  const start = async (opts: Parameters<typeof startSandbox>[0]) => {
-    const sb = await startSandbox(opts);
-    sandboxes.push(sb);
-    return sb;
-  };
-  afterEach(async () => {
-    await Promise.all(sandboxes.splice(0).map((sb) => sb.close()));
-  });
+  const start = sandboxesClosedAfterEach();
 
   it('serves one in progress plus 6 queued per account and answers 429 to the rest at once', async () => {
     const sb = await start({ latencyMs: 300, queueTimeoutMs: 5000 });
