@@ -128,3 +128,16 @@ export async function companyIdFor(api: CompanyLister, ref: CompanyRef): Promise
   if (ref.id !== undefined) return ref.id;
   return (await new CompanyDirectory(api).resolve(ref)).id;
 }
+
+/** An optional `--company`: parsed now, so a bad value fails before any request is made. */
+export function parseOptionalCompanyRef(value: string | undefined): CompanyRef | undefined {
+  return value === undefined ? undefined : parseCompanyRef(value, '--company');
+}
+
+/** The id for an optional `--company` (undefined: the key's own account). */
+export async function optionalCompanyIdFor(
+  api: CompanyLister,
+  ref: CompanyRef | undefined,
+): Promise<number | undefined> {
+  return ref === undefined ? undefined : companyIdFor(api, ref);
+}

@@ -4,6 +4,7 @@
  */
 import type { Writable } from 'node:stream';
 import { Chalk, type ChalkInstance } from 'chalk';
+import { isRecord } from '../api/types.js';
 import { columnName, selectColumns, toCsv } from './csv.js';
 import { wrapWords } from './help-wrap.js';
 import { hiddenNote } from './layout.js';
@@ -243,8 +244,7 @@ export function flatten(value: Record<string, unknown>, prefix = ''): [string, u
   const rows: [string, unknown][] = [];
   for (const [key, v] of Object.entries(value)) {
     const name = prefix ? `${prefix}.${key}` : key;
-    if (typeof v === 'object' && v !== null && !Array.isArray(v))
-      rows.push(...flatten(v as Record<string, unknown>, name));
+    if (isRecord(v)) rows.push(...flatten(v, name));
     else rows.push([name, v]);
   }
   return rows;

@@ -5,7 +5,7 @@ import { collect, paginate } from '../../api/paginate.js';
 import type { HttpResponse } from '../../api/response.js';
 import { expectPage } from '../../api/types.js';
 import { UsageError } from '../../errors.js';
-import { companyIdFor, parseCompanyRef } from '../../fleet/resolve.js';
+import { optionalCompanyIdFor, parseOptionalCompanyRef } from '../../fleet/resolve.js';
 import { readInput } from '../../input/read.js';
 import { terminalSafe } from '../../output/text.js';
 import type { Runtime } from '../../runtime.js';
@@ -53,7 +53,7 @@ export interface ApiOptions {
 export async function rawCall(rt: Runtime, rawPath: string, opts: ApiOptions): Promise<void> {
   const { path, query } = parsePath(rawPath);
   const method = parseMethod(opts.method ?? (opts.data === undefined ? 'GET' : 'POST'));
-  const companyRef = opts.company === undefined ? undefined : parseCompanyRef(opts.company, '--company');
+  const companyRef = parseOptionalCompanyRef(opts.company);
   const headers = parseHeaders(opts.header ?? []);
   const body = opts.data === undefined ? undefined : await readBody(rt, opts.data);
   if (opts.paginate && method !== 'GET') throw new UsageError('--paginate works only with GET.');
@@ -67,7 +67,7 @@ export async function rawCall(rt: Runtime, rawPath: string, opts: ApiOptions): P
     throw new UsageError('The page in the path must be a whole number from 1.');
   const api = rt.api();
   const { out } = rt;
-  const companyId = companyRef === undefined ? undefined : await companyIdFor(api, companyRef);
+  const companyId = await optionalCompanyIdFor(api, companyRef);
 
   if (opts.paginate) {
     // The first answer decides: one without pages (no `content` list) is printed as it is.

@@ -5,7 +5,7 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { Campaign } from '../../api/types.js';
 import { CAMPAIGN_STATUSES, parseCampaignStatuses } from '../../fleet/campaign-status.js';
-import { companyIdFor, parseCompanyRef } from '../../fleet/resolve.js';
+import { optionalCompanyIdFor, parseOptionalCompanyRef } from '../../fleet/resolve.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { collectValues, helpText, type Run } from '../room.js';
@@ -51,10 +51,10 @@ export interface ListCampaignsOptions {
 
 export async function listCampaigns(rt: Runtime, opts: ListCampaignsOptions): Promise<void> {
   const statuses = opts.status === undefined ? undefined : parseCampaignStatuses(opts.status);
-  const ref = opts.company === undefined ? undefined : parseCompanyRef(opts.company, '--company');
+  const ref = parseOptionalCompanyRef(opts.company);
   rt.out.columns(columns);
   const api = rt.api();
-  const companyId = ref === undefined ? undefined : await companyIdFor(api, ref);
+  const companyId = await optionalCompanyIdFor(api, ref);
   const whose = companyId === undefined ? 'The account' : `Company ${companyId}`;
   const which = statuses ? ` with status ${statuses.join(' or ')}` : '';
   await rt.out.list(await api.campaigns(companyId, statuses), columns, {

@@ -1,7 +1,7 @@
 /** `agency mailboxes [--company <company>]`: the mailboxes of the HQ account or of a client company. */
 import type { Command } from '@commander-js/extra-typings';
 import type { Mailbox } from '../../api/types.js';
-import { companyIdFor, parseCompanyRef } from '../../fleet/resolve.js';
+import { optionalCompanyIdFor, parseOptionalCompanyRef } from '../../fleet/resolve.js';
 import { detail } from '../../output/columns.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
@@ -26,10 +26,10 @@ export function define(mailboxes: Command, run: Run): void {
 }
 
 export async function listMailboxes(rt: Runtime, opts: { company?: string | undefined }): Promise<void> {
-  const ref = opts.company === undefined ? undefined : parseCompanyRef(opts.company, '--company');
+  const ref = parseOptionalCompanyRef(opts.company);
   rt.out.columns(mailboxColumns);
   const api = rt.api();
-  const companyId = ref === undefined ? undefined : await companyIdFor(api, ref);
+  const companyId = await optionalCompanyIdFor(api, ref);
   const whose = companyId === undefined ? 'The HQ account' : `Company ${companyId}`;
   await rt.out.list<Mailbox>(await api.mailboxes(companyId), mailboxColumns, {
     empty: `${whose} has no mailboxes.`,

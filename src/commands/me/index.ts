@@ -1,6 +1,6 @@
 /** `agency me [--company <company>]`: who the key belongs to (HQ or client key). */
 import type { Command } from '@commander-js/extra-typings';
-import { companyIdFor, parseCompanyRef } from '../../fleet/resolve.js';
+import { optionalCompanyIdFor, parseOptionalCompanyRef } from '../../fleet/resolve.js';
 import type { Runtime } from '../../runtime.js';
 import { helpText, type Run } from '../room.js';
 
@@ -19,8 +19,8 @@ export function define(me: Command, run: Run): void {
 }
 
 export async function showMe(rt: Runtime, opts: { company?: string | undefined }): Promise<void> {
-  const ref = opts.company === undefined ? undefined : parseCompanyRef(opts.company, '--company');
+  const ref = parseOptionalCompanyRef(opts.company);
   const api = rt.api();
-  const companyId = ref === undefined ? undefined : await companyIdFor(api, ref);
+  const companyId = await optionalCompanyIdFor(api, ref);
   rt.out.record(await api.me(companyId));
 }

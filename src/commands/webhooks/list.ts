@@ -1,7 +1,7 @@
 /** `agency webhooks list [--company <company>]` (also plain `agency webhooks`): an account's webhooks. */
 import type { Command } from '@commander-js/extra-typings';
 import type { Webhook } from '../../api/types.js';
-import { companyIdFor, parseCompanyRef } from '../../fleet/resolve.js';
+import { optionalCompanyIdFor, parseOptionalCompanyRef } from '../../fleet/resolve.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { helpText, type Run } from '../room.js';
@@ -29,10 +29,10 @@ export function defineList(webhooks: Command, run: Run): void {
 }
 
 export async function listWebhooks(rt: Runtime, opts: { company?: string | undefined }): Promise<void> {
-  const ref = opts.company === undefined ? undefined : parseCompanyRef(opts.company, '--company');
+  const ref = parseOptionalCompanyRef(opts.company);
   rt.out.columns(webhookColumns);
   const api = rt.api();
-  const companyId = ref === undefined ? undefined : await companyIdFor(api, ref);
+  const companyId = await optionalCompanyIdFor(api, ref);
   const whose = companyId === undefined ? 'The HQ account' : `Company ${companyId}`;
   await rt.out.list<Webhook>(await api.webhooks(companyId), webhookColumns, {
     empty: `${whose} has no webhooks.`,
