@@ -252,7 +252,13 @@ export class AgencyClient {
     const items = expectArray(raw, isBlacklistValue, what, this.debugging).map((v) =>
       typeof v === 'string' ? v : String(v[kind === 'domains' ? 'domain' : 'email'] ?? v.value),
     );
-    const total = typeof body.total === 'number' ? body.total : items.length;
+    // Without "total" only a short page ends the listing: a full one may have more after it.
+    const total =
+      typeof body.total === 'number'
+        ? body.total
+        : items.length < perPage
+          ? page0 * perPage + items.length
+          : Number.POSITIVE_INFINITY;
     return { items, total };
   }
 

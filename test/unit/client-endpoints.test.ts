@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { AgencyClient, type HttpLike } from '../../src/api/client.js';
 import type { HttpResponse, RequestSpec } from '../../src/api/http.js';
+import { collect, paginateZeroBased } from '../../src/api/paginate.js';
 import { ApiError, ResponseError } from '../../src/errors.js';
 
 type Answer = { status?: number; data?: unknown } | { error: ApiError };
@@ -150,6 +151,22 @@ describe('the agency blacklist', () => {
   it('an empty answer is an empty page', async () => {
     const { client } = fake({ '/v2/agency/blacklist/emails': [{ status: 204 }] });
     expect(await client.listBlacklistPage('emails', 0, 100)).toEqual({ items: [], total: 0 });
+  });
+
+  it('without "total" a full page does not end the listing (only a short or empty page does)', async () => {
+    const { client } = fake({
+      '/v2/agency/blacklist/emails': [
+        { data: { emails: ['a@x.example', 'b@x.example'] } },
+        { data: { emails: ['c@x.example'] } },
+      ],
+    });
+    const values = await collect(
+      paginateZeroBased((page, perPage) => client.listBlacklistPage('emails', page, perPage), {
+        perPage: 2,
+        inFlight: 1,
+      }),
+    );
+    expect(values).toEqual(['a@x.example', 'b@x.example', 'c@x.example']);
   });
 
   it('adds values with {"<kind>": [...]}, at most 500 a request', async () => {
