@@ -304,6 +304,12 @@ const rows: Record<string, Row> = {
     code: 2,
     message: /Invalid AGENCY_MAX_IN_FLIGHT "2.5"/,
   },
+  'AGENCY_MAX_IN_FLIGHT below 1': {
+    args: ['companies', 'list'],
+    env: { AGENCY_MAX_IN_FLIGHT: '0' },
+    code: 2,
+    message: /Invalid AGENCY_MAX_IN_FLIGHT "0": expected a whole number from 1 to 7/,
+  },
   '--timeout 0': { args: ['--timeout', '0', 'companies', 'list'], code: 2, message: /Invalid --timeout "0"/ },
   '--timeout negative': { args: ['--timeout', '-1', 'me'], code: 2, message: /Invalid --timeout "-1"/ },
   'an unknown profile in AGENCY_PROFILE': {
