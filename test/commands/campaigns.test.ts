@@ -130,6 +130,7 @@ describe('campaigns', () => {
     const r = await h.run(['campaigns', '--company', 'No Such Client Ltd']);
     expect(r.code).toBe(4);
     expect(r.stdout).toBe('');
+    expect(sent(h.sandbox).length, 'the company list is read').toBeGreaterThan(0);
     expect(sent(h.sandbox).every((q) => q.path === '/v2/agency/companies')).toBe(true);
   });
 

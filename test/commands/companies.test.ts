@@ -326,6 +326,7 @@ describe('companies email-accounts', () => {
     const r = await h.run(['companies', 'email-accounts', name]);
     expect(r.code).toBe(4);
     expect(r.stderr).toContain(`No company named ${JSON.stringify(name)}`);
+    expect(sent(h.sandbox).length, 'the company list is read').toBeGreaterThan(0);
     expect(sent(h.sandbox).every((q) => q.path === '/v2/agency/companies')).toBe(true);
   });
 });

@@ -77,6 +77,7 @@ describe('<company> by exact name', () => {
     expect(r.stderr).toContain('"acme  LTD"');
     expect(r.stderr).toContain('"Acme Ltd" (id 1001)');
     expect(r.stdout).toBe('');
+    expect(h.requests().length, 'the company list is read').toBeGreaterThan(0);
     expect(h.requests().every((q) => q.method === 'GET' && q.path === LIST)).toBe(true);
   });
 

@@ -127,6 +127,7 @@ describe('keys list', () => {
     const r = await h.run(['keys', 'list', name]);
     expect(r.code).toBe(4);
     expect(r.stderr).toContain(`No company named ${JSON.stringify(name)}`);
+    expect(sent(h.sandbox).length, 'the company list is read').toBeGreaterThan(0);
     expect(sent(h.sandbox).every((q) => q.path === '/v2/agency/companies')).toBe(true);
   });
 });
