@@ -217,9 +217,10 @@ export class Writer {
     const lines = `${label}${message}`.split('\n').flatMap((line) => {
       if (displayWidth(line) <= width) return [line];
       const indent = /^\s*/.exec(line)?.[0] ?? '';
-      return wrapWords(line, Math.max(20, width - indent.length)).map((part, i) =>
-        i === 0 ? indent + part : `${indent}  ${part}`,
-      );
+      // Continuation lines are indented 2 more than the first: wrap them 2 narrower, or they overflow.
+      const [first = '', ...rest] = wrapWords(line, Math.max(20, width - indent.length));
+      const tail = rest.length ? wrapWords(rest.join(' '), Math.max(20, width - indent.length - 2)) : [];
+      return [indent + first, ...tail.map((part) => `${indent}  ${part}`)];
     });
     return lines.join('\n').slice(label.length);
   }

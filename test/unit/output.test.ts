@@ -190,6 +190,18 @@ describe('text width', () => {
     expect(truncateToWidth('東京ロボ', 6)).toBe('東京…');
     expect(displayWidth(truncateToWidth('東京ロボ', 6))).toBeLessThanOrEqual(6);
   });
+
+  it('wraps an error between words and its indented continuation lines stay within the width', () => {
+    const f = fake({ tty: true, columns: 60 });
+    f.writer.error(
+      'Could not list the keys of company 999999: the service answered 404 Not found — Company 999999 not found in agency Northwind Outreach',
+    );
+    const lines = f.stderr().trimEnd().split('\n');
+    expect(lines.length).toBeGreaterThan(1);
+    for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(60);
+    expect(lines.slice(1).every((line) => line.startsWith('  '))).toBe(true);
+    expect(lines.join(' ').replace(/\s+/g, ' ')).toContain('not found in agency Northwind Outreach');
+  });
 });
 
 describe('progress line', () => {
