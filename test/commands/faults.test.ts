@@ -532,6 +532,11 @@ describe.concurrent('the key never leaks', () => {
     // A server that echoes the key everywhere it can: in the error detail, a header, and an HTML page.
     hostile = createServer((req, res) => {
       const key = String(req.headers['x-api-key'] ?? '');
+      if (req.url?.startsWith('/rest/v1/echo')) {
+        res.writeHead(200, { 'content-type': 'application/json', 'x-echo': key });
+        res.end(JSON.stringify({ echoed: true }));
+        return;
+      }
       if (req.url?.startsWith('/rest/v1/me')) {
         res.writeHead(401, { 'content-type': 'application/json', 'x-echo': key });
         res.end(
@@ -577,6 +582,18 @@ describe.concurrent('the key never leaks', () => {
       expect(list.code).toBe(1);
       expect(list.stderr).toMatch(/answered 502 with an HTML page/);
       expect(list.stderr).toContain('set-cookie: [redacted]');
+    }),
+  );
+
+  it(
+    'api -i prints the response headers with an echoed key redacted',
+    withSandbox(async (h) => {
+      const r = await h.run(['api', '/v1/echo', '-i'], { env: { AGENCY_BASE_URL: hostileUrl } });
+      expect(r.code, r.stderr).toBe(0);
+      const [head, body] = r.stdout.split(/\r?\n\r?\n/, 2);
+      expect(head).toMatch(/^HTTP\/1\.1 200/);
+      expect(head?.toLowerCase()).toContain('x-echo: [redacted]');
+      expect(JSON.parse(body ?? '')).toEqual({ echoed: true });
     }),
   );
 
