@@ -38,7 +38,7 @@ const FILE_NAME = 'config.json';
 const LOCK_STALE_MS = 10_000;
 const LOCK_WAIT_MS = 15_000;
 
-export function configPath(dir: string): string {
+function configPath(dir: string): string {
   return join(dir, FILE_NAME);
 }
 
@@ -79,7 +79,7 @@ export function readConfig(dir: string): ConfigData {
 }
 
 /** A config file that is not what the tool writes: reported with its path, never replaced. */
-export class DamagedConfigError extends ConfigError {}
+class DamagedConfigError extends ConfigError {}
 
 function damaged(file: string, why: string): ConfigError {
   return new DamagedConfigError(`The config file ${file} is damaged: ${why}.`, {
@@ -177,7 +177,7 @@ function tightenFile(file: string, data: ConfigData, warn: (message: string) => 
  * Read-modify-write under a lock. `mutate` changes the data in place; conf writes the result atomically
  * with mode 0600 into a 0700 directory. A damaged file stops the update before anything is written.
  */
-export async function updateConfig(dir: string, mutate: (data: ConfigData) => void): Promise<ConfigData> {
+async function updateConfig(dir: string, mutate: (data: ConfigData) => void): Promise<ConfigData> {
   ensureDir(dir);
   const file = configPath(dir);
   // Loading conf takes ~25 ms: done before taking the lock, so that parallel writers wait only for

@@ -3,7 +3,7 @@ import type { Command } from '@commander-js/extra-typings';
 import type { Method } from '../../api/http.js';
 import { collect, paginate } from '../../api/paginate.js';
 import type { HttpResponse } from '../../api/response.js';
-import { expectPage } from '../../api/types.js';
+import { expectPage, isRecord } from '../../api/types.js';
 import { UsageError } from '../../errors.js';
 import { optionalCompanyIdFor, parseOptionalCompanyRef } from '../../fleet/resolve.js';
 import { readInput } from '../../input/read.js';
@@ -99,7 +99,7 @@ function print(rt: Runtime, res: HttpResponse, include: boolean): void {
 }
 
 function isPaged(data: unknown): boolean {
-  return typeof data === 'object' && data !== null && Array.isArray((data as { content?: unknown }).content);
+  return isRecord(data) && Array.isArray(data.content);
 }
 
 /**
