@@ -157,6 +157,20 @@ describe('keys create', () => {
     expect(q?.headers['x-company-id']).toBeUndefined();
   });
 
+  it('-q (before or after the command) drops the confirmation: the key on stdout, stderr empty', async () => {
+    for (const args of [
+      ['-q', 'keys', 'create', String(busy.id), '--label', 'quiet-before'],
+      ['keys', 'create', String(busy.id), '--label', 'quiet-after', '--quiet'],
+    ]) {
+      const r = await h.run(args);
+      expect(r.code, r.stderr).toBe(0);
+      const latest = h.sandbox.store.keysOf(busy.id, olivia.id).at(-1);
+      expect(latest?.label).toBe(args.find((a) => a.startsWith('quiet-')));
+      expect(r.stdout).toBe(`${latest?.key}\n`);
+      expect(r.stderr).toBe('');
+    }
+  });
+
   it('--json prints {"company_id","label","api_key"}', async () => {
     const r = await h.run(['keys', 'create', String(busy.id), '--label', 'reporting', '--json']);
     expect(r.code, r.stderr).toBe(0);
