@@ -95,10 +95,9 @@ export class Writer {
   async list<T>(
     items: readonly T[],
     allColumns: readonly Column<T>[],
-    options?: string | ListOptions,
+    options: ListOptions = {},
   ): Promise<void> {
-    const { empty, noun, count } =
-      typeof options === 'string' ? { empty: options, noun: undefined, count: undefined } : (options ?? {});
+    const { empty, noun, count } = options;
     if (this.options.json) return this.jsonValue(items);
     const columns = this.columns(allColumns);
     const tty = this.streams.stdoutIsTTY;

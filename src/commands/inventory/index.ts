@@ -149,7 +149,7 @@ export async function inventory(rt: Runtime, opts: InventoryOptions): Promise<vo
   ).finally(progress.done);
   if (rt.ctx.signal.aborted) throw new InterruptedError();
 
-  await rt.out.list(reports, columns, 'No companies to audit.');
+  await rt.out.list(reports, columns, { empty: 'No companies to audit.' });
   summarize(rt, reports, named);
 }
 
