@@ -51,6 +51,16 @@ describe.skipIf(Boolean(TMUX_MISSING))(
       for (const line of lines(output)) expect(line.length).toBeLessThanOrEqual(60);
     });
 
+    it('at 60 columns: a webhooks subscribe result is never cut, the URL gives way', async () => {
+      const t = terminals.at(60);
+      const { output, exit } = await t.run(
+        'agency webhooks subscribe --event prospect_replied --url https://crm.example.com/h --company 1001 --dry-run',
+      );
+      expect(exit).toBe(0);
+      expect(output).toMatch(/ would-subscribe$/m);
+      for (const line of lines(output)) expect(line.length).toBeLessThanOrEqual(60);
+    });
+
     it('at 100 columns: every column of companies list, nothing hidden, nothing cut', async () => {
       const t = terminals.at(100);
       const { output, exit } = await t.run('agency companies list --limit 8');

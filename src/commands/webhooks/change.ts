@@ -107,7 +107,8 @@ const ROW_COLUMNS: Column<WebhookRow>[] = [
   { header: 'company', value: (r) => r.company_id ?? '(this account)', kind: 'id' },
   { header: 'event', value: (r) => r.event, kind: 'name' },
   { header: 'target url', value: (r) => r.target_url },
-  { header: 'result', value: (r) => r.result, priority: 0 },
+  // A result is one word (would-subscribe): kept whole, the URL gives way ('count' is never cut).
+  { header: 'result', value: (r) => r.result, priority: 0, kind: 'count' },
   { header: 'reason', value: (r) => r.error?.message, priority: 1 },
 ];
 
