@@ -196,15 +196,30 @@ export class AgencyClient {
     return expectArray(data.webhooks, isWebhook, 'the webhook list', this.debugging);
   }
 
-  /** Subscribes `targetUrl` to `event` (sent in lower case, as the service documents subscriptions). */
-  async subscribeWebhook(companyId: number | undefined, event: string, targetUrl: string): Promise<void> {
-    await this.http.request({
-      method: 'POST',
-      path: PATHS.webhookSubscribe,
-      body: { target_url: targetUrl, event: event.toLowerCase() },
-      companyId,
-      action: `subscribe ${accountName(companyId)} to ${event.toUpperCase()}`,
-    });
+  /**
+   * Subscribes `targetUrl` to `event` (sent in lower case, as the service documents subscriptions).
+   * The service refuses a pair it already has with 409 "Event defined for this url." (e.g. added since
+   * the list was read): the pair is there, which is what was asked, so that is 'exists', not a failure.
+   */
+  async subscribeWebhook(
+    companyId: number | undefined,
+    event: string,
+    targetUrl: string,
+  ): Promise<'subscribed' | 'exists'> {
+    try {
+      await this.http.request({
+        method: 'POST',
+        path: PATHS.webhookSubscribe,
+        body: { target_url: targetUrl, event: event.toLowerCase() },
+        companyId,
+        action: `subscribe ${accountName(companyId)} to ${event.toUpperCase()}`,
+      });
+      return 'subscribed';
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 409 && ALREADY_SUBSCRIBED.test(error.detail ?? ''))
+        return 'exists';
+      throw error;
+    }
   }
 
   async unsubscribeWebhook(companyId: number | undefined, event: string, targetUrl: string): Promise<void> {
@@ -305,6 +320,9 @@ export class AgencyClient {
     throw shapeError(what, 'expected a list or an object with "content"', this.debugging);
   }
 }
+
+/** The service's words for a pair it already has (v1 E_WRONG_PARAM, 409). */
+const ALREADY_SUBSCRIBED = /event defined for this url/i;
 
 function accountName(companyId: number | undefined): string {
   return companyId === undefined ? 'the account' : `company ${companyId}`;

@@ -22,6 +22,10 @@ export interface WebhookReader {
 }
 
 export interface WebhookPort extends WebhookReader {
-  subscribeWebhook(companyId: number | undefined, event: string, targetUrl: string): Promise<void>;
+  subscribeWebhook(
+    companyId: number | undefined,
+    event: string,
+    targetUrl: string,
+  ): Promise<'subscribed' | 'exists'>;
   unsubscribeWebhook(companyId: number | undefined, event: string, targetUrl: string): Promise<void>;
 }

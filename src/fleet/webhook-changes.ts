@@ -111,9 +111,10 @@ async function changeAccount(
       continue;
     }
     try {
-      if (subscribe) await api.subscribeWebhook(cid, event, change.url);
+      let result: WebhookResult = 'unsubscribed';
+      if (subscribe) result = await api.subscribeWebhook(cid, event, change.url);
       else await api.unsubscribeWebhook(cid, event, change.url);
-      rows.push(row(companyId, event, change.url, subscribe ? 'subscribed' : 'unsubscribed'));
+      rows.push(row(companyId, event, change.url, result));
     } catch (error) {
       if (error instanceof InterruptedError) break;
       if (!isRowFailure(error)) throw error;

@@ -104,6 +104,23 @@ describe('subscriptions', () => {
   });
 });
 
+describe('subscribing a pair the service already has', () => {
+  it('409 "Event defined for this url." is "exists"; another 409 stays an error', async () => {
+    const defined = new ApiError('answered 409', {
+      status: 409,
+      title: 'E_WRONG_PARAM',
+      detail: 'Event defined for this url.',
+    });
+    const { client } = fake({ '/v1/webhooks/subscribe': [{ error: defined }] });
+    expect(await client.subscribeWebhook(7, 'prospect_replied', 'https://crm.example/hook')).toBe('exists');
+    const limit = new ApiError('answered 409', { status: 409, detail: 'At most 3 URLs per event.' });
+    const other = fake({ '/v1/webhooks/subscribe': [{ error: limit }] });
+    await expect(
+      other.client.subscribeWebhook(7, 'prospect_replied', 'https://crm.example/hook'),
+    ).rejects.toMatchObject({ status: 409 });
+  });
+});
+
 describe('campaigns(): GET /v1/campaign_list', () => {
   it('sends the statuses joined by commas and returns the bare array', async () => {
     const campaign = { id: 5, name: 'Q3', status: 'RUNNING' };

@@ -85,17 +85,21 @@ export class FakeAgency {
     return [...(this.hooks.get(this.#account(companyId)) ?? [])];
   }
 
-  async subscribeWebhook(companyId: number | undefined, event: string, url: string): Promise<void> {
+  async subscribeWebhook(
+    companyId: number | undefined,
+    event: string,
+    url: string,
+  ): Promise<'subscribed' | 'exists'> {
     this.#record({ op: 'subscribe', company: companyId, event, url });
     const account = this.#account(companyId);
     const list = this.hooks.get(account) ?? [];
     const upper = event.toUpperCase();
-    if (list.some((w) => w.event === upper && w.target_url === url))
-      throw conflict('Event defined for this url.');
+    if (list.some((w) => w.event === upper && w.target_url === url)) return 'exists'; // how the client reads 409 "Event defined for this url."
     if (list.filter((w) => w.event === upper).length >= 3)
       throw conflict('Too many subscriptions for this event.');
     list.push({ event: upper, target_url: url });
     this.hooks.set(account, list);
+    return 'subscribed';
   }
 
   async unsubscribeWebhook(companyId: number | undefined, event: string, url: string): Promise<void> {
