@@ -20,6 +20,7 @@ import {
   DEFAULT_RETRY,
   type FailureKind,
   isIdempotent,
+  isRetryableNetworkError,
   mayRetryStatus,
   parseRetryAfter,
   planRetry,
@@ -70,23 +71,6 @@ export interface RequestSpec {
   /** An empty body (204, or an empty 200) is the service's "nothing" (v1 list reads): data undefined, no error. */
   emptyIsNothing?: boolean | undefined;
 }
-
-/** Connection-level failures that mean "no usable answer"; a GET may safely try again. */
-const RETRYABLE_CODES = new Set([
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'EPIPE',
-  'ETIMEDOUT',
-  'EAI_AGAIN',
-  'ENETUNREACH',
-  'EHOSTUNREACH',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
-  'UND_ERR_CLOSED',
-  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
-]);
 
 /** Headers the tool sets itself or the connection owns: `api -H` cannot replace them. */
 const RESERVED_HEADERS = new Set(['x-api-key', 'host', 'content-length', 'connection', 'transfer-encoding']);
@@ -361,13 +345,6 @@ function failureKind(spec: RequestSpec, outcome: Attempt): FailureKind | undefin
   const status = outcome.answer.meaning;
   if (status === 429) return 'busy';
   return mayRetryStatus(spec.method, status) ? 'gateway' : undefined;
-}
-
-function isRetryableNetworkError(error: Error): boolean {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code && RETRYABLE_CODES.has(code)) return true;
-  const cause = (error as { cause?: unknown }).cause as NodeJS.ErrnoException | undefined;
-  return Boolean(cause?.code && RETRYABLE_CODES.has(cause.code));
 }
 
 function describeNetworkError(error: unknown): string {

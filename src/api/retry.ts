@@ -118,3 +118,28 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);
 }
+
+/** Connection-level failures that mean "no usable answer"; a GET may safely try again. */
+const RETRYABLE_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CLOSED',
+  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
+]);
+
+/** A connection failure after which a GET may safely be tried again. */
+export function isRetryableNetworkError(error: Error): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code && RETRYABLE_CODES.has(code)) return true;
+  const cause = (error as { cause?: unknown }).cause as NodeJS.ErrnoException | undefined;
+  return Boolean(cause?.code && RETRYABLE_CODES.has(cause.code));
+}

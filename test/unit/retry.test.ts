@@ -4,6 +4,7 @@ import {
   computeBackoff,
   DEFAULT_RETRY,
   isIdempotent,
+  isRetryableNetworkError,
   mayRetryStatus,
   parseRetryAfter,
   planRetry,
@@ -169,5 +170,20 @@ describe('parseRetryAfter', () => {
         }
       }),
     );
+  });
+});
+
+describe('isRetryableNetworkError', () => {
+  const withCode = (code: string) => Object.assign(new Error(code), { code });
+  it('a reset, refusal or timeout, as the error or as its cause, may be tried again', () => {
+    expect(isRetryableNetworkError(withCode('ECONNRESET'))).toBe(true);
+    expect(isRetryableNetworkError(new Error('fetch failed', { cause: withCode('ECONNREFUSED') }))).toBe(
+      true,
+    );
+    expect(isRetryableNetworkError(withCode('UND_ERR_HEADERS_TIMEOUT'))).toBe(true);
+  });
+  it('a host that does not exist, or an error without a code, is not retried', () => {
+    expect(isRetryableNetworkError(withCode('ENOTFOUND'))).toBe(false);
+    expect(isRetryableNetworkError(new Error('boom'))).toBe(false);
   });
 });
