@@ -82,6 +82,10 @@ function floor(column: ColumnSpec): number {
 
 /** Whether `a` is hidden before `b`: higher priority number first, then the rightmost. */
 function hiddenBefore(columns: readonly ColumnSpec[], a: number, b: number): boolean {
+  // A column empty in every row (no errors) says nothing: it goes before any column with content.
+  const ea = columns[a]?.content === 0;
+  const eb = columns[b]?.content === 0;
+  if (ea !== eb) return ea;
   const pa = columns[a]?.priority ?? 0;
   const pb = columns[b]?.priority ?? 0;
   return pa !== pb ? pa > pb : a > b;

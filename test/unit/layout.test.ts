@@ -182,6 +182,18 @@ describe('fitTable: general rules', () => {
     }
   });
 
+  it('hides a column that is empty in every row before one with content', () => {
+    const columns: ColumnSpec[] = [
+      { header: 'ID', kind: 'id', priority: 0, content: 6 },
+      { header: 'NAME', kind: 'name', priority: 0, content: 16 },
+      { header: 'FROM EMAIL', kind: 'email', priority: 2, content: 21 },
+      { header: 'ERROR', kind: 'text', priority: 1, content: 0 },
+    ];
+    const layout = fitTable(columns, 50);
+    expect(layout.hidden).toEqual(['ERROR']);
+    expect(layout.shown.map((c) => c.width)).toEqual([6, 16, 21]);
+  });
+
   it('says how many columns are hidden and how to see them', () => {
     expect(hiddenNote([])).toBeUndefined();
     expect(hiddenNote(['LINKEDIN SLOTS'])).toBe(
