@@ -39,7 +39,7 @@ const columns: Column<Campaign>[] = [
   { header: 'name', value: (c) => c.name },
   { header: 'status', value: (c) => c.status, priority: 1 },
   { header: 'created', value: (c) => c.created, priority: 3 },
-  { header: 'from email', value: (c) => c.from_email, priority: 2 },
+  { header: 'from email', value: (c) => c.from_email, priority: 2, kind: 'email' },
   { header: 'per day', value: (c) => c.per_day, kind: 'count', priority: 4 },
   { header: 'error', value: (c) => c.error, priority: 1 },
 ];
