@@ -47,7 +47,8 @@ function chooseHint(facts: HintFacts): string | undefined {
   }
   if (status === 403)
     return "The key has no access to this: agency commands need the agency's HQ (main account) key.";
-  if (status === 404 && company !== undefined) return `Company ${company} does not exist in this agency.`;
+  if (status === 404 && company !== undefined)
+    return `Find its id with \`agency companies list\` (this key reaches only its own agency's companies).`;
   // A 409 can also be a v1 "already defined" refusal; only a company context can be inactive.
   if (status === 409 && facts.companyHeader && company !== undefined && !isOtherConflict(words)) {
     return `Company ${company} is inactive.`;
