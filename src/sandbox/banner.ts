@@ -64,7 +64,7 @@ export function bannerData(sandbox: {
     {
       label: 'Mode',
       value: settings.docsMode
-        ? 'docs (webhooks only at /v2/webhooks)'
+        ? 'docs (webhooks only at /v2/webhooks, older paging names)'
         : settings.v1Dialect
           ? 'specification, v1 answers as the service gives'
           : 'specification only',

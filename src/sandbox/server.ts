@@ -13,6 +13,7 @@ import { ConcurrencyLimiter } from './ratelimit.js';
 import { blacklistRoutes } from './resources/blacklist.js';
 import { campaignRoutes } from './resources/campaigns.js';
 import { companyRoutes } from './resources/companies.js';
+import { deliverabilityRoutes } from './resources/deliverability.js';
 import { keyRoutes } from './resources/keys.js';
 import { mailboxRoutes } from './resources/mailboxes.js';
 import { userRoutes } from './resources/users.js';
@@ -54,7 +55,8 @@ export interface SandboxOptions {
   hqKey?: string;
   /**
    * Serve what the service's public docs show where they differ from the specification: webhooks
-   * only under GET /v2/webhooks (GET /v1/webhooks answers 404 in the v1 envelope). Default false.
+   * only under GET /v2/webhooks (GET /v1/webhooks answers 404 in the v1 envelope), and the
+   * deliverability listing's older paging names (total_count, pages_count). Default false.
    */
   docsMode?: boolean;
   /**
@@ -141,6 +143,7 @@ function routeTable(options: { docsMode: boolean }): Route[] {
     ...companyRoutes,
     ...keyRoutes,
     ...blacklistRoutes,
+    ...deliverabilityRoutes(options),
   ];
 }
 

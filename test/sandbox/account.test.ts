@@ -47,6 +47,8 @@ describe('account endpoints', () => {
     const hq = await call(sb, '/v2/mailboxes');
     expect(hq.body.map((m: { type: string }) => m.type)).toEqual(['SMTP', 'IMAP']);
     const errors = new Set<unknown>();
+    const inSlot = new Set<unknown>();
+    const freezes = new Set<string>();
     for (let id = 1001; id <= 1060; id++) {
       if (!sb.store.company(id)?.active) continue;
       const a = await call(sb, '/v2/mailboxes', { company: id });
@@ -71,8 +73,15 @@ describe('account endpoints', () => {
             imap_id: expect.any(Number),
             daily_limit: expect.any(Number),
             sent_today: expect.any(Number),
+            warmup_data: { status: expect.stringMatching(/^(RUNNING|PAUSED|STOPPED|NOT_STARTED)$/) },
+            in_slot: expect.any(Boolean),
+            freeze_account: m.details.freeze_account,
+            frequency_from: expect.any(Number),
+            frequency_to: expect.any(Number),
           },
         });
+        inSlot.add(m.details.in_slot);
+        freezes.add(JSON.stringify(m.details.freeze_account));
         const pair = imap.find((i: { id: number }) => i.id === m.details.imap_id);
         expect(pair.details).toMatchObject({
           email: m.details.email,
@@ -92,6 +101,11 @@ describe('account endpoints', () => {
     expect(errors).toContain('');
     expect(errors).toContain('Connected conditionally.');
     expect([...errors].some((e) => typeof e === 'string' && /failed/.test(e))).toBe(true);
+    // Mailboxes outside the company's slots, and every form of freeze_account the docs show.
+    expect(inSlot).toEqual(new Set([true, false]));
+    expect(freezes).toContain('[]');
+    expect(freezes).toContain('""');
+    expect([...freezes].some((f) => /^\[\{"from":"\d{4}-\d\d-\d\d","to":/.test(f))).toBe(true);
   });
 
   it('GET /v1/webhooks answers {webhooks: [{target_url, event}]}, and 204 with no body when empty', async () => {

@@ -12,7 +12,7 @@ export function define(sandbox: Command, run: Run): void {
     .option('--latency <ms>', "processing time of each request (in its account's slot)")
     .option('--rtt <ms>', 'network round trip of each request (outside that slot)')
     .option('--companies <n>', 'companies to seed (default 120; 0 = an empty agency)')
-    .option('--docs-mode', "answer as the service's docs show (webhooks only at /v2)")
+    .option('--docs-mode', "answer as the service's docs show (webhooks only at /v2, older paging names)")
     .option('--quiet', 'no log line per request on stderr')
     .option('--no-save-profile', 'do not save the "sandbox" profile')
     .addHelpText(

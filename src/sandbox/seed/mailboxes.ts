@@ -19,7 +19,16 @@ export interface SmtpMailboxDetails {
   imap_id: number;
   daily_limit: number;
   sent_today: number;
+  warmup_data: { status: WarmupStatus };
+  /** false: the mailbox holds no email slot of the company, so it sends nothing. */
+  in_slot: boolean;
+  /** The docs show all three forms: none as `[]` or `""`, or the periods sending is frozen. */
+  freeze_account: [] | '' | { from: string; to: string }[];
+  frequency_from: number;
+  frequency_to: number;
 }
+
+export type WarmupStatus = 'RUNNING' | 'PAUSED' | 'STOPPED' | 'NOT_STARTED';
 
 export interface ImapMailboxDetails {
   email: string;
@@ -28,6 +37,7 @@ export interface ImapMailboxDetails {
   server: string;
   port: number;
   error: string | null;
+  private: boolean;
 }
 
 export type MailboxItem =
@@ -79,6 +89,23 @@ interface Pair {
   sentToday: number;
   smtpError: string | null;
   imapError: string | null;
+  warmup: WarmupStatus;
+  inSlot: boolean;
+  freeze: SmtpMailboxDetails['freeze_account'];
+}
+
+const WARMUP: readonly WarmupStatus[] = ['RUNNING', 'RUNNING', 'PAUSED', 'STOPPED', 'NOT_STARTED'];
+
+/** Mostly `[]`; now and then `""` or a frozen week (the forms the docs show). */
+function freezeOf(companyId: number, i: number): SmtpMailboxDetails['freeze_account'] {
+  switch (mix(companyId, 120 + i) % 8) {
+    case 0:
+      return '';
+    case 1:
+      return [{ from: '2026-06-01', to: '2026-06-07' }];
+    default:
+      return [];
+  }
 }
 
 function pairsOf(companyId: number, companyName: string): Pair[] {
@@ -98,6 +125,10 @@ function pairsOf(companyId: number, companyName: string): Pair[] {
       sentToday: mix(companyId, 30 + i) % (dailyLimit + 1),
       smtpError: smtpError(companyId, i),
       imapError: mix(companyId, 70 + i) % 10 === 0 ? IMAP_FAILURE : null,
+      warmup: WARMUP[mix(companyId, 110 + i) % WARMUP.length] as WarmupStatus,
+      // A second or third mailbox now and then holds no slot (the slot went to another mailbox).
+      inSlot: i === 0 || mix(companyId, 115 + i) % 4 !== 0,
+      freeze: freezeOf(companyId, i),
     };
   });
 }
@@ -119,6 +150,11 @@ function mailboxPair(p: Pair): MailboxItem[] {
         imap_id: p.imapId,
         daily_limit: p.dailyLimit,
         sent_today: p.sentToday,
+        warmup_data: { status: p.warmup },
+        in_slot: p.inSlot,
+        freeze_account: p.freeze,
+        frequency_from: 5,
+        frequency_to: 15,
       },
     },
     {
@@ -131,6 +167,7 @@ function mailboxPair(p: Pair): MailboxItem[] {
         server: google ? 'imap.gmail.com' : `imap.${p.domain}`,
         port: 993,
         error: p.imapError,
+        private: false,
       },
     },
   ];
@@ -181,5 +218,8 @@ export function hqMailboxes(agencyId: number, domain: string): MailboxItem[] {
     sentToday: 37,
     smtpError: null,
     imapError: null,
+    warmup: 'RUNNING',
+    inSlot: true,
+    freeze: [],
   });
 }
