@@ -1,13 +1,14 @@
 /**
- * The program: global options, the table of commands, signals, and errors → text and exit codes. Each
- * command lives in its room, src/commands/<name>/, which is loaded only when that command runs (or when
- * help or completion needs every command), so `agency --help` pays for none of them.
+ * The program: global options, signals, and errors → text and exit codes. The commands are registered in
+ * src/commands/index.ts; each one's file is loaded only when that command runs (or when help or
+ * completion needs every command), so `agency --help` pays for none of them.
  */
 import { setMaxListeners } from 'node:events';
 import { join } from 'node:path';
 import { Command, CommanderError, Help, Option } from '@commander-js/extra-typings';
 import { startRun } from './api/limit.js';
-import type { ActionCommand, Room, Run } from './commands/room.js';
+import type { ActionCommand, Run } from './commands/command.js';
+import { addCommands } from './commands/index.js';
 import { type Environment, type GlobalFlags, readEnvironment } from './context.js';
 import { ExitCode, UsageError } from './errors.js';
 import { reportError } from './output/error-report.js';
@@ -25,50 +26,6 @@ import { createRuntime, type IO, openOutput, type Runtime, type Transport } from
 import { VERSION } from './version.js';
 
 export type { IO } from './runtime.js';
-
-/** Every top-level command, in the order help lists them: its name, one line, and its room. */
-const COMMANDS: readonly (readonly [name: string, summary: string, room: () => Promise<Room>])[] = [
-  ['companies', 'list, create and view client companies', () => import('./commands/companies/index.js')],
-  ['keys', 'list and create API keys of client companies', () => import('./commands/keys/index.js')],
-  ['me', 'show who the key belongs to (HQ or client key)', () => import('./commands/me/index.js')],
-  [
-    'mailboxes',
-    'list the mailboxes of the HQ account or a company',
-    () => import('./commands/mailboxes/index.js'),
-  ],
-  [
-    'webhooks',
-    'list webhooks; subscribe or unsubscribe many accounts at once',
-    () => import('./commands/webhooks/index.js'),
-  ],
-  [
-    'campaigns',
-    'list the campaigns of the HQ account or a company',
-    () => import('./commands/campaigns/index.js'),
-  ],
-  [
-    'inventory',
-    'audit keys, mailboxes, webhooks and campaigns',
-    () => import('./commands/inventory/index.js'),
-  ],
-  [
-    'blacklist',
-    "list and add to the agency's blacklist of domains and addresses",
-    () => import('./commands/blacklist/index.js'),
-  ],
-  ['plan', 'what it takes to reach the state a file describes', () => import('./commands/plan/index.js')],
-  ['apply', 'make the changes that `plan` shows', () => import('./commands/apply/index.js')],
-  ['api', 'make a raw API call and print the response body', () => import('./commands/api/index.js')],
-  ['login', 'check an API key and save it in a profile', () => import('./commands/login/index.js')],
-  ['logout', "remove a profile's API key", () => import('./commands/logout/index.js')],
-  ['profiles', 'list, select and remove config profiles', () => import('./commands/profiles/index.js')],
-  ['sandbox', 'run a practice agency API on this machine', () => import('./commands/sandbox/index.js')],
-  [
-    'completion',
-    'print tab completion for bash, zsh or fish',
-    () => import('./commands/completion/index.js'),
-  ],
-];
 
 /** `transport` replaces the HTTP layer (tests: a registry of expected requests, test/helpers/http-mock.ts). */
 export async function main(argv: string[], io: IO, transport?: Transport): Promise<number> {
@@ -214,13 +171,6 @@ export async function buildProgram(
     .addHelpText('after', PROGRAM_HELP);
   // The program's own help only (a subcommand's help lists the global options, not this section).
   if (configFile !== undefined) program.addHelpText('after', `\n${environmentSection(configFile)}`);
-  const rooms = COMMANDS.map(([name, summary, room]) => ({
-    name,
-    room,
-    command: program.command(name).description(summary),
-  }));
-  const wanted = rooms.filter(({ name }) => only === undefined || only === name);
-  const loaded = await Promise.all(wanted.map(({ room }) => room()));
-  for (const [i, { command }] of wanted.entries()) loaded[i]?.define(command, run);
+  await addCommands(program, run, only);
   return program;
 }

@@ -15,6 +15,7 @@ import {
   type YAMLMap,
 } from 'yaml';
 import { UsageError } from '../errors.js';
+import { readInput, type StdinSource } from '../input/read.js';
 import { hasControlCharacters } from '../output/text.js';
 import { duplicateMessage, duplicateNames } from './names.js';
 import { checkEvent, checkWebhookUrl } from './webhook-input.js';
@@ -42,6 +43,17 @@ export interface DesiredState {
 
 const MAX_NAME_LENGTH = 255;
 const MAX_LABEL_LENGTH = 255;
+
+/** The file at `path` ('-' = stdin), read and checked; its warnings (unknown events) go to `warn`. */
+export async function readDesiredState(
+  path: string,
+  input: { terminal: StdinSource; signal: AbortSignal; warn: (message: string) => void },
+): Promise<DesiredState> {
+  const { text, source } = await readInput(path, input.terminal, input.signal);
+  const desired = parsePlanFile(text, source);
+  for (const warning of desired.warnings) input.warn(warning);
+  return desired;
+}
 
 export function parsePlanFile(text: string, source: string): DesiredState {
   return new PlanFileReader(text, source).read();

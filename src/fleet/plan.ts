@@ -9,8 +9,8 @@ import type { Company } from '../api/types.js';
 import { AgencyError, ExitCode } from '../errors.js';
 import { describeCompany, lookalikeWarning } from './names.js';
 import type { DesiredCompany, DesiredState, DesiredWebhook } from './plan-file.js';
-import type { KeyPort, WebhookReader } from './ports.js';
-import type { CompanyDirectory } from './resolve.js';
+import type { CompanyLister, KeyPort, WebhookReader } from './ports.js';
+import { CompanyDirectory } from './resolve.js';
 import { hasWebhook } from './webhook-changes.js';
 import { listedEvent } from './webhook-input.js';
 
@@ -50,6 +50,20 @@ export interface Plan {
 export interface PlanPorts {
   keys: Pick<KeyPort, 'listKeysPage'>;
   webhooks: WebhookReader;
+}
+
+/**
+ * The plan for `desired`, read from the agency through `api`. Warnings the reads add (near-miss names)
+ * go to `warn`; the file's own were given when it was read.
+ */
+export async function computePlan(
+  desired: DesiredState,
+  api: CompanyLister & PlanPorts['keys'] & PlanPorts['webhooks'],
+  options: { concurrency: number; signal: AbortSignal; warn: (message: string) => void },
+): Promise<Plan> {
+  const plan = await makePlan(desired, new CompanyDirectory(api), { keys: api, webhooks: api }, options);
+  for (const warning of plan.warnings.slice(desired.warnings.length)) options.warn(warning);
+  return plan;
 }
 
 export async function makePlan(
@@ -191,6 +205,11 @@ export function describeChange(change: Change): string {
     case 'webhook':
       return `+ webhook ${change.event} → ${change.url} for ${JSON.stringify(change.company)}`;
   }
+}
+
+/** The change lines, then the "!" lines of what cannot be done. */
+export function planLines(plan: Plan): string[] {
+  return [...planChanges(plan).map(describeChange), ...plan.blocked.map(describeBlocked)];
 }
 
 /** `! "Old Client" (id 1007) is inactive: webhooks cannot be read or changed` */

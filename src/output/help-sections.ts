@@ -98,7 +98,7 @@ export function helpCommand(program: Command, args: readonly string[]): string[]
 const NEEDS_WHOLE_TREE = new Set(['help', 'completion']);
 
 /**
- * The top-level command `argv` runs, whose room alone is loaded. Undefined (load every room) for `agency`
+ * The top-level command `argv` runs, whose file alone is loaded. Undefined (load every file) for `agency`
  * alone, a global option first, and `help`/`completion`. An unknown word is fine: every top-level name is
  * always registered, so commander still suggests the nearest one.
  */

@@ -120,7 +120,7 @@ function wrapCommand(indent: string, command: string, width: number): string {
   let line = indent;
   for (const word of words) {
     const start = line === indent || line === continuation;
-    // Room for the word, and for " \\" after it unless it is the last.
+    // Space for the word, and for " \\" after it unless it is the last.
     if (!start && displayWidth(line) + 1 + displayWidth(word) + 2 > width) {
       lines.push(`${line} \\`);
       line = continuation + word;

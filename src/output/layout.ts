@@ -1,6 +1,6 @@
 /**
  * Fitting a table to the terminal's width, the way a reader would choose: the columns that identify
- * a row (id, name, e-mail address) keep their room; when there is not enough, whole low-priority
+ * a row (id, name, e-mail address) keep their space; when there is not enough, whole low-priority
  * columns are hidden (and the caller says so on stderr) before anything important is cut; an id is
  * never cut. Pure: widths in, a layout out.
  */
@@ -43,7 +43,7 @@ const TEXT_FLOOR = 5;
 /** A name or an address cut as a last resort keeps at least this much. */
 const NAME_FLOOR = 10;
 /**
- * The room a name or an address needs before other columns are hidden for it: the longest real names
+ * The space a name or an address needs before other columns are hidden for it: the longest real names
  * and addresses fit, and one outlier (an 84-character name) does not hide a column for every row.
  */
 const NAME_NEED = 48;
@@ -135,7 +135,7 @@ export function fitTable(columns: readonly ColumnSpec[], width: number): TableLa
       widths.set(widest, (widths.get(widest) ?? 1) - 1);
     }
   } else {
-    // 3. Room to spare: give it back, most important columns first, up to each one's full width.
+    // 3. Space to spare: give it back, most important columns first, up to each one's full width.
     let spare = width - sum();
     const order = [...widths.keys()].sort((a, b) => (hiddenBefore(columns, a, b) ? 1 : -1));
     for (const i of order) {

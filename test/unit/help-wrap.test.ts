@@ -81,7 +81,7 @@ describe('wrapping primitives', () => {
     ]);
   });
 
-  it('puts a description under its term when too little room is left beside it', () => {
+  it('puts a description under its term when too little space is left beside it', () => {
     expect(
       formatItem('companies email-accounts', 24, "list a company's email accounts (with the HQ key)", 40),
     ).toBe("  companies email-accounts\n      list a company's email accounts\n      (with the HQ key)");

@@ -1,6 +1,6 @@
 /**
  * Tables fitted to 60, 80, 100 and 200 columns with rows like the sandbox's: what is hidden, what is
- * cut, and that ids, names and addresses keep their room before counters do.
+ * cut, and that ids, names and addresses keep their space before counters do.
  */
 import { describe, expect, it } from 'vitest';
 import { type CellKind, type ColumnSpec, fitTable, GAP, hiddenNote } from '../../src/output/layout.js';

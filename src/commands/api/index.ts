@@ -9,7 +9,7 @@ import { optionalCompanyIdFor, parseOptionalCompanyRef } from '../../fleet/resol
 import { readInput } from '../../input/read.js';
 import { terminalSafe } from '../../output/text.js';
 import type { Runtime } from '../../runtime.js';
-import { collectValues, helpText, type Run } from '../room.js';
+import { collectValues, helpText, type Run } from '../command.js';
 
 export function define(api: Command, run: Run): void {
   api

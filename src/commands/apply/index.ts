@@ -1,9 +1,9 @@
 /**
- * `agency apply -f FILE`: make the changes `plan` shows. The room defines the options alone; the
+ * `agency apply -f FILE`: make the changes `plan` shows. This file defines the options alone; the
  * handler (and with it the YAML parser) loads when it runs.
  */
 import type { Command } from '@commander-js/extra-typings';
-import { helpText, type Run } from '../room.js';
+import { helpText, type Run } from '../command.js';
 
 export interface ApplyOptions {
   file: string;

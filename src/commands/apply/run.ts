@@ -12,11 +12,11 @@ import {
 import { createInChunks } from '../../fleet/bulk-create.js';
 import { rowsFailed } from '../../fleet/failures.js';
 import { KeysOut } from '../../fleet/keys-out.js';
-import { planChanges, planSummary } from '../../fleet/plan.js';
+import { computePlan, planChanges, planLines, planSummary } from '../../fleet/plan.js';
+import { type DesiredState, readDesiredState } from '../../fleet/plan-file.js';
 import { parseConcurrency } from '../../input/parse.js';
 import { confirm } from '../../input/prompt.js';
 import type { Runtime } from '../../runtime.js';
-import { computePlan, planLines, readDesiredState } from '../plan/run.js';
 import type { ApplyOptions } from './index.js';
 
 /** The user said no at the question. */
@@ -34,7 +34,8 @@ export async function applyCommand(rt: Runtime, opts: ApplyOptions): Promise<voi
     });
   }
   const concurrency = parseConcurrency(opts.concurrency);
-  const desired = await readDesiredState(rt, opts.file);
+  const warn = (message: string) => rt.out.warn(message);
+  const desired = await readDesiredState(opts.file, { terminal, signal: rt.ctx.signal, warn });
   // Opened before the agency is read: a path that cannot be written is exit 2 with nothing sent.
   const keysOut = opts.keysOut === undefined ? undefined : KeysOut.open(opts.keysOut);
   try {
@@ -49,11 +50,15 @@ async function planAndApply(
   rt: Runtime,
   opts: ApplyOptions,
   concurrency: number,
-  desired: Awaited<ReturnType<typeof readDesiredState>>,
+  desired: DesiredState,
   keysOut: KeysOut | undefined,
 ): Promise<void> {
   const { out, terminal } = rt;
-  const plan = await computePlan(rt, desired, rt.api({ connections: concurrency + 1 }), concurrency);
+  const plan = await computePlan(desired, rt.api({ connections: concurrency + 1 }), {
+    concurrency,
+    signal: rt.ctx.signal,
+    warn: (message) => out.warn(message),
+  });
 
   for (const line of planLines(plan)) out.info(line);
   const pending = planChanges(plan).length;

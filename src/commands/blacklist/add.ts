@@ -13,7 +13,7 @@ import {
 import { readInput } from '../../input/read.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
-import { helpText, type Run } from '../room.js';
+import { helpText, type Run } from '../command.js';
 import { addKindOptions, blacklistKind } from './kind.js';
 import { readBlacklist } from './list.js';
 

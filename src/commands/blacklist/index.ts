@@ -1,6 +1,6 @@
 /** `agency blacklist …`: the agency-wide blacklist of domains and e-mail addresses. */
 import type { Command } from '@commander-js/extra-typings';
-import type { Run } from '../room.js';
+import type { Run } from '../command.js';
 import { defineAdd } from './add.js';
 import { defineList } from './list.js';
 

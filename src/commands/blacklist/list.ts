@@ -8,7 +8,7 @@ import { BLACKLIST_PAGE_SIZE } from '../../fleet/blacklist.js';
 import { progressLine } from '../../output/progress.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
-import { helpText, type Run } from '../room.js';
+import { helpText, type Run } from '../command.js';
 import { addKindOptions, blacklistKind } from './kind.js';
 
 export function defineList(blacklist: Command, run: Run): void {

@@ -8,7 +8,7 @@ import { CAMPAIGN_STATUSES, parseCampaignStatuses } from '../../fleet/campaign-s
 import { optionalCompanyIdFor, parseOptionalCompanyRef } from '../../fleet/resolve.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
-import { collectValues, helpText, type Run } from '../room.js';
+import { collectValues, helpText, type Run } from '../command.js';
 
 const HELP = helpText(
   'Prints one row per campaign: id, name, status, created, sender address, emails\n' +

@@ -15,7 +15,7 @@ import { progressLine } from '../../output/progress.js';
 import { exists, listLines, MAX_LISTED } from '../../output/summary.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
-import { collectValues, helpText, type Run } from '../room.js';
+import { collectValues, helpText, type Run } from '../command.js';
 
 export function defineCreate(companies: Command, run: Run): void {
   companies

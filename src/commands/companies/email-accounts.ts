@@ -5,7 +5,7 @@ import { companyIdFor, parseCompanyRef } from '../../fleet/resolve.js';
 import { detail } from '../../output/columns.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
-import { helpText, type Run } from '../room.js';
+import { helpText, type Run } from '../command.js';
 
 export function defineEmailAccounts(companies: Command, run: Run): void {
   companies

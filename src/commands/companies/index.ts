@@ -1,6 +1,6 @@
 /** `agency companies …`: list, create, view and inspect client companies. */
 import type { Command } from '@commander-js/extra-typings';
-import type { Run } from '../room.js';
+import type { Run } from '../command.js';
 import { defineCreate } from './create.js';
 import { defineEmailAccounts } from './email-accounts.js';
 import { defineList } from './list.js';

@@ -9,7 +9,7 @@ import { progressLine } from '../../output/progress.js';
 import { pageFacts } from '../../output/summary.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
-import { helpText, type Run } from '../room.js';
+import { helpText, type Run } from '../command.js';
 
 export function defineList(companies: Command, run: Run): void {
   companies

@@ -6,7 +6,7 @@ import { companyIdFor, parseCompanyRef } from '../../fleet/resolve.js';
 import { progressLine } from '../../output/progress.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
-import { helpText, type Run } from '../room.js';
+import { helpText, type Run } from '../command.js';
 
 export function defineUsers(companies: Command, run: Run): void {
   companies

@@ -4,7 +4,7 @@ import { paginate } from '../../api/paginate.js';
 import type { Company } from '../../api/types.js';
 import { CompanyDirectory, CompanyNotFoundError, parseCompanyRef } from '../../fleet/resolve.js';
 import type { Runtime } from '../../runtime.js';
-import { helpText, type Run } from '../room.js';
+import { helpText, type Run } from '../command.js';
 
 export function defineView(companies: Command, run: Run): void {
   companies

@@ -1,10 +1,10 @@
 /**
  * `agency completion <shell>`: prints a completion script generated from the program's own commands
- * (./scripts.ts). The generator stays in this room: only this command uses it.
+ * (./scripts.ts). The generator stays in this command's folder: only this command uses it.
  */
 import type { Command } from '@commander-js/extra-typings';
 import type { Runtime } from '../../runtime.js';
-import { helpText, type Run } from '../room.js';
+import { helpText, type Run } from '../command.js';
 import { completionScript, describeCommands } from './scripts.js';
 
 export function define(completion: Command, run: Run): void {

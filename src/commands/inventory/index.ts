@@ -37,7 +37,7 @@ import { progressLine } from '../../output/progress.js';
 import { failureReason, groupFailures } from '../../output/summary.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
-import { collectValues, helpText, type Run } from '../room.js';
+import { collectValues, helpText, type Run } from '../command.js';
 
 export function define(command: Command, run: Run): void {
   command

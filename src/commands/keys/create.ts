@@ -18,7 +18,7 @@ import { reportError } from '../../output/error-report.js';
 import { progressLine } from '../../output/progress.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
-import { helpText, type Run } from '../room.js';
+import { helpText, type Run } from '../command.js';
 
 export function defineCreate(keys: Command, run: Run): void {
   keys

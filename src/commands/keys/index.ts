@@ -1,6 +1,6 @@
 /** `agency keys …`: the API keys of client companies. */
 import type { Command } from '@commander-js/extra-typings';
-import type { Run } from '../room.js';
+import type { Run } from '../command.js';
 import { defineCreate } from './create.js';
 import { defineList } from './list.js';
 

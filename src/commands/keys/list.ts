@@ -8,7 +8,7 @@ import { optionalPositiveInt } from '../../input/parse.js';
 import { pageFacts } from '../../output/summary.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
-import { helpText, type Run } from '../room.js';
+import { helpText, type Run } from '../command.js';
 
 export function defineList(keys: Command, run: Run): void {
   keys

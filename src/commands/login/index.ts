@@ -6,7 +6,7 @@ import { validateKey } from '../../input/api-key.js';
 import { confirm, readHidden } from '../../input/prompt.js';
 import { readStdin } from '../../input/read.js';
 import type { Runtime } from '../../runtime.js';
-import { helpText, type Run } from '../room.js';
+import { helpText, type Run } from '../command.js';
 
 export function define(command: Command, run: Run): void {
   command

@@ -2,7 +2,7 @@
 import type { Command } from '@commander-js/extra-typings';
 import { unknownProfile } from '../../context.js';
 import type { Runtime } from '../../runtime.js';
-import { helpText, type Run } from '../room.js';
+import { helpText, type Run } from '../command.js';
 
 export function define(command: Command, run: Run): void {
   command

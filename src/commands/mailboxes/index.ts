@@ -5,7 +5,7 @@ import { optionalCompanyIdFor, parseOptionalCompanyRef } from '../../fleet/resol
 import { detail } from '../../output/columns.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
-import { helpText, type Run } from '../room.js';
+import { helpText, type Run } from '../command.js';
 
 export function define(mailboxes: Command, run: Run): void {
   mailboxes

@@ -2,7 +2,7 @@
 import type { Command } from '@commander-js/extra-typings';
 import { optionalCompanyIdFor, parseOptionalCompanyRef } from '../../fleet/resolve.js';
 import type { Runtime } from '../../runtime.js';
-import { helpText, type Run } from '../room.js';
+import { helpText, type Run } from '../command.js';
 
 export function define(me: Command, run: Run): void {
   me.option('--company <company>', 'act for this client company, by id or exact name (HQ key + x-company-id)')

@@ -1,9 +1,9 @@
 /**
  * `agency plan -f FILE`: what it takes to bring the agency to the state a file describes, read only.
- * The room defines the options alone; the handler (and with it the YAML parser) loads when it runs.
+ * This file defines the options alone; the handler (and with it the YAML parser) loads when it runs.
  */
 import type { Command } from '@commander-js/extra-typings';
-import { helpText, type Run } from '../room.js';
+import { helpText, type Run } from '../command.js';
 
 export interface PlanOptions {
   file: string;

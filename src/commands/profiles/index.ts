@@ -3,7 +3,7 @@ import type { Command } from '@commander-js/extra-typings';
 import { maskKey, validateProfileName } from '../../config.js';
 import { unknownProfile } from '../../context.js';
 import type { Runtime } from '../../runtime.js';
-import { helpText, type Run } from '../room.js';
+import { helpText, type Run } from '../command.js';
 
 export function define(profiles: Command, run: Run): void {
   profiles

@@ -3,7 +3,7 @@ import type { Command } from '@commander-js/extra-typings';
 import { ConfigError, UsageError } from '../../errors.js';
 import type { Runtime } from '../../runtime.js';
 import type { RequestLogEntry, Sandbox } from '../../sandbox/index.js';
-import { helpText, type Run } from '../room.js';
+import { helpText, type Run } from '../command.js';
 
 export function define(sandbox: Command, run: Run): void {
   sandbox

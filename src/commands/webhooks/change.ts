@@ -16,7 +16,7 @@ import { failureReason, groupFailures } from '../../output/summary.js';
 import { cellText } from '../../output/text.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
-import { collectValues, helpText, type Run } from '../room.js';
+import { collectValues, helpText, type Run } from '../command.js';
 
 export interface WebhookChangeOptions {
   event: string[];

@@ -3,7 +3,7 @@
  * unsubscribe many accounts at once (src/fleet/webhook-changes.ts).
  */
 import type { Command } from '@commander-js/extra-typings';
-import type { Run } from '../room.js';
+import type { Run } from '../command.js';
 import { defineList } from './list.js';
 import { defineSubscribe } from './subscribe.js';
 import { defineUnsubscribe } from './unsubscribe.js';

@@ -4,7 +4,7 @@ import type { Webhook } from '../../api/types.js';
 import { optionalCompanyIdFor, parseOptionalCompanyRef } from '../../fleet/resolve.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
-import { helpText, type Run } from '../room.js';
+import { helpText, type Run } from '../command.js';
 
 export function defineList(webhooks: Command, run: Run): void {
   webhooks

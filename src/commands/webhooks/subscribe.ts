@@ -1,6 +1,6 @@
 /** `agency webhooks subscribe`: point accounts' webhooks at a URL, sending only the pairs missing. */
 import type { Command } from '@commander-js/extra-typings';
-import type { Run } from '../room.js';
+import type { Run } from '../command.js';
 import { defineChange } from './change.js';
 
 export function defineSubscribe(webhooks: Command, run: Run): void {

@@ -1,6 +1,6 @@
 /** `agency webhooks unsubscribe`: remove subscriptions, sending only for the pairs present. */
 import type { Command } from '@commander-js/extra-typings';
-import type { Run } from '../room.js';
+import type { Run } from '../command.js';
 import { defineChange } from './change.js';
 
 export function defineUnsubscribe(webhooks: Command, run: Run): void {

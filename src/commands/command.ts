@@ -1,7 +1,8 @@
 /**
- * What every command room (src/commands/<noun>/) shares with cli.ts. A room exports `define`, which adds
- * the room's options, help, examples and subcommands to the command cli.ts created for it, and wraps
- * each handler with `run`. cli.ts loads a room only when its command runs (or help needs them all).
+ * What every command file shares with cli.ts. A top-level command's file (src/commands/<noun>/index.ts,
+ * registered in src/commands/index.ts) exports `define`, which adds the command's options, help, examples
+ * and subcommands to the command cli.ts created for it, and wraps each handler with `run`. A command file
+ * is loaded only when its command runs (or when help or completion needs them all).
  */
 import type { Command } from '@commander-js/extra-typings';
 import type { Runtime } from '../runtime.js';
@@ -25,7 +26,7 @@ export type Run = <Args extends unknown[]>(
   options?: RunOptions,
 ) => (...args: [...Args, ActionCommand]) => Promise<void>;
 
-export interface Room {
+export interface CommandFile {
   define(command: Command, run: Run): void;
 }
 
