@@ -310,31 +310,13 @@ function renderFastPaths() {
   const json = child(
     'rendering the help texts for dist/fast.cjs',
     `
-const { bootProgram } = require(${JSON.stringify(path.join(out, 'bin/agency.js'))});
-const { main, buildProgram } = bootProgram();
-const sink = (write) => ({ isTTY: false, write: (text, cb) => { write(String(text)); if (typeof cb === 'function') cb(); return true; } });
-const render = async (argv) => {
-  let text = '';
-  let errors = '';
-  const io = { stdin: process.stdin, stdout: sink((s) => (text += s)), stderr: sink((s) => (errors += s)), env: {} };
-  const code = await main(argv, io);
-  if (code !== 0 || errors) throw new Error('agency ' + argv.join(' ') + ': exit ' + code + ' ' + errors);
-  return text;
-};
-// Not 'agency --help' itself: its Environment section names this system's config file, known at run time.
-const paths = [];
-const walk = (command, words) => {
-  for (const sub of command.commands) {
-    if (sub.name() === 'help') continue;
-    paths.push([...words, sub.name()]);
-    walk(sub, [...words, sub.name()]);
-  }
-};
+const { loadProgram, walkCommands, render } = require(${JSON.stringify(path.join(root, 'scripts/command-tree.cjs'))});
 (async () => {
-  walk(await buildProgram({ stdout: sink(() => {}), stderr: sink(() => {}) }, () => async () => {}), []);
+  const { main, program } = await loadProgram(${JSON.stringify(path.join(out, 'bin/agency.js'))});
+  // Not 'agency --help' itself: its Environment section names this system's config file, known at run time.
   const help = {};
-  for (const words of paths) help[words.join(' ')] = await render([...words, '--help']);
-  process.stdout.write(JSON.stringify({ version: await render(['--version']), help }));
+  for (const { words } of walkCommands(program)) help[words.join(' ')] = await render(main, [...words, '--help']);
+  process.stdout.write(JSON.stringify({ version: await render(main, ['--version']), help }));
 })();
 `,
   );

@@ -3,7 +3,7 @@
  * installed into a temporary prefix without the network; it must run from there, with no node_modules
  * of its own, and carry the licences of the code it bundles.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -26,6 +26,7 @@ const npm = (args: string[], cwd: string) =>
 describe('the packed and installed tool', () => {
   let work: string;
   let installed: string;
+  let prefix: string;
   let h: Harness;
 
   beforeAll(async () => {
@@ -34,7 +35,7 @@ describe('the packed and installed tool', () => {
     const [packed] = JSON.parse(
       npm(['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT),
     );
-    const prefix = join(work, 'prefix');
+    prefix = join(work, 'prefix');
     npm(['install', '--global', '--offline', '--prefix', prefix, join(work, packed.filename)], work);
     installed = join(prefix, 'lib', 'node_modules', 'agency-cli');
     h = await startHarness();
@@ -56,6 +57,28 @@ describe('the packed and installed tool', () => {
     const licences = readFileSync(join(installed, 'dist', 'THIRD_PARTY_LICENSES.md'), 'utf8');
     for (const name of ['commander', 'undici', 'conf', 'cli-table3', 'chalk'])
       expect(licences).toMatch(new RegExp(`^## ${name} \\d`, 'm'));
+  });
+
+  it('installs its man pages where `man` looks: agency(1) and one page per command', () => {
+    const man1 = join(prefix, 'share', 'man', 'man1');
+    const pages = readdirSync(man1);
+    expect(pages).toContain('agency.1');
+    expect(pages).toContain('agency-keys-create.1');
+    expect(readFileSync(join(man1, 'agency-keys-create.1'), 'utf8')).toMatch(/^\.SH EXAMPLES$/m);
+    const man = spawnSync('man', ['agency-keys-create'], {
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        MANPATH: join(prefix, 'share', 'man'),
+        MANWIDTH: '80',
+        MANPAGER: 'cat',
+        PAGER: 'cat',
+      },
+    });
+    if (man.error) return; // no `man` on this system: the files are where it would look
+    expect(man.status, man.stderr).toBe(0);
+    expect(man.stdout).toMatch(/^NAME\n\s+agency-keys-create - create an API key/m);
+    expect(man.stdout).toContain('KEY=$(agency keys create 1042 --label zapier)');
   });
 
   it('prints its version and makes a request from the install prefix', async () => {

@@ -1,0 +1,48 @@
+// Writing generated files, or checking that the checked-in ones are what the generator makes now.
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * `files`: relative path → content. `owned`: folders whose every file is generated (a file there that
+ * the generator no longer makes is stale too). Returns the stale paths; writes them unless `check`.
+ */
+export function syncFiles(root, files, { check = false, owned = [] } = {}) {
+  const stale = [];
+  for (const [file, content] of files) {
+    const full = path.join(root, file);
+    const current = existsSync(full) ? readFileSync(full, 'utf8') : undefined;
+    if (current === content) continue;
+    stale.push(file);
+    if (!check) {
+      mkdirSync(path.dirname(full), { recursive: true });
+      writeFileSync(full, content);
+    }
+  }
+  for (const dir of owned) {
+    const full = path.join(root, dir);
+    if (!existsSync(full)) continue;
+    for (const name of readdirSync(full)) {
+      const file = path.posix.join(dir, name);
+      if (files.has(file)) continue;
+      stale.push(file);
+      if (!check) rmSync(path.join(full, name));
+    }
+  }
+  return stale;
+}
+
+/** Prints what was (or would be) rewritten; exits 1 in check mode when anything is stale. */
+export function report(stale, { check, what, fix }) {
+  if (stale.length === 0) {
+    console.log(`${what}: up to date.`);
+    return;
+  }
+  if (check) {
+    console.error(`${what}: ${stale.length} file(s) out of date — run \`${fix}\`:`);
+    for (const file of stale) console.error(`  ${file}`);
+    process.exitCode = 1;
+    return;
+  }
+  console.log(`${what}: rewrote ${stale.length} file(s):`);
+  for (const file of stale) console.log(`  ${file}`);
+}
