@@ -24,19 +24,19 @@ module.exports = { bootProgram, loadBundle, loadedBundles };
 
 function runProgram(argv) {
   const { main } = bootProgram();
-  // `agency ... | head -1`: the reader went away; that is not an error worth a word.
-  const quietEpipe = (stream) =>
-    stream.on('error', (error) => {
-      if (error.code === 'EPIPE') process.exit(0);
-      throw error;
-    });
+  // stdout's failures are the program's to report (src/output/stdout-watch.ts). stderr has nowhere to
+  // report its own: a closed pipe ends the run quietly, any other failure (a terminal that went away)
+  // is ignored rather than crashing a run that may still be writing its result.
+  process.stderr.on('error', (error) => {
+    if (error.code === 'EPIPE') process.exit(0);
+  });
   const io = {
     // process.stdin is created on first use: most commands never read it.
     get stdin() {
       return process.stdin;
     },
-    stdout: quietEpipe(process.stdout),
-    stderr: quietEpipe(process.stderr),
+    stdout: process.stdout,
+    stderr: process.stderr,
     env: process.env,
   };
   main(argv, io).then((code) => {

@@ -21,8 +21,10 @@ import {
 } from './output/help-sections.js';
 import { formatItem, helpWidth, wrapText } from './output/help-wrap.js';
 import { networkHint, type RunFacts, runFacts } from './output/network-hints.js';
+import { watchStdout } from './output/stdout-watch.js';
 import { keepCloseSuggestion } from './output/suggest.js';
 import { createRuntime, type IO, openOutput, type Runtime, type Transport } from './runtime.js';
+import { onStopSignals } from './stop-signals.js';
 import { VERSION } from './version.js';
 
 export type { IO } from './runtime.js';
@@ -51,30 +53,35 @@ export async function main(argv: string[], io: IO, transport?: Transport): Promi
     };
 
   const program = await buildProgram(io, run, commandToRun(argv), join(environment.configDir, 'config.json'));
-  const stopSignals = onSignals(() => interrupt.abort());
+  // A signal, or a stdout that can no longer be written, stops the run the same way: nothing new starts.
+  const signals = onStopSignals(() => interrupt.abort());
+  const stdout = watchStdout(io.stdout);
+  stdout.onFailure(() => interrupt.abort());
+  let code: number = ExitCode.ok;
   try {
     if (argv.length === 0) {
       io.stdout.write((await import('./output/overview.js')).overview(program, helpWidth(io.stdout)));
-      return ExitCode.ok;
+    } else {
+      await program.parseAsync(argv[0] === 'help' ? helpCommand(program, argv.slice(1)) : argv, {
+        from: 'user',
+      });
     }
-    await program.parseAsync(argv[0] === 'help' ? helpCommand(program, argv.slice(1)) : argv, {
-      from: 'user',
-    });
-    return ExitCode.ok;
   } catch (error) {
     // A parse error comes before any action reads the global options, but commander has parsed them (--json).
     const allFlags = { ...(program.opts() as GlobalFlags), ...flags };
-    return exitCode(
-      error,
-      allFlags,
-      io,
-      environment,
-      runFacts(allFlags, environment, runtimes.at(-1)?.runtime),
-    );
+    // After stdout failed, that failure is the news (the error is most likely the stop it caused).
+    if (!stdout.failed) {
+      const facts = runFacts(allFlags, environment, runtimes.at(-1)?.runtime);
+      code = exitCode(error, allFlags, io, environment, facts);
+    }
   } finally {
-    stopSignals();
+    signals.stop();
     await Promise.allSettled(runtimes.map((runtime) => runtime.close()));
   }
+  await stdout.flushed();
+  return stdout.exitCode(signals.exitCode(code), (error) =>
+    reportError(openOutput(io, { ...(program.opts() as GlobalFlags), ...flags }, environment).out, error),
+  );
 }
 
 function exitCode(
@@ -100,26 +107,6 @@ function exitCode(
   }
   const hint = facts && networkHint(error, facts);
   return reportError(out, error, { debug: flags.debug === true, ...(hint ? { hint } : {}) });
-}
-
-/**
- * First Ctrl-C asks the running command to stop cleanly (a POST already sent may finish so that its
- * outcome is reported); a second one, or a command still busy after 10 s, ends the process.
- */
-function onSignals(abort: () => void): () => void {
-  let count = 0;
-  const handler = () => {
-    count++;
-    abort();
-    if (count > 1) process.exit(ExitCode.interrupted);
-    setTimeout(() => process.exit(ExitCode.interrupted), 10_000).unref();
-  };
-  process.on('SIGINT', handler);
-  process.on('SIGTERM', handler);
-  return () => {
-    process.off('SIGINT', handler);
-    process.off('SIGTERM', handler);
-  };
 }
 
 /**

@@ -43,6 +43,8 @@ export interface Environment {
   readonly sandboxSeedKey: string | undefined;
   /** NO_COLOR, FORCE_COLOR=0 and TERM=dumb all say no. */
   readonly colorAllowed: boolean;
+  /** TERM=dumb: no cursor movement or colour escape at all. */
+  readonly dumbTerminal: boolean;
   /** COLUMNS, for a pty that reports no size. */
   readonly columns: number | undefined;
 }
@@ -60,6 +62,7 @@ export function readEnvironment(io: { env: Env }, platform: NodeJS.Platform = pr
     maxInFlight: value('AGENCY_MAX_IN_FLIGHT'),
     sandboxSeedKey: value('AGENCY_SANDBOX_HQ_KEY'),
     colorAllowed: !(env.NO_COLOR ?? '') && env.FORCE_COLOR !== '0' && env.TERM !== 'dumb',
+    dumbTerminal: env.TERM === 'dumb',
     columns: Number(env.COLUMNS) || undefined,
   };
 }
@@ -84,6 +87,7 @@ export function terminalSettings(
     columns: flags.columns,
     quiet: flags.quiet === true,
     colorAllowed: flags.color !== false && environment.colorAllowed,
+    dumbTerminal: environment.dumbTerminal,
     columnsHint: environment.columns,
   };
 }

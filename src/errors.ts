@@ -92,7 +92,12 @@ export class NetworkError extends AgencyError {
   readonly exitCode = ExitCode.failure;
 }
 
-/** Ctrl-C or SIGTERM. */
+/** The result could not be written (stdout or an output file failed): it is not lost silently. */
+export class OutputError extends AgencyError {
+  readonly exitCode = ExitCode.failure;
+}
+
+/** Ctrl-C, SIGTERM or SIGHUP. */
 export class InterruptedError extends AgencyError {
   readonly exitCode = ExitCode.interrupted;
   constructor() {

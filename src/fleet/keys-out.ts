@@ -4,7 +4,8 @@
  * the run before anything is sent), and each line reaches the disk before the next request is made.
  */
 import { closeSync, fchmodSync, fstatSync, fsyncSync, openSync, writeSync } from 'node:fs';
-import { UsageError } from '../errors.js';
+import { OutputError, UsageError } from '../errors.js';
+import { describeWriteError } from '../output/stdout-watch.js';
 
 export class KeysOut {
   #fd: number | undefined;
@@ -46,6 +47,23 @@ export class KeysOut {
     if (this.#fd === undefined) throw new Error('keys file already closed');
     writeSync(this.#fd, line);
     fsyncSync(this.#fd);
+  }
+
+  /**
+   * append(), or the error that says the file failed (a full disk): the key it held still goes to
+   * stdout, and the caller creates nothing further.
+   */
+  tryAppend(line: string): OutputError | undefined {
+    try {
+      this.append(line);
+      return undefined;
+    } catch (error) {
+      return new OutputError(
+        `Could not write to the keys file ${this.path}: ${describeWriteError(error as NodeJS.ErrnoException)}. ` +
+          'Nothing further was created; the new key is on stdout.',
+        { hint: `Free the space (or choose another --keys-out), then run apply again to finish.` },
+      );
+    }
   }
 
   close(): void {

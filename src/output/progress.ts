@@ -24,7 +24,7 @@ const WAITING_AFTER_MS = 600;
  */
 export function progressLine(rt: { out: Writer; ctx: { debug: boolean } }, noun: string): Progress {
   const { out } = rt;
-  if (!out.streams.stderrIsTTY || rt.ctx.debug || out.quiet) return SILENT;
+  if (!out.canShowProgress || rt.ctx.debug) return SILENT;
   let text: string | undefined;
   let frame = 0;
   let ticker: NodeJS.Timeout | undefined;

@@ -20,6 +20,8 @@ export interface TerminalSettings {
   quiet?: boolean | undefined;
   /** False with --no-color, NO_COLOR, FORCE_COLOR=0 or TERM=dumb. */
   colorAllowed: boolean;
+  /** TERM=dumb: no progress line (it moves the cursor). */
+  dumbTerminal?: boolean | undefined;
   /** COLUMNS, for a pty that reports no size. */
   columnsHint: number | undefined;
 }
@@ -71,6 +73,7 @@ export function openTerminal(
       // Colour only ever goes to a terminal.
       color: settings.colorAllowed && stdoutIsTTY,
       stderrColor: settings.colorAllowed && stderrIsTTY,
+      dumbTerminal: settings.dumbTerminal,
     },
   );
   return { terminal, out };

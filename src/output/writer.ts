@@ -8,6 +8,7 @@ import { isRecord } from '../api/types.js';
 import { columnName, selectColumns, toCsv } from './csv.js';
 import { wrapWords } from './help-wrap.js';
 import { hiddenNote } from './layout.js';
+import { type Creation, type StdoutWatch, watchStdout } from './stdout-watch.js';
 import { type CountContext, countLine } from './summary.js';
 import { renderTable, type TableColumn } from './table.js';
 import { cellText, displayWidth, inertJson, padToWidth, terminalSafe, truncateToWidth } from './text.js';
@@ -50,16 +51,22 @@ export interface WriterOptions {
   /** Colour for stdout / stderr; decided once in terminal.ts. */
   color: boolean;
   stderrColor: boolean;
+  /** TERM=dumb: no cursor movement either, so no progress line. */
+  dumbTerminal?: boolean | undefined;
 }
 
 export class Writer {
   #chalk: ChalkInstance | undefined;
   #stderrChalk: ChalkInstance | undefined;
+  /** stdout's fate (stdout-watch.ts): every result goes through it. */
+  readonly #stdout: StdoutWatch;
 
   constructor(
     readonly streams: Streams,
     readonly options: WriterOptions,
-  ) {}
+  ) {
+    this.#stdout = watchStdout(streams.stdout);
+  }
 
   get json(): boolean {
     return this.options.json;
@@ -186,23 +193,38 @@ export class Writer {
     if (hint) this.#stderr(`${chalk.dim('hint:')} ${this.#fit('hint: ', this.#safe(hint))}\n`);
   }
 
-  /** Rewrites the single progress line on a terminal (callers check stderrIsTTY); never wider than it. */
+  /**
+   * Something the result is about to show now exists: if stdout fails, the error names it and how to
+   * read it back (contract, "Output failures and signals").
+   */
+  created(creation: Creation): void {
+    this.#stdout.created(creation);
+  }
+
+  /** A progress line may be drawn: stderr is a terminal that understands cursor movement, and no -q. */
+  get canShowProgress(): boolean {
+    return this.streams.stderrIsTTY && !this.quiet && this.options.dumbTerminal !== true;
+  }
+
+  /** Rewrites the single progress line on a terminal (callers check canShowProgress); never wider than it. */
   progress(text: string): void {
+    if (this.options.dumbTerminal) return;
     const width = usableWidth((this.streams.stderr as { columns?: number }).columns);
     // A line that wrapped could not be cleared by \r: keep it one column short of the edge.
-    this.streams.stderr.write(`\r\u001b[2K${truncateToWidth(cellText(text), Math.max(1, width - 1))}`);
+    this.#stderr(`\r\u001b[2K${truncateToWidth(cellText(text), Math.max(1, width - 1))}`);
   }
 
   clearProgress(): void {
-    this.streams.stderr.write('\r\u001b[2K');
+    if (this.options.dumbTerminal) return;
+    this.#stderr('\r\u001b[2K');
   }
 
   out(text: string): void {
-    this.streams.stdout.write(text);
+    this.#stdout.write(text);
   }
 
   err(text: string): void {
-    this.streams.stderr.write(this.streams.stderrIsTTY ? terminalSafe(text) : text);
+    this.#stderr(this.streams.stderrIsTTY ? terminalSafe(text) : text);
   }
 
   /**
@@ -230,6 +252,8 @@ export class Writer {
   }
 
   #stderr(text: string): void {
+    // After a closed pipe the run ends without a word (`agency ... | head -1`).
+    if (this.#stdout.closed) return;
     this.streams.stderr.write(text);
   }
 }

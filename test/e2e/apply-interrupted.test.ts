@@ -112,31 +112,38 @@ describe('apply killed', () => {
   });
 });
 
-describe('apply interrupted with Ctrl-C', () => {
-  it('lets the request in flight finish, writes its key, starts nothing new, exits 130', async () => {
-    const names = ['Ctrl C Client 1', 'Ctrl C Client 2'];
-    const path = file(
-      `defaults:\n  keys: [ctrl-a, ctrl-b]\ncompanies:\n${names.map((n) => `  - ${n}\n`).join('')}`,
-    );
-    const keysOut = join(scratch, 'ctrl-c-keys.tsv');
-    h.sandbox.addFault({
-      method: 'POST',
-      path: '/v2/agency/companies/*/api_keys',
-      kind: 'stall',
-      stallMs: 400,
-      times: 0,
-    });
-    const run = h.spawn(['apply', '-f', path, '--yes', '--keys-out', keysOut]);
-    await firstLineIn(keysOut);
-    run.child.kill('SIGINT');
-    const r = await run.result;
-    expect(r.code).toBe(130);
-    const keyPosts = posts().filter((p) => p.path.endsWith('/api_keys'));
-    expect(keyPosts.length).toBeLessThan(4);
-    // Every key the service made was written down and printed.
-    const written = lines(readFileSync(keysOut, 'utf8'));
-    expect(written).toHaveLength(keyPosts.length);
-    for (const line of written) expect(r.stdout).toContain(line.split('\t')[3]);
-    expect(r.stderr).toMatch(/Interrupted/);
-  });
+describe('apply interrupted with Ctrl-C, SIGTERM or SIGHUP', () => {
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const)(
+    '%s lets the request in flight finish, writes its key, starts nothing new, exits %i',
+    async (signal, code) => {
+      const names = [`${signal} Client 1`, `${signal} Client 2`];
+      const path = file(
+        `defaults:\n  keys: [ctrl-a, ctrl-b]\ncompanies:\n${names.map((n) => `  - ${n}\n`).join('')}`,
+      );
+      const keysOut = join(scratch, `${signal}-keys.tsv`);
+      h.sandbox.addFault({
+        method: 'POST',
+        path: '/v2/agency/companies/*/api_keys',
+        kind: 'stall',
+        stallMs: 400,
+        times: 0,
+      });
+      const run = h.spawn(['apply', '-f', path, '--yes', '--keys-out', keysOut]);
+      await firstLineIn(keysOut);
+      run.child.kill(signal);
+      const r = await run.result;
+      expect(r.code).toBe(code);
+      const keyPosts = posts().filter((p) => p.path.endsWith('/api_keys'));
+      expect(keyPosts.length).toBeLessThan(4);
+      // Every key the service made was written down and printed.
+      const written = lines(readFileSync(keysOut, 'utf8'));
+      expect(written).toHaveLength(keyPosts.length);
+      for (const line of written) expect(r.stdout).toContain(line.split('\t')[3]);
+      expect(r.stderr).toMatch(/Interrupted/);
+    },
+  );
 });

@@ -99,6 +99,65 @@ describe('Ctrl-C', () => {
   });
 });
 
+describe('SIGHUP and SIGTERM stop like Ctrl-C', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ latencyMs: 300, seed: { companies: 12 } });
+  });
+  afterAll(() => h.close());
+
+  it.each([
+    ['SIGHUP', 129],
+    ['SIGTERM', 143],
+  ] as const)(
+    '%s during a bulk create: exit %i, what was created on stdout and reported',
+    async (signal, code) => {
+      h.sandbox.reset();
+      const names = Array.from({ length: 25 }, (_, i) => `${signal} Co ${i + 1}`);
+      const run = h.spawn(['companies', 'create', '--file', '-'], { input: `${names.join('\n')}\n` });
+      await waitFor('the first creation request arrived', () =>
+        h.requests().some((q) => q.method === 'POST'),
+      );
+      run.child.kill(signal);
+      const r = await run.result;
+      expect(r.signal).toBeNull();
+      expect(r.code, r.stderr).toBe(code);
+      expect(r.stderr).not.toMatch(STACK_LINE);
+      const created = h.sandbox.store
+        .companies(MAIN_AGENCY_ID)
+        .filter((c) => c.name.startsWith(`${signal} Co `))
+        .map((c) => c.id);
+      expect(created.length).toBeGreaterThan(0);
+      expect(
+        r.stdout
+          .trimEnd()
+          .split('\n')
+          .map((l) => Number(l.split('\t')[0])),
+      ).toEqual(created);
+      expect(r.stderr).toMatch(new RegExp(`Created ${created.length} of 25`));
+    },
+  );
+
+  it('SIGHUP while creating keys for many companies: exit 129, the keys made so far on stdout', async () => {
+    h.sandbox.reset();
+    const ids = h.sandbox.store.companies(MAIN_AGENCY_ID, { active: true }).map((c) => c.id);
+    const run = h.spawn(['keys', 'create', ...ids.map(String), '--label', 'hangup'], {
+      allowCanary: 'stdout',
+    });
+    await waitFor('the first key was made', () =>
+      h.requests().some((q) => q.method === 'POST' && q.status === 201),
+    );
+    run.child.kill('SIGHUP');
+    const r = await run.result;
+    expect(r.code, r.stderr).toBe(129);
+    const made = ids.flatMap((id) => h.sandbox.store.keysOf(id).filter((k) => k.label === 'hangup'));
+    expect(made.length).toBeGreaterThan(0);
+    expect(made.length).toBeLessThan(ids.length);
+    for (const key of made) expect(r.stdout).toContain(`${key.companyId}\t${key.key}`);
+    expect(r.stderr).toMatch(new RegExp(`Interrupted after creating ${made.length} of ${ids.length} keys`));
+  });
+});
+
 describe('a closed pipe (EPIPE)', () => {
   let h: Harness;
   let tmp: string;

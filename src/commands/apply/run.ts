@@ -1,7 +1,7 @@
 /** The handler of `apply`: the plan, the question, then the changes, each reported as it is made. */
 
 import type { AgencyClient } from '../../api/client.js';
-import { AgencyError, ExitCode, PartialFailureError, UsageError } from '../../errors.js';
+import { AgencyError, ExitCode, type OutputError, PartialFailureError, UsageError } from '../../errors.js';
 import {
   type Applied,
   applyPlan,
@@ -16,6 +16,7 @@ import { computePlan, planChanges, planLines, planSummary } from '../../fleet/pl
 import { type DesiredState, readDesiredState } from '../../fleet/plan-file.js';
 import { parseConcurrency } from '../../input/parse.js';
 import { confirm } from '../../input/prompt.js';
+import type { Creation } from '../../output/stdout-watch.js';
 import type { Runtime } from '../../runtime.js';
 import type { ApplyOptions } from './index.js';
 
@@ -75,6 +76,9 @@ async function planAndApply(
   // A POST in flight is not aborted by Ctrl-C, so that its outcome (a key!) is reported; none starts after.
   const api = rt.api({ connections: concurrency + 1, interruptible: false });
   const made: Applied[] = [];
+  // A keys file that cannot be written stops the run like Ctrl-C: nothing further is created.
+  const keysFileFailed = new AbortController();
+  let keysFileError: OutputError | undefined;
   const outcome = await applyPlan(
     plan,
     {
@@ -84,20 +88,25 @@ async function planAndApply(
     },
     {
       concurrency,
-      signal: rt.ctx.signal,
+      signal: AbortSignal.any([rt.ctx.signal, keysFileFailed.signal]),
       onChange: (entry) => {
         if (entry.result === 'failed' || entry.result === 'skipped') {
           out.warn(describeApplied(entry));
           return;
         }
         // The key reaches the file before anything else happens.
-        if (entry.type === 'key') keysOut?.append(keysOutLine(entry));
+        if (entry.type === 'key' && keysOut) {
+          keysFileError ??= keysOut.tryAppend(keysOutLine(entry));
+          if (keysFileError) keysFileFailed.abort();
+        }
         made.push(entry);
+        out.created(readBack(entry));
         if (!out.json) out.line(describeApplied(entry));
       },
     },
   );
   if (out.json) out.jsonValue(made);
+  if (keysFileError) throw keysFileError;
   const failed = outcome.applied.length - made.length;
   if (outcome.interrupted) {
     throw new PartialFailureError(
@@ -107,6 +116,28 @@ async function planAndApply(
   }
   if (failed > 0) throw rowsFailed(failed, pending, outcome.failureCodes);
   out.success(`Applied ${made.length} change${made.length === 1 ? '' : 's'}.`);
+}
+
+/** What a change made, and the command that shows it, for a result stdout could not take. */
+function readBack(entry: Applied): Creation {
+  const id = entry.company_id ?? '<company>';
+  switch (entry.type) {
+    case 'company':
+      return {
+        what: `company ${JSON.stringify(entry.name)} (id ${id})`,
+        readBack: `agency companies view ${id}`,
+      };
+    case 'key':
+      return {
+        what: `the key ${JSON.stringify(entry.label)} of company ${id}`,
+        readBack: `agency keys list ${id} --reveal`,
+      };
+    case 'webhook':
+      return {
+        what: `the webhook ${entry.event} → ${entry.url} of company ${id}`,
+        readBack: `agency webhooks --company ${id}`,
+      };
+  }
 }
 
 /** Bulk creation with its lost-answer check; the plan's listing says which companies existed before. */

@@ -180,6 +180,12 @@ async function printPlan(rt: Runtime, plan: Plan, opts: CreateOptions): Promise<
 }
 
 async function printCreated(rt: Runtime, created: CreatedRow[], opts: CreateOptions): Promise<void> {
+  for (const company of created) {
+    rt.out.created({
+      what: `company ${JSON.stringify(company.name)} (id ${company.id})`,
+      readBack: `agency companies view ${company.id}`,
+    });
+  }
   if (opts.withKeys) await attachKeys(rt, created);
   await rt.out.list(created, createdColumns(opts.withKeys));
 }

@@ -73,6 +73,7 @@ export async function createKeys(rt: Runtime, companyArgs: string[], opts: Creat
   if (ids.length === 1 && opts.file === undefined) {
     const companyId = ids[0] as number;
     const apiKey = await api.createKey(companyId, label);
+    out.created(createdKey(companyId, label));
     if (out.json) out.jsonValue({ company_id: companyId, label, api_key: apiKey });
     else out.line(apiKey);
     out.success(`Created key ${JSON.stringify(label)} for company ${companyId}.`);
@@ -91,6 +92,7 @@ export async function createKeys(rt: Runtime, companyArgs: string[], opts: Creat
     }
     try {
       created.push({ company_id: companyId, label, api_key: await api.createKey(companyId, label) });
+      out.created(createdKey(companyId, label));
       progress.update(undefined, created.length);
     } catch (error) {
       if (error instanceof InterruptedError) {
@@ -140,6 +142,14 @@ export async function createKeys(rt: Runtime, companyArgs: string[], opts: Creat
     );
   }
   out.success(`Created ${created.length} keys labelled ${JSON.stringify(label)}.`);
+}
+
+/** A new key, for the message if stdout cannot take it. */
+function createdKey(companyId: number, label: string) {
+  return {
+    what: `the key ${JSON.stringify(label)} of company ${companyId}`,
+    readBack: `agency keys list ${companyId} --reveal`,
+  };
 }
 
 /**

@@ -1,0 +1,39 @@
+/**
+ * SIGINT, SIGTERM and SIGHUP (a closed terminal or ssh session) all stop a run the same way (contract,
+ * "Output failures and signals"): nothing new starts, what is in flight is awaited and reported, and the
+ * exit is 128 + the signal's number (130, 143, 129). A second signal, or a command still busy after
+ * 10 s, ends the process at once.
+ */
+import { ExitCode } from './errors.js';
+
+/** The exit code of a run stopped by each signal. */
+export const SIGNAL_EXIT = { SIGHUP: 129, SIGINT: ExitCode.interrupted, SIGTERM: 143 } as const;
+type StopSignal = keyof typeof SIGNAL_EXIT;
+const STOP_SIGNALS = Object.keys(SIGNAL_EXIT) as StopSignal[];
+
+export interface SignalWatch {
+  /** The exit code for a run that ended with `code`: an interrupted run's is the signal's. */
+  exitCode(code: number): number;
+  /** Stops listening. */
+  stop(): void;
+}
+
+export function onStopSignals(abort: () => void): SignalWatch {
+  let received: StopSignal | undefined;
+  const handler = (signal: StopSignal) => {
+    const again = received !== undefined;
+    received ??= signal;
+    abort();
+    const code = SIGNAL_EXIT[received];
+    if (again) process.exit(code);
+    setTimeout(() => process.exit(code), 10_000).unref();
+  };
+  for (const signal of STOP_SIGNALS) process.on(signal, handler);
+  return {
+    exitCode: (code) =>
+      received !== undefined && code === ExitCode.interrupted ? SIGNAL_EXIT[received] : code,
+    stop: () => {
+      for (const signal of STOP_SIGNALS) process.off(signal, handler);
+    },
+  };
+}

@@ -1,0 +1,139 @@
+/**
+ * A result that cannot be written is never lost silently (contract, "Output failures and signals"):
+ * stdout on a full disk (/dev/full) is exit 1 naming what was created and how to read it back; a full
+ * --keys-out file stops apply with the key still on stdout; a closed pipe is a quiet normal end after
+ * which no request starts.
+ */
+import { spawn } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
+import { agencyEnv, BIN, CANARY_KEY, type Harness, startHarness } from '../helpers/cli.js';
+
+const STACK_LINE = /^\s+at /m;
+
+let h: Harness;
+let tmp: string;
+beforeAll(async () => {
+  h = await startHarness({ seed: { companies: 3 } });
+  tmp = mkdtempSync(join(tmpdir(), 'agency-output-'));
+});
+afterAll(async () => {
+  await h.close();
+  rmSync(tmp, { recursive: true, force: true });
+});
+beforeEach(() => h.sandbox.reset());
+
+/** Runs agency with its stdout on /dev/full (every write fails with ENOSPC). */
+function runIntoFullDisk(args: string[]): Promise<{ code: number | null; stderr: string }> {
+  const full = openSync('/dev/full', 'w');
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: agencyEnv({ configDir: h.configDir }),
+    stdio: ['ignore', full, 'pipe'],
+  });
+  closeSync(full);
+  let stderr = '';
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stderr })));
+}
+
+const companyId = () => h.sandbox.store.companies(MAIN_AGENCY_ID, { active: true })[0]?.id as number;
+const keysOf = (id: number) => h.sandbox.store.keysOf(id);
+const activeNames = () => h.sandbox.store.companies(MAIN_AGENCY_ID, { active: true }).map((c) => c.name);
+
+describe('stdout on a full disk', () => {
+  it('keys create: exit 1, the key is named with the command that reads it back, no stack trace', async () => {
+    const id = companyId();
+    const r = await runIntoFullDisk(['keys', 'create', String(id), '--label', 'full-disk']);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain('The result could not be written to stdout: no space left on device (ENOSPC)');
+    expect(r.stderr).toContain(`the key "full-disk" of company ${id}`);
+    expect(r.stderr).toContain(`agency keys list ${id} --reveal`);
+    expect(r.stderr).not.toMatch(STACK_LINE);
+    expect(r.stderr).not.toContain(CANARY_KEY);
+    expect(keysOf(id).filter((k) => k.label === 'full-disk')).toHaveLength(1);
+  });
+
+  it('companies list --json: exit 1 (not 0 with an empty file), saying the result was not written', async () => {
+    const r = await runIntoFullDisk(['companies', 'list', '--json']);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(/could not be written to stdout: no space left on device/);
+    expect(JSON.parse(r.stderr.trim().split('\n').at(-1) ?? '').error.status).toBeNull();
+    expect(r.stderr).not.toMatch(STACK_LINE);
+  });
+
+  it('keys for several companies: every created key is named', async () => {
+    const ids = h.sandbox.store.companies(MAIN_AGENCY_ID, { active: true }).map((c) => c.id);
+    const r = await runIntoFullDisk(['keys', 'create', ...ids.map(String), '--label', 'many-full']);
+    expect(r.code, r.stderr).toBe(1);
+    for (const id of ids) expect(r.stderr).toContain(`the key "many-full" of company ${id}`);
+  });
+});
+
+describe('apply --keys-out on a full disk', () => {
+  it('the first key still reaches stdout, nothing further is created, exit 1 naming the file', async () => {
+    const names = activeNames().slice(0, 2);
+    const file = join(tmp, 'agency.yaml');
+    writeFileSync(
+      file,
+      `defaults:\n  keys: [first, second]\ncompanies:\n${names.map((n) => `  - ${n}\n`).join('')}`,
+    );
+    const run = h.spawn(['apply', '-f', file, '--yes', '--keys-out', '/dev/full'], { allowCanary: 'stdout' });
+    const r = await run.result;
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toMatch(
+      /Could not write to the keys file \/dev\/full: no space left on device \(ENOSPC\)/,
+    );
+    expect(r.stderr).not.toMatch(STACK_LINE);
+    expect(r.stderr).not.toContain('internal error');
+    const posts = h.requests().filter((q) => q.method === 'POST');
+    expect(posts).toHaveLength(1);
+    const created = h.sandbox.store.companies(MAIN_AGENCY_ID).flatMap((c) => keysOf(c.id));
+    const firstKey = created.find((k) => k.label === 'first');
+    expect(firstKey).toBeDefined();
+    expect(r.stdout).toContain(firstKey?.key);
+    expect(created.filter((k) => k.label === 'second')).toEqual([]);
+  });
+});
+
+describe('a closed pipe', () => {
+  it('apply | head -1: exit 0, no message, and no request after the reader went away', async () => {
+    const names = activeNames();
+    const file = join(tmp, 'pipe.yaml');
+    writeFileSync(
+      file,
+      `defaults:\n  keys: [piped-1, piped-2]\ncompanies:\n${names.map((n) => `  - ${n}\n`).join('')}`,
+    );
+    const errFile = join(tmp, 'pipe.err');
+    // Each answer takes 300 ms: head has long gone when the second key's line is written.
+    h.sandbox.addFault({
+      kind: 'stall',
+      method: 'POST',
+      path: '/v2/agency/companies/*/api_keys',
+      stallMs: 300,
+      times: 0,
+    });
+    const script = `"${process.execPath}" "${BIN}" apply -f "${file}" --yes 2>"${errFile}" | head -1 >/dev/null; echo "\${PIPESTATUS[0]}"`;
+    const child = spawn('bash', ['-c', script], {
+      env: agencyEnv({ configDir: h.configDir }),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let status = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      status += chunk;
+    });
+    await new Promise((resolve) => child.on('close', resolve));
+    expect(status.trim()).toBe('0');
+    // The plan went to stderr before; after the pipe closed, not a word (no error, no "Interrupted").
+    const stderr = readFileSync(errFile, 'utf8');
+    expect(stderr).toMatch(/^Plan: /m);
+    expect(stderr).not.toMatch(/error|Interrupted|Applied/i);
+    const posts = h.requests().filter((q) => q.method === 'POST');
+    expect(posts.length).toBeLessThan(names.length * 2);
+    expect(posts.length).toBeLessThanOrEqual(2);
+  });
+});
