@@ -13,12 +13,14 @@ import { type Body, type Counters, findRoute, type Input, type Result, type Rout
 import type { RequestLogEntry } from './server.js';
 import type { Store } from './store.js';
 import { type HqContext, type RequestContext, SandboxError } from './types.js';
-import { apiKeyOf, headersOf, parseBody, queryOf, readBody, sendError } from './wire.js';
+import { apiKeyOf, headersOf, parseBody, queryOf, readBody, send, sendError } from './wire.js';
 
 export interface RecordedRequest {
   method: string;
   /** Full path as received, without the query string (e.g. '/rest/v2/agency/companies'). */
   path: string;
+  /** The whole request URL as the client addressed it (scheme, Host header, path and query). */
+  url: string;
   query: Record<string, string>;
   /** Header names in lower case. */
   headers: Record<string, string>;
@@ -151,6 +153,7 @@ export function createApiHandler(deps: ApiDeps) {
     const record: RecordedRequest = {
       method,
       path: url.pathname,
+      url: requestUrl(req),
       query: queryOf(url),
       headers: headersOf(req),
       body: undefined,
@@ -214,6 +217,12 @@ export function createApiHandler(deps: ApiDeps) {
       return;
     }
     const dialect = deps.v1Dialect ? dialectOf(relPath) : 'v2';
+    if (record.url.length > MAX_URL_LENGTH) {
+      record.status = 414;
+      const detail = `The request URL is ${record.url.length} characters long; at most ${MAX_URL_LENGTH} are allowed`;
+      send(res, 414, errorIn(dialect, 414, detail));
+      return;
+    }
     // The request travels to the service, and an answer that skips the service travels back.
     if (!(await travel(gone))) return;
     if (answersInsteadOfService(fault) && !(await travel(gone))) return;
@@ -231,6 +240,13 @@ export function createApiHandler(deps: ApiDeps) {
       lastAnswers.set(slot, result.body);
     answerAfterProcessing(fault, req, res, result, record, dialect, previous);
   };
+}
+
+/** The service refuses a longer request URL (documented with the blacklist's email_filter). */
+export const MAX_URL_LENGTH = 4100;
+
+function requestUrl(req: IncomingMessage): string {
+  return `http://${req.headers.host ?? ''}${req.url ?? '/'}`;
 }
 
 function bump(counts: Record<string, number>, account: string): void {

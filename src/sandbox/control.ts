@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type FaultList, type FaultRule, validateFaultRule } from './faults.js';
+import { acceptInvitations } from './resources/guests.js';
 import type { Store } from './store.js';
 import { readBody, send, sendError } from './wire.js';
 
@@ -21,6 +22,7 @@ const ALLOWED: Record<string, string[]> = {
   '/reset': ['POST'],
   '/faults': ['GET', 'POST', 'DELETE'],
   '/state': ['GET'],
+  '/guests/accept': ['POST'],
 };
 
 export async function handleControl(
@@ -64,7 +66,33 @@ export async function handleControl(
     }
     case 'GET /state':
       return send(res, 200, stateSummary(target.store));
+    case 'POST /guests/accept': {
+      // Pending invitations are accepted, as if each guest had followed the e-mail's link: all, or
+      // those of {"company_id": N} and/or {"email": "..."}.
+      let filter: { companyId?: number; email?: string } = {};
+      try {
+        const parsed: unknown = text.trim() === '' ? {} : JSON.parse(text);
+        filter = acceptFilter(parsed);
+      } catch (error) {
+        return sendError(res, 400, `Invalid body: ${(error as Error).message}`);
+      }
+      return send(res, 200, { accepted: acceptInvitations(target.store, filter) });
+    }
   }
+}
+
+function acceptFilter(value: unknown): { companyId?: number; email?: string } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new TypeError('expected an object');
+  }
+  const { company_id: companyId, email } = value as Record<string, unknown>;
+  if (companyId !== undefined && typeof companyId !== 'number')
+    throw new TypeError('company_id must be a number');
+  if (email !== undefined && typeof email !== 'string') throw new TypeError('email must be a string');
+  return {
+    ...(companyId === undefined ? {} : { companyId }),
+    ...(email === undefined ? {} : { email }),
+  };
 }
 
 /** What GET /_sandbox/state answers: enough for a test that runs the sandbox as a separate process. */

@@ -32,6 +32,12 @@ export interface Counters {
   webhooksUnsubscribed: number;
   /** Values newly added to the agency blacklist (values already on it not counted). */
   blacklistAdded: number;
+  /** Values removed from the agency blacklist by DELETE (values not on it not counted). */
+  blacklistRemoved: number;
+  /** Requests to POST .../invite_guest that were accepted. */
+  guestInvitations: number;
+  /** Requests to PUT .../guests/permissions that were accepted. */
+  guestPermissionChanges: number;
 }
 
 export interface RouteEnv {

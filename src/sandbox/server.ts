@@ -14,6 +14,7 @@ import { blacklistRoutes } from './resources/blacklist.js';
 import { campaignRoutes } from './resources/campaigns.js';
 import { companyRoutes } from './resources/companies.js';
 import { deliverabilityRoutes } from './resources/deliverability.js';
+import { guestRoutes } from './resources/guests.js';
 import { keyRoutes } from './resources/keys.js';
 import { mailboxRoutes } from './resources/mailboxes.js';
 import { userRoutes } from './resources/users.js';
@@ -130,6 +131,12 @@ export interface SandboxStats {
   webhooksUnsubscribed: number;
   /** Values newly added to the agency blacklist. */
   blacklistAdded: number;
+  /** Values removed from the agency blacklist. */
+  blacklistRemoved: number;
+  /** Accepted requests to POST .../invite_guest. */
+  guestInvitations: number;
+  /** Accepted requests to PUT .../guests/permissions. */
+  guestPermissionChanges: number;
 }
 
 const KEEP_ALIVE_MS = 30_000;
@@ -144,6 +151,7 @@ function routeTable(options: { docsMode: boolean }): Route[] {
     ...keyRoutes,
     ...blacklistRoutes,
     ...deliverabilityRoutes(options),
+    ...guestRoutes(),
   ];
 }
 
@@ -175,6 +183,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     webhooksSubscribed: 0,
     webhooksUnsubscribed: 0,
     blacklistAdded: 0,
+    blacklistRemoved: 0,
+    guestInvitations: 0,
+    guestPermissionChanges: 0,
   });
   const counters = zero();
   const byAccount = { requests: {} as Record<string, number>, rejected429: {} as Record<string, number> };

@@ -103,4 +103,15 @@ function checkOptionalLists(state: SandboxState): void {
       }
     }
   }
+  if (state.guests !== undefined) {
+    if (!isObject(state.guests)) fail('guests is not an object');
+    for (const [company, list] of Object.entries(state.guests)) {
+      if (!Array.isArray(list)) fail(`guests.${company} is not an array`);
+      list.forEach((g, i) => {
+        const where = `guests.${company}[${i}]`;
+        checkFields(g, where, { id: 'number', email: 'string', name: 'string', accepted: 'boolean' });
+        if (!Array.isArray(g.permissions)) fail(`${where}.permissions is not an array`);
+      });
+    }
+  }
 }

@@ -10,6 +10,7 @@ import * as mailboxes from './resources/mailboxes.js';
 import { agencyRoles } from './resources/users.js';
 import { seedState } from './seed/agency.js';
 import { seedBlacklist } from './seed/blacklist.js';
+import { clientUsers } from './seed/users.js';
 import { companyWebhooks, hqWebhooks } from './seed/webhooks.js';
 import { checkState } from './state-check.js';
 import {
@@ -17,6 +18,7 @@ import {
   type BlacklistRecord,
   type CompanyRecord,
   FOREIGN_AGENCY_ID,
+  type GuestRecord,
   type HqContext,
   type KeyRecord,
   MAIN_AGENCY_ID,
@@ -258,6 +260,46 @@ export class Store {
     }
     if (added > 0) this.changed();
     return added;
+  }
+
+  /** Removes the values on the list; returns how many were there. */
+  removeFromBlacklist(agencyId: number, kind: keyof BlacklistRecord, values: readonly string[]): number {
+    const lists = this.blacklist(agencyId);
+    const gone = new Set(values);
+    const kept = lists[kind].filter((value) => !gone.has(value));
+    const removed = lists[kind].length - kept.length;
+    if (removed === 0) return 0;
+    lists[kind] = kept;
+    this.blacklistIndex.delete(`${agencyId}:${kind}`);
+    this.changed();
+    return removed;
+  }
+
+  /** A company's guests, invited and accepted: the saved list once they changed, else the seeded ones. */
+  guestsOf(company: CompanyRecord): GuestRecord[] {
+    const saved = this.state.guests?.[String(company.id)];
+    if (saved) return saved;
+    if (!company.seeded) return [];
+    return clientUsers(company.id, company.name)
+      .filter((u) => u.roles.includes('guest'))
+      .map((u) => ({
+        id: u.id,
+        email: u.email,
+        name: u.name,
+        permissions: u.guest_permissions ?? [],
+        accepted: true,
+      }));
+  }
+
+  replaceGuests(companyId: number, list: GuestRecord[]): void {
+    this.state.guests ??= {};
+    this.state.guests[String(companyId)] = list;
+    this.changed();
+  }
+
+  /** The guest lists saved so far, by company id. */
+  savedGuests(): Readonly<Record<string, GuestRecord[]>> {
+    return this.state.guests ?? {};
   }
 
   // ---- mutations (the resource modules' only way to change the state) ----

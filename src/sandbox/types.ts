@@ -73,6 +73,18 @@ export interface SandboxState {
   webhooks?: Record<string, WebhookRecord[]>;
   /** Each agency's blacklist (by agency id), seeded on first use. */
   blacklists?: Record<string, BlacklistRecord>;
+  /** Guests of the companies whose guests changed (by company id); others are seeded. */
+  guests?: Record<string, GuestRecord[]>;
+}
+
+/** A guest of a client company: invited (pending, invisible to the API) or accepted (a user). */
+export interface GuestRecord {
+  id: number;
+  email: string;
+  name: string;
+  /** [] or ["mailboxes"]. */
+  permissions: string[];
+  accepted: boolean;
 }
 
 export interface WebhookRecord {

@@ -55,6 +55,9 @@ describe('control API and recording', () => {
       webhooksSubscribed: 0,
       webhooksUnsubscribed: 0,
       blacklistAdded: 0,
+      blacklistRemoved: 0,
+      guestInvitations: 0,
+      guestPermissionChanges: 0,
     });
     expect(sb.requests).toHaveLength(1);
   });

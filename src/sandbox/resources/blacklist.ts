@@ -1,9 +1,12 @@
 /**
- * The agency's blacklist (GET/POST /v2/agency/blacklist/{emails|domains}), HQ key only. Reads are
- * 0-based: `page` (default 0) and `per_page` (default 100, 1 to 1,000; else 400) →
- * `{"emails"|"domains": [...], "total": N}`. A POST adds `{"emails"|"domains": [...]}`, 1 to 500
- * values, each an address or a domain (else 400 naming it, nothing added), stored lower-case; values
- * already listed are kept once. It answers 201 with no body.
+ * The agency's blacklist (GET/POST/DELETE /v2/agency/blacklist/{emails|domains}), HQ key only. Reads
+ * are 0-based: `page` (default 0) and `per_page` (default 100, 1 to 1,000; else 400) →
+ * `{"emails"|"domains": [...], "total": N}`; with `email_filter=a,b,...` only those values that are
+ * listed, and `total` is how many were found (the request URL may be at most 4,100 characters: api.ts).
+ * A POST adds `{"emails"|"domains": [...]}`, 1 to 500 values, each an address or a domain (else 400
+ * naming it, nothing added), stored lower-case; values already listed are kept once. It answers 201
+ * with no body. A DELETE takes the same body and removes the values listed (others are ignored):
+ * 200 with no body.
  */
 import { jsonBody, ok, type Result, type Route, type RouteEnv } from '../routing.js';
 import { type BlacklistRecord, type HqContext, isObject, SandboxError } from '../types.js';
@@ -35,12 +38,19 @@ function wholeNumber(
 export function listBlacklist(env: RouteEnv, context: HqContext, kind: Kind, query: Record<string, string>) {
   const page = wholeNumber(query.page, 'page', 0, 0, Number.MAX_SAFE_INTEGER);
   const perPage = wholeNumber(query.per_page, 'per_page', DEFAULT_PER_PAGE, 1, MAX_PER_PAGE);
-  const all = env.store.blacklist(context.agency.id)[kind];
+  const listed = env.store.blacklist(context.agency.id)[kind];
+  const filter = query.email_filter;
+  let all = listed;
+  if (filter !== undefined) {
+    const asked = new Set(filter.split(',').map((v) => v.trim().toLowerCase()));
+    all = listed.filter((value) => asked.has(value));
+  }
   const start = page * perPage;
   return { [kind]: start >= all.length ? [] : all.slice(start, start + perPage), total: all.length };
 }
 
-export function addToBlacklist(env: RouteEnv, context: HqContext, kind: Kind, body: unknown): Result {
+/** The checked, lower-cased values of a POST or DELETE body; any bad value is 400 and nothing changes. */
+function valuesOf(kind: Kind, body: unknown): string[] {
   const values = isObject(body) ? body[kind] : undefined;
   if (!Array.isArray(values)) throw new SandboxError(400, `Request body must be {"${kind}": [...]}`);
   if (values.length === 0) throw new SandboxError(400, `"${kind}" must not be empty`);
@@ -57,18 +67,29 @@ export function addToBlacklist(env: RouteEnv, context: HqContext, kind: Kind, bo
     }
     return value.trim().toLowerCase();
   });
-  env.counters.blacklistAdded += env.store.addToBlacklist(context.agency.id, kind, clean);
+  return clean;
+}
+
+export function addToBlacklist(env: RouteEnv, context: HqContext, kind: Kind, body: unknown): Result {
+  env.counters.blacklistAdded += env.store.addToBlacklist(context.agency.id, kind, valuesOf(kind, body));
   return { status: 201, body: undefined };
+}
+
+export function removeFromBlacklist(env: RouteEnv, context: HqContext, kind: Kind, body: unknown): Result {
+  const values = valuesOf(kind, body);
+  env.counters.blacklistRemoved += env.store.removeFromBlacklist(context.agency.id, kind, values);
+  return { status: 200, body: undefined };
 }
 
 export const blacklistRoutes: Route[] = [
   {
     pattern: /^\/v2\/agency\/blacklist\/(emails|domains)$/,
-    methods: ['GET', 'POST'],
+    methods: ['GET', 'POST', 'DELETE'],
     agency: true,
     handle: (c, { method, params, query, body }, env) => {
       const kind = params[0] as Kind;
       if (method === 'GET') return ok(listBlacklist(env, c, kind, query));
+      if (method === 'DELETE') return removeFromBlacklist(env, c, kind, jsonBody(body));
       return addToBlacklist(env, c, kind, jsonBody(body));
     },
   },

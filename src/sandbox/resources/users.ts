@@ -9,7 +9,13 @@ import { type Page, pageOf, parsePage } from '../paging.js';
 import { ok, type Route } from '../routing.js';
 import { type CompanyRole, type CompanyUserItem, clientUsers } from '../seed/users.js';
 import type { Store } from '../store.js';
-import type { CompanyRecord, HqContext, RequestContext, UserRecord } from '../types.js';
+import {
+  type CompanyRecord,
+  type HqContext,
+  type RequestContext,
+  SandboxError,
+  type UserRecord,
+} from '../types.js';
 
 export function me(context: RequestContext): Record<string, unknown> {
   const agency = { id: context.agency.id, name: context.agency.name };
@@ -35,7 +41,10 @@ export function agencyRoles(user: UserRecord, company: CompanyRecord): CompanyRo
   return roles;
 }
 
-/** Everyone who can reach the company: the agency's users with a role, then the client's own people. */
+/**
+ * Everyone who can reach the company: the agency's users with a role, the client's own team, then
+ * its guests who accepted their invitation (a pending one is not a user yet).
+ */
 export function companyUsers(store: Store, company: CompanyRecord): CompanyUserItem[] {
   const agencyUsers = store.users(company.agencyId).flatMap((u): CompanyUserItem[] => {
     const roles = agencyRoles(u, company);
@@ -43,18 +52,41 @@ export function companyUsers(store: Store, company: CompanyRecord): CompanyUserI
       ? []
       : [{ id: u.id, name: u.name, email: u.email, roles, guest_permissions: null }];
   });
-  return company.seeded ? [...agencyUsers, ...clientUsers(company.id, company.name)] : agencyUsers;
+  const team = company.seeded
+    ? clientUsers(company.id, company.name).filter((u) => !u.roles.includes('guest'))
+    : [];
+  const guests = store
+    .guestsOf(company)
+    .filter((g) => g.accepted)
+    .map(
+      (g): CompanyUserItem => ({
+        id: g.id,
+        name: g.name,
+        email: g.email,
+        roles: ['guest'],
+        guest_permissions: g.permissions,
+      }),
+    );
+  return [...agencyUsers, ...team, ...guests];
 }
+
+export const COMPANY_ROLES: readonly CompanyRole[] = ['admin', 'owner', 'authorized_team_member', 'guest'];
 
 export function listCompanyUsers(
   store: Store,
   context: HqContext,
   companyId: string,
-  query: { page?: string },
+  query: { page?: string; role?: string },
 ): Page<CompanyUserItem> {
   const page = parsePage(query.page);
+  const { role } = query;
+  if (role !== undefined && !COMPANY_ROLES.includes(role as CompanyRole)) {
+    throw new SandboxError(400, `role must be one of ${COMPANY_ROLES.join(', ')} (got "${role}")`);
+  }
   const company = store.companyForAgencyEndpoint(context, companyId);
-  return pageOf(companyUsers(store, company), page, (u) => u);
+  const users = companyUsers(store, company);
+  const chosen = role === undefined ? users : users.filter((u) => u.roles.includes(role as CompanyRole));
+  return pageOf(chosen, page, (u) => u);
 }
 
 export const userRoutes: Route[] = [

@@ -12,7 +12,8 @@ export interface CompanyUserItem {
   name: string;
   email: string;
   roles: CompanyRole[];
-  guest_permissions: { campaigns: boolean; prospects: boolean; reports: boolean } | null;
+  /** A guest's: [] or ["mailboxes"] (what the service documents); null for everyone else. */
+  guest_permissions: string[] | null;
 }
 
 const FIRST = [
@@ -49,13 +50,7 @@ export function clientUsers(companyId: number, companyName: string): CompanyUser
         ? `${first.toLowerCase()}.${last.toLowerCase()}${n}@guest-${domain}`
         : `${first.toLowerCase()}.${last.toLowerCase()}${n}@${domain}`,
       roles: [guest ? 'guest' : 'authorized_team_member'],
-      guest_permissions: guest
-        ? {
-            campaigns: mix(companyId + n, 116) % 2 === 0,
-            prospects: mix(companyId + n, 117) % 2 === 0,
-            reports: true,
-          }
-        : null,
+      guest_permissions: guest ? (mix(companyId + n, 116) % 2 === 0 ? ['mailboxes'] : []) : null,
     });
   }
   return users;
