@@ -3,8 +3,9 @@
  * facts, the config store, and a factory of API clients that loads the HTTP layer on the first request.
  * Built here from the global flags, the environment (already read by context.ts) and the streams.
  */
-import { AgencyClient, type HttpLike, lazyHttp } from './api/client.js';
+import { AgencyClient } from './api/client.js';
 import type { HttpOptions } from './api/http.js';
+import { type HttpLike, lazyHttp } from './api/lazy-http.js';
 import { ConfigStore } from './config.js';
 import {
   type Context,

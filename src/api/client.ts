@@ -6,14 +6,20 @@
 import { ApiError } from '../errors.js';
 import {
   type BlacklistKind,
+  blacklistFilterQuery,
+  type CompanyRole,
+  type GuestPermission,
   MAX_BLACKLIST_PER_REQUEST,
+  MAX_GUESTS_PER_INVITATION,
   MISSING_ENDPOINT_STATUSES,
   PATHS,
 } from './endpoints.js';
-import type { HttpOptions, HttpResponse, RequestSpec } from './http.js';
+import type { HttpResponse, RequestSpec } from './http.js';
+import type { HttpLike } from './lazy-http.js';
 import {
   type ApiKey,
   type BlacklistPage,
+  blacklistValues,
   type Campaign,
   type Company,
   type CompanyUser,
@@ -21,6 +27,7 @@ import {
   type EmailAccount,
   expectArray,
   expectPage,
+  type GuestInvitation,
   isApiKey,
   isCompany,
   isCompanyUser,
@@ -34,7 +41,14 @@ import {
   type Webhook,
 } from './types.js';
 
-export { type BlacklistKind, MAX_BLACKLIST_PER_REQUEST, MAX_COMPANIES_PER_REQUEST } from './endpoints.js';
+export {
+  type BlacklistKind,
+  type CompanyRole,
+  type GuestPermission,
+  MAX_BLACKLIST_PER_REQUEST,
+  MAX_COMPANIES_PER_REQUEST,
+} from './endpoints.js';
+export type { HttpLike } from './lazy-http.js';
 export type {
   ApiKey,
   BlacklistPage,
@@ -43,17 +57,11 @@ export type {
   CompanyUser,
   CreatedCompany,
   EmailAccount,
+  GuestInvitation,
   Mailbox,
   Page,
   Webhook,
 } from './types.js';
-
-export interface HttpLike {
-  request(spec: RequestSpec): Promise<HttpResponse>;
-  close(): Promise<void>;
-  /** --debug is on: advice to run with --debug is left out of errors. */
-  readonly debugging?: boolean;
-}
 
 export class AgencyClient {
   /** Where this service serves the webhook list, once known (the spec's v1 path, else v2). */
@@ -122,15 +130,50 @@ export class AgencyClient {
     ) as EmailAccount[];
   }
 
-  async listCompanyUsersPage(companyId: number, page: number): Promise<Page<CompanyUser>> {
+  async listCompanyUsersPage(
+    companyId: number,
+    page: number,
+    role?: CompanyRole,
+  ): Promise<Page<CompanyUser>> {
     const res = await this.http.request({
       method: 'GET',
       path: PATHS.companyUsers(companyId),
-      query: { page },
+      query: { page, role },
       company: companyId,
       action: `list the users of company ${companyId}`,
     });
     return expectPage(res.data, isCompanyUser, `the user list of company ${companyId}`, this.debugging);
+  }
+
+  /**
+   * Invites at most 10 guests (the service's limit; all or none). Its answer's shape is not
+   * documented, so any success is taken as "invited" and the body is not read.
+   */
+  async inviteGuests(companyId: number, guests: readonly GuestInvitation[]): Promise<void> {
+    if (guests.length > MAX_GUESTS_PER_INVITATION) {
+      throw new RangeError(`at most ${MAX_GUESTS_PER_INVITATION} guests per request, got ${guests.length}`);
+    }
+    await this.http.request({
+      method: 'POST',
+      path: PATHS.companyInviteGuest(companyId),
+      body: { guests },
+      company: companyId,
+      action: `invite ${guests.length === 1 ? 'a guest' : `${guests.length} guests`} to company ${companyId}`,
+    });
+  }
+
+  /** PUT .../guests/permissions: 200 with no body. */
+  async setGuestPermissions(
+    companyId: number,
+    guests: readonly { id: number; permissions: GuestPermission[] }[],
+  ): Promise<void> {
+    await this.http.request({
+      method: 'PUT',
+      path: PATHS.companyGuestPermissions(companyId),
+      body: { guests },
+      company: companyId,
+      action: `set the permissions of ${guests.length === 1 ? 'a guest' : `${guests.length} guests`} of company ${companyId}`,
+    });
   }
 
   async me(companyId?: number): Promise<JsonObject> {
@@ -261,12 +304,8 @@ export class AgencyClient {
       action: `list the blacklisted ${kind} (page ${page0})`,
     });
     if (res.data === undefined) return { items: [], total: 0 };
-    const what = `the blacklist of ${kind}`;
-    const body = this.object(res, what, `an object with "${kind}"`);
-    const raw = body[kind] ?? [];
-    const items = expectArray(raw, isBlacklistValue, what, this.debugging).map((v) =>
-      typeof v === 'string' ? v : String(v[kind === 'domains' ? 'domain' : 'email'] ?? v.value),
-    );
+    const body = this.object(res, `the blacklist of ${kind}`, `an object with "${kind}"`);
+    const items = this.blacklistItems(res, kind);
     // Without "total" only a short page ends the listing: a full one may have more after it.
     const total =
       typeof body.total === 'number'
@@ -278,16 +317,48 @@ export class AgencyClient {
   }
 
   /** Adds at most 500 values (the service's limit) to the agency blacklist; the caller chunks. */
-  async addToBlacklist(kind: BlacklistKind, values: readonly string[]): Promise<void> {
+  addToBlacklist(kind: BlacklistKind, values: readonly string[]): Promise<void> {
+    return this.changeBlacklist('POST', kind, values);
+  }
+
+  /** Removes at most 500 values (DELETE, the same body as adding); the caller chunks. */
+  removeFromBlacklist(kind: BlacklistKind, values: readonly string[]): Promise<void> {
+    return this.changeBlacklist('DELETE', kind, values);
+  }
+
+  /**
+   * Which of `values` are on the list: GET with `email_filter=a,b,...` (the caller keeps the URL within
+   * MAX_REQUEST_URL_LENGTH and the values within one page of MAX_BLACKLIST_PER_PAGE).
+   */
+  async blacklisted(kind: BlacklistKind, values: readonly string[]): Promise<string[]> {
+    const res = await this.http.request({
+      method: 'GET',
+      path: PATHS.blacklist(kind),
+      query: blacklistFilterQuery(values),
+      emptyIsNothing: true,
+      action: `check ${values.length} ${values.length === 1 ? kind.slice(0, -1) : kind} against the blacklist`,
+    });
+    return this.blacklistItems(res, kind);
+  }
+
+  private async changeBlacklist(method: 'POST' | 'DELETE', kind: BlacklistKind, values: readonly string[]) {
     if (values.length > MAX_BLACKLIST_PER_REQUEST) {
       throw new RangeError(`at most ${MAX_BLACKLIST_PER_REQUEST} values per request, got ${values.length}`);
     }
+    const what = `${values.length} ${values.length === 1 ? kind.slice(0, -1) : kind}`;
     await this.http.request({
-      method: 'POST',
+      method,
       path: PATHS.blacklist(kind),
       body: { [kind]: values },
-      action: `add ${values.length} ${values.length === 1 ? kind.slice(0, -1) : kind} to the blacklist`,
+      action: method === 'POST' ? `add ${what} to the blacklist` : `remove ${what} from the blacklist`,
     });
+  }
+
+  /** The values of a blacklist answer: strings, or objects holding the value. */
+  private blacklistItems(res: HttpResponse, kind: BlacklistKind): string[] {
+    if (res.data === undefined) return [];
+    const body = this.object(res, `the blacklist of ${kind}`, `an object with "${kind}"`);
+    return blacklistValues(body[kind] ?? [], kind, this.debugging);
   }
 
   /** The `api` command: any method and path, the body returned as parsed. */
@@ -326,24 +397,4 @@ const ALREADY_SUBSCRIBED = /event defined for this url/i;
 
 function accountName(companyId: number | undefined): string {
   return companyId === undefined ? 'the account' : `company ${companyId}`;
-}
-
-function isBlacklistValue(value: unknown): value is string | Record<string, unknown> {
-  return typeof value === 'string' || isRecord(value);
-}
-
-/** Defers `import('./http.js')` (and with it undici) until the first request is made. */
-export function lazyHttp(options: HttpOptions): HttpLike {
-  let loaded: Promise<HttpLike> | undefined;
-  const get = () => {
-    loaded ??= import('./http.js').then(({ Http }) => new Http(options));
-    return loaded;
-  };
-  return {
-    request: async (spec) => (await get()).request(spec),
-    close: async () => {
-      if (loaded) await (await loaded).close();
-    },
-    debugging: options.debug !== undefined,
-  };
 }

@@ -28,6 +28,7 @@ import {
   type RetryPolicy,
 } from './retry.js';
 import { bodyLines, headerLines, target } from './trace.js';
+import { type Query, requestUrl } from './url.js';
 
 export type { HttpResponse } from './response.js';
 
@@ -58,7 +59,7 @@ export interface RequestSpec {
   method: Method;
   /** Path under the base URL, starting with '/', e.g. '/v2/agency/companies'. */
   path: string;
-  query?: Record<string, string | number | boolean | undefined>;
+  query?: Query;
   body?: unknown;
   /** Sent as x-company-id only when given. */
   companyId?: number | undefined;
@@ -198,19 +199,7 @@ export class Http {
   }
 
   private url(spec: RequestSpec): URL {
-    const url = new URL(this.#options.baseUrl.replace(/\/+$/, '') + spec.path);
-    const added: string[] = [];
-    for (const [name, value] of Object.entries(spec.query ?? {})) {
-      if (value === undefined) continue;
-      url.searchParams.delete(name);
-      // A comma is legal in a query; the service documents lists as `status=RUNNING,PAUSED`, not %2C.
-      added.push(`${encodeURIComponent(name)}=${encodeURIComponent(String(value)).replace(/%2C/gi, ',')}`);
-    }
-    if (added.length > 0) {
-      const kept = url.search.replace(/^\?/, '');
-      url.search = [kept, ...added].filter((part) => part !== '').join('&');
-    }
-    return url;
+    return requestUrl(this.#options.baseUrl, spec.path, spec.query);
   }
 
   private headers(spec: RequestSpec): Record<string, string> {

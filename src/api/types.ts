@@ -81,6 +81,14 @@ export interface CompanyUser {
   [field: string]: unknown;
 }
 
+/** One guest of an invitation (POST .../invite_guest), as the service takes it. */
+export interface GuestInvitation {
+  email: string;
+  name?: string;
+  /** [] or ["mailboxes"]. */
+  guest_permissions: 'mailboxes'[];
+}
+
 /** One page of the agency blacklist (0-based paging). */
 export interface BlacklistPage {
   items: string[];
@@ -146,4 +154,12 @@ export function expectPage<T>(value: unknown, check: Check<T>, what: string, deb
     throw shapeError(what, 'pagination_data is not an object', debugging);
   }
   return { content, pagination_data: pagination };
+}
+
+/** The values of a blacklist answer: strings, or objects holding the value. */
+export function blacklistValues(raw: unknown, kind: 'domains' | 'emails', debugging = false): string[] {
+  const isValue = (v: unknown): v is string | JsonObject => typeof v === 'string' || isRecord(v);
+  return expectArray(raw, isValue, `the blacklist of ${kind}`, debugging).map((v) =>
+    typeof v === 'string' ? v : String(v[kind === 'domains' ? 'domain' : 'email'] ?? v.value),
+  );
 }

@@ -74,4 +74,38 @@ describe('companies users', () => {
     expect(foreign.code).toBe(4);
     expect(foreign.stdout).toBe('');
   });
+
+  it("--role sends the service's filter on every page and prints what it answers", async () => {
+    const r = await h.run([
+      'companies',
+      'users',
+      String(crowd.id),
+      '--role',
+      'authorized_team_member',
+      '--json',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const members = crowd.users.filter((u) => u.roles.includes('authorized_team_member'));
+    expect(members.length).toBeGreaterThan(50);
+    expect(JSON.parse(r.stdout)).toEqual(members);
+    expect(sent(h.sandbox).map((q) => [q.query.page, q.query.role])).toEqual([
+      ['1', 'authorized_team_member'],
+      ['2', 'authorized_team_member'],
+    ]);
+  });
+
+  it('--role guest of a company without guests: nothing on stdout, exit 0', async () => {
+    const made = await h.run(['companies', 'create', '--name', 'No Guests Ltd', '--json']);
+    const [company] = JSON.parse(made.stdout) as { id: number }[];
+    h.sandbox.reset();
+    const r = await h.run(['companies', 'users', String(company?.id), '--role', 'guest']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(sent(h.sandbox).map((q) => q.query.role)).toEqual(['guest']);
+  });
+
+  it('an unknown --role is exit 2 naming the roles, nothing sent', async () => {
+    const r = await h.run(['companies', 'users', String(crowd.id), '--role', 'Guest']);
+    expectUsageError(r, h.sandbox, /admin, owner, authorized_team_member, guest/);
+  });
 });

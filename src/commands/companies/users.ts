@@ -1,5 +1,6 @@
 /** `agency companies users <company>`: who has access to a client company, every page. */
-import type { Command } from '@commander-js/extra-typings';
+import { type Command, Option } from '@commander-js/extra-typings';
+import { COMPANY_ROLES, type CompanyRole } from '../../api/endpoints.js';
 import { collect, paginate } from '../../api/paginate.js';
 import type { CompanyUser } from '../../api/types.js';
 import { companyIdFor, parseCompanyRef } from '../../fleet/resolve.js';
@@ -13,16 +14,21 @@ export function defineUsers(companies: Command, run: Run): void {
     .command('users')
     .description("list a company's users and their roles")
     .argument('<company>', 'company id or exact name')
+    .addOption(
+      new Option('--role <role>', 'only users with this role (the service filters)').choices(COMPANY_ROLES),
+    )
     .addHelpText(
       'after',
       helpText(
         'Prints one row per user: id, name, e-mail and roles (admin, owner,\n' +
-          'authorized_team_member, guest), comma-separated. --json prints the users as the\n' +
-          'service returns them (with guest_permissions).',
+          'authorized_team_member, guest), comma-separated; every page is read. --role asks\n' +
+          'the service for the users holding that role only. --json prints the users as the\n' +
+          'service returns them (with guest_permissions: [] or ["mailboxes"] for a guest).\n' +
+          'A guest whose invitation is still pending is not a user yet and is not listed.',
         [
           'agency companies users 1042',
-          'agency companies users "Acme Ltd"',
-          `agency companies users 1042 --json | jq '.[]|select(.roles[]=="guest")'`,
+          'agency companies users "Acme Ltd" --role guest',
+          `agency companies users 1042 --role guest --json | jq -r '.[].email'`,
         ],
       ),
     )
@@ -36,14 +42,20 @@ const columns: Column<CompanyUser>[] = [
   { header: 'roles', value: (u) => (Array.isArray(u.roles) ? u.roles.join(',') : u.roles), priority: 1 },
 ];
 
-export async function listUsers(rt: Runtime, company: string, _opts: object): Promise<void> {
+export async function listUsers(
+  rt: Runtime,
+  company: string,
+  opts: { role?: CompanyRole | undefined },
+): Promise<void> {
   const ref = parseCompanyRef(company, 'company');
   rt.out.columns(columns);
   const api = rt.api();
   const id = await companyIdFor(api, ref);
   const progress = progressLine(rt, 'users');
   const users = await collect(
-    paginate((page) => api.listCompanyUsersPage(id, page), { onPage: progress.update }),
+    paginate((page) => api.listCompanyUsersPage(id, page, opts.role), { onPage: progress.update }),
   ).finally(progress.done);
-  await rt.out.list(users, columns, { empty: `Company ${id} has no users.`, noun: ['user', 'users'] });
+  const empty =
+    opts.role === undefined ? `Company ${id} has no users.` : `Company ${id} has no ${opts.role} users.`;
+  await rt.out.list(users, columns, { empty, noun: ['user', 'users'] });
 }
