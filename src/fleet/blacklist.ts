@@ -44,6 +44,13 @@ export function isEmailAddress(value: string): boolean {
   return local.length <= 64 && LOCAL_PART.test(local) && isDomain(value.slice(at + 1));
 }
 
+/** Which list a checked value belongs on by its form: an address on the e-mails, a domain on the domains. */
+export function listOf(value: string): BlacklistKind | undefined {
+  if (isEmailAddress(value)) return 'emails';
+  if (isDomain(value)) return 'domains';
+  return undefined;
+}
+
 function problemWith(kind: BlacklistKind, value: string): string | undefined {
   if (kind === 'domains') {
     if (isDomain(value)) return undefined;
@@ -69,14 +76,22 @@ export interface NormalizedValues {
  * from; otherwise the values, lower-cased and each once.
  */
 export function normalizeBlacklistEntries(
-  kind: BlacklistKind,
+  kind: BlacklistKind | 'either',
   entries: readonly BlacklistEntry[],
+  verb = 'add',
 ): NormalizedValues {
   const problems: string[] = [];
   const copies = new Map<string, string[]>();
   for (const entry of entries) {
     const value = entry.value.trim().toLowerCase();
-    const problem = value === '' ? 'is empty' : problemWith(kind, value);
+    const problem =
+      value === ''
+        ? 'is empty'
+        : kind === 'either'
+          ? listOf(value) === undefined
+            ? 'is neither a domain (example.com) nor an e-mail address (name@example.com)'
+            : undefined
+          : problemWith(kind, value);
     if (problem) {
       problems.push(`${JSON.stringify(entry.value)} (${entry.where}) ${problem}.`);
       continue;
@@ -89,17 +104,20 @@ export function normalizeBlacklistEntries(
     throw new UsageError(
       problems.length === 1
         ? (problems[0] as string)
-        : `${problems.length} values cannot go on the blacklist:\n  ${problems.join('\n  ')}`,
+        : `${problems.length} values are not ${kind === 'either' ? 'domains or addresses' : kind}:\n  ${problems.join('\n  ')}`,
       { hint: 'Nothing was sent.' },
     );
   }
   if (copies.size === 0) {
-    throw new UsageError(`No ${kind} to add: give them as arguments or with --file.`);
+    const what = kind === 'either' ? 'values' : kind;
+    throw new UsageError(`No ${what} to ${verb}: give them as arguments or with --file.`);
   }
   const notes: string[] = [];
   for (const [value, places] of copies) {
     if (places.length > 1)
-      notes.push(`${value} is given ${places.length} times (${places.join(', ')}); sent once.`);
+      notes.push(
+        `${value} is given ${places.length} times (${places.join(', ')}); ${verb === 'check' ? 'checked' : 'sent'} once.`,
+      );
   }
   return { values: [...copies.keys()], notes };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/errors.js';
 import type { BlacklistKind } from '../../src/fleet/blacklist.js';
-import { addMissingToBlacklist, summarizeBlacklistAdd } from '../../src/fleet/blacklist-add.js';
+import { addMissingToBlacklist, summarizeBlacklistChange } from '../../src/fleet/blacklist-changes.js';
 
 /** Records each POST; fails the POST numbered `failAt` (1-based) with a 400. */
 function fakeService(failAt?: number) {
@@ -50,7 +50,7 @@ describe('addMissingToBlacklist', () => {
       { value: 'a@x.com', result: 'would-add' },
       { value: 'b@x.com', result: 'exists' },
     ]);
-    expect(summarizeBlacklistAdd('emails', rows)).toBe(
+    expect(summarizeBlacklistChange('emails', rows)).toBe(
       'Would add 1 email (dry run, nothing sent); 1 already listed.',
     );
   });
@@ -59,7 +59,7 @@ describe('addMissingToBlacklist', () => {
     const service = fakeService();
     const { rows } = await addMissingToBlacklist(service, 'domains', ['a.com'], ['a.com'], { dryRun: false });
     expect(service.posts).toEqual([]);
-    expect(summarizeBlacklistAdd('domains', rows)).toBe('Added 0 domains; 1 already listed.');
+    expect(summarizeBlacklistChange('domains', rows)).toBe('Added 0 domains; 1 already listed.');
   });
 
   it('stops at the first failed chunk and reports exactly what was added', async () => {
@@ -76,7 +76,7 @@ describe('addMissingToBlacklist', () => {
       error: { status: 400, message: 'Bad Request: invalid value' },
     });
     expect(rows[1100]?.error).toEqual({ status: null, message: 'not sent: an earlier request failed' });
-    expect(summarizeBlacklistAdd('domains', rows)).toBe('Added 500 domains; 700 domains not added.');
+    expect(summarizeBlacklistChange('domains', rows)).toBe('Added 500 domains; 700 domains not added.');
   });
 });
 

@@ -1,0 +1,52 @@
+/**
+ * `agency blacklist check <value>... [--file <path|->]`: whether each value is on the agency
+ * blacklist, asked of the service (email_filter) without reading the whole list.
+ */
+import type { Command } from '@commander-js/extra-typings';
+import { normalizeBlacklistEntries } from '../../fleet/blacklist.js';
+import type { CheckRow } from '../../fleet/blacklist-check.js';
+import type { Column } from '../../output/writer.js';
+import type { Runtime } from '../../runtime.js';
+import { helpText, type Run } from '../command.js';
+import { readValueEntries, VALUES_FILE_HELP } from './change.js';
+
+export function defineCheck(blacklist: Command, run: Run): void {
+  blacklist
+    .command('check')
+    .description('say whether domains or addresses are on the blacklist')
+    .argument('[values...]', 'domains (example.com) or addresses (name@example.com), mixed freely')
+    .option('--file <path>', VALUES_FILE_HELP)
+    .addHelpText(
+      'after',
+      helpText(
+        'Prints one row per value: the value and listed (true or false). An address is\n' +
+          'looked up on the list of e-mails, a domain on the list of domains; listed says\n' +
+          'whether that value itself is there (an address is not listed because its domain\n' +
+          "is). Values are lower-cased and asked in as few requests as the service's\n" +
+          '4,100-character URL limit allows. Exit 0 whatever the answer.',
+        [
+          'agency blacklist check jane@acme.example competitor.example',
+          'agency blacklist check --file prospects.txt | grep true',
+          "agency blacklist check --file leads.txt --json | jq -r '.[]|select(.listed|not).value'",
+        ],
+      ),
+    )
+    .action(run(checkValues));
+}
+
+const columns: Column<CheckRow>[] = [
+  { header: 'value', value: (r) => r.value },
+  { header: 'listed', value: (r) => String(r.listed), kind: 'count' },
+];
+
+export async function checkValues(rt: Runtime, values: string[], opts: { file?: string | undefined }) {
+  rt.out.columns(columns); // an unknown --columns name is refused before any request
+  const entries = await readValueEntries(rt, values, opts.file);
+  const { values: wanted, notes } = normalizeBlacklistEntries('either', entries, 'check');
+  for (const note of notes) rt.out.info(note);
+  const { checkBlacklist } = await import('../../fleet/blacklist-check.js');
+  const rows = await checkBlacklist(rt.api(), rt.ctx.baseUrl, wanted);
+  await rt.out.list(rows, columns);
+  const listed = rows.filter((r) => r.listed).length;
+  rt.out.info(`${listed} of ${rows.length} ${rows.length === 1 ? 'value is' : 'values are'} listed.`);
+}
