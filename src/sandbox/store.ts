@@ -8,7 +8,7 @@ import * as companies from './resources/companies.js';
 import * as keys from './resources/keys.js';
 import * as mailboxes from './resources/mailboxes.js';
 import { agencyRoles } from './resources/users.js';
-import { seedState } from './seed/agency.js';
+import { KeyMaker, seedState } from './seed/agency.js';
 import { seedBlacklist } from './seed/blacklist.js';
 import { clientUsers } from './seed/users.js';
 import { companyWebhooks, hqWebhooks } from './seed/webhooks.js';
@@ -66,15 +66,19 @@ export class Store {
 
   /** Called after every mutation (the server persists the state there). */
   onChange: (() => void) | undefined;
+  /** Makes the keys of companies and keys created through the API. */
+  readonly keyMaker: KeyMaker;
 
-  constructor(state: SandboxState) {
+  constructor(state: SandboxState, keyMaker = new KeyMaker()) {
     this.state = state;
+    this.keyMaker = keyMaker;
     this.reindex();
   }
 
   /** A fresh world: the main agency (two users, `companies` companies) and a foreign agency. */
   static seed(options: SeedOptions = {}): Store {
-    return new Store(seedState(options));
+    const keyMaker = new KeyMaker(options.keySeed);
+    return new Store(seedState(options, keyMaker), keyMaker);
   }
 
   /** Validates a parsed state file; throws Error saying what is wrong. */

@@ -124,6 +124,8 @@ export type RequestContext = HqContext | ClientContext;
 export interface SeedOptions {
   /** Companies of the main agency (default 120; 0 = an empty agency). */
   companies?: number;
+  /** Derive every API key from this text (reproducible output); default: random keys. */
+  keySeed?: string;
 }
 
 export function accountOfAgency(agencyId: number): string {

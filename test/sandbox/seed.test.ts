@@ -84,4 +84,24 @@ describe('seeded world', () => {
       await Promise.all([other.close(), mine.close()]);
     }
   });
+
+  it('with a key seed, makes the same keys on every start, also for keys created later', async () => {
+    const start = () => startSandbox({ seed: { companies: 3, keySeed: 'docs' } });
+    const [a, b, random] = await Promise.all([start(), start(), startSandbox({ seed: { companies: 3 } })]);
+    try {
+      const keys = async (sb: Sandbox) => {
+        const created = await call(sb, `/v2/agency/companies/${OLIVIA_ACTIVE}/api_keys`, {
+          body: { label: 'zapier' },
+        });
+        const listed = await call(sb, `/v2/agency/companies/${OLIVIA_ACTIVE}/api_keys`);
+        return { hq: sb.users.map((u) => u.hqKey), created: created.body, listed: listed.body };
+      };
+      const first = await keys(a);
+      expect(first.created).toEqual({ api_key: expect.stringMatching(/^wpk_[0-9a-f]{32}$/) });
+      expect(await keys(b)).toEqual(first);
+      expect((await keys(random)).hq).not.toEqual(first.hq);
+    } finally {
+      await Promise.all([a.close(), b.close(), random.close()]);
+    }
+  });
 });

@@ -2,7 +2,6 @@
 
 import { type Page, pageOf, parseActive, parsePage } from '../paging.js';
 import { jsonBody, ok, type Route } from '../routing.js';
-import { newClientKey } from '../seed/agency.js';
 import type { Store } from '../store.js';
 import { AUTO_KEY_LABEL, type CompanyRecord, type HqContext, isObject, SandboxError } from '../types.js';
 
@@ -92,7 +91,7 @@ export function createCompanies(
       seeded: false,
     });
     store.addKey({
-      key: newClientKey(),
+      key: store.keyMaker.client(),
       label: AUTO_KEY_LABEL,
       companyId: company.id,
       userId: context.user.id,

@@ -1,7 +1,6 @@
 /** A company's API keys, reached with the HQ key: each user lists only the keys they created. */
 import { type Page, pageOf, parsePage } from '../paging.js';
 import { jsonBody, ok, type Route } from '../routing.js';
-import { newClientKey } from '../seed/agency.js';
 import type { Store } from '../store.js';
 import { type HqContext, isObject, type KeyRecord, SandboxError } from '../types.js';
 
@@ -27,7 +26,7 @@ export function createKey(
   if (typeof label !== 'string' || label.trim() === '') {
     throw new SandboxError(400, 'label is required and must be a non-empty string');
   }
-  const record: KeyRecord = { key: newClientKey(), label, companyId: c.id, userId: context.user.id };
+  const record: KeyRecord = { key: store.keyMaker.client(), label, companyId: c.id, userId: context.user.id };
   store.addKey(record);
   store.changed();
   return { api_key: record.key };

@@ -1,9 +1,9 @@
 /**
  * A fresh world: the main agency (an owner and a teammate, `companies` client companies) and a
  * foreign agency, so that "not in your agency" can be tried. Names and counters are deterministic;
- * only the keys are random.
+ * only the keys are random, unless a key seed is given.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import {
   type AgencyRecord,
   AUTO_KEY_LABEL,
@@ -21,15 +21,36 @@ import { companyNames, FOREIGN_COMPANY_NAMES } from './names.js';
 
 export const DEFAULT_COMPANIES = 120;
 
-export function newHqKey(): string {
-  return `wpk_hq_${randomBytes(16).toString('hex')}`;
+/**
+ * Where the sandbox's API keys come from: random, or derived from `seed` and a counter, so that the
+ * same commands against a fresh sandbox print the same keys (the docs' console examples).
+ */
+export class KeyMaker {
+  #count = 0;
+  readonly #seed: string | undefined;
+
+  constructor(seed?: string) {
+    this.#seed = seed;
+  }
+
+  hq(): string {
+    return `wpk_hq_${this.#hex()}`;
+  }
+
+  client(): string {
+    return `wpk_${this.#hex()}`;
+  }
+
+  #hex(): string {
+    if (this.#seed === undefined) return randomBytes(16).toString('hex');
+    return createHash('sha256')
+      .update(`${this.#seed}:${this.#count++}`)
+      .digest('hex')
+      .slice(0, 32);
+  }
 }
 
-export function newClientKey(): string {
-  return `wpk_${randomBytes(16).toString('hex')}`;
-}
-
-export function seedState(options: SeedOptions = {}): SandboxState {
+export function seedState(options: SeedOptions = {}, makeKey = new KeyMaker(options.keySeed)): SandboxState {
   const count = options.companies ?? DEFAULT_COMPANIES;
   if (!Number.isSafeInteger(count) || count < 0) throw new RangeError('seed.companies must be >= 0');
   const main: AgencyRecord = { id: MAIN_AGENCY_ID, name: 'Northwind Outreach', domain: 'northwind.example' };
@@ -44,7 +65,7 @@ export function seedState(options: SeedOptions = {}): SandboxState {
     name,
     email,
     role,
-    hqKey: newHqKey(),
+    hqKey: makeKey.hq(),
   });
   const users: UserRecord[] = [
     user(1, main.id, 'Olivia Owner', 'olivia@northwind.example', 'AGENCY_OWNER'),
@@ -67,10 +88,10 @@ export function seedState(options: SeedOptions = {}): SandboxState {
       linkedinSlots: i % 4 === 0 ? 1 : 0,
       seeded: true,
     });
-    keys.push({ key: newClientKey(), label: AUTO_KEY_LABEL, companyId: id, userId: ownerId });
-    if (i % 4 === 0) keys.push({ key: newClientKey(), label: 'Zapier', companyId: id, userId: ownerId });
+    keys.push({ key: makeKey.client(), label: AUTO_KEY_LABEL, companyId: id, userId: ownerId });
+    if (i % 4 === 0) keys.push({ key: makeKey.client(), label: 'Zapier', companyId: id, userId: ownerId });
     if (i % 5 === 1 && agencyId === main.id) {
-      keys.push({ key: newClientKey(), label: 'Reporting', companyId: id, userId: 1 });
+      keys.push({ key: makeKey.client(), label: 'Reporting', companyId: id, userId: 1 });
     }
   };
   // Documented pattern: index i = id - 1001; every 7th (i % 7 === 6) is inactive, except 1042 (i = 41),
