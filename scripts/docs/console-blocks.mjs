@@ -1,0 +1,79 @@
+// The console examples in Markdown, read and written back. The convention (docs/architecture.md,
+// "Console examples in the docs"):
+//
+//   ```console                 a block whose first line starts with "$ " is run, command by command;
+//   $ agency companies list    each "$ " line is a command (a line ending in "\" continues it), and
+//   ID    NAME  …              the lines after it, up to the next "$ ", are what it printed
+//   ```
+//
+//   ```console no-run          kept as written (a prompt waiting for typing, a screen caught mid-run)
+//   ```console stop=2          the command runs until Ctrl-C: stopped after 2 seconds
+//   a first line "# file: agency.yaml" in any block: the block is written to that file before the
+//   blocks after it run (a plan file, a list of names)
+
+const FENCE = /^(`{3,}|~{3,})(.*)$/;
+
+/** The Markdown as parts: plain text (lines), and fenced blocks with their info string and lines. */
+export function parseMarkdown(text) {
+  const lines = text.split('\n');
+  const parts = [];
+  let plain = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = FENCE.exec(lines[i]);
+    if (!open) {
+      plain.push(lines[i]);
+      continue;
+    }
+    const closing = new RegExp(`^\\${open[1][0]}{${open[1].length},}\\s*$`);
+    const close = lines.findIndex((line, j) => j > i && closing.test(line));
+    if (close === -1) {
+      plain.push(lines[i]);
+      continue;
+    }
+    if (plain.length > 0) parts.push({ plain });
+    plain = [];
+    parts.push({ fence: open[1], info: open[2].trim(), lines: lines.slice(i + 1, close) });
+    i = close;
+  }
+  parts.push({ plain });
+  return parts;
+}
+
+export function renderMarkdown(parts) {
+  return parts
+    .flatMap((part) => (part.plain ? part.plain : [`${part.fence}${part.info}`, ...part.lines, part.fence]))
+    .join('\n');
+}
+
+/** A block's kind: 'run' (with its attributes), 'no-run', 'file' (with its name), or undefined. */
+export function blockKind(block) {
+  const file = /^# file: (\S+)\s*$/.exec(block.lines[0] ?? '');
+  if (file) return { kind: 'file', name: file[1] };
+  const [language, ...words] = block.info.split(/\s+/);
+  if (language !== 'console' || !(block.lines[0] ?? '').startsWith('$ ')) return undefined;
+  if (words.includes('no-run')) return { kind: 'no-run' };
+  const stop = words.map((w) => /^stop=(\d+(?:\.\d+)?)$/.exec(w)).find(Boolean);
+  const unknown = words.filter((w) => w !== 'no-run' && !/^stop=/.test(w));
+  if (unknown.length > 0) throw new Error(`unknown console block attribute(s): ${unknown.join(' ')}`);
+  return { kind: 'run', stopAfterMs: stop ? Number(stop[1]) * 1000 : undefined };
+}
+
+/** The commands of a console block, each with the output written under it. */
+export function parseCommands(lines) {
+  const commands = [];
+  let continued = false;
+  for (const line of lines) {
+    if (continued) {
+      commands.at(-1).command.push(line);
+      continued = line.endsWith('\\');
+    } else if (line.startsWith('$ ')) {
+      commands.push({ command: [line.slice(2)], output: [] });
+      continued = line.endsWith('\\');
+    } else commands.at(-1).output.push(line);
+  }
+  return commands;
+}
+
+export function renderCommands(commands) {
+  return commands.flatMap(({ command, output }) => [`$ ${command[0]}`, ...command.slice(1), ...output]);
+}

@@ -1,0 +1,188 @@
+// `npm run docs` (after scripts/gen-docs.mjs): every console example in README.md and docs/ (not
+// docs/reference/, which is generated) is run against a practice agency and its output rewritten, so
+// that what the docs show is what the tool prints. The convention is in scripts/docs/console-blocks.mjs
+// and docs/architecture.md.
+//
+// Each Markdown file gets a fresh sandbox (the default 120 companies; keys derived from a fixed seed, so
+// they are the same on every run), a temporary config directory whose current profile "sandbox" points
+// at it, and a temporary working directory. Its blocks run in order, each command in an 80-column
+// terminal (tmux). In the output the sandbox's address is always http://127.0.0.1:48099 (a command may
+// say it too), and the config directory is ~/.config/agency. A command that runs until Ctrl-C (`agency
+// sandbox`, in a block marked stop=N) gets an empty config directory of its own, as a first run does.
+//
+// Options: --check (write nothing; exit 1 naming every file whose examples are out of date, with the
+// first difference), --only FILE (one Markdown file), --bin FILE (another build).
+import { createHash } from 'node:crypto';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  blockKind,
+  parseCommands,
+  parseMarkdown,
+  renderCommands,
+  renderMarkdown,
+} from './docs/console-blocks.mjs';
+import { report, syncFiles } from './docs/files.mjs';
+import { Terminal, tmuxVersion } from './docs/terminal.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+// An ephemeral port has 5 digits (Linux: 32768-60999; macOS: 49152-65535): shown as one of 5 digits
+// too, so that a table's columns stay aligned.
+const SHOWN_ORIGIN = 'http://127.0.0.1:48099';
+const SHOWN_CONFIG_DIR = '~/.config/agency';
+const KEY = /wpk_(?:hq_)?[0-9a-f]{32}/g;
+
+/** README.md and every page under docs/ but the generated reference, relative to the repository. */
+export function markdownFiles() {
+  const pages = readdirSync(path.join(root, 'docs'), { recursive: true })
+    .map((name) => path.posix.join('docs', String(name).split(path.sep).join('/')))
+    .filter((file) => file.endsWith('.md') && !file.startsWith('docs/reference/'))
+    .sort();
+  return ['README.md', ...pages];
+}
+
+/** Every file with console examples, rewritten from a real run: relative path → content. */
+export async function exampleFiles({ only, bin = path.join(root, 'bin/agency.js') } = {}) {
+  const files = new Map();
+  const terminal = new Terminal({ width: 80 });
+  await terminal.start();
+  try {
+    for (const file of only ? [only] : markdownFiles()) {
+      const text = readFileSync(path.join(root, file), 'utf8');
+      const parts = parseMarkdown(text);
+      if (!parts.some((part) => part.lines && blockKind(part)?.kind === 'run')) continue;
+      await runFile(parts, { bin, terminal, file });
+      files.set(file, renderMarkdown(parts));
+    }
+  } finally {
+    await terminal.close();
+  }
+  return files;
+}
+
+async function runFile(parts, { bin, terminal, file }) {
+  const agency = require(bin);
+  const { startSandbox } = agency.loadBundle('sandbox.cjs');
+  const sandbox = await startSandbox({ port: 0, seed: { keySeed: 'agency-docs' } });
+  const temp = mkdtempSync(path.join(tmpdir(), 'agency-examples-'));
+  const configDir = path.join(temp, 'config');
+  const workDir = path.join(temp, 'work');
+  const shimDir = path.join(temp, 'bin');
+  try {
+    for (const dir of [configDir, workDir, shimDir]) mkdirSync(dir, { mode: 0o700 });
+    writeConfig(configDir, sandbox);
+    writeFileSync(path.join(shimDir, 'agency'), `#!/bin/sh\nexec "${process.execPath}" "${bin}" "$@"\n`);
+    chmodSync(path.join(shimDir, 'agency'), 0o755);
+    const env = {
+      PATH: `${shimDir}:/usr/local/bin:/usr/bin:/bin`,
+      HOME: workDir,
+      AGENCY_CONFIG_DIR: configDir,
+      LANG: 'C.UTF-8',
+      LC_ALL: 'C.UTF-8',
+      TZ: 'UTC',
+      TERM: 'tmux-256color',
+    };
+    const origin = sandbox.url;
+    const normalise = (text) => {
+      const known = new Set([
+        ...sandbox.store.users().map((u) => u.hqKey),
+        ...sandbox.store.toJSON().keys.map((k) => k.key),
+      ]);
+      const others = new Map();
+      return text
+        .replaceAll(origin, SHOWN_ORIGIN)
+        .replace(/http:\/\/127\.0\.0\.1:\d+/g, SHOWN_ORIGIN)
+        .replaceAll(configDir, SHOWN_CONFIG_DIR)
+        .replace(new RegExp(`${temp}/alone-\\w+`, 'g'), SHOWN_CONFIG_DIR)
+        .replaceAll(`${workDir}/`, '')
+        .replaceAll(workDir, '.')
+        .replace(KEY, (key) => {
+          // A key of another sandbox (`agency sandbox` in an example): the same placeholder every run.
+          if (known.has(key)) return key;
+          if (!others.has(key)) {
+            const hex = createHash('sha256').update(`other:${others.size}`).digest('hex').slice(0, 32);
+            others.set(key, key.startsWith('wpk_hq_') ? `wpk_hq_${hex}` : `wpk_${hex}`);
+          }
+          return others.get(key);
+        });
+    };
+    for (const part of parts) {
+      if (!part.lines) continue;
+      const kind = blockKind(part);
+      if (kind?.kind === 'file') writeFileSync(path.join(workDir, kind.name), `${part.lines.join('\n')}\n`);
+      if (kind?.kind !== 'run') continue;
+      const commands = parseCommands(part.lines);
+      for (const entry of commands) {
+        const command = entry.command.join('\n').replaceAll(SHOWN_ORIGIN, origin);
+        const alone = kind.stopAfterMs === undefined ? undefined : mkdtempSync(path.join(temp, 'alone-'));
+        const { screen } = await terminal.run(command, {
+          cwd: workDir,
+          env: alone ? { ...env, AGENCY_CONFIG_DIR: alone } : env,
+          stopAfterMs: kind.stopAfterMs,
+        });
+        entry.output = normalise(screen).split('\n');
+        if (entry.output.length === 1 && entry.output[0] === '') entry.output = [];
+      }
+      part.lines = renderCommands(commands);
+    }
+  } catch (error) {
+    throw new Error(`${file}: ${error.message}`);
+  } finally {
+    await sandbox.close();
+    rmSync(temp, { recursive: true, force: true });
+  }
+}
+
+/** What `agency sandbox` saves: a "sandbox" profile, current. */
+function writeConfig(configDir, sandbox) {
+  const file = path.join(configDir, 'config.json');
+  const config = {
+    current: 'sandbox',
+    profiles: { sandbox: { api_key: sandbox.hqKey, base_url: sandbox.baseUrl } },
+  };
+  writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
+}
+
+/** The first block of `file` whose text differs, both ways, for a check's message. */
+function firstDifference(expected, actual) {
+  const a = expected.split('\n');
+  const b = actual.split('\n');
+  const at = a.findIndex((line, i) => line !== b[i]);
+  const from = Math.max(0, at - 3);
+  return [
+    `  first difference at line ${at + 1}; checked in:`,
+    ...a.slice(from, at + 6).map((l) => `    ${l}`),
+    '  a run prints:',
+    ...b.slice(from, at + 6).map((l) => `    ${l}`),
+  ].join('\n');
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const args = process.argv.slice(2);
+  const option = (name) => {
+    const i = args.indexOf(name);
+    return i === -1 ? undefined : args[i + 1];
+  };
+  const check = args.includes('--check');
+  if (!(await tmuxVersion())) {
+    console.error('tmux is not installed (apt-get install -y tmux): the console examples cannot be run.');
+    process.exit(check ? 0 : 1);
+  }
+  const files = await exampleFiles({
+    only: option('--only'),
+    bin: option('--bin') && path.resolve(option('--bin')),
+  });
+  const stale = syncFiles(root, files, { check });
+  if (check) {
+    for (const file of stale) {
+      console.error(
+        `${file}:\n${firstDifference(readFileSync(path.join(root, file), 'utf8'), files.get(file))}`,
+      );
+    }
+  }
+  report(stale, { check, what: 'Console examples', fix: 'npm run docs' });
+}
