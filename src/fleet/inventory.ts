@@ -40,6 +40,8 @@ export interface CompanyReport {
   webhooks: Part<{ count: number; events: string[] }>;
   email_accounts: Part<{ count: number; errors: number }>;
   campaigns: Part<CampaignSummary>;
+  /** What is wrong, in a few words each ("2 mailbox errors", "inactive"); empty when nothing is. */
+  problems: string[];
 }
 
 export async function auditCompany(
@@ -58,17 +60,35 @@ export async function auditCompany(
     }),
     part(async () => summarizeCampaigns(await api.campaigns(id))),
   ]);
+  const parts = { keys, mailboxes, webhooks, email_accounts, campaigns };
   return {
     id,
     name: company.name,
     owner: company.owner,
     active: company.active,
-    keys,
-    mailboxes,
-    webhooks,
-    email_accounts,
-    campaigns,
+    ...parts,
+    problems: problemsOf(parts),
   };
+}
+
+/** The report's findings in the words of a table cell, worst first: what could not be read, then errors. */
+export function problemsOf(
+  parts: Omit<CompanyReport, 'id' | 'name' | 'owner' | 'active' | 'problems'>,
+): string[] {
+  const problems: string[] = [];
+  const counted = (n: number, what: string) => {
+    if (n > 0) problems.push(`${n} ${what}${n === 1 ? '' : 's'}`);
+  };
+  for (const [name, part] of Object.entries(parts)) {
+    if (!isPartFailure(part)) continue;
+    if (part.error.status === 409) {
+      if (!problems.includes('inactive')) problems.push('inactive');
+    } else problems.push(`${name.replace('_', ' ')} unreadable (${part.error.status ?? 'network'})`);
+  }
+  if (!isPartFailure(parts.mailboxes)) counted(parts.mailboxes.errors, 'mailbox error');
+  if (!isPartFailure(parts.email_accounts)) counted(parts.email_accounts.errors, 'account error');
+  if (!isPartFailure(parts.campaigns)) counted(parts.campaigns.errors, 'campaign error');
+  return problems;
 }
 
 async function part<T>(read: () => Promise<T>): Promise<Part<T>> {

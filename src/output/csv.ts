@@ -43,19 +43,32 @@ export function columnName(header: string): string {
     .replace(/[\s-]+/g, '_');
 }
 
+/** What --columns needs of a column: its header, and its name where the JSON field is spelt otherwise. */
+export interface NamedColumn {
+  header: string;
+  name?: string | undefined;
+  aliases?: readonly string[] | undefined;
+  field?: string | undefined;
+}
+
+/** A column's name: the JSON field's name (`running_campaigns`), else its header as one. */
+export function columnKey(column: NamedColumn): string {
+  return column.name ?? columnName(column.header);
+}
+
 /**
  * The columns `--columns a,b,c` asks for, in that order. Names compare in lower case, and `-`, `_`
- * and spaces are the same (`email-slots` = `email_slots` = `"email slots"`); a name given twice is
- * shown once. An unknown or empty name is a usage error (exit 2, nothing sent) that lists the valid
- * ones. Without `--columns`, every column in its usual order.
+ * and spaces are the same (`email-slots` = `email_slots` = `"email slots"`); an older name (an alias)
+ * still works; a name given twice is shown once. An unknown or empty name is a usage error (exit 2,
+ * nothing sent) that lists the valid ones. Without `--columns`, every column in its usual order.
  */
-export function selectColumns<C extends { header: string }>(
-  columns: readonly C[],
-  spec: string | undefined,
-): C[] {
+export function selectColumns<C extends NamedColumn>(columns: readonly C[], spec: string | undefined): C[] {
   if (spec === undefined) return [...columns];
-  const byName = new Map(columns.map((c) => [columnName(c.header), c]));
-  const valid = () => `valid columns: ${[...byName.keys()].join(', ')}`;
+  const byName = new Map(columns.map((c) => [columnKey(c), c]));
+  const valid = () => `valid columns: ${columns.map(columnKey).join(', ')}`;
+  for (const column of columns) {
+    for (const alias of column.aliases ?? []) if (!byName.has(alias)) byName.set(alias, column);
+  }
   const chosen: C[] = [];
   const unknown: string[] = [];
   const words = spec.split(',').map((w) => w.trim());
@@ -75,4 +88,37 @@ export function selectColumns<C extends { header: string }>(
     );
   }
   return chosen;
+}
+
+/**
+ * `--json --columns`: each object keeps only the chosen columns' fields, in the chosen order, at the
+ * place the API put them (`details.email` stays under `details`). A part of a report that could not
+ * be read (`{error}` where `{errors}` was asked for) keeps its error, so a failure is never dropped.
+ */
+export function pickFields(items: readonly unknown[], columns: readonly NamedColumn[]): unknown[] {
+  const paths = columns.map((c) => (c.field ?? columnKey(c)).split('.'));
+  return items.map((item) => {
+    if (!isObject(item)) return item;
+    const picked: Record<string, unknown> = {};
+    for (const path of paths) copyPath(item, picked, path);
+    return picked;
+  });
+}
+
+function copyPath(from: Record<string, unknown>, to: Record<string, unknown>, path: readonly string[]): void {
+  const [head, ...rest] = path;
+  if (head === undefined || !(head in from)) return;
+  const value = from[head];
+  if (rest.length === 0 || !isObject(value)) {
+    to[head] = value;
+    return;
+  }
+  const target = isObject(to[head]) ? (to[head] as Record<string, unknown>) : {};
+  to[head] = target;
+  if (!((rest[0] as string) in value) && 'error' in value) target.error = value.error;
+  else copyPath(value, target, rest);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,18 +1,25 @@
 /**
- * Fitting a table to the terminal's width, the way a reader would choose: the columns that identify
- * a row (id, name, e-mail address) keep their space; when there is not enough, whole low-priority
- * columns are hidden (and the caller says so on stderr) before anything important is cut; an id is
- * never cut. Pure: widths in, a layout out.
+ * Fitting a table to the terminal's width, the way a reader would choose: the columns a reader came
+ * for (the id, the name or address, and what went wrong) keep their space; when there is not enough,
+ * whole low-priority columns (counters, descriptive text) are hidden (and the caller says so on
+ * stderr) before anything essential is cut; an id is never cut. Pure: widths in, a layout out.
  */
 
 /**
  * What a column holds, which decides how it may give way:
  * - id: never cut, never hidden;
  * - name, email: kept whole while another column can be hidden; cut only as a last resort;
- * - text: may be cut to a few characters (an owner, a type, an error message);
+ * - problem: an error or what is wrong with the row: essential like a name (hidden only when no row
+ *   has one), and cut after the descriptive text;
+ * - text: may be cut to a few characters (an owner, a type, a list of events);
  * - count: a number under a long header: shown whole, or hidden as a whole.
  */
-export type CellKind = 'id' | 'name' | 'email' | 'text' | 'count';
+export type CellKind = 'id' | 'name' | 'email' | 'problem' | 'text' | 'count';
+
+/** The kinds a reader came for: cut only once every other shown column is at its floor. */
+function essential(kind: CellKind): boolean {
+  return kind === 'name' || kind === 'email' || kind === 'problem';
+}
 
 export interface ColumnSpec {
   /** The header as printed (upper case), used for its width and to name a hidden column. */
@@ -40,6 +47,8 @@ export const GAP = 2;
 const TEXT_NEED = 12;
 /** ...and this much when every droppable column is gone and it still has to shrink. */
 const TEXT_FLOOR = 5;
+/** A problem (an error message) keeps this much before a name or an address is cut for it. */
+const PROBLEM_READABLE = 20;
 /** A name or an address cut as a last resort keeps at least this much. */
 const NAME_FLOOR = 10;
 /**
@@ -61,7 +70,7 @@ function natural(column: ColumnSpec): number {
 function need(column: ColumnSpec): number {
   const full = natural(column);
   if (column.kind === 'text') return Math.min(full, Math.max(TEXT_NEED, column.header.length));
-  if (column.kind === 'name' || column.kind === 'email') return Math.min(full, NAME_NEED);
+  if (essential(column.kind)) return Math.min(full, NAME_NEED);
   return full;
 }
 
@@ -71,9 +80,10 @@ function floor(column: ColumnSpec): number {
   switch (column.kind) {
     case 'id':
     case 'count':
-      return Math.max(column.content, 1);
+      return full; // whole, header included: `COMPANY`, not `COM…`
     case 'name':
     case 'email':
+    case 'problem':
       return Math.min(full, NAME_FLOOR);
     default:
       return Math.min(full, TEXT_FLOOR);
@@ -102,7 +112,8 @@ export function fitTable(columns: readonly ColumnSpec[], width: number): TableLa
     let victim = -1;
     for (const i of visible) {
       const column = columns[i];
-      if (!column || column.priority === 0 || column.kind === 'id') continue;
+      // An essential column goes only when it is empty in every row (an error column with no errors).
+      if (!column || column.kind === 'id' || (column.priority === 0 && column.content > 0)) continue;
       if (victim < 0 || hiddenBefore(columns, i, victim)) victim = i;
     }
     if (victim < 0) break;
@@ -121,17 +132,28 @@ export function fitTable(columns: readonly ColumnSpec[], width: number): TableLa
   const widths = new Map(visible.map((i) => [i, needs[i] ?? 1]));
   const sum = () => total([...widths.values()]);
   if (sum() > width) {
-    // 2. Still too wide with only the essential columns: cut the widest (never below its floor, never
-    //    an id), one column at a time, so the loss is shared.
-    while (sum() > width) {
+    // 2. Still too wide with only the columns that cannot be hidden: cut the widest (never below its
+    //    floor, never an id), one column at a time, so the loss is shared. In stages: descriptive text
+    //    first; then a problem down to a readable start; then names, addresses and problems alike.
+    const stages = [
+      (c: ColumnSpec) => (essential(c.kind) ? need(c) : floor(c)),
+      (c: ColumnSpec) => (c.kind === 'problem' ? Math.min(need(c), PROBLEM_READABLE) : need(c)),
+      floor,
+    ];
+    let stage = 0;
+    while (sum() > width && stage < stages.length) {
+      const limit = stages[stage] as (c: ColumnSpec) => number;
       let widest = -1;
       for (const [i, w] of widths) {
         const column = columns[i];
-        if (!column || w <= floor(column)) continue;
+        if (!column || w <= limit(column)) continue;
         if (widest < 0 || w > (widths.get(widest) ?? 0) || (w === widths.get(widest) && i > widest))
           widest = i;
       }
-      if (widest < 0) break; // Nothing left to cut: the terminal will wrap the row.
+      if (widest < 0) {
+        stage++; // Nothing left to cut at this stage; at the last one the terminal will wrap the row.
+        continue;
+      }
       widths.set(widest, (widths.get(widest) ?? 1) - 1);
     }
   } else {
@@ -170,5 +192,6 @@ export function defaultKind(header: string): CellKind {
   if (h === 'id' || h.endsWith(' id') || h === 'company_id') return 'id';
   if (h === 'name' || h === 'label') return 'name';
   if (h === 'email' || h === 'address' || h === 'target url' || h === 'url') return 'email';
+  if (h === 'error' || h === 'reason' || h === 'problems') return 'problem';
   return 'text';
 }

@@ -119,8 +119,24 @@ const STATUS_REASONS: Record<number, string> = {
  * the status says it all (each 403 names its own company; the reason is the same), else the message.
  */
 export function failureReason(error: { status: number | null; message: string }): string {
+  // A 409 has several causes (an inactive company, a limit of the service): the service's words say
+  // which, with the company's own id taken out so that the same cause groups as one line.
+  const detail = serviceDetail(error.message);
+  if (error.status === 409 && detail) {
+    return `409 Conflict — ${detail.replace(/\b(company) \d+ /gi, '$1 ').replace(/\.$/, '')}`;
+  }
   if (error.status !== null && STATUS_REASONS[error.status]) return STATUS_REASONS[error.status] as string;
   return error.status === null ? error.message : `${error.status} — ${error.message}`;
+}
+
+/**
+ * The service's own words at the end of a message ("... answered 409 E_WRONG_PARAM — Company 1007 is
+ * inactive" → "Company 1007 is inactive"): the short reason a table cell shows; else undefined.
+ */
+export function serviceDetail(message: string): string | undefined {
+  const at = message.lastIndexOf(' — ');
+  const detail = at < 0 ? '' : message.slice(at + 3).trim();
+  return detail === '' ? undefined : detail;
 }
 
 interface Paged {

@@ -19,7 +19,14 @@ export interface TableColumn<T> {
   priority?: number | undefined;
 }
 
-const DEFAULT_PRIORITY: Record<CellKind, number> = { id: 0, name: 0, email: 0, text: 2, count: 3 };
+const DEFAULT_PRIORITY: Record<CellKind, number> = {
+  id: 0,
+  name: 0,
+  email: 0,
+  problem: 0,
+  text: 2,
+  count: 3,
+};
 
 export interface RenderedTable {
   text: string;

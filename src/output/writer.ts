@@ -5,7 +5,7 @@
 import type { Writable } from 'node:stream';
 import { Chalk, type ChalkInstance } from 'chalk';
 import { isRecord } from '../api/types.js';
-import { columnName, selectColumns, toCsv } from './csv.js';
+import { columnKey, pickFields, selectColumns, toCsv } from './csv.js';
 import { wrapWords } from './help-wrap.js';
 import { hiddenNote } from './layout.js';
 import { type Creation, type StdoutWatch, watchStdout } from './stdout-watch.js';
@@ -14,12 +14,18 @@ import { renderTable, type TableColumn } from './table.js';
 import { cellText, displayWidth, inertJson, padToWidth, terminalSafe, truncateToWidth } from './text.js';
 
 /**
- * A column of a list: its header (also its name for --columns and the CSV header, as `email_slots`),
- * its value, and how it gives way on a narrow terminal (kind and priority; see layout.ts).
+ * A column of a list: its header, its value, and how it gives way on a narrow terminal (kind and
+ * priority; see layout.ts). Its name (for --columns and the CSV header) is the JSON field's name.
  */
 export interface Column<T> extends TableColumn<T> {
   header: string;
   value: (item: T) => unknown;
+  /** The name for --columns and CSV; default: the header as a field name (`email slots` → `email_slots`). */
+  name?: string | undefined;
+  /** Older names --columns still accepts (`campaigns` for `running_campaigns`). */
+  aliases?: readonly string[] | undefined;
+  /** Where the value sits in the JSON object (dotted: `details.email`); default: the name. */
+  field?: string | undefined;
 }
 
 export interface Streams {
@@ -44,7 +50,7 @@ export interface WriterOptions {
   json: boolean;
   /** --csv: RFC 4180 with a header row instead of a table or TSV (lists only). */
   csv?: boolean | undefined;
-  /** --columns: the columns to print, in this order (names as columnName() spells them). */
+  /** --columns: the columns to print, in this order (names as columnKey() spells them). */
   columns?: string | undefined;
   /** -q: no confirmations, counts, notes or progress on stderr; warnings and errors stay. */
   quiet?: boolean | undefined;
@@ -105,15 +111,12 @@ export class Writer {
     options: ListOptions = {},
   ): Promise<void> {
     const { empty, noun, count } = options;
-    if (this.options.json) return this.jsonValue(items);
+    if (this.options.json) return this.jsonList(items, allColumns);
     const columns = this.columns(allColumns);
     const tty = this.streams.stdoutIsTTY;
     if (this.options.csv) {
       const rows = items.map((item) => columns.map((c) => c.value(item)));
-      const text = toCsv(
-        columns.map((c) => columnName(c.header)),
-        rows,
-      );
+      const text = toCsv(columns.map(columnKey), rows);
       this.out(tty ? terminalSafe(text) : text);
       return;
     }
@@ -153,6 +156,12 @@ export class Writer {
     const width = Math.max(0, ...rows.map(([key]) => displayWidth(key)));
     const chalk = this.chalk();
     for (const [key, v] of rows) this.out(`${chalk.bold(padToWidth(key, width))}  ${cellText(v)}\n`);
+  }
+
+  /** A list as JSON: the items as the API returned them, with --columns only those fields of each. */
+  jsonList<T>(items: readonly T[], allColumns: readonly Column<T>[]): void {
+    const chosen = this.options.columns === undefined ? items : pickFields(items, this.columns(allColumns));
+    this.jsonValue(chosen);
   }
 
   /** Pretty JSON on stdout, always (used by --json and the `api` command). */

@@ -74,7 +74,8 @@ function expected(store: Store, c: CompanyRecord) {
   };
   if (!c.active) {
     const inactive = { error: { status: 409, message: expect.stringContaining('409') } };
-    return { ...base, mailboxes: inactive, webhooks: inactive, campaigns: inactive };
+    const problems = ['inactive', ...counted(base.email_accounts.errors, 'account error')];
+    return { ...base, mailboxes: inactive, webhooks: inactive, campaigns: inactive, problems };
   }
   const mailboxes = store.mailboxes(client);
   const types: Record<string, number> = {};
@@ -90,12 +91,24 @@ function expected(store: Store, c: CompanyRecord) {
     COMPLETED: 0,
   };
   for (const campaign of campaigns) by_status[campaign.status] = (by_status[campaign.status] ?? 0) + 1;
+  const mailboxErrors = pairs(mailboxes as Entry[]);
+  const campaignErrors = campaigns.filter((x) => x.error).length;
   return {
     ...base,
-    mailboxes: { ...pairs(mailboxes as Entry[]), types },
+    mailboxes: { ...mailboxErrors, types },
     webhooks: { count: webhooks.length, events: [...new Set(webhooks.map((w) => w.event))].sort() },
-    campaigns: { count: campaigns.length, by_status, errors: campaigns.filter((x) => x.error).length },
+    campaigns: { count: campaigns.length, by_status, errors: campaignErrors },
+    // What the PROBLEMS column says, worst first.
+    problems: [
+      ...counted(mailboxErrors.errors, 'mailbox error'),
+      ...counted(base.email_accounts.errors, 'account error'),
+      ...counted(campaignErrors, 'campaign error'),
+    ],
   };
+}
+
+function counted(n: number, what: string): string[] {
+  return n === 0 ? [] : [`${n} ${what}${n === 1 ? '' : 's'}`];
 }
 
 describe('inventory over 300 companies (default queue of 6)', () => {
@@ -172,7 +185,7 @@ describe('inventory with no queue at all (a second request on a busy account is 
       .split('\n')
       .map((line) => line.split('\t'));
     // id, name, active, keys, mailboxes, mailbox types, mailbox errors, webhooks, email accounts,
-    // campaigns by status (documented order, zeros left out), campaigns with an error
+    // campaigns by status (documented order, zeros left out), campaigns with an error, problems
     expect(rows.map((row) => Number(row[0]))).toEqual(companies.map((c) => c.id));
     for (const c of companies) {
       const row = rows.find((cells) => Number(cells[0]) === c.id) as string[];
@@ -181,14 +194,14 @@ describe('inventory with no queue at all (a second request on a busy account is 
       expect(row[8]).toBe(String(want.email_accounts.count));
       if (!c.active) {
         expect(row.slice(4, 8)).toEqual(['inactive', 'inactive', 'inactive', 'inactive']);
-        expect(row.slice(9)).toEqual(['inactive', 'inactive']);
+        expect(row.slice(9, 11)).toEqual(['inactive', 'inactive']);
       } else {
         const k = want.campaigns as { by_status: Record<string, number>; errors: number };
         const statuses = Object.entries(k.by_status)
           .filter(([, n]) => n > 0)
           .map(([status, n]) => `${status}:${n}`)
           .join(',');
-        expect(row.slice(9)).toEqual([statuses, String(k.errors)]);
+        expect(row.slice(9, 11)).toEqual([statuses, String(k.errors)]);
         const m = want.mailboxes as { count: number; types: Record<string, number>; errors: number };
         const types = Object.keys(m.types)
           .sort()
@@ -197,6 +210,7 @@ describe('inventory with no queue at all (a second request on a busy account is 
         expect(row.slice(4, 7)).toEqual([String(m.count), types, String(m.errors)]);
         expect(row[7]).toBe((want.webhooks as { events: string[] }).events.join(','));
       }
+      expect(row[11] ?? '').toBe(want.problems.join(', '));
     }
   });
 

@@ -153,7 +153,7 @@ describe('--columns and --csv piped', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain(
-      'Unknown column "nmae" in --columns; valid columns: id, name, owner, active, campaigns, email_slots, linkedin_slots.',
+      'Unknown column "nmae" in --columns; valid columns: id, name, owner, active, running_campaigns, email_slots, linkedin_slots.',
     );
     expect(sent(h.sandbox)).toEqual([]);
   });
@@ -186,12 +186,73 @@ describe('--columns and --csv piped', () => {
     expect(sent(h.sandbox)).toEqual([]);
   });
 
+  it('--json --columns keeps only those fields, named as in JSON (an old short name too)', async () => {
+    const r = await h.run(['companies', 'list', '--limit', '2', '--json', '--columns', 'name,id,campaigns']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(
+      companies()
+        .slice(0, 2)
+        .map((c) => ({ name: c.name, id: c.id, running_campaigns: expect.any(Number) })),
+    );
+    const company = activeCompany(h.sandbox);
+    const boxes = await h.run([
+      'mailboxes',
+      '--company',
+      String(company.id),
+      '--json',
+      '--columns',
+      'id,email',
+    ]);
+    const mailboxes = await direct(h.sandbox, '/v2/mailboxes', { company: company.id });
+    expect(JSON.parse(boxes.stdout)).toEqual(
+      (mailboxes.body as { id: number; details: { email: string } }[]).map((m) => ({
+        id: m.id,
+        details: { email: m.details.email },
+      })),
+    );
+  });
+
+  it('--json --columns on inventory: a part that failed keeps its error', async () => {
+    const inactive = companies().find((c) => !c.active);
+    const active = companies().find((c) => c.active);
+    const r = await h.run([
+      'inventory',
+      '--company',
+      String(active?.id),
+      '--company',
+      String(inactive?.id),
+      '--json',
+      '--columns',
+      'id,mailbox_errors,problems',
+    ]);
+    expect(r.code).toBe(5);
+    const [a, b] = JSON.parse(r.stdout);
+    expect(a).toEqual({
+      id: active?.id,
+      mailboxes: { errors: expect.any(Number) },
+      problems: expect.any(Array),
+    });
+    expect(b).toEqual({
+      id: inactive?.id,
+      mailboxes: { error: { status: 409, message: expect.stringContaining('inactive') } },
+      problems: ['inactive'],
+    });
+  });
+
+  it('--json with an unknown --columns name: exit 2, nothing sent', async () => {
+    h.sandbox.reset();
+    const r = await h.run(['companies', 'list', '--json', '--columns', 'id,nmae']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(sent(h.sandbox)).toEqual([]);
+  });
+
   it('--csv: RFC 4180 with a header row, quotes where needed, CRLF', async () => {
     const r = await h.run(['companies', 'list', '--csv']);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     const rows = r.stdout.split('\r\n');
-    expect(rows[0]).toBe('id,name,owner,active,campaigns,email_slots,linkedin_slots');
+    expect(rows[0]).toBe('id,name,owner,active,running_campaigns,email_slots,linkedin_slots');
     expect(rows.at(-1)).toBe('');
     expect(rows).toHaveLength(companies().length + 2);
     const comma = companies().find((c) => c.name === COMMA_NAME);

@@ -1,7 +1,7 @@
 /** RFC 4180 output and the --columns choice, as a spreadsheet and a script see them. */
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { columnName, csvField, csvValue, selectColumns, toCsv } from '../../src/output/csv.js';
+import { columnName, csvField, csvValue, pickFields, selectColumns, toCsv } from '../../src/output/csv.js';
 
 /** A small RFC 4180 reader, to prove the text parses back to the same fields. */
 function parseCsv(text: string): string[][] {
@@ -130,5 +130,39 @@ describe('--columns', () => {
   it('refuses an empty list', () => {
     expect(() => selectColumns(columns, ' , ')).toThrow(/needs at least one column name; valid columns: id,/);
     expect(() => selectColumns(columns, '')).toThrow(UsageError);
+  });
+});
+
+describe('--json --columns (pickFields)', () => {
+  const columns = [
+    { header: 'id' },
+    { header: 'email', field: 'details.email' },
+    { header: 'campaigns', name: 'running_campaigns', aliases: ['campaigns'] },
+    { header: 'mailbox errors', field: 'mailboxes.errors' },
+  ];
+
+  it('keeps the chosen fields where the API put them, in the chosen order', () => {
+    const chosen = selectColumns(columns, 'campaigns,email,id');
+    const item = {
+      id: 1,
+      running_campaigns: 3,
+      details: { email: 'a@b.example', from_name: 'A' },
+      owner: 'x',
+    };
+    expect(pickFields([item], chosen)).toEqual([
+      { running_campaigns: 3, details: { email: 'a@b.example' }, id: 1 },
+    ]);
+    expect(Object.keys(pickFields([item], chosen)[0] as object)).toEqual([
+      'running_campaigns',
+      'details',
+      'id',
+    ]);
+  });
+
+  it('keeps the error of a part that could not be read', () => {
+    const chosen = selectColumns(columns, 'id,mailbox_errors');
+    expect(pickFields([{ id: 2, mailboxes: { error: { status: 409 } } }], chosen)).toEqual([
+      { id: 2, mailboxes: { error: { status: 409 } } },
+    ]);
   });
 });

@@ -43,6 +43,7 @@ describe('auditCompany', () => {
         by_status: { RUNNING: 1, DRAFT: 0, EDITED: 0, PAUSED: 1, STOPPED: 0, COMPLETED: 0 },
         errors: 1,
       },
+      problems: ['1 account error', '1 campaign error'],
     });
   });
 
@@ -60,6 +61,21 @@ describe('auditCompany', () => {
     expect(report.campaigns).toEqual({ error: { status: 409, message: inactive.message } });
     expect(report.keys).toEqual({ count: 0 });
     expect(showPart(report.campaigns, () => 'x')).toBe('inactive');
+    expect(report.problems).toEqual(['inactive', '1 account error']);
+  });
+
+  it('names a part that could not be read for another reason by its status', async () => {
+    const broken = new ApiError('Internal Server Error (500)', { status: 500 });
+    const report = await auditCompany(
+      reader({
+        mailboxes: async () => {
+          throw broken;
+        },
+      }),
+      company,
+      async () => 0,
+    );
+    expect(report.problems).toEqual(['mailboxes unreadable (500)', '1 account error', '1 campaign error']);
   });
 
   it('lets a programming error through instead of hiding it in the report', async () => {

@@ -204,3 +204,45 @@ describe('fitTable: general rules', () => {
     );
   });
 });
+
+describe('what a reader came for (issue 21)', () => {
+  const MAILBOX: Def[] = [
+    { header: 'id', kind: 'id', priority: 0 },
+    { header: 'type', kind: 'text', priority: 2 },
+    { header: 'email', kind: 'email', priority: 0 },
+    { header: 'from name', kind: 'text', priority: 3 },
+    { header: 'daily limit', kind: 'count', priority: 4 },
+    { header: 'error', kind: 'problem', priority: 0 },
+  ];
+  const error = 'SMTP authentication failed: 535 5.7.8 Username and Password not accepted';
+  const rows = [[10052, 'SMTP', 'hello@lighthouseoutfittersgmbh.example', 'Chloe Martin', 200, error]];
+
+  it('hides counters and descriptions before an error, and cuts the error last but readable', () => {
+    for (const width of [60, 80, 100]) {
+      const layout = describeLayout(specs(MAILBOX, rows), width);
+      expect(layout.hidden).toEqual(expect.arrayContaining(['DAILY LIMIT', 'FROM NAME']));
+      expect(layout.shown.ERROR).toBeGreaterThanOrEqual(20);
+      expect(layout.shown.ID).toBe(5);
+      expect(layout.used).toBeLessThanOrEqual(width);
+    }
+    expect(describeLayout(specs(MAILBOX, rows), 100).shown.EMAIL).toBe(38);
+  });
+
+  it('hides an error column that is empty in every row first', () => {
+    const clean = [[10050, 'SMTP', 'sales@lighthouseoutfittersgmbh.example', 'Chloe Martin', 200, '']];
+    const layout = describeLayout(specs(MAILBOX, clean), 52);
+    expect(layout.hidden).toEqual(['FROM NAME', 'DAILY LIMIT', 'ERROR']);
+    expect(layout.shown).toEqual({ ID: 5, TYPE: 4, EMAIL: 38 });
+  });
+
+  it('never cuts the header of an id column', () => {
+    const columns = specs(
+      [
+        { header: 'company', kind: 'id', priority: 0 },
+        { header: 'reason', kind: 'problem', priority: 0 },
+      ],
+      [[1007, 'Company 1007 is inactive, and a long explanation follows here']],
+    );
+    expect(describeLayout(columns, 30).shown.COMPANY).toBe(7);
+  });
+});

@@ -41,7 +41,7 @@ const columns: Column<Campaign>[] = [
   { header: 'created', value: (c) => c.created, priority: 3 },
   { header: 'from email', value: (c) => c.from_email, priority: 2, kind: 'email' },
   { header: 'per day', value: (c) => c.per_day, kind: 'count', priority: 4 },
-  { header: 'error', value: (c) => c.error, priority: 1 },
+  { header: 'error', value: (c) => c.error },
 ];
 
 export interface ListCampaignsOptions {

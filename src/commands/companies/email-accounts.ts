@@ -29,11 +29,19 @@ export function defineEmailAccounts(companies: Command, run: Run): void {
 const columns: Column<EmailAccount>[] = [
   { header: 'id', value: (a) => a.id },
   { header: 'type', value: (a) => a.type, priority: 2 },
-  { header: 'email', value: (a) => detail(a, 'email') },
-  { header: 'provider', value: (a) => detail(a, 'provider'), priority: 3 },
-  { header: 'from name', value: (a) => detail(a, 'from_name'), priority: 3 },
-  { header: 'campaigns', value: (a) => detail(a, 'running_campaigns'), kind: 'count', priority: 4 },
-  { header: 'error', value: (a) => detail(a, 'error'), priority: 1 },
+  { header: 'email', field: 'details.email', value: (a) => detail(a, 'email') },
+  { header: 'provider', field: 'details.provider', value: (a) => detail(a, 'provider'), priority: 3 },
+  { header: 'from name', field: 'details.from_name', value: (a) => detail(a, 'from_name'), priority: 3 },
+  {
+    header: 'campaigns',
+    name: 'running_campaigns',
+    aliases: ['campaigns'],
+    field: 'details.running_campaigns',
+    value: (a) => detail(a, 'running_campaigns'),
+    kind: 'count',
+    priority: 4,
+  },
+  { header: 'error', field: 'details.error', value: (a) => detail(a, 'error') },
 ];
 
 export async function listEmailAccounts(rt: Runtime, company: string, _opts: object): Promise<void> {

@@ -45,7 +45,13 @@ export const companyColumns: Column<Company>[] = [
   { header: 'name', value: (c) => c.name },
   { header: 'owner', value: (c) => c.owner, priority: 2 },
   { header: 'active', value: (c) => c.active, style: activeStyle, priority: 1 },
-  { header: 'campaigns', value: (c) => c.running_campaigns, kind: 'count' },
+  {
+    header: 'campaigns',
+    name: 'running_campaigns',
+    aliases: ['campaigns'],
+    value: (c) => c.running_campaigns,
+    kind: 'count',
+  },
   { header: 'email slots', value: (c) => c.email_slots, kind: 'count' },
   { header: 'linkedin slots', value: (c) => c.linkedin_slots, kind: 'count' },
 ];

@@ -53,9 +53,10 @@ export function define(command: Command, run: Run): void {
         'Prints one row per company: id, name, active, keys (those your user created),\n' +
           'mailboxes (an SMTP entry and its paired IMAP entry count once; entry types;\n' +
           'mailboxes with an error), webhook events, email accounts, campaigns by status\n' +
-          'and campaigns with an error, then a summary on stderr. Without --company or\n' +
-          '--file every company is audited. Per-company failures (an inactive company\n' +
-          'answers 409) are part of the report.',
+          'and campaigns with an error, and last its problems in words ("2 mailbox errors",\n' +
+          '"inactive": kept on a narrow terminal, where the counters give way), then a\n' +
+          'summary on stderr. Without --company or --file every company is audited.\n' +
+          'Per-company failures (an inactive company answers 409) are part of the report.',
         [
           'agency inventory --active',
           'agency inventory --company "Acme Ltd"',
@@ -78,22 +79,38 @@ export interface InventoryOptions {
   concurrency?: string | undefined;
 }
 
-/** One row per company; on a narrow terminal the counters are hidden first, webhook events last. */
+/**
+ * One row per company. Its id, its name and its problems are what a reader came for; on a narrow
+ * terminal the counters and descriptions give way first. Names are the JSON fields (dotted inside a
+ * part); headers say whose errors they count.
+ */
 const columns: Column<CompanyReport>[] = [
   { header: 'id', value: (r) => r.id },
   { header: 'name', value: (r) => r.name },
   { header: 'active', value: (r) => r.active, style: activeStyle, priority: 1 },
   { header: 'keys', value: (r) => showPart(r.keys, (k) => String(k.count)), kind: 'count' },
   { header: 'mailboxes', value: (r) => showPart(r.mailboxes, (m) => String(m.count)), kind: 'count' },
-  { header: 'types', value: (r) => showPart(r.mailboxes, (m) => formatCounts(m.types)), priority: 4 },
   {
-    header: 'errors',
+    header: 'mailbox types',
+    field: 'mailboxes.types',
+    value: (r) => showPart(r.mailboxes, (m) => formatCounts(m.types)),
+    priority: 4,
+  },
+  {
+    header: 'mailbox errors',
+    field: 'mailboxes.errors',
+    aliases: ['errors'],
     value: (r) => showPart(r.mailboxes, (m) => String(m.errors)),
     kind: 'count',
-    priority: 2,
+    priority: 3,
   },
   { header: 'webhooks', value: (r) => showPart(r.webhooks, (w) => w.events.join(',')), priority: 3 },
-  { header: 'accounts', value: (r) => showPart(r.email_accounts, (e) => String(e.count)), kind: 'count' },
+  {
+    header: 'email accounts',
+    aliases: ['accounts'],
+    value: (r) => showPart(r.email_accounts, (e) => String(e.count)),
+    kind: 'count',
+  },
   {
     header: 'campaigns',
     value: (r) => showPart(r.campaigns, (c) => formatCounts(c.by_status, CAMPAIGN_STATUSES)),
@@ -101,10 +118,13 @@ const columns: Column<CompanyReport>[] = [
   },
   {
     header: 'campaign errors',
+    field: 'campaigns.errors',
     value: (r) => showPart(r.campaigns, (c) => String(c.errors)),
     kind: 'count',
-    priority: 2,
+    priority: 3,
   },
+  // Last, so that the fields of piped rows keep their places.
+  { header: 'problems', value: (r) => r.problems.join(', ') },
 ];
 
 export async function inventory(rt: Runtime, opts: InventoryOptions): Promise<void> {

@@ -56,7 +56,7 @@ interface CreatedKey {
 }
 
 const KEY_COLUMNS: Column<CreatedKey>[] = [
-  { header: 'company', value: (k) => k.company_id, kind: 'id' },
+  { header: 'company', name: 'company_id', aliases: ['company'], value: (k) => k.company_id, kind: 'id' },
   { header: 'label', value: (k) => k.label },
   { header: 'api key', value: (k) => k.api_key, kind: 'id' },
 ];
@@ -117,7 +117,7 @@ export async function createKeys(rt: Runtime, companyArgs: string[], opts: Creat
   }
   progress.done();
 
-  if (out.json) out.jsonValue(created);
+  if (out.json) out.jsonList(created, KEY_COLUMNS);
   else if (rt.terminal.stdoutIsTTY || out.options.columns !== undefined || out.options.csv) {
     await out.list(created, KEY_COLUMNS);
   } else {

@@ -37,13 +37,28 @@ export async function listMailboxes(rt: Runtime, opts: { company?: string | unde
   });
 }
 
-/** The address is what a reader looks for; the counters are hidden first on a narrow terminal. */
+/**
+ * The address and the error are what a reader looks for; the counters are hidden first on a narrow
+ * terminal. Names are the API's fields (under `details`).
+ */
 const mailboxColumns: Column<Mailbox>[] = [
   { header: 'id', value: (m) => m.id },
   { header: 'type', value: (m) => m.type, priority: 2 },
-  { header: 'email', value: (m) => detail(m, 'email') },
-  { header: 'from name', value: (m) => detail(m, 'from_name'), priority: 3 },
-  { header: 'daily limit', value: (m) => detail(m, 'daily_limit'), kind: 'count', priority: 4 },
-  { header: 'sent today', value: (m) => detail(m, 'sent_today'), kind: 'count', priority: 4 },
-  { header: 'error', value: (m) => detail(m, 'error'), priority: 1 },
+  { header: 'email', field: 'details.email', value: (m) => detail(m, 'email') },
+  { header: 'from name', field: 'details.from_name', value: (m) => detail(m, 'from_name'), priority: 3 },
+  {
+    header: 'daily limit',
+    field: 'details.daily_limit',
+    value: (m) => detail(m, 'daily_limit'),
+    kind: 'count',
+    priority: 4,
+  },
+  {
+    header: 'sent today',
+    field: 'details.sent_today',
+    value: (m) => detail(m, 'sent_today'),
+    kind: 'count',
+    priority: 4,
+  },
+  { header: 'error', field: 'details.error', value: (m) => detail(m, 'error') },
 ];

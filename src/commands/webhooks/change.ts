@@ -12,7 +12,7 @@ import { changeWebhooks, type WebhookAction, type WebhookRow } from '../../fleet
 import { checkEvent, checkWebhookUrl } from '../../fleet/webhook-input.js';
 import { DEFAULT_CONCURRENCY, parseConcurrency } from '../../input/parse.js';
 import { readInput } from '../../input/read.js';
-import { failureReason, groupFailures } from '../../output/summary.js';
+import { failureReason, groupFailures, serviceDetail } from '../../output/summary.js';
 import { cellText } from '../../output/text.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
@@ -103,13 +103,30 @@ async function changeWebhooksCommand(
   }
 }
 
+/**
+ * The company, the result and the reason are what a reader came for; the event and the URL (the same
+ * on most rows, and said in the command line) give way on a narrow terminal. On a terminal the
+ * reason is the service's own words; --json, --csv and piped rows keep the whole message.
+ */
 const ROW_COLUMNS: Column<WebhookRow>[] = [
-  { header: 'company', value: (r) => r.company_id ?? '(this account)', kind: 'id' },
-  { header: 'event', value: (r) => r.event, kind: 'name' },
-  { header: 'target url', value: (r) => r.target_url },
-  // A result is one word (would-subscribe): kept whole, the URL gives way ('count' is never cut).
+  {
+    header: 'company',
+    name: 'company_id',
+    aliases: ['company'],
+    value: (r) => r.company_id ?? '(this account)',
+    kind: 'id',
+  },
+  { header: 'event', value: (r) => r.event, kind: 'name', priority: 2 },
+  { header: 'target url', value: (r) => r.target_url, kind: 'email', priority: 3 },
+  // A result is one word (would-subscribe): kept whole ('count' is never cut).
   { header: 'result', value: (r) => r.result, priority: 0, kind: 'count' },
-  { header: 'reason', value: (r) => r.error?.message, priority: 1 },
+  {
+    header: 'reason',
+    name: 'error',
+    aliases: ['reason'],
+    value: (r) => r.error?.message,
+    kind: 'problem',
+  },
 ];
 
 /**
@@ -118,7 +135,7 @@ const ROW_COLUMNS: Column<WebhookRow>[] = [
  */
 async function printRows(rt: Runtime, rows: WebhookRow[]): Promise<void> {
   const { out } = rt;
-  if (out.json) return out.jsonValue(rows);
+  if (out.json) return out.jsonList(rows, ROW_COLUMNS);
   const chosen = out.options.columns !== undefined || out.options.csv === true;
   if (!rt.terminal.stdoutIsTTY && !chosen) {
     for (const row of rows) {
@@ -130,10 +147,14 @@ async function printRows(rt: Runtime, rows: WebhookRow[]): Promise<void> {
   }
   // Off a terminal the key's own account has an empty company id, as in the plain rows.
   const all = rt.terminal.stdoutIsTTY
-    ? ROW_COLUMNS
+    ? ROW_COLUMNS.map((c) => (c.name === 'error' ? { ...c, value: shortReason } : c))
     : ROW_COLUMNS.map((c, i) => (i === 0 ? { ...c, value: (r: WebhookRow) => r.company_id } : c));
   const anyFailed = rows.some((r) => r.error);
   await out.list(rows, anyFailed || chosen ? all : all.slice(0, -1));
+}
+
+function shortReason(row: WebhookRow): string | undefined {
+  return row.error && (serviceDetail(row.error.message) ?? row.error.message);
 }
 
 function summary(rows: readonly WebhookRow[], dryRun: boolean): string {
