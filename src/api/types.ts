@@ -105,8 +105,8 @@ export function isRecord(value: unknown): value is JsonObject {
 export function shapeError(what: string, why: string, debugging = false): ResponseError {
   return new ResponseError(`The service's answer to ${what} was not understood: ${why}`, null, {
     hint: debugging
-      ? 'Check that --base-url points at the agency API.'
-      : 'Run with --debug to see the response, or check that --base-url points at the agency API.',
+      ? 'Check that the base URL points at the agency API.'
+      : 'Run with --debug to see the response, or check that the base URL points at the agency API.',
   });
 }
 

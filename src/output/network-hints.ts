@@ -1,13 +1,16 @@
 /**
  * Hints for a request that got no answer, from what only the run knows: a practice sandbox that is
  * not running, or a deadline that came from AGENCY_TIMEOUT (which the user may have set long ago).
+ * A hint names the setting a value came from (--base-url, AGENCY_BASE_URL or a profile), so that
+ * the user changes the right one.
  */
-import { DEFAULT_TIMEOUT_SECONDS, type Environment, type GlobalFlags } from '../context.js';
-import { NetworkError } from '../errors.js';
+import { type Context, DEFAULT_TIMEOUT_SECONDS, type Environment, type GlobalFlags } from '../context.js';
+import { AgencyError, NetworkError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 
 export interface RunFacts {
   baseUrl: string | undefined;
+  baseUrlSource: Context['baseUrlSource'] | undefined;
   profileName: string | undefined;
   /** --timeout's value, AGENCY_TIMEOUT's, or neither (the default). */
   timeoutFlag: string | undefined;
@@ -17,12 +20,17 @@ export interface RunFacts {
 
 /** The hint to show instead of the error's own, or undefined to keep it. */
 export function networkHint(error: unknown, facts: RunFacts): string | undefined {
+  // "the base URL" in a hint of the API layer: say which one, and where it was set.
+  if (error instanceof AgencyError && !(error instanceof NetworkError) && facts.baseUrl !== undefined) {
+    const where = baseUrlOrigin(facts);
+    return error.hint?.includes('the base URL')
+      ? error.hint.replace('the base URL', `the base URL (${facts.baseUrl}, from ${where})`)
+      : undefined;
+  }
   if (!(error instanceof NetworkError)) return undefined;
   const code = causeCode(error);
   if (code === 'ECONNREFUSED' && facts.baseUrl !== undefined && isLocal(facts.baseUrl)) {
-    const sandbox =
-      facts.profileName === 'sandbox' ? 'The "sandbox" profile points at' : 'Nothing answers at';
-    return `${sandbox} ${facts.baseUrl}: is \`agency sandbox\` running? Start it in another terminal, or check the port.`;
+    return `${pointsAt(facts)} ${facts.baseUrl}: is \`agency sandbox\` running? Start it in another terminal, or check the port.`;
   }
   if (code === 'ETIMEDOUT') {
     const range = 'more than 0 and at most 3600 seconds';
@@ -32,6 +40,26 @@ export function networkHint(error: unknown, facts: RunFacts): string | undefined
       return `The deadline per request comes from AGENCY_TIMEOUT=${facts.timeoutEnv}; raise it (${range}) or unset it (${facts.defaultTimeoutSeconds} s).`;
   }
   return undefined;
+}
+
+/** Where the base URL was set, in the words the user typed it: --base-url, AGENCY_BASE_URL, a profile. */
+function baseUrlOrigin(facts: RunFacts): string {
+  switch (facts.baseUrlSource) {
+    case 'flag':
+      return '--base-url';
+    case 'env':
+      return 'AGENCY_BASE_URL';
+    case 'profile':
+      return `the "${facts.profileName}" profile`;
+    default:
+      return 'the default';
+  }
+}
+
+function pointsAt(facts: RunFacts): string {
+  if (facts.baseUrlSource === 'default' || facts.baseUrlSource === undefined) return 'Nothing answers at';
+  const origin = baseUrlOrigin(facts);
+  return `${origin.charAt(0).toUpperCase()}${origin.slice(1)} points at`;
 }
 
 function causeCode(error: Error): string | undefined {
@@ -65,6 +93,7 @@ export function runFacts(
   }
   return {
     baseUrl: ctx?.baseUrl,
+    baseUrlSource: ctx?.baseUrlSource,
     profileName: ctx?.profileName,
     timeoutFlag: flags.timeout,
     timeoutEnv: environment.timeout,

@@ -4,7 +4,8 @@
  * file that neither blocks a run that does not need it nor stays readable by others.
  */
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
+import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
@@ -123,6 +124,36 @@ describe('hints that are right', () => {
     const r = await h.run(['me'], { env: { AGENCY_CONFIG_DIR: dir } });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('is `agency sandbox` running?');
+    expect(r.stderr).toContain(`The "sandbox" profile points at http://127.0.0.1:${port}/rest`);
+  });
+
+  it('a stopped server named by --base-url or AGENCY_BASE_URL: the hint blames that, not the profile', async () => {
+    const port = await closedPort();
+    const url = `http://127.0.0.1:${port}/rest`;
+    // The current profile points at the running sandbox; the flag and the variable point elsewhere.
+    const byFlag = await h.run(['--base-url', url, 'me']);
+    expect(byFlag.code).toBe(1);
+    expect(byFlag.stderr).toContain(`--base-url points at ${url}: is \`agency sandbox\` running?`);
+    expect(byFlag.stderr).not.toContain('profile');
+    const byEnv = await h.run(['me'], { env: { AGENCY_BASE_URL: url } });
+    expect(byEnv.code).toBe(1);
+    expect(byEnv.stderr).toContain(`AGENCY_BASE_URL points at ${url}:`);
+    expect(byEnv.stderr).not.toContain('profile');
+  });
+
+  it('an answer that is not the API: the hint names the base URL and where it was set', async () => {
+    const server = createHttpServer((_, res) => res.writeHead(200).end());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const r = await h.run(['me'], { env: { AGENCY_BASE_URL: `http://127.0.0.1:${port}/rest` } });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(
+        `the base URL (http://127.0.0.1:${port}/rest, from AGENCY_BASE_URL) points at the agency API`,
+      );
+    } finally {
+      server.close();
+    }
   });
 
   it('a bad AGENCY_TIMEOUT names the variable and the real range', async () => {
