@@ -8,6 +8,7 @@ import {
   type BlacklistKind,
   blacklistFilterQuery,
   type CompanyRole,
+  DELIVERABILITY_PER_PAGE,
   type GuestPermission,
   MAX_BLACKLIST_PER_REQUEST,
   MAX_GUESTS_PER_INVITATION,
@@ -24,13 +25,17 @@ import {
   type Company,
   type CompanyUser,
   type CreatedCompany,
+  type Deliverability,
   type EmailAccount,
   expectArray,
+  expectList,
+  expectObject,
   expectPage,
   type GuestInvitation,
   isApiKey,
   isCompany,
   isCompanyUser,
+  isDeliverability,
   isIdentified,
   isRecord,
   isWebhook,
@@ -56,6 +61,7 @@ export type {
   Company,
   CompanyUser,
   CreatedCompany,
+  Deliverability,
   EmailAccount,
   GuestInvitation,
   Mailbox,
@@ -86,7 +92,7 @@ export class AgencyClient {
       body: { companies: names.map((name) => ({ name })) },
       action: `create ${names.length === 1 ? 'the company' : `${names.length} companies`}`,
     });
-    const body = this.object(res, 'company creation', 'an object with "companies"');
+    const body = expectObject(res, this.debugging, 'company creation', 'an object with "companies"');
     return expectArray(body.companies, isCompany, 'company creation', this.debugging);
   }
 
@@ -109,7 +115,7 @@ export class AgencyClient {
       company: companyId,
       action: `create a key for company ${companyId}`,
     });
-    const body = this.object(res, 'key creation', 'an object with "api_key"');
+    const body = expectObject(res, this.debugging, 'key creation', 'an object with "api_key"');
     if (typeof body.api_key !== 'string') {
       throw shapeError('key creation', 'expected an object with "api_key"', this.debugging);
     }
@@ -123,7 +129,8 @@ export class AgencyClient {
       company: companyId,
       action: `list the email accounts of company ${companyId}`,
     });
-    return this.listOf(
+    return expectList(
+      this.debugging,
       res.data,
       isIdentified,
       `the email accounts of company ${companyId}`,
@@ -183,7 +190,7 @@ export class AgencyClient {
       companyId,
       action: companyId === undefined ? 'identify the key' : `read the account of company ${companyId}`,
     });
-    return this.object(res, '/v1/me', 'an object');
+    return expectObject(res, this.debugging, '/v1/me', 'an object');
   }
 
   /** Documented as a bare array; a wrapped {content} form is accepted too. */
@@ -194,7 +201,7 @@ export class AgencyClient {
       companyId,
       action: `list the mailboxes of ${accountName(companyId)}`,
     });
-    return this.listOf(res.data, isIdentified, 'the mailbox list') as Mailbox[];
+    return expectList(this.debugging, res.data, isIdentified, 'the mailbox list') as Mailbox[];
   }
 
   /**
@@ -291,7 +298,7 @@ export class AgencyClient {
     const data = res.data;
     if (data === undefined) return [];
     if (isRecord(data) && Object.keys(data).length === 1 && typeof data.message === 'string') return [];
-    return this.listOf(data, isIdentified, 'the campaign list') as Campaign[];
+    return expectList(this.debugging, data, isIdentified, 'the campaign list') as Campaign[];
   }
 
   /** One 0-based page of the agency blacklist: {"domains"|"emails": [...], "total": N}. */
@@ -304,7 +311,7 @@ export class AgencyClient {
       action: `list the blacklisted ${kind} (page ${page0})`,
     });
     if (res.data === undefined) return { items: [], total: 0 };
-    const body = this.object(res, `the blacklist of ${kind}`, `an object with "${kind}"`);
+    const body = expectObject(res, this.debugging, `the blacklist of ${kind}`, `an object with "${kind}"`);
     const items = this.blacklistItems(res, kind);
     // Without "total" only a short page ends the listing: a full one may have more after it.
     const total =
@@ -357,8 +364,19 @@ export class AgencyClient {
   /** The values of a blacklist answer: strings, or objects holding the value. */
   private blacklistItems(res: HttpResponse, kind: BlacklistKind): string[] {
     if (res.data === undefined) return [];
-    const body = this.object(res, `the blacklist of ${kind}`, `an object with "${kind}"`);
+    const body = expectObject(res, this.debugging, `the blacklist of ${kind}`, `an object with "${kind}"`);
     return blacklistValues(body[kind] ?? [], kind, this.debugging);
+  }
+
+  /** One page (50 clients) of each client's counters over the period and the period before it. */
+  async deliverabilityPage(
+    page: number,
+    period: { from?: string; to?: string } = {},
+  ): Promise<Page<Deliverability>> {
+    const query = { from: period.from, to: period.to, page, per_page: DELIVERABILITY_PER_PAGE };
+    const action = `read the deliverability of the clients (page ${page})`;
+    const res = await this.http.request({ method: 'GET', path: PATHS.deliverability, query, action });
+    return expectPage(res.data, isDeliverability, 'the deliverability listing', this.debugging);
   }
 
   /** The `api` command: any method and path, the body returned as parsed. */
@@ -372,23 +390,6 @@ export class AgencyClient {
 
   private get debugging(): boolean {
     return this.http.debugging === true;
-  }
-
-  /** The body as an object; an empty body is named with its status. */
-  private object(res: HttpResponse, what: string, expected: string): JsonObject {
-    if (isRecord(res.data)) return res.data;
-    const why =
-      res.data === undefined
-        ? `expected ${expected}, but it answered ${res.status} with an empty body`
-        : `expected ${expected}`;
-    throw shapeError(what, why, this.debugging);
-  }
-
-  private listOf<T>(data: unknown, check: (v: unknown) => v is T, what: string): T[] {
-    if (Array.isArray(data)) return expectArray(data, check, what, this.debugging);
-    if (isRecord(data) && Array.isArray(data.content))
-      return expectArray(data.content, check, what, this.debugging);
-    throw shapeError(what, 'expected a list or an object with "content"', this.debugging);
   }
 }
 

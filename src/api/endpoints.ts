@@ -19,6 +19,7 @@ export const PATHS = {
   companyInviteGuest: (companyId: number) => `/v2/agency/companies/${companyId}/invite_guest`,
   companyGuestPermissions: (companyId: number) => `/v2/agency/companies/${companyId}/guests/permissions`,
   blacklist: (kind: BlacklistKind) => `/v2/agency/blacklist/${kind}`,
+  deliverability: '/v2/agency/deliverability',
 } as const;
 
 export type BlacklistKind = 'domains' | 'emails';
@@ -39,6 +40,8 @@ export const MAX_GUESTS_PER_INVITATION = 10;
 export const MAX_REQUEST_URL_LENGTH = 4_100;
 /** The blacklist's page size: the service's default is 100, its maximum 1,000. */
 export const MAX_BLACKLIST_PER_PAGE = 1_000;
+/** The deliverability listing's page size: the service's maximum (its default is 20). */
+export const DELIVERABILITY_PER_PAGE = 50;
 /** Answers to GET /v1/webhooks that mean "not served here": the v2 path is tried instead. */
 export const MISSING_ENDPOINT_STATUSES: readonly number[] = [404, 405];
 

@@ -63,6 +63,21 @@ export async function* paginate<T>(
   yield* pipeline(read, first, options.page !== undefined, options);
 }
 
+/**
+ * 1-based pages for a search that may end early: the first page alone (what is sought there costs one
+ * request), then the rest asked ahead as usual. The caller stops by leaving the loop.
+ */
+export async function* paginateSearch<T>(fetchPage: (page: number) => Promise<Page<T>>): AsyncGenerator<T> {
+  let pages = 1;
+  let items = 0;
+  const onPage = (info: PaginationData | undefined, seen: number) => {
+    pages = info?.total_pages ?? 1;
+    items = seen;
+  };
+  yield* paginate(fetchPage, { page: 1, onPage });
+  if (pages > 1 && items > 0) yield* paginate(fetchPage, { from: 2 });
+}
+
 export interface ZeroBasedOptions {
   perPage: number;
   limit?: number | undefined;

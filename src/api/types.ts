@@ -89,6 +89,32 @@ export interface GuestInvitation {
   guest_permissions: 'mailboxes'[];
 }
 
+/** A counter of the deliverability listing: this period and the period of the same length before it. */
+export interface PeriodPair {
+  current_period: number;
+  previous_period: number;
+}
+
+/** A client of GET /v2/agency/deliverability (totals of actions; clients with no activity left out). */
+export interface Deliverability {
+  id: number;
+  name: string;
+  emails_sent: PeriodPair;
+  delivered_emails: PeriodPair;
+  views: PeriodPair;
+  replies: PeriodPair;
+  bounces: PeriodPair;
+  [field: string]: unknown;
+}
+
+export const DELIVERABILITY_COUNTERS = [
+  'emails_sent',
+  'delivered_emails',
+  'views',
+  'replies',
+  'bounces',
+] as const;
+
 /** One page of the agency blacklist (0-based paging). */
 export interface BlacklistPage {
   items: string[];
@@ -122,6 +148,15 @@ export const isWebhook: Check<Webhook> = (v): v is Webhook => isRecord(v) && typ
 export const isCompanyUser: Check<CompanyUser> = (v): v is CompanyUser =>
   isRecord(v) && (typeof v.id === 'number' || typeof v.email === 'string');
 
+const isPeriodPair = (v: unknown): v is PeriodPair =>
+  isRecord(v) && typeof v.current_period === 'number' && typeof v.previous_period === 'number';
+
+export const isDeliverability: Check<Deliverability> = (v): v is Deliverability =>
+  isRecord(v) &&
+  typeof v.id === 'number' &&
+  typeof v.name === 'string' &&
+  DELIVERABILITY_COUNTERS.every((field) => isPeriodPair(v[field]));
+
 export const isIdentified: Check<{ id: number }> = (v): v is { id: number } =>
   isRecord(v) && (typeof v.id === 'number' || typeof v.id === 'string');
 
@@ -133,10 +168,49 @@ export function expectArray<T>(value: unknown, check: Check<T>, what: string, de
   return value as T[];
 }
 
+/** An answer's body as an object; an empty body is named with its status. */
+export function expectObject(
+  res: { status: number; data?: unknown },
+  debugging: boolean,
+  what: string,
+  expected: string,
+): JsonObject {
+  if (isRecord(res.data)) return res.data;
+  const why =
+    res.data === undefined
+      ? `expected ${expected}, but it answered ${res.status} with an empty body`
+      : `expected ${expected}`;
+  throw shapeError(what, why, debugging);
+}
+
+/** A bare list, or one wrapped as {content}. */
+export function expectList<T>(debugging: boolean, data: unknown, check: Check<T>, what: string): T[] {
+  if (Array.isArray(data)) return expectArray(data, check, what, debugging);
+  if (isRecord(data) && Array.isArray(data.content)) return expectArray(data.content, check, what, debugging);
+  throw shapeError(what, 'expected a list or an object with "content"', debugging);
+}
+
+/**
+ * The older names of the paging fields (an older help article's deliverability sample), read as the
+ * specification's: total_count = total_elements, pages_count = total_pages.
+ */
+const OLDER_PAGING_NAMES = { total_count: 'total_elements', pages_count: 'total_pages' } as const;
+
+function withSpecPagingNames(raw: JsonObject): JsonObject {
+  const renamed: JsonObject = { ...raw };
+  for (const [older, name] of Object.entries(OLDER_PAGING_NAMES)) {
+    if (renamed[name] === undefined && renamed[older] !== undefined) renamed[name] = renamed[older];
+    delete renamed[older];
+  }
+  return renamed;
+}
+
 export function expectPage<T>(value: unknown, check: Check<T>, what: string, debugging = false): Page<T> {
   if (!isRecord(value)) throw shapeError(what, 'expected an object with "content"', debugging);
   const content = expectArray(value.content, check, what, debugging);
-  const raw = value.pagination_data;
+  const raw = isRecord(value.pagination_data)
+    ? withSpecPagingNames(value.pagination_data)
+    : value.pagination_data;
   let pagination: PaginationData | undefined;
   if (isRecord(raw)) {
     // Paging needs only these two to know where it is and when to stop; the other two fields of the

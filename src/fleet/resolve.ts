@@ -2,7 +2,7 @@
  * `<company>` as the user gives it: a numeric id, or an exact company name resolved through one
  * listing of the companies per run (cached), never guessed.
  */
-import { collect, paginate } from '../api/paginate.js';
+import { collect, paginate, paginateSearch } from '../api/paginate.js';
 import type { Company } from '../api/types.js';
 import { AgencyError, ExitCode, UsageError } from '../errors.js';
 import { describeCompany, NameIndex } from './names.js';
@@ -58,6 +58,34 @@ export class CompanyDirectory {
   index(): Promise<NameIndex<Company>> {
     this.#index ??= this.all().then((companies) => new NameIndex(companies));
     return this.#index;
+  }
+
+  /**
+   * The companies with these ids. The list is read only until every one is found: a target on the
+   * first page costs one request, not the whole list. An id the whole list lacks is exit 4.
+   */
+  async find(ids: readonly number[]): Promise<Company[]> {
+    if (ids.length === 0) return [];
+    const missing = new Set(ids);
+    const found = new Map<number, Company>();
+    const take = (company: Company) => {
+      if (!missing.delete(company.id)) return;
+      found.set(company.id, company);
+    };
+    if (this.listed) {
+      for (const company of await this.all()) take(company);
+    } else {
+      for await (const company of paginateSearch((page) => this.api.listCompaniesPage(page))) {
+        take(company);
+        if (missing.size === 0) break;
+      }
+    }
+    if (missing.size > 0) {
+      throw new CompanyNotFoundError(`No company with id ${[...missing].join(', ')} in this agency.`, {
+        hint: 'See the ids with: agency companies list',
+      });
+    }
+    return ids.flatMap((id) => found.get(id) ?? []);
   }
 
   /** Whether the listing has been (or is being) read, so an id can be matched to its record for free. */

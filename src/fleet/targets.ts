@@ -90,7 +90,8 @@ export async function selectTargets(options: TargetOptions, directory: CompanyDi
   return targets;
 }
 
-function readRefs(options: TargetOptions): SourcedRef[] {
+/** Every --company and --file value checked locally, in order (a usage error lists every bad one). */
+export function readRefs(options: TargetOptions): SourcedRef[] {
   const refs: SourcedRef[] = [];
   const problems: string[] = [];
   (options.company ?? []).forEach((value, i) => {

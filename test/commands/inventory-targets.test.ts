@@ -160,4 +160,27 @@ describe('inventory targets', () => {
     expect((JSON.parse(r.stdout) as Report[]).map((c) => c.id)).toEqual(active().map((c) => c.id));
     expect(sent(h.sandbox).find((q) => q.path === '/v2/agency/companies')?.query.active).toBe('true');
   }, 60_000);
+
+  it('--company <id> reads the company list only up to the page that names it', async () => {
+    const onFirstPage = active()[0];
+    const onSecondPage = active().find((c) => c.id >= 1051);
+    if (!onFirstPage || !onSecondPage) throw new Error('seed too small');
+    const companyPages = () =>
+      sent(h.sandbox)
+        .filter((q) => q.path === '/v2/agency/companies')
+        .map((q) => q.query.page);
+    const r = await h.run(['inventory', '--company', String(onFirstPage.id), '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as Report[]).map((c) => [c.id, c.name])).toEqual([
+      [onFirstPage.id, onFirstPage.name],
+    ]);
+    // One page of the list, then the company's five reads (key list, email accounts, mailboxes,
+    // webhooks, campaigns): 6 requests, where reading the whole list first cost one per page more.
+    expect(companyPages()).toEqual(['1']);
+    expect(sent(h.sandbox)).toHaveLength(6);
+    h.sandbox.reset();
+    const second = await h.run(['inventory', '--company', String(onSecondPage.id), '--json']);
+    expect(second.code, second.stderr).toBe(0);
+    expect(companyPages()).toEqual(['1', '2']);
+  });
 });

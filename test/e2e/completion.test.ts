@@ -9,7 +9,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildProgram } from '../../src/cli.js';
 import { BIN, runAgency, writeConfig } from '../helpers/cli.js';
 import { Terminal, TMUX_MISSING } from '../helpers/tmux.js';
 
@@ -23,24 +25,15 @@ let binDir: string;
 let workDir: string;
 const scripts: Record<string, string> = {};
 const PROFILES = ['alpha', 'beta-2', 'work'];
-const COMMANDS = [
-  'api',
-  'apply',
-  'blacklist',
-  'campaigns',
-  'companies',
-  'completion',
-  'inventory',
-  'keys',
-  'login',
-  'logout',
-  'mailboxes',
-  'me',
-  'plan',
-  'profiles',
-  'sandbox',
-  'webhooks',
-];
+/** Every top-level command, from the command tree itself (completion must offer each, and only those). */
+const COMMANDS = (
+  await buildProgram(
+    { stdout: new Writable({ write: (_c, _e, done) => done() }), stderr: process.stderr },
+    () => async () => {},
+  )
+).commands
+  .map((command) => command.name())
+  .sort();
 
 function env(): Record<string, string> {
   return {

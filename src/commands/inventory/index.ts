@@ -28,7 +28,7 @@ import {
   showPart,
 } from '../../fleet/inventory.js';
 import type { CompanyLister } from '../../fleet/ports.js';
-import { CompanyDirectory, CompanyNotFoundError } from '../../fleet/resolve.js';
+import { CompanyDirectory } from '../../fleet/resolve.js';
 import { selectTargets } from '../../fleet/targets.js';
 import { parsePositiveInt } from '../../input/parse.js';
 import { readInput } from '../../input/read.js';
@@ -195,24 +195,17 @@ function countingLister(
   return lister;
 }
 
-/** The companies of --company / --file, in the user's order, each once; an id outside the agency is exit 4. */
+/**
+ * The companies of --company / --file, in the user's order, each once. Ids cost only the pages of the
+ * company list up to the last of them (a name, the whole list); an id outside the agency is exit 4.
+ */
 async function namedCompanies(
   lister: CompanyLister,
   options: { company?: string[] | undefined; file?: { text: string; source: string } | undefined },
 ): Promise<Company[]> {
   const directory = new CompanyDirectory(lister);
   const targets = await selectTargets(options, directory);
-  const all = await directory.all();
-  const byId = new Map(all.map((company) => [company.id, company]));
-  const unknown = targets
-    .filter((t) => t.companyId === null || !byId.has(t.companyId))
-    .map((t) => t.companyId);
-  if (unknown.length > 0) {
-    throw new CompanyNotFoundError(`No company with id ${unknown.join(', ')} in this agency.`, {
-      hint: 'See the ids with: agency companies list',
-    });
-  }
-  return targets.map((t) => byId.get(t.companyId as number) as Company);
+  return directory.find(targets.map((t) => t.companyId as number));
 }
 
 function summarize(rt: Runtime, reports: readonly CompanyReport[], named: boolean): void {

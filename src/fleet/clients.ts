@@ -1,0 +1,128 @@
+/**
+ * Which clients `deliverability` and `health` look at (contract, "Fleet health"): none = every client
+ * of the agency; --company (repeatable) and --file name them; --all / --active = the active ones;
+ * --inactive = the inactive ones. Checked locally first; a named id costs no company listing when the
+ * deliverability listing already names the client, and otherwise only the pages until it is found.
+ */
+import type { Company, Deliverability } from '../api/types.js';
+import { UsageError } from '../errors.js';
+import type { Period } from '../input/period.js';
+import { fetchAllCompanies } from './all-companies.js';
+import { type DeliverabilityReader, readDeliverability } from './deliverability.js';
+import type { CompanyLister } from './ports.js';
+import { CompanyDirectory, type CompanyRef } from './resolve.js';
+import { readRefs, type TargetOptions } from './targets.js';
+
+export interface ClientTargetOptions extends TargetOptions {
+  active?: boolean | undefined;
+  inactive?: boolean | undefined;
+}
+
+export type ClientSelection =
+  /** No targets: every client. */
+  | { kind: 'every' }
+  /** --all / --active (true), --inactive (false): the company list with that filter. */
+  | { kind: 'listed'; active: boolean }
+  /** --company / --file, in the user's order. */
+  | { kind: 'named'; refs: CompanyRef[] };
+
+/** The selection the options ask for; bad values are a usage error before any request. */
+export function clientSelection(options: ClientTargetOptions): ClientSelection {
+  const named = (options.company ?? []).length > 0 || options.file !== undefined;
+  const filtered = options.all || options.active || options.inactive;
+  if (named && filtered) {
+    throw new UsageError(
+      '--company and --file name the companies; --all, --active and --inactive cannot be added.',
+    );
+  }
+  if (named) {
+    const refs = readRefs(options).map(({ ref }) => ref);
+    if (refs.length === 0) {
+      throw new UsageError(`${options.file?.source ?? '--file'} names no company (only blank or # lines).`);
+    }
+    return { kind: 'named', refs };
+  }
+  if (filtered) return { kind: 'listed', active: !options.inactive };
+  return { kind: 'every' };
+}
+
+export interface Client {
+  id: number;
+  name: string;
+  /** Unknown when the client was named by id and the company list was not read. */
+  active?: boolean | undefined;
+}
+
+/**
+ * The named clients, each once, in the user's order. `known` names clients for free (the
+ * deliverability listing); an id it does not name is looked up in the company list, read only until
+ * every such id is found (an id outside the agency: exit 4); a name is resolved through the list.
+ */
+export async function namedClients(
+  refs: readonly CompanyRef[],
+  directory: CompanyDirectory,
+  known: ReadonlyMap<number, string>,
+): Promise<Client[]> {
+  const unknownIds = refs.flatMap((ref) => (ref.id !== undefined && !known.has(ref.id) ? [ref.id] : []));
+  const found = new Map<number, Company>();
+  for (const company of await directory.find(unknownIds)) found.set(company.id, company);
+  const clients: Client[] = [];
+  const seen = new Set<number>();
+  for (const ref of refs) {
+    let client: Client;
+    if (ref.id === undefined) {
+      const { id, company } = await directory.resolve(ref);
+      client = { id, name: company?.name ?? ref.name, active: company?.active };
+    } else {
+      const company = found.get(ref.id);
+      client = { id: ref.id, name: company?.name ?? known.get(ref.id) ?? '', active: company?.active };
+    }
+    if (seen.has(client.id)) continue;
+    seen.add(client.id);
+    clients.push(client);
+  }
+  return clients;
+}
+
+export interface ClientReader extends CompanyLister, DeliverabilityReader {}
+
+export interface SelectedClients {
+  /** The clients to report on, in order; undefined = the clients the deliverability listing names. */
+  clients: Client[] | undefined;
+  /** The deliverability listing of the period (only up to the named clients when ids alone are given). */
+  items: Deliverability[];
+}
+
+/**
+ * The clients of a selection and the period's deliverability listing, read together. `every`: what no
+ * target means: 'listing' = the clients the listing names (deliverability), 'active' = every active
+ * company (health; an inactive one cannot be read).
+ */
+export async function selectClients(
+  api: ClientReader,
+  selection: ClientSelection,
+  period: Period,
+  every: 'listing' | 'active',
+): Promise<SelectedClients> {
+  if (selection.kind === 'every' && every === 'listing') {
+    return { clients: undefined, items: await readDeliverability(api, period) };
+  }
+  if (selection.kind !== 'named') {
+    const active = selection.kind === 'listed' ? selection.active : true;
+    const [companies, items] = await Promise.all([
+      fetchAllCompanies(api, active),
+      readDeliverability(api, period),
+    ]);
+    return { clients: companies.map(({ id, name }) => ({ id, name, active })), items };
+  }
+  const directory = new CompanyDirectory(api);
+  const ids = selection.refs.flatMap((ref) => (ref.id === undefined ? [] : [ref.id]));
+  const idsOnly = ids.length === selection.refs.length;
+  const [items] = await Promise.all([
+    readDeliverability(api, period, idsOnly ? new Set(ids) : undefined),
+    // A name needs the whole company list anyway: read it while the listing comes in.
+    idsOnly ? undefined : directory.all(),
+  ]);
+  const known = new Map(items.map((item) => [item.id, item.name]));
+  return { clients: await namedClients(selection.refs, directory, known), items };
+}

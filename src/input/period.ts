@@ -1,0 +1,48 @@
+/**
+ * `--from` / `--to` of the fleet health commands: calendar days as YYYY-MM-DD, checked before any
+ * request (a real date, from ≤ to, not after today). Either may be left out: the service's default
+ * window is the last 30 days.
+ */
+import { UsageError } from '../errors.js';
+
+export interface Period {
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+function parseDay(value: string, flag: string): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value.trim());
+  const day = match
+    ? new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])))
+    : undefined;
+  if (!match || !day || day.toISOString().slice(0, 10) !== match[0]) {
+    throw new UsageError(
+      `${flag} must be a date as YYYY-MM-DD, such as 2026-05-01 (got ${JSON.stringify(value)}).`,
+    );
+  }
+  return match[0];
+}
+
+/** Today on this machine's calendar, as YYYY-MM-DD (the service counts days in the user's time zone). */
+export function today(now = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+export function parsePeriod(options: Period, now = new Date()): Period {
+  const from = options.from === undefined ? undefined : parseDay(options.from, '--from');
+  const to = options.to === undefined ? undefined : parseDay(options.to, '--to');
+  const limit = today(now);
+  for (const [flag, day] of [
+    ['--from', from],
+    ['--to', to],
+  ] as const) {
+    if (day !== undefined && day > limit) {
+      throw new UsageError(`${flag} ${day} is in the future (today is ${limit}).`);
+    }
+  }
+  if (from !== undefined && to !== undefined && from > to) {
+    throw new UsageError(`--from ${from} is after --to ${to}.`);
+  }
+  return { from, to };
+}

@@ -1,0 +1,193 @@
+/**
+ * `agency deliverability` against the sandbox: one row per client from GET /v2/agency/deliverability
+ * (pages of 50), the rates of the contract, zero rows for named clients with no activity, dates
+ * checked before any request, the older paging names, and a targeted run that reads only what it needs.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
+import type { Harness } from '../helpers/cli.js';
+import { directAllPages, expectUsageError, lines, sent, startCoreHarness } from '../helpers/core.js';
+import { plain, runOnTerminal } from '../helpers/terminal-run.js';
+
+const IN_PROCESS = { inProcess: true };
+const PATH = '/v2/agency/deliverability';
+
+interface Pair {
+  current_period: number;
+  previous_period: number;
+}
+interface Item {
+  id: number;
+  name: string;
+  emails_sent: Pair;
+  delivered_emails: Pair;
+  views: Pair;
+  replies: Pair;
+  bounces: Pair;
+}
+
+describe('deliverability', () => {
+  let h: Harness;
+  let listing: Item[];
+  beforeAll(async () => {
+    h = await startCoreHarness({}, IN_PROCESS);
+    listing = (await directAllPages(h.sandbox, `${PATH}?per_page=50`)) as Item[];
+  });
+  afterAll(() => h.close());
+  beforeEach(() => h.sandbox.reset());
+
+  const active = () => h.sandbox.store.companies(MAIN_AGENCY_ID, { active: true });
+  const listed = (id: number) => listing.some((item) => item.id === id);
+  const pct = (top: number, bottom: number) => `${((top / bottom) * 100).toFixed(1)}%`;
+  const requests = () => sent(h.sandbox).map((q) => `${q.path}?${new URLSearchParams(q.query)}`);
+
+  it('without targets: the clients the service lists, 9 fields, rates with one decimal; pages of 50', async () => {
+    const r = await h.run(['deliverability']);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = lines(r.stdout).map((line) => line.split('\t'));
+    expect(rows.map((row) => Number(row[0]))).toEqual(listing.map((item) => item.id));
+    const [first] = listing;
+    if (!first) throw new Error('empty listing');
+    expect(rows[0]).toEqual([
+      String(first.id),
+      first.name,
+      String(first.emails_sent.current_period),
+      String(first.delivered_emails.current_period),
+      String(first.views.current_period),
+      String(first.replies.current_period),
+      String(first.bounces.current_period),
+      pct(first.replies.current_period, first.delivered_emails.current_period),
+      pct(first.bounces.current_period, first.emails_sent.current_period),
+    ]);
+    const pages = Math.ceil(listing.length / 50);
+    expect(requests()).toEqual(Array.from({ length: pages }, (_, i) => `${PATH}?page=${i + 1}&per_page=50`));
+  });
+
+  it("--json keeps the service's {current_period, previous_period} pairs and adds the rates as 0..1", async () => {
+    const r = await h.run(['deliverability', '--json', '--from', '2026-05-01', '--to', '2026-05-31']);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = JSON.parse(r.stdout) as (Item & { reply_rate: number; bounce_rate: number })[];
+    const month = (await directAllPages(
+      h.sandbox,
+      `${PATH}?per_page=50&from=2026-05-01&to=2026-05-31`,
+    )) as Item[];
+    expect(rows.map(({ reply_rate, bounce_rate, ...item }) => item)).toEqual(month);
+    for (const row of rows) {
+      expect(row.bounce_rate).toBe(row.bounces.current_period / row.emails_sent.current_period);
+      expect(row.reply_rate).toBe(row.replies.current_period / row.delivered_emails.current_period);
+    }
+    expect(sent(h.sandbox)[0]?.query).toMatchObject({ from: '2026-05-01', to: '2026-05-31' });
+  });
+
+  it('a named client with no activity is a row of zeros (rates null); only the pages needed are read', async () => {
+    const quiet = active().find((c) => !listed(c.id));
+    const busy = active().find((c) => listed(c.id));
+    if (!quiet || !busy) throw new Error('seed has no quiet or no busy client');
+    const r = await h.run([
+      'deliverability',
+      '--company',
+      String(busy.id),
+      '--company',
+      String(quiet.id),
+      '--json',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = JSON.parse(r.stdout);
+    expect(rows.map((row: Item) => [row.id, row.name])).toEqual([
+      [busy.id, busy.name],
+      [quiet.id, quiet.name],
+    ]);
+    const zero = { current_period: 0, previous_period: 0 };
+    expect(rows[1]).toEqual({
+      id: quiet.id,
+      name: quiet.name,
+      emails_sent: zero,
+      delivered_emails: zero,
+      views: zero,
+      replies: zero,
+      bounces: zero,
+      reply_rate: null,
+      bounce_rate: null,
+    });
+    // The quiet client is not in the listing: all of it was read, then the company list only up to
+    // the page that names it.
+    const companyPages = sent(h.sandbox).filter((q) => q.path === '/v2/agency/companies');
+    expect(companyPages.map((q) => q.query.page)).toEqual(['1']);
+  });
+
+  it('a client the listing names costs one listing page and no company list', async () => {
+    const [first] = listing;
+    if (!first) throw new Error('empty listing');
+    const r = await h.run(['deliverability', '--company', String(first.id)]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(lines(r.stdout)).toHaveLength(1);
+    expect(requests()).toEqual([`${PATH}?page=1&per_page=50`]);
+  });
+
+  it('--all: every active client, quiet ones as zeros, no inactive one', async () => {
+    const r = await h.run(['deliverability', '--all']);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = lines(r.stdout).map((line) => line.split('\t'));
+    expect(rows.map((row) => Number(row[0]))).toEqual(active().map((c) => c.id));
+    const quiet = rows.filter((row) => !listed(Number(row[0])));
+    expect(quiet.length).toBeGreaterThan(0);
+    for (const row of quiet) expect(row.slice(2)).toEqual(['0', '0', '0', '0', '0', '', '']);
+  });
+
+  it.each([
+    [['--from', '2026-5-1'], /--from must be a date as YYYY-MM-DD/],
+    [['--to', '2026-02-30'], /--to must be a date as YYYY-MM-DD/],
+    [['--from', '2026-05-10', '--to', '2026-05-01'], /--from 2026-05-10 is after --to 2026-05-01/],
+    [['--from', '2999-01-01'], /--from 2999-01-01 is in the future/],
+    [['--company', '0'], /Invalid company id/],
+    [['--company', '1001', '--all'], /cannot be added/],
+  ])('%j is a usage error: exit 2, nothing sent', async (args, message) => {
+    expectUsageError(await h.run(['deliverability', ...args]), h.sandbox, message);
+  });
+
+  it('an id outside the agency is exit 4, naming it', async () => {
+    const r = await h.run(['deliverability', '--company', '999999']);
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain('No company with id 999999 in this agency.');
+  });
+
+  it('on a terminal: a table with the change against the previous period; it gives way when narrow', async () => {
+    const wide = await runOnTerminal(h, ['deliverability', '--company', String(listing[0]?.id)], {
+      columns: 160,
+    });
+    expect(wide.code, wide.stderr).toBe(0);
+    const text = plain(wide.stdout);
+    expect(text).toMatch(/ID\s+NAME\s+SENT\s+SENT CHANGE\s+DELIVERED\s+OPENED\s+REPLIED\s+REPLIED CHANGE/);
+    const first = listing[0] as Item;
+    const sentChange = Math.round(
+      ((first.emails_sent.current_period - first.emails_sent.previous_period) /
+        first.emails_sent.previous_period) *
+        100,
+    );
+    expect(text).toContain(`${sentChange > 0 ? '+' : ''}${sentChange}%`);
+    const narrow = await runOnTerminal(h, ['deliverability', '--company', String(first.id)], { columns: 70 });
+    expect(plain(narrow.stdout)).not.toContain('CHANGE');
+    expect(plain(narrow.stdout)).toMatch(/ID\s+NAME\s+SENT/);
+    expect(plain(narrow.stderr)).toMatch(/columns hidden \(.*sent change/);
+  });
+});
+
+describe('deliverability against the docs-mode sandbox (older paging names)', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startCoreHarness({ docsMode: true }, IN_PROCESS);
+  });
+  afterAll(() => h.close());
+
+  it('reads total_count / pages_count and follows every page', async () => {
+    const r = await h.run(['deliverability', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const pages = sent(h.sandbox).filter((q) => q.path === PATH);
+    expect(pages.length).toBeGreaterThan(1);
+    const first = (await fetch(`${h.sandbox.baseUrl}${PATH}?per_page=50`, {
+      headers: { 'x-api-key': h.sandbox.hqKey },
+    }).then((res) => res.json())) as { pagination_data: { total_count: number; pages_count: number } };
+    expect(pages).toHaveLength(first.pagination_data.pages_count);
+    expect(JSON.parse(r.stdout)).toHaveLength(first.pagination_data.total_count);
+  });
+});
