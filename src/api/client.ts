@@ -61,7 +61,6 @@ export type {
   Company,
   CompanyUser,
   CreatedCompany,
-  Deliverability,
   EmailAccount,
   GuestInvitation,
   Mailbox,

@@ -17,6 +17,7 @@ const COMMANDS: readonly Registration[] = [
   ['webhooks', 'list webhooks; subscribe or unsubscribe many accounts at once', () => import('./webhooks/index.js')],
   ['campaigns', 'list the campaigns of the HQ account or a company', () => import('./campaigns/index.js')],
   ['inventory', 'audit keys, mailboxes, webhooks and campaigns', () => import('./inventory/index.js')],
+  ['deliverability', "each client's sent, replied and bounced emails against the previous period", () => import('./deliverability/index.js')],
   ['blacklist', "list, add, remove and check the agency's blacklist", () => import('./blacklist/index.js')],
   ['plan', 'what it takes to reach the state a file describes', () => import('./plan/index.js')],
   ['apply', 'make the changes that `plan` shows', () => import('./apply/index.js')],
