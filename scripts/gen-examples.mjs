@@ -51,13 +51,16 @@ export async function exampleFiles({ only, bin = path.join(root, 'bin/agency.js'
   const terminal = new Terminal({ width: 80 });
   await terminal.start();
   try {
-    for (const file of only ? [only] : markdownFiles()) {
-      const text = readFileSync(path.join(root, file), 'utf8');
-      const parts = parseMarkdown(text);
-      if (!parts.some((part) => part.lines && blockKind(part)?.kind === 'run')) continue;
+    // The files at once, each with its own sandbox: the time is mostly commands waiting for answers.
+    const runs = (only ? [only] : markdownFiles()).map(async (file) => {
+      const parts = parseMarkdown(readFileSync(path.resolve(root, file), 'utf8'));
+      if (!parts.some((part) => part.lines && blockKind(part)?.kind === 'run')) return;
       await runFile(parts, { bin, terminal, file });
       files.set(file, renderMarkdown(parts));
-    }
+    });
+    const results = await Promise.allSettled(runs);
+    const failed = results.filter((r) => r.status === 'rejected').map((r) => r.reason.message);
+    if (failed.length > 0) throw new Error(failed.join('\n'));
   } finally {
     await terminal.close();
   }
@@ -180,7 +183,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (check) {
     for (const file of stale) {
       console.error(
-        `${file}:\n${firstDifference(readFileSync(path.join(root, file), 'utf8'), files.get(file))}`,
+        `${file}:\n${firstDifference(readFileSync(path.resolve(root, file), 'utf8'), files.get(file))}`,
       );
     }
   }

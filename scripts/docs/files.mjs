@@ -9,7 +9,7 @@ import path from 'node:path';
 export function syncFiles(root, files, { check = false, owned = [] } = {}) {
   const stale = [];
   for (const [file, content] of files) {
-    const full = path.join(root, file);
+    const full = path.resolve(root, file);
     const current = existsSync(full) ? readFileSync(full, 'utf8') : undefined;
     if (current === content) continue;
     stale.push(file);

@@ -1,0 +1,71 @@
+/**
+ * Every console example in README.md and docs/ is the output of a real run (scripts/gen-examples.mjs:
+ * a fresh sandbox per file, each command in an 80-column tmux terminal). Checked in, they must be what
+ * a run prints now. Without tmux the examples cannot be run, and these tests say so.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/cli.js';
+import { TMUX_MISSING } from '../helpers/tmux.js';
+
+function genExamples(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(ROOT, 'scripts/gen-examples.mjs'), ...args]);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+describe.skipIf(TMUX_MISSING)('the console examples of the docs', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'agency-examples-test-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('are what the tool prints now', { timeout: 120_000 }, async () => {
+    const check = await genExamples('--check');
+    expect(check.stderr, 'run `npm run docs` and commit the result').toBe('');
+    expect(check.status).toBe(0);
+  });
+
+  it('a stale example is named with its difference, and a run rewrites it', { timeout: 60_000 }, async () => {
+    const page = join(dir, 'page.md');
+    const example = ['```console', '$ agency companies list --limit 2 --columns id,name', 'not this', '```'];
+    writeFileSync(
+      page,
+      `# A page\n\n${example.join('\n')}\n\n\`\`\`console no-run\n$ agency login\nas written\n\`\`\`\n`,
+    );
+    const check = await genExamples('--check', '--only', page);
+    expect(check.status).toBe(1);
+    expect(check.stderr).toContain(page);
+    expect(check.stderr).toContain('not this');
+    expect(readFileSync(page, 'utf8')).toContain('not this');
+
+    expect((await genExamples('--only', page)).status).toBe(0);
+    expect(readFileSync(page, 'utf8')).toBe(
+      [
+        '# A page',
+        '',
+        '```console',
+        '$ agency companies list --limit 2 --columns id,name',
+        'ID    NAME',
+        '1001  Acme Ltd',
+        '1002  Blue Harbor Dental',
+        '2 of 120 companies (--limit 2)',
+        '```',
+        '',
+        '```console no-run',
+        '$ agency login',
+        'as written',
+        '```',
+        '',
+      ].join('\n'),
+    );
+  });
+});
+
+if (TMUX_MISSING) it.skip(TMUX_MISSING, () => {});
