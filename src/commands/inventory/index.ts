@@ -5,7 +5,6 @@
  */
 import { type Command, Option } from '@commander-js/extra-typings';
 import type { AgencyClient } from '../../api/client.js';
-import { mapPool } from '../../api/limit.js';
 import { collect, paginate } from '../../api/paginate.js';
 import type { Company, Page } from '../../api/types.js';
 import {
@@ -27,13 +26,15 @@ import {
   reportParts,
   showPart,
 } from '../../fleet/inventory.js';
+import { mapInOrder } from '../../fleet/ordered.js';
 import type { CompanyLister } from '../../fleet/ports.js';
 import { CompanyDirectory } from '../../fleet/resolve.js';
 import { selectTargets } from '../../fleet/targets.js';
-import { parsePositiveInt } from '../../input/parse.js';
+import { optionalPositiveInt, parsePositiveInt } from '../../input/parse.js';
 import { readInput } from '../../input/read.js';
 import { activeStyle } from '../../output/columns.js';
 import { progressLine } from '../../output/progress.js';
+import { rowStream } from '../../output/row-stream.js';
 import { failureReason, groupFailures } from '../../output/summary.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
@@ -47,6 +48,7 @@ export function define(command: Command, run: Run): void {
     .addOption(new Option('--active', 'only active companies').conflicts('inactive'))
     .addOption(new Option('--inactive', 'only inactive companies').conflicts('active'))
     .option('--concurrency <n>', 'client companies audited at once (default 4)')
+    .option('--limit <n>', 'audit only the first N companies (in the order listed)')
     .addHelpText(
       'after',
       helpText(
@@ -77,6 +79,7 @@ export interface InventoryOptions {
   active?: boolean | undefined;
   inactive?: boolean | undefined;
   concurrency?: string | undefined;
+  limit?: string | undefined;
 }
 
 /**
@@ -133,6 +136,7 @@ export async function inventory(rt: Runtime, opts: InventoryOptions): Promise<vo
       ? DEFAULT_CONCURRENCY
       : parsePositiveInt(opts.concurrency, '--concurrency');
   if (concurrency > MAX_CONCURRENCY) throw new UsageError(`--concurrency is at most ${MAX_CONCURRENCY}.`);
+  const limit = optionalPositiveInt(opts.limit, '--limit');
   rt.out.columns(columns);
   const named = (opts.company ?? []).length > 0 || opts.file !== undefined;
   if (named && (opts.all || opts.active || opts.inactive)) {
@@ -149,15 +153,20 @@ export async function inventory(rt: Runtime, opts: InventoryOptions): Promise<vo
     const lister = countingLister(api, listing.update);
     companies = named
       ? await namedCompanies(lister, { company: opts.company, file })
-      : await collect(paginate((page) => lister.listCompaniesPage(page, activeFilter(opts))));
+      : await collect(paginate((page) => lister.listCompaniesPage(page, activeFilter(opts)), { limit }));
   } finally {
     listing.done();
   }
 
+  if (limit !== undefined) companies = companies.slice(0, limit);
+
+  // Each row is printed as soon as it and every row before it are audited (company order): a pipe
+  // sees rows early, and Ctrl-C keeps what was audited.
   const progress = progressLine(rt, `of ${companies.length} companies audited`);
+  const rows = rowStream(rt.out, columns);
   let done = 0;
   const countKeys = async (id: number) => (await collect(paginate((p) => api.listKeysPage(id, p)))).length;
-  const reports = await mapPool(
+  const run = await mapInOrder(
     companies,
     concurrency,
     async (company) => {
@@ -165,12 +174,22 @@ export async function inventory(rt: Runtime, opts: InventoryOptions): Promise<vo
       progress.update(undefined, ++done);
       return report;
     },
+    (report) => {
+      progress.done();
+      rows.push(report);
+    },
     rt.ctx.signal,
   ).finally(progress.done);
-  if (rt.ctx.signal.aborted) throw new InterruptedError();
-
-  await rt.out.list(reports, columns, { empty: 'No companies to audit.' });
-  summarize(rt, reports, named);
+  await rows.end({ empty: 'No companies to audit.' });
+  const interrupted = rt.ctx.signal.aborted || run.error instanceof InterruptedError;
+  if (run.error !== undefined && !interrupted) throw run.error;
+  if (interrupted) {
+    throw new PartialFailureError(
+      `Interrupted after ${run.results.length} of ${companies.length} companies; the rows above are what was audited.`,
+      ExitCode.interrupted,
+    );
+  }
+  summarize(rt, run.results, named);
 }
 
 function activeFilter(opts: InventoryOptions): boolean | undefined {

@@ -1,0 +1,71 @@
+/**
+ * Issue 21, item 6: a long fleet read prints each row as soon as it and every row before it are done
+ * (company order kept), so a pipe sees rows early and Ctrl-C keeps what was audited; `--limit N`
+ * audits the first N companies only.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
+import { type Harness, startHarness } from '../helpers/cli.js';
+import { lines } from '../helpers/core.js';
+
+let h: Harness;
+beforeAll(async () => {
+  // Every request takes 80 ms: an audit of 40 companies takes seconds, one company a fraction.
+  h = await startHarness({ latencyMs: 80, seed: { companies: 40 } });
+});
+afterAll(() => h?.close());
+
+const companyIds = () => h.sandbox.store.companies(MAIN_AGENCY_ID).map((c) => c.id);
+/** The client companies the run sent a request for (x-company-id). */
+const audited = () =>
+  new Set(
+    h
+      .requests()
+      .map((q) => q.headers['x-company-id'])
+      .filter(Boolean),
+  );
+
+describe('inventory streams its rows', () => {
+  it('a pipe sees the first rows while the audit goes on; Ctrl-C keeps them, in company order', async () => {
+    h.sandbox.reset();
+    const run = h.spawn(['inventory', '--concurrency', '2']);
+    let seen = '';
+    run.child.stdout.on('data', (chunk: Buffer | string) => {
+      seen += String(chunk);
+    });
+    const deadline = Date.now() + 20_000;
+    while (lines(seen).length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(run.child.exitCode).toBeNull(); // still auditing
+    run.child.kill('SIGINT');
+    const r = await run.result;
+    expect(r.code, r.stderr).toBe(130);
+    const ids = lines(r.stdout).map((line) => Number(line.split('\t')[0]));
+    expect(ids.length).toBeGreaterThanOrEqual(3);
+    expect(ids.length).toBeLessThan(40);
+    expect(ids).toEqual(companyIds().slice(0, ids.length));
+    expect(r.stderr).toContain(`Interrupted after ${ids.length} of 40 companies`);
+  });
+
+  it('--limit 3 audits the first three companies and no other', async () => {
+    h.sandbox.reset();
+    const r = await h.run(['inventory', '--limit', '3']);
+    expect(r.code, r.stderr).toBe(0);
+    const first = companyIds().slice(0, 3);
+    expect(lines(r.stdout).map((line) => Number(line.split('\t')[0]))).toEqual(first);
+    expect([...audited()].map(Number).sort((a, b) => a - b)).toEqual(first.filter((id) => isActive(id)));
+    // One page of companies was enough (50 per page): no second page asked for.
+    expect(h.requests().filter((q) => q.path.endsWith('/v2/agency/companies')).length).toBe(1);
+    expect(r.stderr).toContain('Audited 3 companies');
+  });
+
+  it('--limit 0 is a usage error with nothing sent', async () => {
+    h.sandbox.reset();
+    const r = await h.run(['inventory', '--limit', '0']);
+    expect(r.code).toBe(2);
+    expect(h.requests()).toEqual([]);
+  });
+});
+
+function isActive(id: number): boolean {
+  return h.sandbox.store.companies(MAIN_AGENCY_ID).find((c) => c.id === id)?.active === true;
+}

@@ -1,0 +1,80 @@
+/** mapInOrder: results handed on in input order as soon as every earlier one is done. */
+import { describe, expect, it } from 'vitest';
+import { mapInOrder } from '../../src/fleet/ordered.js';
+
+const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('mapInOrder', () => {
+  it('emits in input order although later items finish first, each as soon as it can', async () => {
+    const emitted: string[] = [];
+    const finished: number[] = [];
+    const run = await mapInOrder(
+      [30, 5, 5, 5],
+      4,
+      async (ms, i) => {
+        await later(ms);
+        finished.push(i);
+        return i;
+      },
+      (result) => emitted.push(`${result} after ${finished.length} finished`),
+    );
+    expect(run).toEqual({ results: [0, 1, 2, 3] });
+    expect(finished).toEqual([1, 2, 3, 0]);
+    // Item 0 was last to finish: nothing was emitted before it, then everything at once.
+    expect(emitted).toEqual([
+      '0 after 4 finished',
+      '1 after 4 finished',
+      '2 after 4 finished',
+      '3 after 4 finished',
+    ]);
+  });
+
+  it('emits a row as soon as it and every row before it are done, not at the end', async () => {
+    const emitted: number[] = [];
+    let emittedWhenLastStarted = -1;
+    await mapInOrder(
+      [0, 1, 2],
+      1,
+      async (i) => {
+        if (i === 2) emittedWhenLastStarted = emitted.length;
+        return i;
+      },
+      (result) => emitted.push(result),
+    );
+    expect(emittedWhenLastStarted).toBe(2);
+  });
+
+  it('after an error: no new work, the rows before the failed one still emitted, the error returned', async () => {
+    const started: number[] = [];
+    const boom = new Error('boom');
+    const run = await mapInOrder(
+      [0, 1, 2, 3, 4, 5],
+      2,
+      async (i) => {
+        started.push(i);
+        if (i === 2) throw boom;
+        await later(i === 1 ? 20 : 1);
+        return i;
+      },
+      () => {},
+    );
+    expect(run.error).toBe(boom);
+    expect(run.results).toEqual([0, 1]);
+    expect(started).not.toContain(5);
+  });
+
+  it('stops starting work once the signal is aborted', async () => {
+    const controller = new AbortController();
+    const run = await mapInOrder(
+      [0, 1, 2, 3],
+      1,
+      async (i) => {
+        if (i === 1) controller.abort();
+        return i;
+      },
+      () => {},
+      controller.signal,
+    );
+    expect(run.results).toEqual([0, 1]);
+  });
+});
