@@ -13,6 +13,8 @@ export const ExitCode = {
   conflict: 5,
   /** `plan --exit-code`: the agency differs from the file. */
   changesPending: 6,
+  /** `health`: a problem at or above --fail-on was found. */
+  problemsFound: 7,
   interrupted: 130,
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];

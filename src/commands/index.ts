@@ -18,6 +18,7 @@ const COMMANDS: readonly Registration[] = [
   ['campaigns', 'list the campaigns of the HQ account or a company', () => import('./campaigns/index.js')],
   ['inventory', 'audit keys, mailboxes, webhooks and campaigns', () => import('./inventory/index.js')],
   ['deliverability', "each client's sent, replied and bounced emails against the previous period", () => import('./deliverability/index.js')],
+  ['health', 'which clients need attention: mailboxes, campaigns, bounces, replies', () => import('./health/index.js')],
   ['blacklist', "list, add, remove and check the agency's blacklist", () => import('./blacklist/index.js')],
   ['plan', 'what it takes to reach the state a file describes', () => import('./plan/index.js')],
   ['apply', 'make the changes that `plan` shows', () => import('./apply/index.js')],

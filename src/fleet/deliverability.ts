@@ -68,6 +68,19 @@ export function zeroRow(id: number, name: string): DeliverabilityRow {
   };
 }
 
+/** One row per client (clients undefined: per listed client), a quiet one as zeros. */
+export function rowsFor(
+  clients: readonly { id: number; name: string }[] | undefined,
+  items: readonly Deliverability[],
+): DeliverabilityRow[] {
+  if (clients === undefined) return items.map(withRates);
+  const byId = new Map(items.map((item) => [item.id, item]));
+  return clients.map((c) => {
+    const item = byId.get(c.id);
+    return item ? withRates(item) : zeroRow(c.id, c.name);
+  });
+}
+
 /** 0.0712 → "7.1%"; null → "" (nothing to divide by). */
 export function percent(rate: number | null): string {
   return rate === null ? '' : `${(rate * 100).toFixed(1)}%`;

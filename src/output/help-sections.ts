@@ -76,8 +76,8 @@ command's options and examples.
 
 Exit codes: 0 ok, 1 API or network error, 2 bad input (nothing sent),
 3 missing key or 401/403, 4 not found (also an unknown company name), 5 conflict
-(inactive company), 6 changes pending (plan --exit-code), 130 interrupted
-(143 on SIGTERM, 129 on SIGHUP).`;
+(inactive company), 6 changes pending (plan --exit-code), 7 problems found
+(health --fail-on), 130 interrupted (143 on SIGTERM, 129 on SIGHUP).`;
 
 /**
  * `agency help <command...>` shows the help of a command of any depth (commander's own help command

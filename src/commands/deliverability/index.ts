@@ -3,27 +3,21 @@
  * replied and bounced emails over a period, with the reply and bounce rates, from the service's
  * agency-wide listing (GET /v2/agency/deliverability), against the period of the same length before.
  */
-import { type Command, Option } from '@commander-js/extra-typings';
+import type { Command } from '@commander-js/extra-typings';
 import type { PeriodPair } from '../../api/types.js';
-import type { ClientSelection, ClientTargetOptions } from '../../fleet/clients.js';
+import type { ClientSelection } from '../../fleet/clients.js';
 import type { DeliverabilityRow } from '../../fleet/deliverability.js';
 import { change, percent } from '../../fleet/deliverability.js';
 import type { Period } from '../../input/period.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
-import { collectValues, helpText, type Run } from '../command.js';
+import { addClientTargets, readClientTargets, type TargetFlags } from '../client-targets.js';
+import { helpText, type Run } from '../command.js';
 
 export function define(command: Command, run: Run): void {
-  command
+  addClientTargets(command)
     .option('--from <date>', 'first day of the period, YYYY-MM-DD (default: 30 days ago)')
     .option('--to <date>', 'last day of the period, YYYY-MM-DD (default: today)')
-    .option('--company <company>', 'only this client (id or exact name; repeatable)', collectValues)
-    .option('--file <path>', "only the clients of a file: ids or exact names, one per line ('-' = stdin)")
-    .addOption(
-      new Option('--all', 'every active client, with a row of zeros for a quiet one').conflicts('inactive'),
-    )
-    .addOption(new Option('--active', 'the same as --all').conflicts('inactive'))
-    .addOption(new Option('--inactive', 'only inactive clients').conflicts('active'))
     .addHelpText(
       'after',
       helpText(
@@ -43,11 +37,6 @@ export function define(command: Command, run: Run): void {
       ),
     )
     .action(run(deliverability));
-}
-
-/** The targets as typed: --file is a path here (read before the first request). */
-export interface TargetFlags extends Omit<ClientTargetOptions, 'file'> {
-  file?: string | undefined;
 }
 
 export interface DeliverabilityOptions extends TargetFlags, Period {}
@@ -89,19 +78,12 @@ export async function deliverability(rt: Runtime, opts: DeliverabilityOptions): 
   const period = parsePeriod(opts);
   const table = rt.out.streams.stdoutIsTTY && !rt.out.options.csv;
   const shown = rt.out.columns(table ? terminalColumns() : columns);
-  const selection = clientSelection(await readTargets(rt, opts));
+  const selection = clientSelection(await readClientTargets(rt, opts));
   const rows = await deliverabilityRows(rt, selection, period);
   await rt.out.list(rows, shown, {
     empty: 'No client sent anything in this period.',
     noun: ['client', 'clients'],
   });
-}
-
-/** The targets with --file's text read (or stdin with '-'). */
-export async function readTargets(rt: Runtime, flags: TargetFlags): Promise<ClientTargetOptions> {
-  if (flags.file === undefined) return { ...flags, file: undefined };
-  const { readInput } = await import('../../input/read.js');
-  return { ...flags, file: await readInput(flags.file, rt.terminal, rt.ctx.signal) };
 }
 
 /** The rows of `deliverability` (also what an assistant's tool gets): targets resolved, zeros added. */
@@ -111,12 +93,7 @@ export async function deliverabilityRows(
   period: Period,
 ): Promise<DeliverabilityRow[]> {
   const { selectClients } = await import('../../fleet/clients.js');
-  const { withRates, zeroRow } = await import('../../fleet/deliverability.js');
+  const { rowsFor } = await import('../../fleet/deliverability.js');
   const { clients, items } = await selectClients(rt.api(), selection, period, 'listing');
-  if (clients === undefined) return items.map(withRates);
-  const byId = new Map(items.map((item) => [item.id, item]));
-  return clients.map((c) => {
-    const item = byId.get(c.id);
-    return item ? withRates(item) : zeroRow(c.id, c.name);
-  });
+  return rowsFor(clients, items);
 }

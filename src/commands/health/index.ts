@@ -1,0 +1,95 @@
+/**
+ * `agency health [targets] [--from D] [--to D] [--fail-on S] [--html FILE]`: which clients need
+ * attention. The period's deliverability listing, then each active client's mailboxes, campaigns and
+ * webhooks, against the checks of src/fleet/health-checks.ts; one row per problem, worst first.
+ * Exit 7 when a problem at or above --fail-on was found; the report is printed in full either way.
+ */
+import { type Command, Option } from '@commander-js/extra-typings';
+import type { ChalkInstance } from 'chalk';
+import { type Problem, SEVERITIES, type Severity } from '../../fleet/health-checks.js';
+import type { Period } from '../../input/period.js';
+import type { Column } from '../../output/writer.js';
+import type { Runtime } from '../../runtime.js';
+import { addClientTargets, readClientTargets, type TargetFlags } from '../client-targets.js';
+import { helpText, type Run } from '../command.js';
+
+export function define(command: Command, run: Run): void {
+  addClientTargets(command)
+    .option('--from <date>', 'first day of the period, YYYY-MM-DD (default: 30 days ago)')
+    .option('--to <date>', 'last day of the period, YYYY-MM-DD (default: today)')
+    .addOption(
+      new Option('--fail-on <severity>', 'exit 7 when a problem this severe or worse is found')
+        .choices(SEVERITIES)
+        .default('critical' as Severity),
+    )
+    .option('--html <file>', 'also write the report as one self-contained web page')
+    .option('--concurrency <n>', 'clients read at once (default 8)')
+    .addHelpText(
+      'after',
+      helpText(
+        'Prints one row per problem: company_id, name, severity, check, detail; critical\n' +
+          'first, then warnings, then info, each in client order. Checks: a mailbox with\n' +
+          'an error (critical; "Connected conditionally." is a warning) or not in a slot\n' +
+          '(warning); a bounce rate at or above 2% (warning) or 5% (critical); a campaign\n' +
+          'with an error (critical); a reply rate that fell by half against the previous\n' +
+          'period (warning); no running campaign (info); no webhook (info); a client that\n' +
+          'could not be read (unreadable, critical). Inactive clients are not checked.\n' +
+          'Without targets every active client is checked. A summary goes to stderr.\n' +
+          '--json prints {"period", "companies_checked", "problems"}. Exit 7 when a\n' +
+          'problem at or above --fail-on (default critical) was found, after the report.',
+        [
+          'agency health',
+          'agency health --fail-on warning --html health.html',
+          'agency health --company "Acme Ltd" --from 2026-05-01 --to 2026-05-31',
+          'agency health --json | jq -r \'.problems[] | select(.check == "bounce_rate") | .name\'',
+        ],
+      ),
+    )
+    .action(run(health));
+}
+
+export interface HealthOptions extends TargetFlags, Period {
+  failOn: Severity;
+  html?: string | undefined;
+  concurrency?: string | undefined;
+}
+
+const SEVERITY_STYLE: Record<Severity, (chalk: ChalkInstance) => (text: string) => string> = {
+  critical: (chalk) => chalk.red.bold,
+  warning: (chalk) => chalk.yellow,
+  info: (chalk) => chalk.cyan,
+};
+
+const columns: Column<Problem>[] = [
+  { header: 'company_id', value: (p) => p.company_id },
+  { header: 'name', value: (p) => p.name },
+  {
+    header: 'severity',
+    value: (p) => p.severity,
+    style: (value, chalk) => SEVERITY_STYLE[value as Severity]?.(chalk),
+  },
+  { header: 'check', value: (p) => p.check, priority: 2 },
+  { header: 'detail', value: (p) => p.detail, priority: 1 },
+];
+
+export async function health(rt: Runtime, opts: HealthOptions): Promise<void> {
+  const { parsePeriod } = await import('../../input/period.js');
+  const { clientSelection } = await import('../../fleet/clients.js');
+  const { parseConcurrency } = await import('../../input/parse.js');
+  const period = parsePeriod(opts);
+  const concurrency =
+    opts.concurrency === undefined ? DEFAULT_CONCURRENCY : parseConcurrency(opts.concurrency);
+  const shown = rt.out.columns(columns);
+  const selection = clientSelection(await readClientTargets(rt, opts));
+  const { healthReport } = await import('./report.js');
+  const report = await healthReport(rt, selection, period, concurrency);
+
+  if (rt.out.json) rt.out.jsonValue(report.json);
+  else await rt.out.list(report.json.problems, shown);
+  rt.out.info(report.summary);
+  if (opts.html !== undefined) await report.writeHtml(opts.html);
+  report.failOn(opts.failOn);
+}
+
+/** Clients read at once: each has its own account, and health reads only three lists per client. */
+export const DEFAULT_CONCURRENCY = 8;

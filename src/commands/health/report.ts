@@ -1,0 +1,109 @@
+/**
+ * What `health` computes and prints, apart from its options: the clients and the period's listing,
+ * each client checked (src/fleet/health.ts), the problems sorted, the summary line, the HTML page and
+ * the exit code. Loaded only when `health` runs.
+ */
+import { writeFile } from 'node:fs/promises';
+import { InterruptedError, OutputError } from '../../errors.js';
+import { type ClientSelection, selectClients } from '../../fleet/clients.js';
+import { rowsFor } from '../../fleet/deliverability.js';
+import { checkClients, ProblemsFound } from '../../fleet/health.js';
+import {
+  atOrAbove,
+  type Problem,
+  SEVERITIES,
+  type Severity,
+  sortProblems,
+} from '../../fleet/health-checks.js';
+import type { Period } from '../../input/period.js';
+import { renderHealthHtml } from '../../output/health-html.js';
+import { progressLine } from '../../output/progress.js';
+import type { Runtime } from '../../runtime.js';
+
+/** `--json`: the contract's object. */
+export interface HealthJson {
+  /** The period asked for; null = the service's default (the last 30 days). */
+  period: { from: string | null; to: string | null };
+  companies_checked: number;
+  problems: Problem[];
+}
+
+export interface HealthReport {
+  json: HealthJson;
+  /** "3 critical, 5 warnings, 2 info across 120 clients" (and the inactive ones not checked). */
+  summary: string;
+  writeHtml(file: string): Promise<void>;
+  /** Throws exit 7 when a problem at or above `severity` was found. */
+  failOn(severity: Severity): void;
+}
+
+export async function healthReport(
+  rt: Runtime,
+  selection: ClientSelection,
+  period: Period,
+  concurrency: number,
+): Promise<HealthReport> {
+  const api = rt.api({ connections: concurrency + 1 });
+  const { clients = [], items } = await selectClients(api, selection, period, 'active');
+  const progress = progressLine(rt, `of ${clients.length} clients checked`);
+  let done = 0;
+  const results = await checkClients(api, clients, items, {
+    concurrency,
+    signal: rt.ctx.signal,
+    onDone: () => progress.update(undefined, ++done),
+  }).finally(progress.done);
+  if (rt.ctx.signal.aborted) throw new InterruptedError();
+
+  const checked = results.filter((r) => r.state === 'checked').map((r) => r.client);
+  const problems = sortProblems(
+    results.flatMap((r) => r.problems),
+    clients.map((c) => c.id),
+  );
+  const json: HealthJson = {
+    period: { from: period.from ?? null, to: period.to ?? null },
+    companies_checked: checked.length,
+    problems,
+  };
+  const inactive = results.length - checked.length;
+  return {
+    json,
+    summary: summaryLine(problems, checked.length, inactive),
+    async writeHtml(file) {
+      const html = renderHealthHtml({
+        title: 'Fleet health',
+        periodLabel: periodLabel(period),
+        generatedAt: new Date(),
+        companiesChecked: checked.length,
+        problems,
+        deliverability: rowsFor(checked, items),
+      });
+      try {
+        await writeFile(file, html);
+      } catch (error) {
+        throw new OutputError(`Could not write the HTML report to ${file}: ${(error as Error).message}`);
+      }
+      rt.out.info(`HTML report written to ${file}`);
+    },
+    failOn(severity) {
+      const found = problems.filter((p) => atOrAbove(p.severity, severity)).length;
+      if (found === 0) return;
+      const problemsWord = found === 1 ? 'problem' : 'problems';
+      throw new ProblemsFound(`${found} ${problemsWord} at or above ${severity} (--fail-on ${severity}).`);
+    },
+  };
+}
+
+export function summaryLine(problems: readonly Problem[], checked: number, inactive: number): string {
+  const count = (severity: Severity) => problems.filter((p) => p.severity === severity).length;
+  const [critical, warning, info] = SEVERITIES.map(count) as [number, number, number];
+  const parts = [`${critical} critical`, `${warning} warning${warning === 1 ? '' : 's'}`, `${info} info`];
+  const across = `across ${checked} client${checked === 1 ? '' : 's'}`;
+  const skipped = inactive > 0 ? `; ${inactive} inactive not checked` : '';
+  return `${parts.join(', ')} ${across}${skipped}.`;
+}
+
+function periodLabel(period: Period): string {
+  if (period.from === undefined && period.to === undefined) return 'The last 30 days';
+  if (period.from === undefined) return `The 30 days to ${period.to}`;
+  return `${period.from} to ${period.to ?? 'today'}`;
+}

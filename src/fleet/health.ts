@@ -1,0 +1,105 @@
+/**
+ * `agency health` over many clients: each client's mailboxes, campaigns and webhooks read at once
+ * through its own account (x-company-id; the HTTP layer keeps each account within its queue depth),
+ * several clients at a time (the fan-out `inventory` uses), then the checks of health-checks.ts
+ * against those reads and the client's line of the deliverability listing. Results come per client,
+ * in the clients' order, so that rows can be produced as each client is done.
+ */
+import { mapPool } from '../api/limit.js';
+import type { Deliverability } from '../api/types.js';
+import { AgencyError, ExitCode, InterruptedError } from '../errors.js';
+import type { Client } from './clients.js';
+import {
+  type CampaignFacts,
+  type ClientFacts,
+  checkClient,
+  type Problem,
+  unreadable,
+} from './health-checks.js';
+import type { MailEntry } from './inventory-parts.js';
+
+export interface AccountReader {
+  mailboxes(companyId?: number): Promise<MailEntry[]>;
+  campaigns(companyId?: number): Promise<CampaignFacts>;
+  webhooks(companyId?: number): Promise<unknown[]>;
+}
+
+export interface ClientResult {
+  client: Client;
+  /** 'inactive': the client cannot be read (409) and is not checked; that is not a problem. */
+  state: 'checked' | 'inactive';
+  problems: Problem[];
+}
+
+/** Exit 7: a problem at or above --fail-on was found (the report is printed first, in full). */
+export class ProblemsFound extends AgencyError {
+  readonly exitCode = ExitCode.problemsFound;
+}
+
+type Outcome<T> = { value: T } | { error: AgencyError };
+
+async function attempt<T>(read: () => Promise<T>): Promise<Outcome<T>> {
+  try {
+    return { value: await read() };
+  } catch (error) {
+    if (error instanceof InterruptedError || !(error instanceof AgencyError)) throw error;
+    return { error };
+  }
+}
+
+/** One client: its three reads at once, then every check whose read succeeded. */
+export async function checkOne(
+  api: AccountReader,
+  client: Client,
+  deliverability: Deliverability | undefined,
+): Promise<ClientResult> {
+  const { id } = client;
+  const [mailboxes, campaigns, webhooks] = await Promise.all([
+    attempt(() => api.mailboxes(id)),
+    attempt(() => api.campaigns(id)),
+    attempt(() => api.webhooks(id)),
+  ]);
+  const outcomes = { mailboxes, campaigns, webhooks };
+  const failed = Object.entries(outcomes).flatMap(([part, outcome]) =>
+    'error' in outcome ? [[part, outcome.error] as const] : [],
+  );
+  // The service answers 409 for an inactive client: nothing of it can be read, and nothing is wrong.
+  if (failed.some(([, error]) => error.status === 409)) return { client, state: 'inactive', problems: [] };
+  const value = <T>(outcome: Outcome<T>) => ('value' in outcome ? outcome.value : undefined);
+  const facts: ClientFacts = {
+    id,
+    name: client.name,
+    mailboxes: value(mailboxes),
+    campaigns: value(campaigns),
+    webhooks: value(webhooks),
+    deliverability,
+  };
+  const problems = failed.map(([part, error]) => unreadable(id, client.name, `${part}: ${error.message}`));
+  return { client, state: 'checked', problems: [...problems, ...checkClient(facts)] };
+}
+
+/**
+ * Every client checked, `concurrency` at a time, results in the clients' order. An inactive client the
+ * company list already marked is not read at all.
+ */
+export function checkClients(
+  api: AccountReader,
+  clients: readonly Client[],
+  items: readonly Deliverability[],
+  options: { concurrency: number; signal: AbortSignal; onDone?: () => void },
+): Promise<ClientResult[]> {
+  const byId = new Map(items.map((item) => [item.id, item]));
+  return mapPool(
+    clients,
+    options.concurrency,
+    async (client): Promise<ClientResult> => {
+      const result =
+        client.active === false
+          ? { client, state: 'inactive' as const, problems: [] }
+          : await checkOne(api, client, byId.get(client.id));
+      options.onDone?.();
+      return result;
+    },
+    options.signal,
+  );
+}

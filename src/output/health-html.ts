@@ -1,0 +1,224 @@
+/**
+ * `health --html <file>`: the report as one self-contained page. Inline CSS, charts drawn as inline
+ * SVG, no script, and nothing loaded from anywhere else (no font, image, link or style sheet), so it
+ * can be mailed, archived and opened offline. The problems come first, grouped by client; then each
+ * metric of the period as a chart of every client against the previous period, then the numbers.
+ * It prints well (print CSS) and reads on a phone (narrow layout).
+ */
+import type { PeriodPair } from '../api/types.js';
+import { change, type DeliverabilityRow, percent, ratio } from '../fleet/deliverability.js';
+import { type Problem, SEVERITIES, type Severity, THRESHOLDS } from '../fleet/health-checks.js';
+
+export interface HtmlReport {
+  title: string;
+  /** "1 May 2026 – 31 May 2026", or the service's default window. */
+  periodLabel: string;
+  generatedAt: Date;
+  companiesChecked: number;
+  problems: readonly Problem[];
+  deliverability: readonly DeliverabilityRow[];
+}
+
+const COLORS: Record<Severity, string> = { critical: '#c0262d', warning: '#a15c00', info: '#1f5fa8' };
+
+function escape(text: unknown): string {
+  return String(text).replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
+  );
+}
+
+const number = (n: number) => n.toLocaleString('en-US');
+
+interface Metric {
+  key: string;
+  title: string;
+  /** The pair of values to draw (numbers, or rates 0..1). */
+  pair: (row: DeliverabilityRow) => [now: number | null, before: number | null];
+  format: (value: number) => string;
+  /** Lines drawn across the chart (Bounce Shield's default and the critical threshold). */
+  marks?: readonly number[];
+}
+
+const counter =
+  (field: (row: DeliverabilityRow) => PeriodPair) =>
+  (row: DeliverabilityRow): [number, number] => [field(row).current_period, field(row).previous_period];
+
+const rate =
+  (top: (row: DeliverabilityRow) => PeriodPair, bottom: (row: DeliverabilityRow) => PeriodPair) =>
+  (row: DeliverabilityRow): [number | null, number | null] => [
+    ratio(top(row).current_period, bottom(row).current_period),
+    ratio(top(row).previous_period, bottom(row).previous_period),
+  ];
+
+const METRICS: readonly Metric[] = [
+  { key: 'sent', title: 'Emails sent', pair: counter((r) => r.emails_sent), format: number },
+  { key: 'delivered', title: 'Delivered', pair: counter((r) => r.delivered_emails), format: number },
+  { key: 'opened', title: 'Opened', pair: counter((r) => r.views), format: number },
+  { key: 'replied', title: 'Replied', pair: counter((r) => r.replies), format: number },
+  {
+    key: 'reply-rate',
+    title: 'Reply rate (replies / delivered)',
+    pair: rate(
+      (r) => r.replies,
+      (r) => r.delivered_emails,
+    ),
+    format: (v) => percent(v),
+  },
+  {
+    key: 'bounce-rate',
+    title: 'Bounce rate (bounces / sent)',
+    pair: rate(
+      (r) => r.bounces,
+      (r) => r.emails_sent,
+    ),
+    format: (v) => percent(v),
+    marks: [THRESHOLDS.bounceWarning, THRESHOLDS.bounceCritical],
+  },
+];
+
+const CSS = `
+:root{color-scheme:light;--ink:#1d2330;--muted:#5d6675;--line:#e3e6ec;--now:#2f6fdb;--before:#b9c3d3}
+*{box-sizing:border-box}
+body{margin:0;font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;color:var(--ink);background:#f6f7f9}
+main{max-width:1040px;margin:0 auto;padding:28px 24px 48px}
+h1{font-size:26px;margin:0 0 4px}h2{font-size:19px;margin:36px 0 12px}
+.meta{color:var(--muted);margin:0 0 18px}
+.summary{display:flex;flex-wrap:wrap;gap:10px;margin:0 0 8px;padding:0;list-style:none}
+.summary li{background:#fff;border:1px solid var(--line);border-radius:8px;padding:8px 14px;font-weight:600}
+.summary .n{font-size:20px;margin-right:6px}
+.critical{color:${COLORS.critical}}.warning{color:${COLORS.warning}}.info{color:${COLORS.info}}
+table{width:100%;border-collapse:collapse;background:#fff;border:1px solid var(--line);border-radius:8px;overflow:hidden}
+th,td{text-align:left;padding:7px 10px;border-bottom:1px solid var(--line);vertical-align:top}
+thead th{font-size:12px;text-transform:uppercase;letter-spacing:.04em;color:var(--muted);background:#fafbfc}
+tbody.client th{background:#f0f3f8;font-size:15px}
+tbody.client th .id{color:var(--muted);font-weight:400;margin-left:6px}
+.sev{display:inline-block;min-width:64px;font-weight:700;font-size:12px;text-transform:uppercase}
+td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+.ok{background:#fff;border:1px solid var(--line);border-radius:8px;padding:14px}
+.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(440px,1fr));gap:16px}
+figure.chart{margin:0;background:#fff;border:1px solid var(--line);border-radius:8px;padding:12px 14px;break-inside:avoid}
+figcaption{font-weight:600;margin-bottom:6px}
+.legend{font-weight:400;color:var(--muted);font-size:12px;margin-left:8px}
+.legend i{display:inline-block;width:10px;height:10px;margin:0 4px 0 10px;vertical-align:-1px}
+.row{display:grid;grid-template-columns:minmax(90px,34%) 1fr 64px;gap:8px;align-items:center;font-size:12px;line-height:1.2}
+.row .name{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+.row svg{width:100%;height:14px;display:block}
+.row .value{text-align:right;font-variant-numeric:tabular-nums}
+.up{color:#1d7a3a}.down{color:${COLORS.critical}}
+@media (max-width:640px){
+ main{padding:16px 12px 32px}h1{font-size:22px}
+ .charts{grid-template-columns:1fr}
+ table.problems thead{display:none}
+ table.problems tr{display:block;padding:6px 0}
+ table.problems td{display:block;border:0;padding:2px 10px}
+ .wide{display:none}
+}
+@media print{
+ body{background:#fff;font-size:10.5pt}main{max-width:none;padding:0}
+ .summary li,table,figure.chart,.ok{border-color:#bbb}
+ h2{break-after:avoid}tbody.client{break-inside:avoid}
+ .charts{display:block}figure.chart{margin:0 0 12px}
+}
+`;
+
+function problemsSection(problems: readonly Problem[]): string {
+  if (problems.length === 0) return '<p class="ok">No problems found.</p>';
+  const byClient = new Map<number, Problem[]>();
+  for (const problem of problems) {
+    const list = byClient.get(problem.company_id) ?? [];
+    list.push(problem);
+    byClient.set(problem.company_id, list);
+  }
+  const groups = [...byClient.values()].map((list) => {
+    const [first] = list as [Problem];
+    const rows = list
+      .map(
+        (p) =>
+          `<tr><td><span class="sev ${p.severity}">${p.severity}</span></td><td>${escape(p.check)}</td><td>${escape(p.detail)}</td></tr>`,
+      )
+      .join('');
+    return `<tbody class="client"><tr><th colspan="3">${escape(first.name)}<span class="id">${first.company_id}</span></th></tr></tbody><tbody>${rows}</tbody>`;
+  });
+  return `<table class="problems" id="problems"><thead><tr><th>Severity</th><th>Check</th><th>Detail</th></tr></thead>${groups.join('')}</table>`;
+}
+
+/** One bar pair: this period (filled) over the previous one (grey), on a shared scale. */
+function bars(now: number | null, before: number | null, max: number, marks: readonly number[]): string {
+  const width = (v: number | null) => (v === null || max === 0 ? 0 : Math.max(0, (v / max) * 100));
+  const lines = marks
+    .filter((mark) => mark <= max)
+    .map(
+      (mark) =>
+        `<line x1="${width(mark)}%" x2="${width(mark)}%" y1="0" y2="14" stroke="#c0262d" stroke-dasharray="2 2"/>`,
+    )
+    .join('');
+  return `<svg role="img" aria-hidden="true" preserveAspectRatio="none"><rect x="0" y="9" height="4" width="${width(before)}%" fill="#b9c3d3"/><rect x="0" y="1" height="8" width="${width(now)}%" fill="#2f6fdb"/>${lines}</svg>`;
+}
+
+function chart(metric: Metric, rows: readonly DeliverabilityRow[]): string {
+  const values = rows.map((row) => ({ row, pair: metric.pair(row) }));
+  values.sort((a, b) => (b.pair[0] ?? -1) - (a.pair[0] ?? -1));
+  const max = Math.max(
+    0,
+    ...values.flatMap(({ pair }) => pair.map((v) => v ?? 0)),
+    ...(metric.marks ?? []).slice(0, 1),
+  );
+  const lines = values
+    .map(({ row, pair: [now, before] }) => {
+      const title = `${row.name}: ${now === null ? '—' : metric.format(now)} (previous period ${before === null ? '—' : metric.format(before)})`;
+      return `<div class="row" title="${escape(title)}"><span class="name">${escape(row.name)}</span>${bars(now, before, max, metric.marks ?? [])}<span class="value">${now === null ? '—' : escape(metric.format(now))}</span></div>`;
+    })
+    .join('');
+  const legend =
+    '<span class="legend"><i style="background:var(--now)"></i>this period<i style="background:var(--before)"></i>previous</span>';
+  return `<figure class="chart" data-metric="${metric.key}"><figcaption>${escape(metric.title)}${legend}</figcaption>${lines}</figure>`;
+}
+
+function changeCell(pair: PeriodPair): string {
+  const text = change(pair);
+  const cls = text.startsWith('+') || text === 'new' ? 'up' : text.startsWith('-') ? 'down' : '';
+  return `<td class="num wide ${cls}">${escape(text)}</td>`;
+}
+
+function numbersTable(rows: readonly DeliverabilityRow[]): string {
+  const body = rows
+    .map(
+      (r) =>
+        `<tr><td>${escape(r.name)}</td><td class="num">${number(r.emails_sent.current_period)}</td>${changeCell(r.emails_sent)}<td class="num">${number(r.replies.current_period)}</td>${changeCell(r.replies)}<td class="num">${percent(r.reply_rate)}</td><td class="num">${percent(r.bounce_rate)}</td></tr>`,
+    )
+    .join('');
+  return `<table class="numbers"><thead><tr><th>Client</th><th class="num">Sent</th><th class="num wide">Change</th><th class="num">Replied</th><th class="num wide">Change</th><th class="num">Reply rate</th><th class="num">Bounce rate</th></tr></thead><tbody>${body}</tbody></table>`;
+}
+
+export function renderHealthHtml(report: HtmlReport): string {
+  const counts = SEVERITIES.map((severity) => {
+    const n = report.problems.filter((p) => p.severity === severity).length;
+    return `<li class="${severity}"><span class="n">${n}</span>${severity}</li>`;
+  }).join('');
+  const rows = report.deliverability;
+  const charts = rows.length
+    ? `<div class="charts">${METRICS.map((metric) => chart(metric, rows)).join('')}</div>${numbersTable(rows)}`
+    : '<p class="ok">No client sent anything in this period.</p>';
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escape(report.title)}</title>
+<style>${CSS}</style>
+</head>
+<body>
+<main>
+<h1>${escape(report.title)}</h1>
+<p class="meta">${escape(report.periodLabel)} · ${report.companiesChecked} clients checked · generated ${escape(report.generatedAt.toISOString().replace('T', ' ').slice(0, 16))} UTC</p>
+<ul class="summary">${counts}</ul>
+<h2>Problems</h2>
+${problemsSection(report.problems)}
+<h2>Deliverability against the previous period</h2>
+${charts}
+</main>
+</body>
+</html>
+`;
+}

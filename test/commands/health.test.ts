@@ -1,0 +1,299 @@
+/**
+ * `agency health` against the sandbox: every check makes the sandbox produce its problem and sees the
+ * row, the exit code and the JSON; rows sorted by severity then client; --fail-on and exit 7;
+ * `unreadable` for a client whose reads fail; inactive clients not checked; a targeted run reads only
+ * its targets (no company list when the deliverability listing names them).
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
+import type { Harness } from '../helpers/cli.js';
+import { direct, directAllPages, expectUsageError, lines, sent, startCoreHarness } from '../helpers/core.js';
+import { plain, runOnTerminal } from '../helpers/terminal-run.js';
+
+const IN_PROCESS = { inProcess: true };
+const SEVERITIES = ['critical', 'warning', 'info'];
+
+interface Problem {
+  company_id: number;
+  name: string;
+  severity: string;
+  check: string;
+  detail: string;
+}
+interface Pair {
+  current_period: number;
+  previous_period: number;
+}
+interface Listed {
+  id: number;
+  emails_sent: Pair;
+  delivered_emails: Pair;
+  replies: Pair;
+  bounces: Pair;
+}
+interface Entry {
+  type: string;
+  details: { email: string; error: string | null; in_slot?: boolean };
+}
+interface Survey {
+  id: number;
+  mailboxes: Entry[];
+  campaigns: { status: string; error: string | null }[];
+  webhooks: number;
+  listed: Listed | undefined;
+}
+
+describe('health', () => {
+  let h: Harness;
+  let survey: Survey[];
+  beforeAll(async () => {
+    h = await startCoreHarness({ seed: { companies: 60 } }, IN_PROCESS);
+    // What the sandbox holds, read straight from it: the truth each check is compared with.
+    const listing = (await directAllPages(h.sandbox, '/v2/agency/deliverability?per_page=50')) as Listed[];
+    survey = [];
+    for (const c of h.sandbox.store.companies(MAIN_AGENCY_ID, { active: true })) {
+      const list = async (path: string) => {
+        const a = await direct(h.sandbox, path, { company: c.id });
+        return a.status === 204 ? [] : a.body;
+      };
+      survey.push({
+        id: c.id,
+        mailboxes: await list('/v2/mailboxes'),
+        campaigns: await list('/v1/campaign_list'),
+        webhooks: ((await list('/v1/webhooks')).webhooks ?? []).length,
+        listed: listing.find((item) => item.id === c.id),
+      });
+    }
+  });
+  afterAll(() => h.close());
+  beforeEach(() => h.sandbox.reset());
+
+  const rate = (top: number, bottom: number) => (bottom > 0 ? top / bottom : 0);
+  const bounce = (s: Survey) =>
+    s.listed ? rate(s.listed.bounces.current_period, s.listed.emails_sent.current_period) : 0;
+  const replyRates = (s: Survey) =>
+    s.listed
+      ? [
+          rate(s.listed.replies.current_period, s.listed.delivered_emails.current_period),
+          rate(s.listed.replies.previous_period, s.listed.delivered_emails.previous_period),
+        ]
+      : [0, 0];
+  /** A client with the problem, found in the sandbox's own answers. */
+  const CASES: [check: string, severity: string, has: (s: Survey) => boolean, detail: RegExp][] = [
+    [
+      'mailbox_error',
+      'critical',
+      (s) => s.mailboxes.some((m) => /failed|timed out/.test(m.details.error ?? '')),
+      /failed|timed out/,
+    ],
+    [
+      'mailbox_warning',
+      'warning',
+      (s) => s.mailboxes.some((m) => m.details.error === 'Connected conditionally.'),
+      /: Connected conditionally\.$/,
+    ],
+    [
+      'mailbox_not_in_slot',
+      'warning',
+      (s) => s.mailboxes.some((m) => m.details.in_slot === false),
+      /is not in a slot/,
+    ],
+    [
+      'bounce_rate',
+      'warning',
+      (s) => bounce(s) >= 0.02 && bounce(s) < 0.05,
+      /^bounce rate \d+\.\d% .*at or above 2\.0%$/,
+    ],
+    ['bounce_rate', 'critical', (s) => bounce(s) >= 0.05, /^bounce rate \d+\.\d% .*at or above 5\.0%$/],
+    ['campaign_error', 'critical', (s) => s.campaigns.some((c) => c.error), /^campaign \d+ ".+": /],
+    [
+      'reply_rate_drop',
+      'warning',
+      (s) => {
+        const [now = 0, before = 0] = replyRates(s);
+        return before > 0 && now <= before / 2;
+      },
+      /^reply rate \d+\.\d%, down from \d+\.\d%/,
+    ],
+    ['no_running_campaign', 'info', (s) => !s.campaigns.some((c) => c.status === 'RUNNING'), /campaign/],
+    ['no_webhook', 'info', (s) => s.webhooks === 0, /^no webhook subscription$/],
+  ];
+
+  it('a fresh sandbox has every kind of problem: exit 7, rows by severity then client', async () => {
+    const r = await h.run(['health']);
+    expect(r.code).toBe(7);
+    expect(r.stderr).toMatch(/^\d+ critical, \d+ warnings?, \d+ info across \d+ clients\.$/m);
+    expect(r.stderr).toMatch(/error: \d+ problems? at or above critical/);
+    const rows = lines(r.stdout).map((line) => line.split('\t'));
+    for (const row of rows) expect(row).toHaveLength(5);
+    const kinds = new Set(rows.map((row) => `${row[3]}/${row[2]}`));
+    for (const [check, severity] of CASES) expect(kinds).toContain(`${check}/${severity}`);
+    const order = survey.map((s) => s.id);
+    const keys = rows.map((row) => [SEVERITIES.indexOf(row[2] ?? ''), order.indexOf(Number(row[0]))]);
+    const sorted = [...keys].sort((a, b) => (a[0] ?? 0) - (b[0] ?? 0) || (a[1] ?? 0) - (b[1] ?? 0));
+    expect(keys).toEqual(sorted);
+  });
+
+  it.each(CASES)(
+    '%s (%s): the sandbox produces it, health reports it',
+    async (check, severity, has, detail) => {
+      const client = survey.find(has);
+      if (!client) throw new Error(`the seed has no client for ${check}/${severity}`);
+      const r = await h.run(['health', '--company', String(client.id), '--json', '--fail-on', 'info']);
+      const report = JSON.parse(r.stdout) as {
+        period: unknown;
+        companies_checked: number;
+        problems: Problem[];
+      };
+      expect(Object.keys(report)).toEqual(['period', 'companies_checked', 'problems']);
+      expect(report.period).toEqual({ from: null, to: null });
+      expect(report.companies_checked).toBe(1);
+      const found = report.problems.filter((p) => p.check === check && p.severity === severity);
+      expect(found.length, JSON.stringify(report.problems)).toBeGreaterThan(0);
+      for (const p of found) {
+        expect(p.company_id).toBe(client.id);
+        expect(p.detail).toMatch(detail);
+      }
+      expect(r.code).toBe(7);
+      const healthy = survey.find((s) => !has(s));
+      if (healthy) {
+        const other = await h.run(['health', '--company', String(healthy.id), '--json', '--fail-on', 'info']);
+        const problems = (JSON.parse(other.stdout) as { problems: Problem[] }).problems;
+        expect(problems.filter((p) => p.check === check && p.severity === severity)).toEqual([]);
+      }
+    },
+  );
+
+  it('--fail-on: exit 7 only at or above the given severity; the report is printed either way', async () => {
+    const onlyInfo = survey.find(
+      (s) =>
+        s.webhooks === 0 &&
+        !s.mailboxes.some((m) => m.details.error || m.details.in_slot === false) &&
+        !s.campaigns.some((c) => c.error) &&
+        bounce(s) < 0.02 &&
+        (() => {
+          const [now = 0, before = 0] = replyRates(s);
+          return !(before > 0 && now <= before / 2);
+        })(),
+    );
+    if (!onlyInfo) throw new Error('the seed has no client with info problems only');
+    const run = (failOn: string) => h.run(['health', '--company', String(onlyInfo.id), '--fail-on', failOn]);
+    const critical = await run('critical');
+    expect(critical.code, critical.stderr).toBe(0);
+    expect(critical.stdout).toMatch(/\tinfo\tno_webhook\tno webhook subscription\n/);
+    expect((await run('warning')).code).toBe(0);
+    const info = await run('info');
+    expect(info.code).toBe(7);
+    expect(info.stdout).toBe(critical.stdout);
+  });
+
+  it('a client whose reads fail is an unreadable, critical problem, and the others are still checked', async () => {
+    const [a, b] = survey;
+    if (!a || !b) throw new Error('seed too small');
+    h.sandbox.addFault({
+      path: '/v2/mailboxes',
+      kind: 'status',
+      status: 500,
+      detail: 'Database unavailable',
+    });
+    const r = await h.run([
+      'health',
+      '--company',
+      String(a.id),
+      '--company',
+      String(b.id),
+      '--json',
+      '--concurrency',
+      '1',
+    ]);
+    expect(r.code).toBe(7);
+    const report = JSON.parse(r.stdout) as { companies_checked: number; problems: Problem[] };
+    expect(report.companies_checked).toBe(2);
+    const unreadable = report.problems.filter((p) => p.check === 'unreadable');
+    expect(unreadable).toEqual([
+      expect.objectContaining({
+        company_id: a.id,
+        severity: 'critical',
+        detail: expect.stringMatching(/^mailboxes: .*Database unavailable/),
+      }),
+    ]);
+    expect(report.problems[0]?.check).toBe('unreadable');
+    // Its mailbox checks were not run on a list it could not read (no made-up "all fine").
+    expect(report.problems.filter((p) => p.company_id === a.id && p.check.startsWith('mailbox_'))).toEqual(
+      [],
+    );
+  });
+
+  it('an inactive client is not checked and is not a problem', async () => {
+    const inactive = h.sandbox.store.companies(MAIN_AGENCY_ID, { active: false })[0];
+    if (!inactive) throw new Error('seed has no inactive company');
+    const r = await h.run(['health', '--company', String(inactive.id), '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({
+      period: { from: null, to: null },
+      companies_checked: 0,
+      problems: [],
+    });
+    expect(r.stderr).toContain('1 inactive not checked');
+    // Without targets, inactive clients are not even read.
+    h.sandbox.reset();
+    await h.run(['health', '--json']);
+    const read = new Set(
+      sent(h.sandbox)
+        .map((q) => Number(q.headers['x-company-id']))
+        .filter(Boolean),
+    );
+    expect(read.has(inactive.id)).toBe(false);
+    expect(read.size).toBe(survey.length);
+  });
+
+  it('a targeted run reads only its target: one listing page and its three lists, no company list', async () => {
+    const target = survey.find((s) => s.listed);
+    if (!target) throw new Error('no listed client');
+    const r = await h.run([
+      'health',
+      '--company',
+      String(target.id),
+      '--from',
+      '2026-05-01',
+      '--to',
+      '2026-05-31',
+    ]);
+    expect([0, 7]).toContain(r.code);
+    const paths = sent(h.sandbox).map((q) => `${q.path} ${q.headers['x-company-id'] ?? 'HQ'}`);
+    expect(paths.sort()).toEqual(
+      [
+        '/v2/agency/deliverability HQ',
+        `/v2/mailboxes ${target.id}`,
+        `/v1/campaign_list ${target.id}`,
+        `/v1/webhooks ${target.id}`,
+      ].sort(),
+    );
+    expect(sent(h.sandbox)[0]?.query).toEqual({
+      from: '2026-05-01',
+      to: '2026-05-31',
+      page: '1',
+      per_page: '50',
+    });
+  });
+
+  it.each([
+    [['--fail-on', 'severe'], /--fail-on/],
+    [['--from', 'yesterday'], /--from must be a date/],
+    [['--company', 'x', '--active'], /cannot be added/],
+  ])('%j is a usage error: exit 2, nothing sent', async (args, message) => {
+    expectUsageError(await h.run(['health', ...args]), h.sandbox, message);
+  });
+
+  it('on a terminal: a table coloured by severity and the summary line', async () => {
+    const target = survey.find((s) => s.campaigns.some((c) => c.error));
+    if (!target) throw new Error('no campaign error');
+    const r = await runOnTerminal(h, ['health', '--company', String(target.id)], {
+      env: { FORCE_COLOR: '1' },
+    });
+    expect(r.code).toBe(7);
+    expect(plain(r.stdout)).toMatch(/COMPANY_ID\s+NAME\s+SEVERITY\s+CHECK\s+DETAIL/i);
+    expect(r.stdout).toContain('\u001b[31m'); // critical in red
+    expect(plain(r.stderr)).toMatch(/\d+ critical, \d+ warnings?, \d+ info across 1 client\./);
+  });
+});
