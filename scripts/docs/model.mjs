@@ -101,13 +101,27 @@ function parseExamples(lines) {
   return examples;
 }
 
-/** "0 ok, 1 API or network error, …, 130 interrupted." → [{code, meaning}]. */
+/** "0 ok, 1 API or network error, …, 130 interrupted (143 on SIGTERM, …)." → [{code, meaning}]. */
 export function parseExitCodes(text) {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return [...flat.matchAll(/(?:^|, )(\d+) (.*?)(?=, \d+ |\.$|$)/g)].map((m) => ({
-    code: Number(m[1]),
-    meaning: m[2],
-  }));
+  const flat = text.replace(/\s+/g, ' ').trim().replace(/\.$/, '');
+  // Split at ", <number> " outside parentheses.
+  const items = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < flat.length; i++) {
+    if (flat[i] === '(') depth++;
+    else if (flat[i] === ')') depth--;
+    else if (depth === 0 && flat.startsWith(', ', i) && /^\d+ /.test(flat.slice(i + 2))) {
+      items.push(flat.slice(start, i));
+      start = i + 2;
+    }
+  }
+  items.push(flat.slice(start));
+  return items.map((item) => {
+    const [, code, meaning] = /^(\d+) (.*)$/.exec(item) ?? [];
+    if (code === undefined) throw new Error(`cannot read the exit code in "${item}"`);
+    return { code: Number(code), meaning };
+  });
 }
 
 function dedent(lines) {

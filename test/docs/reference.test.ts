@@ -4,11 +4,22 @@
  * `npm run build`, so the check reads the built program, as the generator does.
  */
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
+
+const BIN = join(ROOT, 'bin/agency.js');
+
+/** The commands the index lists: [['keys', 'create'], …], each with its page. */
+function indexedCommands(): { words: string[]; page: string }[] {
+  const index = readFileSync(join(ROOT, 'docs/reference/README.md'), 'utf8');
+  return [...index.matchAll(/^\| \[agency ([^\]]+)\]\(([^)]+)\)/gm)].map((m) => ({
+    words: (m[1] as string).split(' '),
+    page: m[2] as string,
+  }));
+}
 
 const genDocs = (...args: string[]) =>
   spawnSync(process.execPath, [join(ROOT, 'scripts/gen-docs.mjs'), ...args], { encoding: 'utf8' });
@@ -32,5 +43,33 @@ describe('the generated command reference', () => {
     expect(check.status).toBe(1);
     expect(check.stderr).toContain('docs/reference/agency-keys-create.md');
     expect(check.stderr).toContain('man/man1/agency-gone.1');
+  });
+
+  it('has a page for every command, which says what its --help says', () => {
+    const commands = indexedCommands();
+    expect(commands.map((c) => c.words.join(' '))).toEqual(
+      expect.arrayContaining(['companies list', 'keys create', 'webhooks subscribe', 'completion']),
+    );
+    for (const { words, page } of commands) {
+      const help = spawnSync(process.execPath, [BIN, ...words, '--help'], { encoding: 'utf8' });
+      expect(help.status, help.stderr).toBe(0);
+      const text = readFileSync(join(ROOT, 'docs/reference', page), 'utf8');
+      const man = readFileSync(join(ROOT, 'man/man1', page.replace(/\.md$/, '.1')), 'utf8');
+      expect(text).toContain(`# agency ${words.join(' ')}\n`);
+      expect(text).toContain(help.stdout.split('\n')[0]?.replace(/^Usage: /, '') ?? 'no usage line');
+      // Every option of its own, and every example.
+      const own = help.stdout.split(/\n(?:Global Options|Commands):\n/)[0] ?? '';
+      for (const flag of own.matchAll(/^ {2}(-[-\w]+(?:, --[-\w]+)?(?: <\w+>)?)/gm)) {
+        if (flag[1] !== '-h, --help') expect(text).toContain(`\`${flag[1]}`);
+      }
+      // Every example, however help wrapped it for 80 columns.
+      const flat = (t: string) => t.replace(/\s*\\\n\s*/g, ' ').replace(/\s+/g, ' ');
+      const examples = help.stdout.split('\nExamples:\n')[1] ?? '';
+      for (const example of flat(examples).split(/ ?\$ /).filter(Boolean)) {
+        expect(flat(text)).toContain(example.trim());
+        expect(flat(man.replace(/\\-/g, '-').replace(/\\e/g, '\\'))).toContain(example.trim());
+      }
+      expect(text).toMatch(/^\| 2 \| bad input \(nothing sent\) \|$/m);
+    }
   });
 });
