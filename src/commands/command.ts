@@ -39,3 +39,17 @@ export function helpText(prints: string, examples: readonly string[]): string {
 export function collectValues(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
+
+/**
+ * The values an option suggests (completion, and "choices" in its help) without refusing others:
+ * for an open set (webhook events; the service adds some) or a comma-separated list (`--status
+ * running,paused`), which the handler checks itself. A closed set uses commander's `.choices()`. An
+ * option whose value is a file names it `<path>`: completion then offers file names.
+ */
+export function suggestValues<O extends { argChoices?: string[] | undefined }>(
+  option: O,
+  values: readonly string[],
+): O {
+  option.argChoices = [...values];
+  return option;
+}

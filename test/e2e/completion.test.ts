@@ -25,15 +25,23 @@ let binDir: string;
 let workDir: string;
 const scripts: Record<string, string> = {};
 const PROFILES = ['alpha', 'beta-2', 'work'];
+interface CommandLike {
+  name(): string;
+  readonly commands: readonly CommandLike[];
+  readonly options: readonly {
+    flags: string;
+    long?: string | undefined;
+    short?: string | undefined;
+    hidden?: boolean;
+    argChoices?: readonly string[] | undefined;
+  }[];
+}
+const TREE: CommandLike = await buildProgram(
+  { stdout: new Writable({ write: (_c, _e, done) => done() }), stderr: process.stderr },
+  () => async () => {},
+);
 /** Every top-level command, from the command tree itself (completion must offer each, and only those). */
-const COMMANDS = (
-  await buildProgram(
-    { stdout: new Writable({ write: (_c, _e, done) => done() }), stderr: process.stderr },
-    () => async () => {},
-  )
-).commands
-  .map((command) => command.name())
-  .sort();
+const COMMANDS = TREE.commands.map((command) => command.name()).sort();
 
 function env(): Record<string, string> {
   return {
@@ -180,6 +188,47 @@ describe('bash', () => {
     expect(bash('webhooks', 'subscribe', '--event', 'link_clicked', '--u')).toEqual(['--url']);
   });
 
+  it('completes files after every option whose value is a file: plan -f, apply -f, --keys-out', () => {
+    expect(bash('plan', '-f', '')).toEqual(['names.txt', 'notes.md']);
+    expect(bash('apply', '--file', 'no')).toEqual(['notes.md']);
+    expect(bash('apply', '-f', 'x.yaml', '--keys-out', '')).toEqual(['names.txt', 'notes.md']);
+  });
+
+  it('completes statuses, roles and events from the options themselves', () => {
+    expect(bash('campaigns', '--status', '')).toEqual(
+      ['completed', 'draft', 'edited', 'paused', 'running', 'stopped'].sort(),
+    );
+    expect(bash('campaigns', 'list', '--status', 'r')).toEqual(['running']);
+    expect(bash('companies', 'users', '1042', '--role', 'g')).toEqual(['guest']);
+    // The short form runs `campaigns list`, so its options are offered there too.
+    expect(bash('campaigns', '--')).toContain('--status');
+  });
+
+  // Generated from the command tree: an option added by any command (with .choices(), suggestValues()
+  // or a <path> value) completes without an edit to the completion code.
+  it('every option with choices or a file value completes, in every command', () => {
+    const checked: string[] = [];
+    const walk = (command: CommandLike, path: string[]) => {
+      for (const option of command.options) {
+        const flag = option.long ?? option.short;
+        if (!flag || option.hidden) continue;
+        const offered = bash(...path, flag, '');
+        if (option.argChoices?.length) {
+          expect(offered, `${path.join(' ')} ${flag}`).toEqual([...option.argChoices].sort());
+          checked.push(`${path.join(' ')} ${flag}`);
+        } else if (/<(path|file)>/.test(option.flags)) {
+          expect(offered, `${path.join(' ')} ${flag}`).toEqual(['names.txt', 'notes.md']);
+          checked.push(`${path.join(' ')} ${flag}`);
+        }
+      }
+      for (const sub of command.commands) walk(sub, [...path, sub.name()]);
+    };
+    for (const command of TREE.commands) walk(command, [command.name()]);
+    expect(checked).toEqual(
+      expect.arrayContaining(['plan --file', 'apply --file', 'apply --keys-out', 'campaigns list --status']),
+    );
+  });
+
   it('an unknown shell is a usage error', async () => {
     const r = await runAgency(['completion', 'powershell'], { configDir });
     expect(r.code).toBe(2);
@@ -217,6 +266,15 @@ describe.skipIf(!HAS_ZSH)(HAS_ZSH ? 'zsh' : 'zsh (skipped: zsh is not installed)
     expect(zsh('-p', '')).toEqual(PROFILES);
     // zsh filters by the typed prefix itself; bash's compgen already did.
     expect(zsh('keys', 'list', '--').filter((w) => w.startsWith('--'))).toEqual(bash('keys', 'list', '--'));
+    expect(zsh('campaigns', '--status', '')).toEqual(bash('campaigns', '--status', ''));
+    expect(zsh('companies', 'users', '1', '--role', '')).toEqual([
+      'admin',
+      'authorized_team_member',
+      'guest',
+      'owner',
+    ]);
+    // zsh's _files then lists the files.
+    expect(zsh('plan', '-f', '')).toEqual(['__agency_files__']);
   });
 
   it.skipIf(Boolean(TMUX_MISSING))(
@@ -293,5 +351,19 @@ describe.skipIf(!HAS_FISH)(HAS_FISH ? 'fish' : 'fish (skipped: fish is not insta
     expect(fish('agency profiles use ')).toEqual(PROFILES);
     expect(fish('agency completion ')).toEqual(['bash', 'fish', 'zsh']);
     expect(fish('agency webhooks subscribe --event prospect_re')).toEqual(['prospect_replied']);
+  });
+
+  it('completes files, statuses and roles from the options themselves', () => {
+    expect(fish('agency plan -f ')).toEqual(['names.txt', 'notes.md']);
+    expect(fish('agency apply -f x.yaml --keys-out n')).toEqual(['names.txt', 'notes.md']);
+    expect(fish('agency campaigns --status ')).toEqual(
+      ['completed', 'draft', 'edited', 'paused', 'running', 'stopped'].sort(),
+    );
+    expect(fish('agency companies users 1 --role ')).toEqual([
+      'admin',
+      'authorized_team_member',
+      'guest',
+      'owner',
+    ]);
   });
 });

@@ -2,13 +2,13 @@
  * `agency campaigns [list] [--company <company>] [--status S,...]`: GET /v1/campaign_list, for the
  * key's own account or a client company (x-company-id). Statuses are checked here, before any request.
  */
-import type { Command } from '@commander-js/extra-typings';
+import { type Command, Option } from '@commander-js/extra-typings';
 import type { Campaign } from '../../api/types.js';
 import { CAMPAIGN_STATUSES, parseCampaignStatuses } from '../../fleet/campaign-status.js';
 import { optionalCompanyIdFor, parseOptionalCompanyRef } from '../../fleet/resolve.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
-import { collectValues, helpText, type Run } from '../command.js';
+import { collectValues, helpText, type Run, suggestValues } from '../command.js';
 
 const HELP = helpText(
   'Prints one row per campaign: id, name, status, created, sender address, emails\n' +
@@ -29,7 +29,14 @@ export function defineList(campaigns: Command, run: Run): void {
     .command('list', { isDefault: true })
     .description('list the campaigns of the HQ account or a company')
     .option('--company <company>', 'a client company (id or exact name; HQ key + x-company-id)')
-    .option('--status <statuses>', 'only these statuses, comma-separated (repeatable)', collectValues)
+    .addOption(
+      suggestValues(
+        new Option('--status <statuses>', 'only these statuses, comma-separated (repeatable)').argParser(
+          collectValues,
+        ),
+        CAMPAIGN_STATUSES.map((status) => status.toLowerCase()),
+      ),
+    )
     .addHelpText('after', HELP)
     .action(run(listCampaigns));
 }

@@ -1,19 +1,25 @@
 /**
  * The scripts of `agency completion <shell>`, generated from the program's own definition, so they never drift
  * from the real commands and options. Profile names are completed live from `agency profiles list`
- * (piped, its first column), so a new profile is offered without reinstalling anything.
+ * (piped, its first column), so a new profile is offered without reinstalling anything. An option's
+ * values come from the option itself: its choices (commander's argChoices, also set by
+ * `suggestValues` for open or comma-separated lists), or file names when its value is named `<path>`
+ * or `<file>` — so a new command completes with no edit here.
  *
  * bash and zsh share one candidate function written in the common subset of both shells (positional
  * parameters, `case`, no arrays); each shell adds a small adapter. fish gets native `complete` rules.
  */
 import { UsageError } from '../../errors.js';
-import { WEBHOOK_EVENTS } from '../../fleet/webhook-input.js';
 
 export interface OptionNode {
   flags: string[];
   description: string;
   /** Takes a value, so the next word is that value and not a command. */
   takesValue: boolean;
+  /** The values to offer (its choices), if it has a known set. */
+  values: readonly string[];
+  /** Its value is a file name. */
+  files: boolean;
 }
 
 export interface CommandNode {
@@ -23,33 +29,51 @@ export interface CommandNode {
   subcommands: CommandNode[];
 }
 
+interface CommanderOption {
+  flags: string;
+  long?: string | undefined;
+  short?: string | undefined;
+  description?: string;
+  required?: boolean;
+  optional?: boolean;
+  hidden?: boolean;
+  argChoices?: readonly string[] | undefined;
+}
+
 interface CommanderLike {
   name(): string;
   description(): string;
-  options: readonly {
-    long?: string | undefined;
-    short?: string | undefined;
-    description?: string;
-    required?: boolean;
-    optional?: boolean;
-    hidden?: boolean;
-  }[];
+  options: readonly CommanderOption[];
   commands: readonly CommanderLike[];
+  /** commander's own field: the subcommand that runs when none is named (`campaigns` → list). */
+  _defaultCommandName?: string | null;
+}
+
+/** The marker of an option whose value is a file: its value is named <path> or <file>. */
+const FILE_VALUE = /<(path|file)>|\[(path|file)\]/;
+
+function describeOption(o: CommanderOption): OptionNode {
+  const takesValue = Boolean(o.required || o.optional);
+  return {
+    flags: [o.long, o.short].filter((f): f is string => Boolean(f)),
+    description: o.description ?? '',
+    takesValue,
+    values: takesValue ? (o.argChoices ?? []) : [],
+    files: takesValue && FILE_VALUE.test(o.flags),
+  };
 }
 
 export function describeCommands(cmd: CommanderLike): CommandNode {
+  // A command that runs a default subcommand (`agency campaigns`) takes that subcommand's options too.
+  const fallback = cmd.commands.find((sub) => sub.name() === cmd._defaultCommandName);
+  const own = [...cmd.options, ...(fallback?.options ?? [])].filter((o) => !o.hidden);
+  const seen = new Set<string>();
   return {
     name: cmd.name(),
     description: cmd.description(),
     options: [
-      ...cmd.options
-        .filter((o) => !o.hidden)
-        .map((o) => ({
-          flags: [o.long, o.short].filter((f): f is string => Boolean(f)),
-          description: o.description ?? '',
-          takesValue: Boolean(o.required || o.optional),
-        })),
-      { flags: ['--help', '-h'], description: 'show help', takesValue: false },
+      ...own.filter((o) => !seen.has(o.flags) && seen.add(o.flags)).map(describeOption),
+      { flags: ['--help', '-h'], description: 'show help', takesValue: false, values: [], files: false },
     ],
     subcommands: cmd.commands.map(describeCommands),
   };
@@ -65,10 +89,7 @@ export function completionScript(shell: string, tree: CommandNode): string {
 /** Positional arguments worth completing, by command path. */
 const PROFILE_ARGUMENT = new Set(['profiles use', 'profiles remove']);
 const SHELL_ARGUMENT = new Set(['completion']);
-const FILE_OPTIONS = new Set(['--file', '--state', '--data']);
 const PROFILE_OPTIONS = new Set(['--profile', '-p']);
-/** `--event <TAB>` offers the documented webhook events (the service accepts others too). */
-const EVENT_OPTIONS = new Set(['--event']);
 
 interface PathEntry {
   path: string;
@@ -122,6 +143,18 @@ function candidates(tree: CommandNode): string {
     )
     .join('\n');
   const caseOf = (values: Iterable<string>) => [...values].map((v) => `"${v}"`).join('|');
+  // After an option that takes a value: its choices or file names, by command path and flag.
+  const valueCases = all
+    .flatMap((e) =>
+      optionsAt(tree, e)
+        .filter((o) => o.files || o.values.length > 0)
+        .map((o) => {
+          const when = o.flags.map((f) => `"${e.path}|${f}"`).join('|');
+          const then = o.files ? 'echo __agency_files__' : `printf '%s\\n' ${o.values.join(' ')}`;
+          return `      ${when}) ${then} ;;`;
+        }),
+    )
+    .join('\n');
   return `# Prints the candidates for the last argument, one per line; the arguments are the words after
 # "agency", the last one being the word under the cursor. The shell filters by what is typed.
 __agency_candidates() {
@@ -147,10 +180,9 @@ $word
     esac
   done
   if [ "$skip" = 1 ]; then
-    case "$last" in
-      ${caseOf(PROFILE_OPTIONS)}) __agency_profiles ;;
-      ${caseOf(FILE_OPTIONS)}) echo __agency_files__ ;;
-      ${caseOf(EVENT_OPTIONS)}) printf '%s\\n' ${WEBHOOK_EVENTS.join(' ')} ;;
+    case "$at|$last" in
+      ${[...PROFILE_OPTIONS].map((f) => `*"|${f}"`).join('|')}) __agency_profiles ;;
+${valueCases}
     esac
     return 0
   fi
@@ -298,10 +330,10 @@ function fish(tree: CommandNode): string {
         ? ''
         : PROFILE_OPTIONS.has(option.flags[0] ?? '')
           ? " -x -a '(__agency_profiles)'"
-          : option.flags.some((f) => FILE_OPTIONS.has(f))
+          : option.files
             ? ' -r -F'
-            : option.flags.some((f) => EVENT_OPTIONS.has(f))
-              ? ` -x -a ${fishQuote(WEBHOOK_EVENTS.join(' '))}`
+            : option.values.length > 0
+              ? ` -x -a ${fishQuote(option.values.join(' '))}`
               : ' -x';
       lines.push(
         `complete -c agency ${when} ${flags}${value} -d ${fishQuote(firstLine(option.description))}`,

@@ -3,20 +3,20 @@
  * local checks made before any request, and the rows they print. The fleet logic is in
  * src/fleet/webhook-changes.ts.
  */
-import type { Command } from '@commander-js/extra-typings';
+import { type Command, Option } from '@commander-js/extra-typings';
 import { ExitCode, PartialFailureError, sharedStatus } from '../../errors.js';
 import { rowsFailed } from '../../fleet/failures.js';
 import { CompanyDirectory } from '../../fleet/resolve.js';
 import { selectTargets } from '../../fleet/targets.js';
 import { changeWebhooks, type WebhookAction, type WebhookRow } from '../../fleet/webhook-changes.js';
-import { checkEvent, checkWebhookUrl } from '../../fleet/webhook-input.js';
+import { checkEvent, checkWebhookUrl, WEBHOOK_EVENTS } from '../../fleet/webhook-input.js';
 import { DEFAULT_CONCURRENCY, parseConcurrency } from '../../input/parse.js';
 import { readInput } from '../../input/read.js';
 import { failureReason, groupFailures, serviceDetail } from '../../output/summary.js';
 import { cellText } from '../../output/text.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
-import { collectValues, helpText, type Run } from '../command.js';
+import { collectValues, helpText, type Run, suggestValues } from '../command.js';
 
 export interface WebhookChangeOptions {
   event: string[];
@@ -37,7 +37,14 @@ export function defineChange(
   webhooks
     .command(action)
     .description(text.description)
-    .requiredOption('--event <event>', 'event name, e.g. prospect_replied (repeatable)', collectValues)
+    .addOption(
+      suggestValues(
+        new Option('--event <event>', 'event name, e.g. prospect_replied (repeatable)')
+          .argParser(collectValues)
+          .makeOptionMandatory(),
+        WEBHOOK_EVENTS,
+      ),
+    )
     .requiredOption('--url <url>', 'the http(s) address that receives the events')
     .option('--company <company>', 'a client company: id or exact name (repeatable)', collectValues)
     .option('--file <path>', "company ids or exact names, one per line ('-' = stdin)")
