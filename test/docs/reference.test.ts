@@ -72,4 +72,16 @@ describe('the generated command reference', () => {
       expect(text).toMatch(/^\| 2 \| bad input \(nothing sent\) \|$/m);
     }
   });
+
+  it("the detailed exit code table in docs/output.md has the program's codes", () => {
+    const codes = (file: string, heading: string) => {
+      const text = readFileSync(join(ROOT, file), 'utf8');
+      const section = text.slice(text.indexOf(heading));
+      const table = section.slice(0, section.search(/\n\n[^|]/));
+      return [...table.matchAll(/^\| (\d+) \|/gm)].map((m) => Number(m[1]));
+    };
+    const program = codes('docs/reference/agency.md', '## Exit codes');
+    expect(program).toContain(130);
+    expect(codes('docs/output.md', '## Errors and exit codes')).toEqual(program);
+  });
 });
