@@ -68,6 +68,8 @@ export class ApiError extends AgencyError {
     message: string,
     init: {
       status: number;
+      /** The status the answer means, when its code says more than its status (a v1 E_SESSION → 401). */
+      meaning?: number | undefined;
       title?: string | undefined;
       detail?: string | undefined;
       hint?: string | undefined;
@@ -75,7 +77,7 @@ export class ApiError extends AgencyError {
   ) {
     super(message, { hint: init.hint, title: init.title, detail: init.detail });
     this.status = init.status;
-    this.exitCode = exitCodeForStatus(init.status);
+    this.exitCode = exitCodeForStatus(init.meaning ?? init.status);
   }
 }
 

@@ -17,6 +17,7 @@ import {
 } from './endpoints.js';
 import type { HttpResponse, RequestSpec } from './http.js';
 import type { HttpLike } from './lazy-http.js';
+import { isV1Nothing } from './response.js';
 import {
   type ApiKey,
   type BlacklistPage,
@@ -241,7 +242,7 @@ export class AgencyClient {
     if (Array.isArray(data)) return expectArray(data, isWebhook, 'the webhook list', this.debugging);
     if (!isRecord(data))
       throw shapeError('the webhook list', 'expected an object with "webhooks"', this.debugging);
-    if (data.webhooks === undefined || data.webhooks === null) return [];
+    if (data.webhooks === undefined || data.webhooks === null || isV1Nothing(data)) return [];
     return expectArray(data.webhooks, isWebhook, 'the webhook list', this.debugging);
   }
 
@@ -296,7 +297,7 @@ export class AgencyClient {
     });
     const data = res.data;
     if (data === undefined) return [];
-    if (isRecord(data) && Object.keys(data).length === 1 && typeof data.message === 'string') return [];
+    if (isV1Nothing(data)) return [];
     return expectList(this.debugging, data, isIdentified, 'the campaign list') as Campaign[];
   }
 

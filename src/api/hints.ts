@@ -38,7 +38,9 @@ function chooseHint(facts: HintFacts): string | undefined {
   if (/invalid api key/i.test(words)) {
     return 'The API key is wrong: run `agency login` again, or check AGENCY_API_KEY.';
   }
-  if (status === 404 && !/\/rest\/?$/.test(facts.baseUrl) && (facts.path === '/v1/me' || !facts.detail)) {
+  // A 404 of the agency's own paths from a base URL without /rest: the address, not the record, is wrong.
+  const agencyPath = facts.path === '/v1/me' || facts.path.startsWith('/v2/agency/');
+  if (status === 404 && !/\/rest\/?$/.test(facts.baseUrl) && (agencyPath || !facts.detail)) {
     return `The base URL ${facts.baseUrl} does not end in /rest: use the API's address, e.g. ${DEFAULT_BASE_URL}.`;
   }
   if (status === 401) return 'The API key was refused: run `agency login` again, or check AGENCY_API_KEY.';

@@ -4,10 +4,12 @@
  * What an answer means (data or which error) is decided in response.ts.
  * It is loaded lazily (import() on the first request) because undici is the heaviest module we have.
  */
-import { Agent, request, errors as undiciErrors } from 'undici';
-import { InterruptedError, NetworkError, UsageError } from '../errors.js';
+import { Agent, request } from 'undici';
+import { InterruptedError, NetworkError, ResponseError, UsageError } from '../errors.js';
 import { hasKeyShape } from '../input/api-key.js';
+import { HEADER_CONTROL } from '../input/header.js';
 import { type AccountGates, sharedGates } from './limit.js';
+import { describeNetworkError, isTooLarge } from './network-errors.js';
 import {
   type AnswerContext,
   failed,
@@ -51,6 +53,8 @@ export interface HttpOptions {
   maxInFlight?: number | undefined;
   /** Each account's turn; the run's shared gates by default (tests pass their own). */
   gates?: AccountGates | undefined;
+  /** The largest answer read, in bytes (default 128 MiB): a bigger one is "not understood", not a crash. */
+  maxAnswerBytes?: number | undefined;
   /** Waits between tries; tests pass one that does not really sleep. */
   sleep?: ((ms: number, signal: AbortSignal | undefined) => Promise<void>) | undefined;
 }
@@ -72,6 +76,8 @@ export interface RequestSpec {
   /** An empty body (204, or an empty 200) is the service's "nothing" (v1 list reads): data undefined, no error. */
   emptyIsNothing?: boolean | undefined;
 }
+
+const MAX_ANSWER_BYTES = 128 * 1024 * 1024;
 
 /** Headers the tool sets itself or the connection owns: `api -H` cannot replace them. */
 const RESERVED_HEADERS = new Set(['x-api-key', 'host', 'content-length', 'connection', 'transfer-encoding']);
@@ -117,6 +123,7 @@ export class Http {
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
       connectTimeout: Math.min(options.timeoutMs, 10_000),
+      maxResponseSize: options.maxAnswerBytes ?? MAX_ANSWER_BYTES,
     });
   }
 
@@ -145,7 +152,8 @@ export class Http {
         try {
           outcome = await this.attempt(spec, url, headers);
         } catch (error) {
-          if (error instanceof InterruptedError) throw error;
+          // Interrupted, or an answer that cannot be held (not retried: it would come back the same).
+          if (error instanceof InterruptedError || error instanceof ResponseError) throw error;
           outcome = { kind: 'network', error: error as Error };
         }
         // A read gives its turn back at once, also while it waits to try again (the depth may have
@@ -215,7 +223,7 @@ export class Http {
       if (RESERVED_HEADERS.has(name)) {
         throw new UsageError(`The header ${rawName} cannot be set with -H: the tool sets it itself.`);
       }
-      if (!/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(name) || /[\r\n\0]/.test(value)) {
+      if (!/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(name) || HEADER_CONTROL.test(value)) {
         throw new UsageError(`Invalid header ${JSON.stringify(rawName)}: use -H 'Name: value' on one line.`);
       }
       headers[name] = value.trim();
@@ -252,6 +260,7 @@ export class Http {
       try {
         text = await res.body.text();
       } catch (error) {
+        if (isTooLarge(error)) throw this.tooLarge(spec, res.statusCode);
         throw new BodyError(res.statusCode, 'the connection closed before the whole answer arrived', error);
       }
       // One turn of the event loop lets undici put the connection back in its pool; a request sent
@@ -266,6 +275,7 @@ export class Http {
       return { kind: 'response', answer: readAnswer({ status: res.statusCode, headers: res.headers, text }) };
     } catch (error) {
       if (interrupt?.aborted) throw new InterruptedError();
+      if (error instanceof ResponseError) throw error;
       if (timedOut) {
         const reason =
           status === undefined
@@ -284,6 +294,21 @@ export class Http {
       clearTimeout(timer);
       interrupt?.removeEventListener('abort', onInterrupt);
     }
+  }
+
+  /** An answer bigger than the tool holds: not retried, and said in the user's terms. */
+  private tooLarge(spec: RequestSpec, status: number): ResponseError {
+    const bytes = this.#options.maxAnswerBytes ?? MAX_ANSWER_BYTES;
+    const limit =
+      bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MB` : `${Math.round(bytes / 1024)} KB`;
+    return new ResponseError(
+      failed(
+        { ...spec, redact: (text) => this.redact(text) },
+        `the service's answer was not understood (larger than ${limit})`,
+      ),
+      status,
+      { hint: 'No agency endpoint answers that much; check the base URL and any proxy in between.' },
+    );
   }
 
   private finish(
@@ -334,24 +359,6 @@ function failureKind(spec: RequestSpec, outcome: Attempt): FailureKind | undefin
   const status = outcome.answer.meaning;
   if (status === 429) return 'busy';
   return mayRetryStatus(spec.method, status) ? 'gateway' : undefined;
-}
-
-function describeNetworkError(error: unknown): string {
-  if (error instanceof undiciErrors.UndiciError || error instanceof Error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const cause = (error as { cause?: NodeJS.ErrnoException }).cause;
-    const causeCode = cause?.code;
-    if (causeCode === 'ECONNREFUSED' || code === 'ECONNREFUSED') return 'connection refused';
-    if (causeCode === 'ECONNRESET' || code === 'ECONNRESET') return 'connection reset by the server';
-    if (code === 'ETIMEDOUT') return error.message;
-    if (code === 'UND_ERR_SOCKET') return 'the connection closed before any answer arrived';
-    if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT')
-      return 'timed out waiting for the service';
-    if (code === 'ENOTFOUND' || causeCode === 'ENOTFOUND') return 'host not found';
-    if (error.name === 'HTTPParserError') return `the answer was not valid HTTP: ${error.message}`;
-    return error.message || String(code ?? error);
-  }
-  return String(error);
 }
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {

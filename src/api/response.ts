@@ -5,6 +5,7 @@
  */
 import { ApiError, ResponseError } from '../errors.js';
 import { hintFor } from './hints.js';
+import { MAX_DEPTH, parseJson, TooDeepError } from './json.js';
 import { isRecord } from './types.js';
 
 export type ResponseHeaders = Record<string, string | string[] | undefined>;
@@ -39,9 +40,16 @@ export interface ReadAnswer extends Answer {
   data: unknown;
   /** The body was there but was not JSON. */
   parseFailed: boolean;
+  /** The body was JSON nested deeper than any answer of the service (json.ts). */
+  tooDeep?: boolean;
   serviceError: ServiceError;
-  /** The status the answer means: 429 for a v1 E_TOO_MANY_REQUESTS whatever status carried it. */
+  /**
+   * The status the answer means: 429 for a v1 E_TOO_MANY_REQUESTS whatever status carried it; for a v1
+   * error, 401 for E_SESSION and 404 for E_URL_NOT_FOUND / E_RECORD_NOT_FOUND (contract, "Errors").
+   */
   meaning: number;
+  /** A v1 error envelope ({"status": {"status": "ERROR"}}): an error whatever status carried it. */
+  v1Error: boolean;
 }
 
 export interface AnswerContext {
@@ -65,22 +73,61 @@ export interface AnswerContext {
 }
 
 const TOO_MANY_REQUESTS = 'E_TOO_MANY_REQUESTS';
+/** The status each v1 error code means, whatever status carried it (the docs list them under 400). */
+const V1_CODE_MEANING: Record<string, number> = {
+  E_SESSION: 401,
+  E_URL_NOT_FOUND: 404,
+  E_RECORD_NOT_FOUND: 404,
+};
+/** What the tool says about an answer whose meaning differs from its status. */
+const MEANING_WORDS: Record<number, string> = {
+  401: 'the key was refused',
+  404: 'not found',
+  429: 'too many requests',
+};
 /** Server text quoted in a message is kept to one readable line. */
 const MAX_QUOTED = 300;
 
 export function readAnswer(answer: Answer): ReadAnswer {
   let data: unknown;
   let parseFailed = false;
+  let tooDeep = false;
   if (answer.text.trim() !== '') {
     try {
-      data = JSON.parse(answer.text);
-    } catch {
+      data = parseJson(answer.text);
+    } catch (error) {
       parseFailed = true;
+      tooDeep = error instanceof TooDeepError;
     }
   }
   const serviceError = readServiceError(data);
-  const meaning = serviceError.code?.toUpperCase() === TOO_MANY_REQUESTS ? 429 : answer.status;
-  return { ...answer, data, parseFailed, serviceError, meaning };
+  const v1Error = v1Envelope(data) === 'ERROR';
+  const code = serviceError.code?.toUpperCase() ?? '';
+  let meaning = answer.status;
+  if (code === TOO_MANY_REQUESTS) meaning = 429;
+  // The docs list the v1 codes under a 400 (or a 200 carrying the envelope): there the code says more.
+  else if ((answer.status === 400 || (v1Error && answer.status < 400)) && V1_CODE_MEANING[code])
+    meaning = V1_CODE_MEANING[code];
+  return { ...answer, data, parseFailed, tooDeep, serviceError, meaning, v1Error };
+}
+
+/** The v1 envelope's verdict, `{"status": {"status": "OK" | "ERROR", ...}}`, if the body is one. */
+export function v1Envelope(data: unknown): 'OK' | 'ERROR' | undefined {
+  if (!isRecord(data) || !isRecord(data.status) || typeof data.status.status !== 'string') return undefined;
+  const verdict = data.status.status.toUpperCase();
+  return verdict === 'OK' || verdict === 'ERROR' ? verdict : undefined;
+}
+
+/**
+ * A v1 success that carries no data: `{"status": {"status": "OK"}, "message": "No campaigns found"}`
+ * (or the bare `{"message": ...}`) is the service's empty list.
+ */
+export function isV1Nothing(data: unknown): boolean {
+  if (!isRecord(data)) return false;
+  return Object.entries(data).every(
+    ([key, value]) =>
+      (key === 'status' && v1Envelope(data) === 'OK') || (key === 'message' && typeof value === 'string'),
+  );
 }
 
 /** Reads the three error dialects: v2 {title, detail}, v1 {status: {code, msg}}, and {code, message, details}. */
@@ -103,7 +150,7 @@ export function readServiceError(data: unknown): ServiceError {
 export function settle(answer: ReadAnswer, ctx: AnswerContext): HttpResponse {
   const { status, headers, data, meaning } = answer;
   const statusText = reasonPhrase(status);
-  if (meaning >= 400) throw apiError(answer, ctx);
+  if (meaning >= 400 || answer.v1Error) throw apiError(answer, ctx);
   // A redirect is never followed: it could take the key to another host.
   if (status >= 300) {
     const location =
@@ -112,6 +159,13 @@ export function settle(answer: ReadAnswer, ctx: AnswerContext): HttpResponse {
       failed(ctx, `the service answered ${status}, a redirect${location}, which is not followed`),
       status,
       { hint: 'Check the base URL (it must include /rest, e.g. https://api.woodpecker.co/rest).' },
+    );
+  }
+  if (answer.tooDeep) {
+    throw new ResponseError(
+      failed(ctx, `the service's answer was not understood (nested more than ${MAX_DEPTH} levels deep)`),
+      status,
+      { hint: 'The service (or something in between) sent an answer no agency endpoint sends; try again.' },
     );
   }
   if (answer.parseFailed) {
@@ -159,7 +213,12 @@ function apiError(answer: ReadAnswer, ctx: AnswerContext): ApiError {
     .filter((part): part is string => Boolean(part))
     .map(oneLine)
     .join(' — ');
-  const as429 = meaning !== status ? ' (too many requests)' : '';
+  const meant =
+    meaning !== status && MEANING_WORDS[meaning]
+      ? ` (${MEANING_WORDS[meaning]})`
+      : meaning < 400
+        ? ' with an error'
+        : '';
   const tries = ctx.attempts > 1 ? ` (tried ${ctx.attempts} times)` : '';
   const waited =
     ctx.refusedRetryAfterMs === undefined
@@ -167,7 +226,7 @@ function apiError(answer: ReadAnswer, ctx: AnswerContext): ApiError {
       : `; it asked to retry after ${Math.ceil(ctx.refusedRetryAfterMs / 1000)} s, longer than this tool waits`;
   const message = failed(
     ctx,
-    `the service answered ${status}${as429}${quoted ? ` ${quoted}` : ''}${served}${tries}${waited}`,
+    `the service answered ${status}${meant}${quoted ? ` ${quoted}` : ''}${served}${tries}${waited}`,
   );
   const hint = hintFor({
     status: meaning,
@@ -179,7 +238,15 @@ function apiError(answer: ReadAnswer, ctx: AnswerContext): ApiError {
     companyHeader: ctx.companyHeader,
     message,
   });
-  return new ApiError(message, { status: meaning, title, detail, ...(hint === undefined ? {} : { hint }) });
+  // The status is the service's own, except a 429 in disguise (retried and reported as one); the exit
+  // code follows the meaning.
+  return new ApiError(message, {
+    status: meaning === 429 ? 429 : status,
+    meaning,
+    title,
+    detail,
+    ...(hint === undefined ? {} : { hint }),
+  });
 }
 
 /** "Could not list the keys of company 1042: ..." when the caller said what it was doing. */

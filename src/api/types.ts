@@ -1,5 +1,6 @@
 /** Shapes of the API (shared/spec/agency-api.md section 2), and small validators for the boundary. */
 import { ResponseError } from '../errors.js';
+import { ExactInteger, isNumeric } from './json.js';
 
 export interface Company {
   id: number;
@@ -124,7 +125,9 @@ export interface BlacklistPage {
 export type JsonObject = Record<string, unknown>;
 
 export function isRecord(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return (
+    typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof ExactInteger)
+  );
 }
 
 /** An answer of the right status whose body has the wrong shape. `debugging`: --debug already shows it. */
@@ -139,14 +142,14 @@ export function shapeError(what: string, why: string, debugging = false): Respon
 type Check<T> = (value: unknown) => value is T;
 
 export const isCompany: Check<Company> = (v): v is Company =>
-  isRecord(v) && typeof v.id === 'number' && typeof v.name === 'string';
+  isRecord(v) && isNumeric(v.id) && typeof v.name === 'string';
 
 export const isApiKey: Check<ApiKey> = (v): v is ApiKey => isRecord(v) && typeof v.api_key === 'string';
 
 export const isWebhook: Check<Webhook> = (v): v is Webhook => isRecord(v) && typeof v.event === 'string';
 
 export const isCompanyUser: Check<CompanyUser> = (v): v is CompanyUser =>
-  isRecord(v) && (typeof v.id === 'number' || typeof v.email === 'string');
+  isRecord(v) && (isNumeric(v.id) || typeof v.email === 'string');
 
 const isPeriodPair = (v: unknown): v is PeriodPair =>
   isRecord(v) && typeof v.current_period === 'number' && typeof v.previous_period === 'number';
@@ -158,7 +161,7 @@ export const isDeliverability: Check<Deliverability> = (v): v is Deliverability 
   DELIVERABILITY_COUNTERS.every((field) => isPeriodPair(v[field]));
 
 export const isIdentified: Check<{ id: number }> = (v): v is { id: number } =>
-  isRecord(v) && (typeof v.id === 'number' || typeof v.id === 'string');
+  isRecord(v) && (isNumeric(v.id) || typeof v.id === 'string');
 
 export function expectArray<T>(value: unknown, check: Check<T>, what: string, debugging = false): T[] {
   if (!Array.isArray(value)) throw shapeError(what, 'expected a list', debugging);
@@ -216,11 +219,11 @@ export function expectPage<T>(value: unknown, check: Check<T>, what: string, deb
     // Paging needs only these two to know where it is and when to stop; the other two fields of the
     // specification are used for counts, and may be absent (never of another type).
     for (const field of ['total_pages', 'current_page_number'] as const) {
-      if (typeof raw[field] !== 'number')
+      if (!isNumeric(raw[field]))
         throw shapeError(what, `pagination_data.${field} is not a number`, debugging);
     }
     for (const field of ['total_elements', 'page_size'] as const) {
-      if (raw[field] !== undefined && typeof raw[field] !== 'number')
+      if (raw[field] !== undefined && !isNumeric(raw[field]))
         throw shapeError(what, `pagination_data.${field} is not a number`, debugging);
     }
     pagination = raw as unknown as PaginationData;

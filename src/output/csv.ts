@@ -11,6 +11,7 @@
  *   with a space (spreadsheets would trim it). Lines end in CRLF, as RFC 4180 says; the header row
  *   comes first. Values are never altered otherwise, so a spreadsheet gets exactly what the API holds.
  */
+import { ExactInteger, stringifyExact } from '../api/json.js';
 import { UsageError } from '../errors.js';
 
 export function csvValue(value: unknown): string {
@@ -18,7 +19,7 @@ export function csvValue(value: unknown): string {
   if (typeof value === 'string') return value;
   if (Array.isArray(value) && value.every((v) => v === null || typeof v !== 'object'))
     return value.map((v) => (v === null || v === undefined ? '' : String(v))).join('; ');
-  if (typeof value === 'object') return JSON.stringify(value);
+  if (typeof value === 'object' && !(value instanceof ExactInteger)) return stringifyExact(value);
   return String(value);
 }
 

@@ -2,6 +2,7 @@
  * Text that came from the server (names, labels, error details) can carry terminal escape sequences.
  * Printed raw, they could rewrite the screen or the window title; these helpers make it inert.
  */
+import { ExactInteger, stringifyExact } from '../api/json.js';
 
 // The one set of characters that server text must never bring to a terminal, and user text must never
 // carry into a request: C0, DEL, C1 (a lone 0x9B starts a CSI sequence) and the Unicode bidi overrides
@@ -30,7 +31,7 @@ export function hasControlCharacters(text: string): boolean {
  * \uXXXX (JSON.stringify leaves DEL, C1 and bidi controls raw). Used for stdout's JSON and the JSON error.
  */
 export function inertJson(value: unknown, indent?: number): string {
-  return JSON.stringify(value, null, indent).replace(JSON_UNSAFE, (c) =>
+  return stringifyExact(value, indent).replace(JSON_UNSAFE, (c) =>
     c < ' ' ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
 }
@@ -44,7 +45,11 @@ export function terminalSafe(text: string): string {
 export function cellText(value: unknown): string {
   if (value === undefined || value === null) return '';
   const text =
-    typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
+    typeof value === 'string'
+      ? value
+      : typeof value === 'object' && !(value instanceof ExactInteger)
+        ? stringifyExact(value)
+        : String(value);
   return terminalSafe(text).replace(/[\t\r\n]+/g, ' ');
 }
 

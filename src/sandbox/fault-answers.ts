@@ -44,7 +44,9 @@ export function answersInsteadOfService(fault: FaultRule | undefined): boolean {
     fault?.kind === 'status' ||
     fault?.kind === 'empty' ||
     fault?.kind === 'html' ||
-    fault?.kind === 'not-json'
+    fault?.kind === 'not-json' ||
+    fault?.kind === 'v1-nothing' ||
+    fault?.kind === 'deep'
   );
 }
 
@@ -82,6 +84,20 @@ export async function answerBeforeProcessing(
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '16' });
       res.end('this is not json');
       return true;
+    case 'v1-nothing':
+      // The v1 success envelope with no data: the service's way of saying "an empty list".
+      record.status = 200;
+      send(res, 200, { status: { status: 'OK' }, message: fault.detail ?? 'No records found' });
+      return true;
+    case 'deep': {
+      // Valid JSON nested deeper than any answer should be: {"a":{"a":…}}.
+      const depth = fault.size ?? 100_000;
+      const text = `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+      record.status = 200;
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(text.length) });
+      res.end(text);
+      return true;
+    }
     case 'stall':
       try {
         await sleep(fault.stallMs ?? 60_000, undefined, { signal: gone });

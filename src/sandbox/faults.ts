@@ -15,7 +15,9 @@ export type FaultKind =
   | 'empty'
   | 'empty-after'
   | 'large-page'
-  | 'repeat-page';
+  | 'repeat-page'
+  | 'v1-nothing'
+  | 'deep';
 
 /** Error body of 'status' / 'status-after': v2 {title, status, detail, timestamp}, v1 {status: {code, msg}}, or {code, message, details}. */
 export type FaultDialect = 'v2' | 'v1' | 'code';
@@ -46,7 +48,7 @@ export interface FaultRule {
   times?: number;
   /** 'stall': wait this long before answering normally (default 60000). */
   stallMs?: number;
-  /** 'large-page': items in `content` (default 5000). */
+  /** 'large-page': items in `content` (default 5000); 'deep': levels of nesting (default 100000). */
   size?: number;
 }
 
@@ -63,6 +65,8 @@ export const FAULT_KINDS: readonly FaultKind[] = [
   'empty-after',
   'large-page',
   'repeat-page',
+  'v1-nothing',
+  'deep',
 ];
 
 const DIALECTS: readonly FaultDialect[] = ['v2', 'v1', 'code'];

@@ -47,7 +47,7 @@ describe('the three error dialects become one typed error with title and detail'
       'E_WRONG_PARAM',
       'Event defined for this url.',
     ],
-    ['code/message', { code: 'E_SESSION', message: 'Session expired' }, 'E_SESSION', 'Session expired'],
+    ['code/message', { code: 'E_DUPLICATE', message: 'Already there' }, 'E_DUPLICATE', 'Already there'],
     [
       'code/message/details',
       { code: 'VALIDATION', message: 'Bad input', details: ['name is empty', 'page < 0'] },

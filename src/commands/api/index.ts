@@ -6,6 +6,7 @@ import type { HttpResponse } from '../../api/response.js';
 import { expectPage, isRecord } from '../../api/types.js';
 import { UsageError } from '../../errors.js';
 import { optionalCompanyIdFor, parseOptionalCompanyRef } from '../../fleet/resolve.js';
+import { HEADER_CONTROL } from '../../input/header.js';
 import { readInput } from '../../input/read.js';
 import { terminalSafe } from '../../output/text.js';
 import type { Runtime } from '../../runtime.js';
@@ -131,6 +132,13 @@ export function parseHeaders(values: readonly string[]): Record<string, string> 
     const name = colon < 0 ? '' : raw.slice(0, colon).trim();
     if (colon < 0 || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) || /[\r\n\0]/.test(raw)) {
       throw new UsageError(`Invalid header ${JSON.stringify(raw)}: use -H 'Name: value'.`);
+    }
+    const control = HEADER_CONTROL.exec(raw);
+    if (control) {
+      const code = `\\u${control[0].charCodeAt(0).toString(16).padStart(4, '0')}`;
+      throw new UsageError(
+        `The header ${JSON.stringify(name)} holds a control character (${code}), which a header cannot carry; nothing was sent.`,
+      );
     }
     if (name.toLowerCase() === 'x-api-key') {
       throw new UsageError('The key cannot be given with -H: it comes from the profile or AGENCY_API_KEY.', {
