@@ -17,7 +17,6 @@ import {
 } from './endpoints.js';
 import type { HttpResponse, RequestSpec } from './http.js';
 import type { HttpLike } from './lazy-http.js';
-import { isV1Nothing } from './response.js';
 import {
   type ApiKey,
   type BlacklistPage,
@@ -39,6 +38,7 @@ import {
   isDeliverability,
   isIdentified,
   isRecord,
+  isV1Nothing,
   isWebhook,
   type JsonObject,
   type Mailbox,
@@ -242,7 +242,7 @@ export class AgencyClient {
     if (Array.isArray(data)) return expectArray(data, isWebhook, 'the webhook list', this.debugging);
     if (!isRecord(data))
       throw shapeError('the webhook list', 'expected an object with "webhooks"', this.debugging);
-    if (data.webhooks === undefined || data.webhooks === null || isV1Nothing(data)) return [];
+    if (data.webhooks === undefined || data.webhooks === null) return [];
     return expectArray(data.webhooks, isWebhook, 'the webhook list', this.debugging);
   }
 
@@ -282,10 +282,7 @@ export class AgencyClient {
     });
   }
 
-  /**
-   * GET /v1/campaign_list[?status=A,B]: a bare array. "Nothing" comes as on the v1 webhook list: 204,
-   * an empty body, or {"message": ...} with no list; all are an empty list.
-   */
+  /** GET /v1/campaign_list[?status=A,B]: a bare array; 204, an empty body or a v1 "nothing" = []. */
   async campaigns(companyId?: number, statuses?: readonly string[]): Promise<Campaign[]> {
     const res = await this.http.request({
       method: 'GET',

@@ -6,7 +6,7 @@
 import { ApiError, ResponseError } from '../errors.js';
 import { hintFor } from './hints.js';
 import { MAX_DEPTH, parseJson, TooDeepError } from './json.js';
-import { isRecord } from './types.js';
+import { isRecord, v1Envelope } from './types.js';
 
 export type ResponseHeaders = Record<string, string | string[] | undefined>;
 
@@ -109,25 +109,6 @@ export function readAnswer(answer: Answer): ReadAnswer {
   else if ((answer.status === 400 || (v1Error && answer.status < 400)) && V1_CODE_MEANING[code])
     meaning = V1_CODE_MEANING[code];
   return { ...answer, data, parseFailed, tooDeep, serviceError, meaning, v1Error };
-}
-
-/** The v1 envelope's verdict, `{"status": {"status": "OK" | "ERROR", ...}}`, if the body is one. */
-export function v1Envelope(data: unknown): 'OK' | 'ERROR' | undefined {
-  if (!isRecord(data) || !isRecord(data.status) || typeof data.status.status !== 'string') return undefined;
-  const verdict = data.status.status.toUpperCase();
-  return verdict === 'OK' || verdict === 'ERROR' ? verdict : undefined;
-}
-
-/**
- * A v1 success that carries no data: `{"status": {"status": "OK"}, "message": "No campaigns found"}`
- * (or the bare `{"message": ...}`) is the service's empty list.
- */
-export function isV1Nothing(data: unknown): boolean {
-  if (!isRecord(data)) return false;
-  return Object.entries(data).every(
-    ([key, value]) =>
-      (key === 'status' && v1Envelope(data) === 'OK') || (key === 'message' && typeof value === 'string'),
-  );
 }
 
 /** Reads the three error dialects: v2 {title, detail}, v1 {status: {code, msg}}, and {code, message, details}. */

@@ -240,3 +240,22 @@ export function blacklistValues(raw: unknown, kind: 'domains' | 'emails', debugg
     typeof v === 'string' ? v : String(v[kind === 'domains' ? 'domain' : 'email'] ?? v.value),
   );
 }
+
+/** The v1 envelope's verdict, `{"status": {"status": "OK" | "ERROR", ...}}`, if the body is one. */
+export function v1Envelope(data: unknown): 'OK' | 'ERROR' | undefined {
+  if (!isRecord(data) || !isRecord(data.status) || typeof data.status.status !== 'string') return undefined;
+  const verdict = data.status.status.toUpperCase();
+  return verdict === 'OK' || verdict === 'ERROR' ? verdict : undefined;
+}
+
+/**
+ * A v1 success that carries no data: `{"status": {"status": "OK"}, "message": "No campaigns found"}`
+ * (or the bare `{"message": ...}`) is the service's empty list.
+ */
+export function isV1Nothing(data: unknown): boolean {
+  if (!isRecord(data)) return false;
+  return Object.entries(data).every(
+    ([key, value]) =>
+      (key === 'status' && v1Envelope(data) === 'OK') || (key === 'message' && typeof value === 'string'),
+  );
+}

@@ -115,4 +115,18 @@ describe('faults of the documented service', () => {
       code: 'E_SESSION',
     });
   });
+
+  it("'v1-nothing' and 'deep': the v1 OK envelope without data, and JSON nested deeper than any answer", async () => {
+    sb.addFault({ kind: 'v1-nothing', path: '/v1/campaign_list', detail: 'No campaigns found' });
+    const nothing = await call(sb, '/v1/campaign_list');
+    expect(nothing.status).toBe(200);
+    expect(nothing.body).toEqual({ status: { status: 'OK' }, message: 'No campaigns found' });
+    sb.addFault({ kind: 'deep', path: '/v1/me', size: 1000 });
+    const deep = await call(sb, '/v1/me');
+    expect(deep.status).toBe(200);
+    let depth = 0;
+    for (let node = deep.body as { a?: unknown }; typeof node === 'object'; node = node.a as { a?: unknown })
+      depth++;
+    expect(depth).toBe(1000);
+  });
 });
