@@ -7,7 +7,8 @@
 //   ```
 //
 //   ```console no-run          kept as written (a prompt waiting for typing, a screen caught mid-run)
-//   ```console stop=2          the command runs until Ctrl-C: stopped after 2 seconds
+//   ```console stop=2          the command runs until Ctrl-C: stopped once its screen has not changed
+//                              for 2 seconds
 //   a first line "# file: agency.yaml" in any block: the block is written to that file before the
 //   blocks after it run (a plan file, a list of names)
 

@@ -50,8 +50,10 @@ export class Terminal {
   }
 
   /**
-   * Runs `command` with bash in `cwd` with exactly `env`, and returns the screen once it ended (or once
-   * `stopAfterMs` passed and Ctrl-C stopped it): the lines as shown, trailing blanks dropped.
+   * Runs `command` with bash in `cwd` with exactly `env`, and returns the screen once it ended: the
+   * lines as shown, trailing blanks dropped. With `stopAfterMs`, a command that runs until Ctrl-C gets
+   * one once it has shown something and then nothing new for that long (not a fixed time from the
+   * start: on a busy machine its start alone may take seconds).
    */
   async run(command, { cwd, env, stopAfterMs, timeoutMs = 60_000 }) {
     const variables = Object.entries(env).map(([name, value]) => `${name}=${value}`);
@@ -80,6 +82,8 @@ export class Terminal {
     try {
       const started = Date.now();
       let stopped = false;
+      let shown = '';
+      let shownSince = started;
       for (;;) {
         const [dead, status] = (
           await this.#tmux('display-message', '-p', '-t', pane, '#{pane_dead} #{pane_dead_status}')
@@ -88,9 +92,13 @@ export class Terminal {
           .split(' ');
         if (dead === '1') return { status: Number(status), screen: await this.#screen(pane) };
         const elapsed = Date.now() - started;
-        if (stopAfterMs !== undefined && !stopped && elapsed > stopAfterMs) {
-          await this.#tmux('send-keys', '-t', pane, 'C-c');
-          stopped = true;
+        if (stopAfterMs !== undefined && !stopped) {
+          const screen = await this.#screen(pane);
+          if (screen !== shown) [shown, shownSince] = [screen, Date.now()];
+          else if (shown !== '' && Date.now() - shownSince > stopAfterMs) {
+            await this.#tmux('send-keys', '-t', pane, 'C-c');
+            stopped = true;
+          }
         }
         if (elapsed > timeoutMs) {
           const screen = await this.#screen(pane);
