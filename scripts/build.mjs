@@ -7,6 +7,7 @@
 //   dist/conf.cjs      conf (and ajv), required only when the config file is written.
 //   dist/cli-table3.cjs, dist/yaml.cjs   likewise: a table on a terminal; a plan file.
 //   dist/sandbox.cjs   the API simulator, required only by `agency sandbox`.
+//   dist/mcp.cjs       the MCP SDK (and zod, ajv), required only by `agency mcp` (through src/mcp/sdk.ts).
 //   dist/fast.cjs      the version and every piped `--help` text, rendered by the built program itself,
 //                      so that bin/agency.js prints them without loading it.
 //   dist/boot.cjs      what bin/agency.js needs to start the program: V8 flags, build id.
@@ -72,6 +73,8 @@ const common = {
   supported: { 'dynamic-import': false },
 };
 const SANDBOX_DIR = path.join(root, 'src/sandbox');
+// The one module through which `agency mcp` reaches the SDK; bundled apart with everything it imports.
+const MCP_SDK = path.join(root, 'src/mcp/sdk.ts');
 // Packages the program loads only in some runs: each is a bundle of its own, required on first use, so
 // that the others do not parse it (a bundle's whole text is parsed when it is loaded).
 const APART = ['undici', 'conf', 'cli-table3', 'yaml'];
@@ -106,6 +109,11 @@ ${names.length > 0 ? `export const { ${names.join(', ')} } = bundle;` : ''}`,
             loader: 'js',
           };
         });
+        b.onResolve({ filter: /^\.\/sdk\.js$/ }, (a) =>
+          path.resolve(a.resolveDir, 'sdk.ts') === MCP_SDK
+            ? { path: './mcp.cjs', external: true }
+            : undefined,
+        );
         // src/sandbox is a bundle of its own (its index exports everything the command imports).
         // Any file under it (it may have folders of its own) imported from outside it.
         const inSandbox = (file) => file === SANDBOX_DIR || file.startsWith(SANDBOX_DIR + path.sep);
@@ -247,6 +255,18 @@ if (shared.length > 0)
     `src/sandbox must not import from outside it (it is a bundle of its own): ${shared.join(', ')}`,
   );
 
+const mcp = await build({ ...common, entryPoints: [MCP_SDK], outfile: path.join(staging, 'mcp.cjs') });
+const mcpOwn = Object.keys(mcp.metafile.inputs).filter((file) => file.startsWith('src/'));
+if (mcpOwn.some((file) => file !== 'src/mcp/sdk.ts'))
+  throw new Error(
+    `src/mcp/sdk.ts must import only the SDK (it is a bundle of its own): ${mcpOwn.join(', ')}`,
+  );
+const sdkInProgram = Object.keys(program.metafile.inputs).filter((file) =>
+  /node_modules\/(@modelcontextprotocol|zod|ajv)\//.test(file),
+);
+if (sdkInProgram.length > 0)
+  throw new Error(`the program must not bundle the MCP SDK (only dist/mcp.cjs): ${sdkInProgram[0]}`);
+
 const buildId = randomBytes(6).toString('hex');
 // llhttp (undici's parser) is WebAssembly. After a few kB of parsing, V8 tiers its main loop up to TurboFan
 // in the background, and the process waits for that compile at exit: ~100 ms and ~35 MB for nothing in a
@@ -269,7 +289,7 @@ module.exports = {
 );
 writeFileSync(
   path.join(staging, 'THIRD_PARTY_LICENSES.md'),
-  thirdPartyLicenses([program, http, sandbox, ...apartBundles]),
+  thirdPartyLicenses([program, http, sandbox, mcp, ...apartBundles]),
 );
 rmSync(dist, { recursive: true, force: true });
 renameSync(staging, dist);
@@ -278,7 +298,7 @@ if (use('fast-paths')) renderFastPaths();
 if (use('code-cache')) makeCodeCaches();
 
 if (args.analyze) {
-  for (const result of [program, http, sandbox]) console.log(await analyzeMetafile(result.metafile));
+  for (const result of [program, http, sandbox, mcp]) console.log(await analyzeMetafile(result.metafile));
 }
 
 /**

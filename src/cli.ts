@@ -23,18 +23,24 @@ import { formatItem, helpWidth, wrapText } from './output/help-wrap.js';
 import { networkHint, type RunFacts, runFacts } from './output/network-hints.js';
 import { watchStdout } from './output/stdout-watch.js';
 import { keepCloseSuggestion } from './output/suggest.js';
-import { createRuntime, type IO, openOutput, type Runtime, type Transport } from './runtime.js';
-import { onStopSignals } from './stop-signals.js';
+import { createRuntime, type Host, type IO, openOutput, type Runtime, type Transport } from './runtime.js';
+import { onStopSignals, type SignalWatch } from './stop-signals.js';
 import { VERSION } from './version.js';
 
 export type { IO } from './runtime.js';
 
-/** `transport` replaces the HTTP layer (tests: a registry of expected requests, test/helpers/http-mock.ts). */
-export async function main(argv: string[], io: IO, transport?: Transport): Promise<number> {
-  startRun(); // a 429 of an earlier run in this process must not slow this one down
+/**
+ * `transport` replaces the HTTP layer (tests: a registry of expected requests, test/helpers/http-mock.ts).
+ * `host`: this run is one of many in a long-lived process (`agency mcp`), which keeps the per-account
+ * gates and the signal handlers for its whole life and may run several at once.
+ */
+export async function main(argv: string[], io: IO, transport?: Transport, host?: Host): Promise<number> {
+  if (!host) startRun(); // a 429 of an earlier run in this process must not slow this one down
   const interrupt = new AbortController();
   // Every request in flight or waiting for its account's turn listens for Ctrl-C: a fan-out has dozens.
   setMaxListeners(0, interrupt.signal);
+  if (host?.signal.aborted) interrupt.abort();
+  host?.signal.addEventListener('abort', () => interrupt.abort(), { once: true });
   const environment = readEnvironment(io);
   let flags: GlobalFlags = {};
   const runtimes: { runtime: Runtime; close(): Promise<void> }[] = [];
@@ -44,7 +50,7 @@ export async function main(argv: string[], io: IO, transport?: Transport): Promi
     async (...args) => {
       const command = args[args.length - 1] as ActionCommand;
       flags = command.optsWithGlobals() as GlobalFlags;
-      const opened = createRuntime(flags, environment, io, interrupt.signal, transport);
+      const opened = createRuntime(flags, environment, io, interrupt.signal, transport, host?.progress);
       runtimes.push(opened);
       // The context is resolved before the handler starts (a bad setting stops any command the same way).
       if (options?.context !== false) void opened.runtime.ctx;
@@ -54,7 +60,7 @@ export async function main(argv: string[], io: IO, transport?: Transport): Promi
 
   const program = await buildProgram(io, run, commandToRun(argv), join(environment.configDir, 'config.json'));
   // A signal, or a stdout that can no longer be written, stops the run the same way: nothing new starts.
-  const signals = onStopSignals(() => interrupt.abort());
+  const signals = host ? HOSTED_SIGNALS : onStopSignals(() => interrupt.abort());
   const stdout = watchStdout(io.stdout);
   stdout.onFailure(() => interrupt.abort());
   let code: number = ExitCode.ok;
@@ -83,6 +89,9 @@ export async function main(argv: string[], io: IO, transport?: Transport): Promi
     reportError(openOutput(io, { ...(program.opts() as GlobalFlags), ...flags }, environment).out, error),
   );
 }
+
+/** A hosted run leaves the process's signals to its host, which stops it through `host.signal`. */
+const HOSTED_SIGNALS: SignalWatch = { exitCode: (code) => code, stop: () => {} };
 
 function exitCode(
   error: unknown,

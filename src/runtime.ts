@@ -9,18 +9,20 @@ import { type HttpLike, lazyHttp } from './api/lazy-http.js';
 import { ConfigStore } from './config.js';
 import {
   type Context,
+  type Env,
   type Environment,
   type GlobalFlags,
   requireApiKey,
   resolveContext,
   terminalSettings,
 } from './context.js';
+import type { ProgressSink } from './output/progress.js';
 import { openTerminal, type Terminal, type TerminalStreams } from './output/terminal.js';
 import type { Writer } from './output/writer.js';
 
 /** The process's streams and environment, as bin/agency.js (or a test) hands them to main(). */
 export interface IO extends TerminalStreams {
-  env: Readonly<Record<string, string | undefined>>;
+  env: Env;
 }
 
 export interface ClientOptions {
@@ -35,6 +37,16 @@ export interface ClientOptions {
   interruptible?: boolean;
 }
 
+/**
+ * A process that runs commands inside itself (`agency mcp`, one run per tool call) instead of being
+ * one run: the run stops when `signal` aborts (the process's own signals are the host's business), and
+ * progress goes to `progress` instead of a terminal line.
+ */
+export interface Host {
+  signal: AbortSignal;
+  progress?: ProgressSink | undefined;
+}
+
 /** Makes the HTTP layer of a client: lazyHttp (undici, loaded on the first request), or a test's fake. */
 export type Transport = (options: HttpOptions) => HttpLike;
 
@@ -45,6 +57,10 @@ export interface Runtime {
   readonly terminal: Terminal;
   /** The config file: read once, changed only through update(). */
   readonly config: ConfigStore;
+  /** The environment as the process got it, for a command that runs others inside itself (`agency mcp`). */
+  readonly env: Env;
+  /** Set when a host (not a terminal) shows the progress of long commands. */
+  readonly progress: ProgressSink | undefined;
   /** A client for the context's key and base URL. */
   api(options?: ClientOptions): AgencyClient;
 }
@@ -61,11 +77,12 @@ export function openOutput(
 export function createRuntime(
   flags: GlobalFlags,
   environment: Environment,
-  streams: TerminalStreams,
+  io: IO,
   signal: AbortSignal,
   transport: Transport = lazyHttp,
+  progress?: ProgressSink,
 ): { runtime: Runtime; close(): Promise<void> } {
-  const { out, terminal } = openOutput(streams, flags, environment);
+  const { out, terminal } = openOutput(io, flags, environment);
   const config = new ConfigStore(environment.configDir, (message) => out.warn(message));
   const clients: AgencyClient[] = [];
   let ctx: Context | undefined;
@@ -80,6 +97,8 @@ export function createRuntime(
     out,
     terminal,
     config,
+    env: io.env,
+    progress,
     api: (options) => {
       const c = context();
       const http: HttpOptions = {

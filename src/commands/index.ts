@@ -22,6 +22,7 @@ const COMMANDS: readonly Registration[] = [
   ['blacklist', "list, add, remove and check the agency's blacklist", () => import('./blacklist/index.js')],
   ['plan', 'what it takes to reach the state a file describes', () => import('./plan/index.js')],
   ['apply', 'make the changes that `plan` shows', () => import('./apply/index.js')],
+  ['mcp', 'serve the agency to AI assistants (Model Context Protocol)', () => import('./mcp/index.js')],
   ['api', 'make a raw API call and print the response body', () => import('./api/index.js')],
   ['login', 'check an API key and save it in a profile', () => import('./login/index.js')],
   ['logout', "remove a profile's API key", () => import('./logout/index.js')],

@@ -12,6 +12,13 @@ export interface Progress {
   done: () => void;
 }
 
+/**
+ * Progress for a host that is not a terminal (`agency mcp` turns it into the protocol's progress
+ * notifications). Each progress line opens a phase (companies listed, then audited), whose steps say
+ * the count so far, the total when known, and the line a terminal would show.
+ */
+export type ProgressSink = () => (done: number, total: number | undefined, message: string) => void;
+
 const SILENT: Progress = { update: () => {}, done: () => {} };
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const TICK_MS = 120;
@@ -20,10 +27,25 @@ const WAITING_AFTER_MS = 600;
 
 /**
  * `noun` completes "<done>[ of <total>] <noun>…": 'companies' → "50 of 127 companies…",
- * 'of 10 keys created' → "3 of 10 keys created…".
+ * 'of 10 keys created' → "3 of 10 keys created…". `total`: the count a host's progress goes up to, when
+ * the noun says it (a page's own total is used otherwise).
  */
-export function progressLine(rt: { out: Writer; ctx: { debug: boolean } }, noun: string): Progress {
-  const { out } = rt;
+export function progressLine(
+  rt: { out: Writer; ctx: { debug: boolean }; progress?: ProgressSink | undefined },
+  noun: string,
+  total?: number,
+): Progress {
+  const { out, progress: sink } = rt;
+  if (sink) {
+    const step = sink();
+    return {
+      update: (pagination, done) => {
+        const pageTotal = pagination?.total_elements || undefined;
+        step(done, pageTotal ?? total, `${done}${pageTotal ? ` of ${pageTotal}` : ''} ${noun}`);
+      },
+      done: () => {},
+    };
+  }
   if (!out.canShowProgress || rt.ctx.debug) return SILENT;
   let text: string | undefined;
   let frame = 0;

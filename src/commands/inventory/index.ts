@@ -162,7 +162,7 @@ export async function inventory(rt: Runtime, opts: InventoryOptions): Promise<vo
 
   // Each row is printed as soon as it and every row before it are audited (company order): a pipe
   // sees rows early, and Ctrl-C keeps what was audited.
-  const progress = progressLine(rt, `of ${companies.length} companies audited`);
+  const progress = progressLine(rt, `of ${companies.length} companies audited`, companies.length);
   const rows = rowStream(rt.out, columns);
   let done = 0;
   const countKeys = async (id: number) => (await collect(paginate((p) => api.listKeysPage(id, p)))).length;

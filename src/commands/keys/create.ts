@@ -83,7 +83,7 @@ export async function createKeys(rt: Runtime, companyArgs: string[], opts: Creat
   // Agency endpoints share the HQ account's limit: one request at a time, in order.
   const created: CreatedKey[] = [];
   const failures: { companyId: number; error: AgencyError }[] = [];
-  const progress = progressLine(rt, `of ${ids.length} keys created`);
+  const progress = progressLine(rt, `of ${ids.length} keys created`, ids.length);
   let interrupted = false;
   for (const companyId of ids) {
     if (rt.ctx.signal.aborted) {

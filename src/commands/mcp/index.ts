@@ -1,0 +1,28 @@
+/**
+ * `agency mcp [--allow-writes]`: the agency as a Model Context Protocol server on stdin/stdout, for AI
+ * assistants. The command defines the options alone; the server (and the SDK, dist/mcp.cjs) loads when
+ * it runs.
+ */
+import type { Command } from '@commander-js/extra-typings';
+import { helpText, type Run } from '../command.js';
+
+export interface McpOptions {
+  allowWrites?: boolean | undefined;
+}
+
+export function define(mcp: Command, run: Run): void {
+  mcp
+    .option('--allow-writes', 'also offer the tools that change the agency (create, subscribe, apply, …)')
+    .addHelpText(
+      'after',
+      helpText(
+        'Serves the agency over stdio to an MCP client (Claude Desktop, VS Code, Cursor, …):\n' +
+          'one tool per command, each answering with the JSON that `--json` prints and the same\n' +
+          'errors and hints. Reads only, unless --allow-writes. The key, base URL and profile come\n' +
+          'from -p, the environment and the config file, as for every command; stdout carries only\n' +
+          'protocol messages, logs go to stderr. Configuration snippets: docs/mcp.md.',
+        ['agency mcp', 'agency -p acme mcp --allow-writes'],
+      ),
+    )
+    .action(run(async (rt, opts: McpOptions) => (await import('../../mcp/server.js')).serve(rt, opts)));
+}

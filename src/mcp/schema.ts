@@ -1,0 +1,164 @@
+/**
+ * A tool's input, made from its command's own arguments and options (the command tree is the one source):
+ * the JSON schema the client sees, and the command line a call becomes. The values are then checked by
+ * the command itself, exactly as when typed, so a bad URL or name is refused before any request.
+ */
+import type { Command } from '@commander-js/extra-typings';
+import { collectValues } from '../commands/command.js';
+import { UsageError } from '../errors.js';
+import type { ToolSpec } from './tools.js';
+
+export interface Param {
+  /** The property of the tool's input: the option's or argument's name in snake_case. */
+  property: string;
+  description: string;
+  type: 'string' | 'boolean' | 'integer';
+  /** An array (a repeatable option, a variadic argument). */
+  many: boolean;
+  required: boolean;
+  choices?: readonly string[] | undefined;
+  /** '--label' for an option; undefined for an argument (given after '--', in order). */
+  flag?: string | undefined;
+  /** The value is text given on stdin, and the option gets '-'. */
+  stdin?: boolean | undefined;
+}
+
+// A type, not an interface: the SDK's Tool wants an object with an index signature.
+export type JsonSchema = {
+  type: 'object';
+  properties: Record<string, Record<string, unknown>>;
+  required?: string[];
+  additionalProperties: false;
+};
+
+const snake = (name: string) => name.replace(/-/g, '_');
+
+export function paramsOf(command: Command, spec: ToolSpec): Param[] {
+  const integers = new Set(spec.integers ?? []);
+  const describe = (property: string, fallback: string) => spec.describe?.[property] ?? fallback;
+  const params: Param[] = command.registeredArguments.map((argument) => ({
+    property: snake(argument.name()),
+    description: describe(snake(argument.name()), argument.description),
+    type: 'string',
+    many: argument.variadic,
+    required: argument.required,
+    choices: argument.argChoices,
+  }));
+  for (const option of command.options) {
+    const name = option.name();
+    if (option.hidden || option.negate || spec.omit?.includes(name)) continue;
+    if (spec.text?.option === name) {
+      const { property, description } = spec.text;
+      params.push({
+        property,
+        description,
+        type: 'string',
+        many: false,
+        required: true,
+        flag: option.long,
+        stdin: true,
+      });
+      continue;
+    }
+    const takesValue = option.required || option.optional;
+    params.push({
+      property: snake(name),
+      // The help line's "(required)" is the schema's `required` here.
+      description: describe(snake(name), option.description),
+      type: !takesValue ? 'boolean' : integers.has(name) ? 'integer' : 'string',
+      many: option.variadic || option.parseArg === collectValues,
+      required: option.mandatory,
+      choices: option.argChoices,
+      flag: option.long,
+    });
+  }
+  return params;
+}
+
+export function inputSchema(params: readonly Param[]): JsonSchema {
+  const properties: JsonSchema['properties'] = {};
+  for (const param of params) {
+    const value: Record<string, unknown> = { type: param.type };
+    if (param.type === 'integer') value.minimum = 1;
+    if (param.choices) value.enum = [...param.choices];
+    properties[param.property] = param.many
+      ? {
+          type: 'array',
+          items: value,
+          description: param.description,
+          ...(param.required ? { minItems: 1 } : {}),
+        }
+      : { ...value, description: param.description };
+  }
+  const required = params.filter((p) => p.required).map((p) => p.property);
+  return {
+    type: 'object',
+    properties,
+    ...(required.length > 0 ? { required } : {}),
+    additionalProperties: false,
+  };
+}
+
+/**
+ * The words after the command's own (options as --name=value, so that no value is read as an option;
+ * arguments after '--') and the text for stdin. Only the shape is checked here; the command checks the rest.
+ */
+export function commandLine(
+  params: readonly Param[],
+  input: unknown,
+): { words: string[]; stdin: string | undefined } {
+  if (input !== undefined && (typeof input !== 'object' || input === null || Array.isArray(input)))
+    throw new UsageError('The arguments must be an object.');
+  const args = (input ?? {}) as Record<string, unknown>;
+  const known = new Map(params.map((p) => [p.property, p]));
+  const unknown = Object.keys(args).filter((name) => !known.has(name));
+  if (unknown.length > 0) {
+    throw new UsageError(`Unknown argument ${unknown.map((n) => JSON.stringify(n)).join(', ')}.`, {
+      hint: params.length
+        ? `This tool takes: ${params.map((p) => p.property).join(', ')}.`
+        : 'This tool takes no arguments.',
+    });
+  }
+  const options: string[] = [];
+  const positional: string[] = [];
+  let stdin: string | undefined;
+  for (const param of params) {
+    const given = args[param.property];
+    if (given === undefined || given === null) {
+      if (param.required) throw new UsageError(`Missing argument "${param.property}": ${param.description}.`);
+      continue;
+    }
+    const values = param.many ? (Array.isArray(given) ? given : [given]) : [given];
+    if (param.required && values.length === 0)
+      throw new UsageError(`Argument "${param.property}" needs at least one value.`);
+    const words = values.map((value) => word(param, value));
+    if (param.stdin) {
+      stdin = words[0];
+      options.push(`${param.flag}=-`);
+    } else if (param.flag === undefined) positional.push(...words);
+    else if (param.type === 'boolean') {
+      if (given === true) options.push(param.flag);
+    } else options.push(...words.map((value) => `${param.flag}=${value}`));
+  }
+  return { words: positional.length > 0 ? [...options, '--', ...positional] : options, stdin };
+}
+
+/** One value as the command line would carry it; numbers are accepted for text (ids). */
+function word(param: Param, value: unknown): string {
+  const wrong = () =>
+    new UsageError(
+      `Argument "${param.property}" must be ${param.many ? 'a list of ' : ''}${
+        param.type === 'boolean' ? 'true or false' : param.type === 'integer' ? 'whole numbers' : 'text'
+      }, not ${JSON.stringify(value)}.`,
+    );
+  if (param.type === 'boolean') {
+    if (typeof value !== 'boolean') throw wrong();
+    return String(value);
+  }
+  if (param.type === 'integer' && !(typeof value === 'number' && Number.isInteger(value))) {
+    // "5" is what the command line itself would get: let the command judge it.
+    if (typeof value !== 'string') throw wrong();
+  }
+  if (typeof value !== 'string' && !(typeof value === 'number' && Number.isFinite(value))) throw wrong();
+  return String(value);
+}

@@ -1,0 +1,188 @@
+/**
+ * `agency mcp`: a Model Context Protocol server on stdin/stdout. Each tool call runs its command in this
+ * process (call.ts), so that every rule of the command line holds: the same checks, client, retries and
+ * redaction, and one set of per-account gates for the server's whole life, shared by the calls in flight.
+ */
+import { Writable } from 'node:stream';
+import type { Command } from '@commander-js/extra-typings';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { McpOptions } from '../commands/mcp/index.js';
+import { requireApiKey } from '../context.js';
+import type { ProgressSink } from '../output/progress.js';
+import type { Runtime } from '../runtime.js';
+import { VERSION } from '../version.js';
+import { callTool } from './call.js';
+import { inputSchema, type Param, paramsOf } from './schema.js';
+import { TOOLS, type ToolSpec, toolName } from './tools.js';
+
+interface ServedTool {
+  spec: ToolSpec;
+  params: Param[];
+  definition: Tool;
+}
+
+export async function serve(rt: Runtime, opts: McpOptions): Promise<void> {
+  requireApiKey(rt.ctx); // no key: say so now, not at each call
+  const allowWrites = opts.allowWrites === true;
+  const tools = await toolsOf(allowWrites);
+  const byName = new Map(tools.map((tool) => [tool.definition.name, tool]));
+  const globals = globalWords(rt);
+  const log = (line: string) => rt.out.err(`${line}\n`);
+
+  const { Server, StdioServerTransport, CallToolRequestSchema, ListToolsRequestSchema } = await import(
+    './sdk.js'
+  );
+  const server = new Server(
+    { name: 'agency', version: VERSION },
+    {
+      capabilities: { tools: {} },
+      instructions:
+        'Tools for a Woodpecker agency: client companies, their API keys, mailboxes, webhooks, campaigns, ' +
+        'the blacklist, an inventory audit, and plans. Results are JSON. ' +
+        (allowWrites
+          ? 'Tools that change the agency are offered; each says whether it is destructive.'
+          : 'Read-only: the server was started without --allow-writes.'),
+    },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map((tool) => tool.definition) }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const name = request.params.name;
+    const tool = byName.get(name);
+    if (!tool) return refusal(name, allowWrites);
+    const token = request.params._meta?.progressToken;
+    const progress =
+      token === undefined
+        ? undefined
+        : progressNotifier((params) => {
+            extra
+              .sendNotification({
+                method: 'notifications/progress',
+                params: { progressToken: token, ...params },
+              })
+              .catch(() => {});
+          });
+    return callTool(
+      {
+        spec: tool.spec,
+        params: tool.params,
+        globals,
+        env: rt.env,
+        signal: extra.signal,
+        progress,
+        log: (line) => log(`[${name}] ${line}`),
+      },
+      request.params.arguments,
+    );
+  });
+
+  const transport = new StdioServerTransport(rt.terminal.stdin, rt.out.streams.stdout);
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = resolve;
+    // The client went away (stdin closed) or Ctrl-C: stop serving; calls in flight are abandoned.
+    rt.terminal.stdin.once('end', () => void server.close());
+    rt.ctx.signal.addEventListener('abort', () => void server.close(), { once: true });
+  });
+  await server.connect(transport);
+  log(
+    `agency mcp: serving ${tools.length} tools for profile "${rt.ctx.profileName}" at ${rt.ctx.baseUrl}` +
+      (allowWrites ? ', writes allowed.' : ', reads only (start with --allow-writes to offer changes).'),
+  );
+  await closed;
+}
+
+/** The tools this build has commands for; writes only when allowed. */
+async function toolsOf(allowWrites: boolean): Promise<ServedTool[]> {
+  const { buildProgram } = await import('../cli.js');
+  const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
+  const program = await buildProgram({ stdout: sink, stderr: sink }, () => async () => {});
+  const tools: ServedTool[] = [];
+  for (const spec of TOOLS) {
+    if (spec.write && !allowWrites) continue;
+    const command = commandAt(program as unknown as Command, spec.path);
+    if (!command) continue;
+    const params = paramsOf(command, spec);
+    const annotations = spec.write
+      ? {
+          title: spec.title,
+          readOnlyHint: false,
+          destructiveHint: spec.write.destructive,
+          idempotentHint: spec.write.idempotent,
+          openWorldHint: true,
+        }
+      : { title: spec.title, readOnlyHint: true, openWorldHint: true };
+    tools.push({
+      spec,
+      params,
+      definition: {
+        name: toolName(spec),
+        title: spec.title,
+        description: `${capitalize(command.description())}. ${spec.result}`,
+        inputSchema: inputSchema(params),
+        annotations,
+      },
+    });
+  }
+  return tools;
+}
+
+function commandAt(program: Command, path: readonly string[]): Command | undefined {
+  let command: Command | undefined = program;
+  for (const word of path) command = command?.commands.find((c) => c.name() === word) as Command | undefined;
+  return command;
+}
+
+/** The server's own -p, --base-url, --timeout and --debug, for every call (the environment is shared). */
+function globalWords(rt: Runtime): string[] {
+  const { ctx } = rt;
+  const words: string[] = [];
+  if (ctx.profileSource === 'flag') words.push(`--profile=${ctx.profileName}`);
+  if (ctx.baseUrlSource === 'flag') words.push(`--base-url=${ctx.baseUrl}`);
+  words.push(`--timeout=${ctx.timeoutMs / 1000}`);
+  if (ctx.debug) words.push('--debug');
+  return words;
+}
+
+/**
+ * The protocol wants progress that only grows; a command reports phases (companies listed, then
+ * audited) that each count from 0. Each phase continues where the last one ended.
+ */
+function progressNotifier(
+  send: (params: { progress: number; total?: number; message: string }) => void,
+): ProgressSink {
+  let last = 0;
+  return () => {
+    const base = last;
+    return (done, total, message) => {
+      last = Math.max(last, base + done);
+      send({ progress: last, ...(total !== undefined ? { total: base + total } : {}), message });
+    };
+  };
+}
+
+/** A tool that is not served: unknown, or a write without --allow-writes. Nothing is sent. */
+function refusal(name: string, allowWrites: boolean) {
+  const write = !allowWrites && TOOLS.some((spec) => spec.write && toolName(spec) === name);
+  const error = write
+    ? {
+        message: `The tool "${name}" changes the agency, and this server was started without --allow-writes.`,
+        hint: 'Start it with `agency mcp --allow-writes` to offer the tools that make changes.',
+      }
+    : { message: `There is no tool named "${name}".`, hint: 'List the tools with tools/list.' };
+  return {
+    isError: true,
+    content: [
+      {
+        type: 'text' as const,
+        text: JSON.stringify(
+          { error: { status: null, title: null, detail: null, ...error }, exit_code: 2 },
+          null,
+          2,
+        ),
+      },
+    ],
+  };
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

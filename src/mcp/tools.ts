@@ -1,0 +1,188 @@
+/**
+ * The tools of `agency mcp`: which commands are offered, under which name, and what differs from the
+ * command line. Each tool runs its command (src/mcp/call.ts); its input schema is made from the
+ * command's own arguments and options (src/mcp/schema.ts). A tool whose command this build does not
+ * have is left out.
+ */
+import { maskKey } from '../config.js';
+import { inertJson } from '../output/text.js';
+
+export interface ToolSpec {
+  /** The command's words, e.g. ['companies', 'list']; the tool's name joins them with '_'. */
+  path: readonly string[];
+  title: string;
+  /** What the assistant should know beyond the command's one line: what the result holds. */
+  result: string;
+  /** Writes are offered only with `agency mcp --allow-writes`. */
+  write?: { destructive: boolean; idempotent: boolean };
+  /** Options not offered (local files and confirmations: the client asks the user before a write). */
+  omit?: readonly string[];
+  /** Properties whose values are whole numbers (the command still checks them as it checks flags). */
+  integers?: readonly string[];
+  /** Property descriptions that differ from the option's help line. */
+  describe?: Readonly<Record<string, string>>;
+  /** Words always added to the command line (apply: --yes, since the client confirms the call). */
+  fixed?: readonly string[];
+  /** An option that reads a file, offered as text instead (given on the command's stdin with '-'). */
+  text?: { option: string; property: string; description: string };
+  /** Changes the JSON the command printed before the assistant sees it. */
+  present?: (json: unknown, args: Readonly<Record<string, unknown>>) => unknown;
+}
+
+/** Options that name a local file: an assistant passes the values themselves. */
+const LOCAL_FILES = ['file', 'keys-out'];
+const PAGING = ['page', 'limit', 'concurrency'];
+
+const PLAN_TEXT = {
+  option: 'file',
+  property: 'yaml',
+  description:
+    'the desired state as YAML (or JSON) text: `defaults` (keys, webhooks) and `companies` (names, ' +
+    'each with optional keys and webhooks); see `agency plan --help`',
+};
+
+export const TOOLS: readonly ToolSpec[] = [
+  {
+    path: ['me'],
+    title: 'Who the key belongs to',
+    result: 'The user and agency of the API key in use (HQ or client key).',
+  },
+  {
+    path: ['companies', 'list'],
+    title: 'List client companies',
+    result:
+      'An array of company records as the API returns them (id, name, active, …), every page unless page/limit.',
+    integers: PAGING,
+  },
+  {
+    path: ['companies', 'view'],
+    title: 'Show one client company',
+    result: "The company's record, found by id or exact name.",
+  },
+  {
+    path: ['companies', 'users'],
+    title: "List a company's users",
+    result: "An array of the company's users with their roles.",
+  },
+  {
+    path: ['companies', 'email-accounts'],
+    title: "List a company's email accounts",
+    result: "An array of the company's email accounts.",
+  },
+  {
+    path: ['keys', 'list'],
+    title: "List a company's API keys",
+    result:
+      'An array of {api_key, label}: the keys your user created. Keys are masked unless reveal is true.',
+    integers: PAGING,
+    describe: { reveal: 'return whole keys instead of masked ones (wpk_…1a2b)' },
+    present: (json, args) => (args.reveal === true ? json : maskKeys(json)),
+  },
+  {
+    path: ['mailboxes'],
+    title: 'List mailboxes',
+    result: 'An array of the mailboxes of the HQ account, or of a company with `company`.',
+  },
+  {
+    path: ['webhooks', 'list'],
+    title: 'List webhooks',
+    result: 'An array of webhook subscriptions (event, url) of the HQ account or a company.',
+  },
+  {
+    path: ['campaigns', 'list'],
+    title: 'List campaigns',
+    result: 'An array of campaigns of the HQ account or a company, optionally by status.',
+  },
+  {
+    path: ['blacklist', 'list'],
+    title: 'List the blacklist',
+    result: "An array of the agency's blacklisted domains or addresses.",
+  },
+  {
+    path: ['inventory'],
+    title: 'Audit the agency',
+    result:
+      'One record per company: keys, mailboxes (types, errors), webhook events, email accounts, ' +
+      'campaigns by status and with errors; per-company failures are part of the report. Reports progress.',
+    omit: LOCAL_FILES,
+    integers: PAGING,
+  },
+  {
+    path: ['plan'],
+    title: 'Plan changes from a desired state',
+    result:
+      'The changes (companies, keys, webhooks) it takes to reach the state the YAML describes. Sends no change.',
+    omit: ['exit-code'],
+    integers: PAGING,
+    text: PLAN_TEXT,
+  },
+  {
+    path: ['companies', 'create'],
+    title: 'Create client companies',
+    result: 'One record per name: created (with its id), or why not. Never creates a name twice.',
+    write: { destructive: false, idempotent: true },
+    omit: LOCAL_FILES,
+  },
+  {
+    path: ['keys', 'create'],
+    title: 'Create API keys',
+    result:
+      'For one company {company_id, label, api_key}; for several, one record per company. The new keys are whole.',
+    write: { destructive: false, idempotent: false },
+    omit: LOCAL_FILES,
+  },
+  {
+    path: ['webhooks', 'subscribe'],
+    title: 'Subscribe accounts to webhook events',
+    result: 'One record per account and event: subscribed, or already there. Sends only what is missing.',
+    write: { destructive: false, idempotent: true },
+    omit: LOCAL_FILES,
+    integers: PAGING,
+  },
+  {
+    path: ['webhooks', 'unsubscribe'],
+    title: 'Remove webhook subscriptions',
+    result: 'One record per account and event: removed, or not there. Removes only what is present.',
+    write: { destructive: true, idempotent: true },
+    omit: LOCAL_FILES,
+    integers: PAGING,
+  },
+  {
+    path: ['blacklist', 'add'],
+    title: 'Add to the blacklist',
+    result: 'What was added and what was already on the list.',
+    write: { destructive: false, idempotent: true },
+    omit: LOCAL_FILES,
+  },
+  {
+    path: ['apply'],
+    title: 'Apply a desired state',
+    result:
+      'The changes made (companies, keys — whole —, webhooks), as `plan` shows them first. Sends only ' +
+      'what is still missing, so calling it again is safe.',
+    write: { destructive: false, idempotent: true },
+    omit: ['yes', ...LOCAL_FILES],
+    integers: PAGING,
+    fixed: ['--yes'],
+    text: PLAN_TEXT,
+  },
+];
+
+export function toolName(spec: Pick<ToolSpec, 'path'>): string {
+  return spec.path.join('_').replace(/-/g, '_');
+}
+
+/** keys list without reveal: every api_key masked as on a terminal. */
+function maskKeys(json: unknown): unknown {
+  if (!Array.isArray(json)) return json;
+  return json.map((item) =>
+    item && typeof item === 'object' && typeof item.api_key === 'string'
+      ? { ...item, api_key: maskKey(item.api_key) }
+      : item,
+  );
+}
+
+/** The text of a JSON value, exactly as --json prints it. */
+export function jsonText(value: unknown): string {
+  return `${inertJson(value, 2)}\n`;
+}
