@@ -3,10 +3,11 @@
  * makes, --json, and streams that keep what the command prints. The result is what `--json` printed;
  * an error is the error `--json` reported (its message, and the hint the command gave), as a tool error.
  */
-import { PassThrough, Writable } from 'node:stream';
+import { PassThrough } from 'node:stream';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Env } from '../context.js';
 import { AgencyError, ExitCode } from '../errors.js';
+import { keptStream } from '../output/kept.js';
 import type { ProgressSink } from '../output/progress.js';
 import type { IO } from '../runtime.js';
 import { commandLine, type Param } from './schema.js';
@@ -107,22 +108,10 @@ async function capture(
 ): Promise<RunOutput> {
   const stdin = new PassThrough();
   stdin.end(stdinText ?? '');
-  const stdout = keeper();
-  const stderr = keeper();
+  const stdout = keptStream();
+  const stderr = keptStream();
   const code = await run({ stdin, stdout: stdout.stream, stderr: stderr.stream, env: setup.env });
   const err = stderr.text();
   for (const l of err.split('\n')) if (l !== '' && !l.startsWith('{"error":')) setup.log(l);
   return { code, stdout: stdout.text(), stderr: err };
-}
-
-/** A stream that keeps what is written to it. */
-function keeper(): { stream: Writable; text: () => string } {
-  const chunks: Buffer[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      chunks.push(chunk);
-      done();
-    },
-  });
-  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
 }

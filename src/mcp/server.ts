@@ -5,7 +5,7 @@
  */
 import { Writable } from 'node:stream';
 import type { Command } from '@commander-js/extra-typings';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpOptions } from '../commands/mcp/index.js';
 import { requireApiKey } from '../context.js';
 import type { ProgressSink } from '../output/progress.js';
@@ -26,6 +26,7 @@ export async function serve(rt: Runtime, opts: McpOptions): Promise<void> {
   const allowWrites = opts.allowWrites === true;
   const tools = await toolsOf(allowWrites);
   const byName = new Map(tools.map((tool) => [tool.definition.name, tool]));
+  const inFlight = new Set<Promise<unknown>>();
   const globals = globalWords(rt);
   const log = (line: string) => rt.out.err(`${line}\n`);
 
@@ -61,7 +62,7 @@ export async function serve(rt: Runtime, opts: McpOptions): Promise<void> {
               })
               .catch(() => {});
           });
-    return callTool(
+    const call: Promise<CallToolResult> = callTool(
       {
         spec: tool.spec,
         params: tool.params,
@@ -72,14 +73,25 @@ export async function serve(rt: Runtime, opts: McpOptions): Promise<void> {
         log: (line) => log(`[${name}] ${line}`),
       },
       request.params.arguments,
-    );
+    ).finally(() => inFlight.delete(call));
+    inFlight.add(call);
+    return call;
   });
 
   const transport = new StdioServerTransport(rt.terminal.stdin, rt.out.streams.stdout);
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve;
-    // The client went away (stdin closed) or Ctrl-C: stop serving; calls in flight are abandoned.
-    rt.terminal.stdin.once('end', () => void server.close());
+    // No more requests (stdin closed, as by `agency mcp < requests.jsonl`): the calls in flight are
+    // answered first. Ctrl-C: closing aborts them (a POST already sent still learns its outcome).
+    // setImmediate: once the handlers of the last requests have started, and once the SDK has sent the
+    // answers (it does so a few ticks after a call settles).
+    const later = () => new Promise((resolve) => setImmediate(resolve));
+    rt.terminal.stdin.once('end', async () => {
+      await later();
+      await Promise.allSettled(inFlight);
+      await later();
+      await server.close();
+    });
     rt.ctx.signal.addEventListener('abort', () => void server.close(), { once: true });
   });
   await server.connect(transport);
@@ -88,6 +100,7 @@ export async function serve(rt: Runtime, opts: McpOptions): Promise<void> {
       (allowWrites ? ', writes allowed.' : ', reads only (start with --allow-writes to offer changes).'),
   );
   await closed;
+  await Promise.allSettled(inFlight);
 }
 
 /** The tools this build has commands for; writes only when allowed. */

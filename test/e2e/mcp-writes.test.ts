@@ -3,34 +3,16 @@
  * created once, a 409 as a tool error and then a successful call, one set of per-account gates shared
  * by calls in flight, progress notifications, and cancellation.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { Harness } from '../helpers/cli.js';
-import { activeCompany, sent, startCoreHarness } from '../helpers/core.js';
-import { expectNoCanary, type McpSession, resultJson, startMcp, toolError } from '../helpers/mcp.js';
+import { describe, expect, it } from 'vitest';
+import { activeCompany, sent } from '../helpers/core.js';
+import { resultJson, sharedMcp, startMcp, toolError } from '../helpers/mcp.js';
 
-let h: Harness;
-let mcp: McpSession;
-const results: unknown[] = [];
-
-beforeAll(async () => {
-  h = await startCoreHarness({ latencyMs: 5 });
-  mcp = await startMcp(h, ['--allow-writes']);
-});
-afterAll(async () => {
-  await mcp?.close();
-  await h?.close();
-});
-beforeEach(() => h.sandbox.reset());
-
-const call = async (name: string, args: Record<string, unknown> = {}) => {
-  const result = await mcp.client.callTool({ name, arguments: args });
-  results.push(result);
-  return result;
-};
+const shared = sharedMcp(['--allow-writes'], { latencyMs: 5 });
+const call = shared.call;
 
 describe('agency mcp --allow-writes', () => {
   it('offers the write tools, annotated', async () => {
-    const { tools } = await mcp.client.listTools();
+    const { tools } = await shared.mcp.client.listTools();
     const annotations = (name: string) => tools.find((t) => t.name === name)?.annotations;
     expect(annotations('keys_create')).toMatchObject({
       readOnlyHint: false,
@@ -47,17 +29,17 @@ describe('agency mcp --allow-writes', () => {
   });
 
   it('creates a key with keys_create: one POST, the key in the result', async () => {
-    const company = activeCompany(h.sandbox);
+    const company = activeCompany(shared.h.sandbox);
     const result = resultJson(await call('keys_create', { company: [company.id], label: 'mcp-assistant' }));
     expect(result).toMatchObject({ company_id: company.id, label: 'mcp-assistant' });
     const apiKey = (result as { api_key: string }).api_key;
-    expect(h.sandbox.store.keysOf(company.id).map((k) => k.key)).toContain(apiKey);
-    expect(sent(h.sandbox).filter((r) => r.method === 'POST')).toHaveLength(1);
-    expect(h.sandbox.stats().createdKeys).toBe(1);
+    expect(shared.h.sandbox.store.keysOf(company.id).map((k) => k.key)).toContain(apiKey);
+    expect(sent(shared.h.sandbox).filter((r) => r.method === 'POST')).toHaveLength(1);
+    expect(shared.h.sandbox.stats().createdKeys).toBe(1);
   });
 
   it('refuses a bad write before any request', async () => {
-    const id = activeCompany(h.sandbox).id;
+    const id = activeCompany(shared.h.sandbox).id;
     const cases: [string, Record<string, unknown>, RegExp][] = [
       [
         'webhooks_subscribe',
@@ -73,12 +55,12 @@ describe('agency mcp --allow-writes', () => {
       expect(error.exit_code, tool).toBe(2);
       expect(error.error.message, tool).toMatch(message);
     }
-    expect(h.requests()).toEqual([]);
+    expect(shared.h.requests()).toEqual([]);
   });
 
   it('gives a 409 as a tool error, sends that POST once, and serves the next call', async () => {
-    const company = activeCompany(h.sandbox);
-    h.sandbox.addFault({
+    const company = activeCompany(shared.h.sandbox);
+    shared.h.sandbox.addFault({
       method: 'POST',
       path: `/v2/agency/companies/${company.id}/api_keys`,
       kind: 'status',
@@ -88,16 +70,20 @@ describe('agency mcp --allow-writes', () => {
     const error = toolError(await call('keys_create', { company: [String(company.id)], label: 'mcp-409' }));
     expect(error.error).toMatchObject({ status: 409, detail: 'Company is inactive' });
     expect(error.error.message).toMatch(/409/);
-    expect(sent(h.sandbox).filter((r) => r.method === 'POST')).toHaveLength(1);
+    expect(sent(shared.h.sandbox).filter((r) => r.method === 'POST')).toHaveLength(1);
     const again = resultJson(await call('keys_create', { company: [String(company.id)], label: 'mcp-409' }));
     expect(again).toMatchObject({ company_id: company.id, label: 'mcp-409' });
   });
 
   it('reports the progress of a fleet tool when the client asks', async () => {
     const updates: { progress: number; total?: number; message?: string }[] = [];
-    const result = await mcp.client.callTool({ name: 'inventory', arguments: { active: true } }, undefined, {
-      onprogress: (p) => updates.push(p),
-    });
+    const result = await shared.mcp.client.callTool(
+      { name: 'inventory', arguments: { active: true } },
+      undefined,
+      {
+        onprogress: (p) => updates.push(p),
+      },
+    );
     const audited = (resultJson(result) as unknown[]).length;
     expect(updates.length).toBeGreaterThan(2);
     for (let i = 1; i < updates.length; i++)
@@ -110,8 +96,8 @@ describe('agency mcp --allow-writes', () => {
 
   it('stops a cancelled call: no request after it, and the server serves on', async () => {
     const controller = new AbortController();
-    const all = h.sandbox.store.companies(1).length;
-    const pending = mcp.client.callTool({ name: 'inventory', arguments: {} }, undefined, {
+    const all = shared.h.sandbox.store.companies(1).length;
+    const pending = shared.mcp.client.callTool({ name: 'inventory', arguments: {} }, undefined, {
       signal: controller.signal,
       onprogress: (p) => {
         if (/audited/.test(p.message ?? '')) controller.abort();
@@ -119,30 +105,29 @@ describe('agency mcp --allow-writes', () => {
     });
     await expect(pending).rejects.toThrow(/abort/i);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const after = h.requests().length;
+    const after = shared.h.requests().length;
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(h.requests().length).toBe(after);
+    expect(shared.h.requests().length).toBe(after);
     // The listing plus a few audits, not one audit per company (each is several requests).
     expect(after).toBeLessThan(all * 2);
     expect(resultJson(await call('companies_list', { limit: 2 }))).toHaveLength(2);
-    expect(mcp.stderr()).toMatch(/\[inventory\] Interrupted/);
+    expect(shared.mcp.stderr()).toMatch(/\[inventory\] Interrupted/);
   });
 
   it('shares one set of per-account gates between calls in flight', async () => {
-    const one = await startMcp(h, [], { AGENCY_MAX_IN_FLIGHT: '1' });
+    const one = await startMcp(shared.h, [], { AGENCY_MAX_IN_FLIGHT: '1' });
     try {
-      h.sandbox.reset();
+      shared.h.sandbox.reset();
       await Promise.all([
         one.client.callTool({ name: 'companies_list', arguments: {} }),
         one.client.callTool({ name: 'mailboxes', arguments: {} }),
         one.client.callTool({ name: 'blacklist_list', arguments: { domains: true } }),
       ]);
-      const stats = h.sandbox.stats();
+      const stats = shared.h.sandbox.stats();
       expect(stats.requests).toBeGreaterThan(3);
       expect(Object.values(stats.maxQueuedByAccount)).toEqual([1]);
     } finally {
       await one.close();
     }
-    expectNoCanary(mcp, results);
   });
 });

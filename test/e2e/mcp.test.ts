@@ -3,31 +3,13 @@
  * schemas, every read tool's result equal to its command's --json, writes refused with nothing sent,
  * local checks before any request, and only protocol messages on stdout.
  */
-import { spawn } from 'node:child_process';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { agencyEnv, BIN, CANARY_KEY, type Harness, jsonError } from '../helpers/cli.js';
-import { activeCompany, inactiveCompany, startCoreHarness } from '../helpers/core.js';
-import { expectNoCanary, type McpSession, resultJson, startMcp, texts, toolError } from '../helpers/mcp.js';
+import { describe, expect, it } from 'vitest';
+import { jsonError } from '../helpers/cli.js';
+import { activeCompany, inactiveCompany } from '../helpers/core.js';
+import { resultJson, sharedMcp, texts, toolError } from '../helpers/mcp.js';
 
-let h: Harness;
-let mcp: McpSession;
-const results: unknown[] = [];
-
-beforeAll(async () => {
-  h = await startCoreHarness();
-  mcp = await startMcp(h);
-});
-afterAll(async () => {
-  await mcp?.close();
-  await h?.close();
-});
-beforeEach(() => h.sandbox.reset());
-
-const call = async (name: string, args: Record<string, unknown> = {}) => {
-  const result = await mcp.client.callTool({ name, arguments: args });
-  results.push(result);
-  return result;
-};
+const shared = sharedMcp();
+const call = shared.call;
 
 const READS = [
   'me',
@@ -46,7 +28,7 @@ const READS = [
 
 describe('agency mcp (reads only)', () => {
   it('lists the read tools, annotated read-only, with schemas made from the commands', async () => {
-    const { tools } = await mcp.client.listTools();
+    const { tools } = await shared.mcp.client.listTools();
     const names = tools.map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining(READS));
     for (const tool of tools) {
@@ -72,7 +54,7 @@ describe('agency mcp (reads only)', () => {
   });
 
   it("answers each read tool with exactly its command's --json", async () => {
-    const company = activeCompany(h.sandbox);
+    const company = activeCompany(shared.h.sandbox);
     const id = String(company.id);
     const yaml = `companies:\n  - name: ${company.name}\n    keys: [mcp-plan]\n`;
     const cases: [string, Record<string, unknown>, string[], string?][] = [
@@ -93,15 +75,14 @@ describe('agency mcp (reads only)', () => {
       ['plan', { yaml }, ['plan', '-f', '-'], yaml],
     ];
     for (const [tool, args, argv, input] of cases) {
-      const cli = await h.run([...argv, '--json'], { input: input ?? '' });
+      const cli = await shared.h.run([...argv, '--json'], { input: input ?? '' });
       expect(cli.code, `${argv.join(' ')}: ${cli.stderr}`).toBe(0);
       expect(resultJson(await call(tool, args)), tool).toEqual(JSON.parse(cli.stdout));
     }
-    expectNoCanary(mcp, results);
   });
 
   it('masks the keys of keys_list unless reveal is asked', async () => {
-    const id = String(activeCompany(h.sandbox).id);
+    const id = String(activeCompany(shared.h.sandbox).id);
     const whole = resultJson(await call('keys_list', { company: id, reveal: true })) as { api_key: string }[];
     const masked = resultJson(await call('keys_list', { company: id })) as { api_key: string }[];
     expect(whole.length).toBeGreaterThan(0);
@@ -114,15 +95,15 @@ describe('agency mcp (reads only)', () => {
   });
 
   it('refuses a write tool without --allow-writes, and sends nothing', async () => {
-    const id = String(activeCompany(h.sandbox).id);
+    const id = String(activeCompany(shared.h.sandbox).id);
     const error = toolError(await call('keys_create', { company: [id], label: 'mcp' }));
     expect(error.error.message).toMatch(/changes the agency.*--allow-writes/);
     expect(error.error.hint).toMatch(/agency mcp --allow-writes/);
-    expect(h.requests()).toEqual([]);
+    expect(shared.h.requests()).toEqual([]);
   });
 
   it('refuses bad input as the command line does (exit 2), before any request', async () => {
-    const id = String(activeCompany(h.sandbox).id);
+    const id = String(activeCompany(shared.h.sandbox).id);
     const cases: [string, Record<string, unknown>, RegExp][] = [
       ['keys_list', { company: id, page: 0 }, /--page/],
       ['keys_list', {}, /Missing argument "company"/],
@@ -137,73 +118,60 @@ describe('agency mcp (reads only)', () => {
       expect(error.exit_code, `${tool} ${JSON.stringify(args)}`).toBe(2);
       expect(error.error.message).toMatch(message);
     }
-    expect(h.requests()).toEqual([]);
+    expect(shared.h.requests()).toEqual([]);
   });
 
   it('gives a service error as a tool error with the same message, and keeps serving', async () => {
-    const inactive = String(inactiveCompany(h.sandbox).id);
-    const cli = await h.run(['webhooks', 'list', '--company', inactive, '--json']);
+    const inactive = String(inactiveCompany(shared.h.sandbox).id);
+    const cli = await shared.h.run(['webhooks', 'list', '--company', inactive, '--json']);
     expect(cli.code).toBe(5);
     const error = toolError(await call('webhooks_list', { company: inactive }));
     expect(error.error).toMatchObject(jsonError(cli.stderr).error);
     expect(error.error.status).toBe(409);
     expect(error.exit_code).toBe(5);
     expect(resultJson(await call('companies_list', { limit: 1 }))).toHaveLength(1);
-    expect(mcp.errors).toEqual([]);
+    expect(shared.mcp.errors).toEqual([]);
   });
 });
 
 describe('agency mcp on stdout', () => {
-  it('writes only protocol messages, whatever the tools print', async () => {
-    const child = spawn(process.execPath, [BIN, 'mcp', '--debug'], {
-      env: agencyEnv({ configDir: h.configDir }),
-      stdio: ['pipe', 'pipe', 'pipe'],
+  it('writes only protocol messages, whatever the tools print, and answers every request before it ends', async () => {
+    const id = String(activeCompany(shared.h.sandbox).id);
+    const requests = [
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'raw', version: '1' },
+        },
+      },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      {
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'keys_list', arguments: { company: id } },
+      },
+      { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'keys_list', arguments: { page: 0 } } },
+      { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'inventory', arguments: {} } },
+    ];
+    // All the requests, then the end of stdin (`agency mcp < requests.jsonl`).
+    const r = await shared.h.run(['mcp', '--debug'], {
+      input: requests.map((m) => `${JSON.stringify(m)}\n`).join(''),
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
-    const id = String(activeCompany(h.sandbox).id);
-    send({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-    });
-    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
-    send({
-      jsonrpc: '2.0',
-      id: 3,
-      method: 'tools/call',
-      params: { name: 'keys_list', arguments: { company: id } },
-    });
-    send({
-      jsonrpc: '2.0',
-      id: 4,
-      method: 'tools/call',
-      params: { name: 'keys_list', arguments: { page: 0 } },
-    });
-    send({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'inventory', arguments: {} } });
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
-    await expect
-      .poll(() => stdout.split('\n').filter((l) => l.includes('"id":5')).length, { timeout: 20_000 })
-      .toBe(1);
-    child.stdin.end(); // the client goes away: the server ends
-    expect(await exited).toBe(0);
-    const lines = stdout.split('\n').filter((l) => l !== '');
-    for (const line of lines) expect(JSON.parse(line)).toHaveProperty('jsonrpc', '2.0');
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.split('\n').filter((l) => l !== '');
+    const messages = lines.map((l) => JSON.parse(l));
+    for (const message of messages) expect(message).toHaveProperty('jsonrpc', '2.0');
     // Calls are answered as they finish, not in the order they came.
-    expect(lines.map((l) => JSON.parse(l).id).sort()).toEqual([1, 2, 3, 4, 5]);
-    // Debug logs and warnings went to stderr, redacted; the key is nowhere.
-    expect(stderr).toMatch(/\[keys_list\] \[debug\]/);
-    expect(stderr + stdout).not.toContain(CANARY_KEY);
-    const keys = lines.map((l) => JSON.parse(l)).find((m) => m.id === 3);
-    expect(texts(keys.result).join('')).toMatch(/wpk_…/);
+    expect(messages.map((m) => m.id).sort()).toEqual([1, 2, 3, 4, 5]);
+    // Debug logs went to stderr, each line marked with its tool; the key is nowhere (run() checks).
+    expect(r.stderr).toMatch(/\[keys_list\] \[debug\]/);
+    expect(texts(messages.find((m) => m.id === 3).result).join('')).toMatch(/wpk_…/);
+    expect(messages.find((m) => m.id === 4).result.isError).toBe(true);
   });
 });

@@ -5,8 +5,9 @@
  * keeps spawning the binary only for what only the binary shows (start-up paths, signals, terminals,
  * several processes at once, the installed package).
  */
-import { PassThrough, Writable } from 'node:stream';
+import { PassThrough } from 'node:stream';
 import { main } from '../../src/cli.js';
+import { keptStream } from '../../src/output/kept.js';
 import { agencyEnv, canaryLeak, type RunOptions, type RunResult } from './cli.js';
 
 export async function runInProcess(
@@ -15,8 +16,8 @@ export async function runInProcess(
 ): Promise<RunResult> {
   const stdin = new PassThrough();
   stdin.end(options.input ?? '');
-  const stdout = capture();
-  const stderr = capture();
+  const stdout = keptStream();
+  const stderr = keptStream();
   const code = await main(args, {
     stdin,
     stdout: stdout.stream,
@@ -27,16 +28,4 @@ export async function runInProcess(
   const leak = canaryLeak(r, options.allowCanary);
   if (leak) throw new Error(`the canary key leaked on ${leak} of: agency ${args.join(' ')}\n${r[leak]}`);
   return r;
-}
-
-/** A stream that keeps what is written to it, at once (like a pipe whose reader keeps up). */
-function capture(): { stream: Writable; text: () => string } {
-  const chunks: Buffer[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      chunks.push(chunk);
-      done();
-    },
-  });
-  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
 }

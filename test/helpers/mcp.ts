@@ -5,7 +5,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import type { SandboxOptions } from '../../src/sandbox/index.js';
 import { agencyEnv, BIN, CANARY_KEY, type Harness } from './cli.js';
+import { startCoreHarness } from './core.js';
 
 export interface McpSession {
   client: Client;
@@ -75,4 +78,49 @@ export function expectNoCanary(session: McpSession, results: unknown[]): void {
   if (session.stderr().includes(CANARY_KEY)) throw new Error('the HQ key leaked into the server log');
   for (const result of results)
     if (JSON.stringify(result).includes(CANARY_KEY)) throw new Error('the HQ key leaked into a result');
+}
+
+/**
+ * For a test file whose tests share one sandbox and one server (`agency mcp ...args`), started before
+ * the tests and closed after; the request log is emptied before each test. `call` keeps every result,
+ * and after the tests none of them, nor the server's log, may hold the HQ key.
+ */
+export function sharedMcp(
+  args: string[] = [],
+  sandbox: SandboxOptions = {},
+): {
+  readonly h: Harness;
+  readonly mcp: McpSession;
+  call(name: string, args?: Record<string, unknown>): Promise<unknown>;
+} {
+  let harness: Harness | undefined;
+  let session: McpSession | undefined;
+  const results: unknown[] = [];
+  beforeAll(async () => {
+    harness = await startCoreHarness(sandbox);
+    session = await startMcp(harness, args);
+  });
+  afterAll(async () => {
+    if (session) expectNoCanary(session, results);
+    await session?.close();
+    await harness?.close();
+  });
+  beforeEach(() => harness?.sandbox.reset());
+  const ready = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the server starts in beforeAll');
+    return value;
+  };
+  return {
+    get h() {
+      return ready(harness);
+    },
+    get mcp() {
+      return ready(session);
+    },
+    async call(name, toolArgs = {}) {
+      const result = await ready(session).client.callTool({ name, arguments: toolArgs });
+      results.push(result);
+      return result;
+    },
+  };
 }
