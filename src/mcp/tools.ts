@@ -99,6 +99,12 @@ export const TOOLS: readonly ToolSpec[] = [
     result: "An array of the agency's blacklisted domains or addresses.",
   },
   {
+    path: ['blacklist', 'check'],
+    title: 'Check the blacklist',
+    result: 'One record per value: {value, listed}.',
+    omit: LOCAL_FILES,
+  },
+  {
     path: ['inventory'],
     title: 'Audit the agency',
     result:
@@ -106,6 +112,14 @@ export const TOOLS: readonly ToolSpec[] = [
       'campaigns by status and with errors; per-company failures are part of the report. Reports progress.',
     omit: LOCAL_FILES,
     integers: PAGING,
+  },
+  {
+    path: ['deliverability'],
+    title: 'Deliverability by client',
+    result:
+      'One record per client: emails sent, delivered, viewed, replied and bounced in the period and the one ' +
+      'before (current_period, previous_period), with reply and bounce rates.',
+    omit: LOCAL_FILES,
   },
   {
     path: ['plan'],
@@ -119,7 +133,9 @@ export const TOOLS: readonly ToolSpec[] = [
   {
     path: ['companies', 'create'],
     title: 'Create client companies',
-    result: 'One record per name: created (with its id), or why not. Never creates a name twice.',
+    result:
+      'An array of the companies created (id, name, owner, active). A name that exists already is refused, ' +
+      'or with skip_existing left out and reported: nothing is created twice.',
     write: { destructive: false, idempotent: true },
     omit: LOCAL_FILES,
   },
@@ -134,7 +150,9 @@ export const TOOLS: readonly ToolSpec[] = [
   {
     path: ['webhooks', 'subscribe'],
     title: 'Subscribe accounts to webhook events',
-    result: 'One record per account and event: subscribed, or already there. Sends only what is missing.',
+    result:
+      'One record per account and event: {company_id, event, target_url, result}, result "subscribed" or ' +
+      '"exists". Sends only what is missing.',
     write: { destructive: false, idempotent: true },
     omit: LOCAL_FILES,
     integers: PAGING,
@@ -142,7 +160,9 @@ export const TOOLS: readonly ToolSpec[] = [
   {
     path: ['webhooks', 'unsubscribe'],
     title: 'Remove webhook subscriptions',
-    result: 'One record per account and event: removed, or not there. Removes only what is present.',
+    result:
+      'One record per account and event: {company_id, event, target_url, result}, result "unsubscribed" or ' +
+      '"absent". Removes only what is present.',
     write: { destructive: true, idempotent: true },
     omit: LOCAL_FILES,
     integers: PAGING,
@@ -150,8 +170,15 @@ export const TOOLS: readonly ToolSpec[] = [
   {
     path: ['blacklist', 'add'],
     title: 'Add to the blacklist',
-    result: 'What was added and what was already on the list.',
+    result: 'One record per value: {value, result}, result "added" or "exists" (already listed).',
     write: { destructive: false, idempotent: true },
+    omit: LOCAL_FILES,
+  },
+  {
+    path: ['blacklist', 'remove'],
+    title: 'Remove from the blacklist',
+    result: 'One record per value: {value, result}, result "removed" or "absent" (not listed).',
+    write: { destructive: true, idempotent: true },
     omit: LOCAL_FILES,
   },
   {

@@ -22,7 +22,9 @@ const READS = [
   'webhooks_list',
   'campaigns_list',
   'blacklist_list',
+  'blacklist_check',
   'inventory',
+  'deliverability',
   'plan',
 ];
 
@@ -35,7 +37,14 @@ describe('agency mcp (reads only)', () => {
       expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
       expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
     }
-    for (const write of ['keys_create', 'companies_create', 'webhooks_subscribe', 'apply', 'blacklist_add'])
+    for (const write of [
+      'keys_create',
+      'companies_create',
+      'webhooks_subscribe',
+      'apply',
+      'blacklist_add',
+      'blacklist_remove',
+    ])
       expect(names).not.toContain(write);
     // Neither raw calls nor the profile and sandbox commands are tools.
     for (const other of ['api', 'login', 'logout', 'profiles_list', 'sandbox'])
@@ -71,7 +80,18 @@ describe('agency mcp (reads only)', () => {
       ['campaigns_list', { company: id }, ['campaigns', 'list', '--company', id]],
       ['blacklist_list', { domains: true }, ['blacklist', 'list', '--domains']],
       ['blacklist_list', { emails: true, filter: 'a' }, ['blacklist', 'list', '--emails', '--filter', 'a']],
+      [
+        'blacklist_check',
+        { values: ['example.com', 'a@b.example'] },
+        ['blacklist', 'check', 'example.com', 'a@b.example'],
+      ],
       ['inventory', { company: [id] }, ['inventory', '--company', id]],
+      ['deliverability', {}, ['deliverability']],
+      [
+        'deliverability',
+        { company: [id], from: '2026-01-01', to: '2026-01-31' },
+        ['deliverability', '--company', id, '--from', '2026-01-01', '--to', '2026-01-31'],
+      ],
       ['plan', { yaml }, ['plan', '-f', '-'], yaml],
     ];
     for (const [tool, args, argv, input] of cases) {
@@ -111,6 +131,7 @@ describe('agency mcp (reads only)', () => {
       ['companies_list', { color: 'red' }, /Unknown argument "color"/],
       ['companies_list', { limit: 'many' }, /--limit/],
       ['inventory', { company: [id], all: true }, /--all/],
+      ['deliverability', { from: '2026-02-30' }, /2026-02-30/],
       ['plan', { yaml: 'companies: [' }, /Invalid plan file: stdin line 1/],
     ];
     for (const [tool, args, message] of cases) {
