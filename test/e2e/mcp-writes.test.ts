@@ -111,7 +111,7 @@ describe('agency mcp --allow-writes', () => {
     // The listing plus a few audits, not one audit per company (each is several requests).
     expect(after).toBeLessThan(all * 2);
     expect(resultJson(await call('companies_list', { limit: 2 }))).toHaveLength(2);
-    expect(shared.mcp.stderr()).toMatch(/\[inventory\] Interrupted/);
+    expect(shared.mcp.stderr()).toMatch(/\[inventory\] (error: )?Interrupted/);
   });
 
   it('shares one set of per-account gates between calls in flight', async () => {
