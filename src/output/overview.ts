@@ -16,7 +16,7 @@ const GROUPS: readonly { title: string; commands: readonly string[] }[] = [
     title: 'Accounts',
     commands: ['me', 'mailboxes', 'webhooks', 'campaigns', 'inventory', 'blacklist', 'api'],
   },
-  { title: 'Setup', commands: ['login', 'logout', 'profiles', 'sandbox', 'completion'] },
+  { title: 'Setup', commands: ['login', 'logout', 'profiles', 'sandbox', 'mcp', 'completion'] },
 ];
 
 /** The overview, wrapped at `width` columns (the terminal's) without breaking a word. */
