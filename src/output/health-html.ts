@@ -30,6 +30,9 @@ function escape(text: unknown): string {
 
 const number = (n: number) => n.toLocaleString('en-US');
 
+/** A chart shows the clients with the highest values (the worst, for the bounce rate); the table has all. */
+export const CHART_ROWS = 25;
+
 interface Metric {
   key: string;
   title: string;
@@ -105,13 +108,20 @@ figcaption{font-weight:600;margin-bottom:6px}
 .row .name{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 .row svg{width:100%;height:14px;display:block}
 .row .value{text-align:right;font-variant-numeric:tabular-nums}
+.note{color:var(--muted);font-size:12px;margin:8px 0 0}
+tbody.client.sev-critical th{border-left:4px solid ${COLORS.critical}}
+tbody.client.sev-warning th{border-left:4px solid ${COLORS.warning}}
+tbody.client.sev-info th{border-left:4px solid ${COLORS.info}}
+table.numbers{margin-top:16px}
 .up{color:#1d7a3a}.down{color:${COLORS.critical}}
 @media (max-width:640px){
  main{padding:16px 12px 32px}h1{font-size:22px}
  .charts{grid-template-columns:1fr}
  table.problems thead{display:none}
  table.problems tr{display:block;padding:6px 0}
- table.problems td{display:block;border:0;padding:2px 10px}
+ table.problems td{display:block;border:0;padding:2px 12px}
+ table.problems td:nth-child(-n+2){display:inline-block;padding-right:0}
+ table.problems tbody.client tr,table.problems tbody.client th{display:block}
  .wide{display:none}
 }
 @media print{
@@ -138,7 +148,8 @@ function problemsSection(problems: readonly Problem[]): string {
           `<tr><td><span class="sev ${p.severity}">${p.severity}</span></td><td>${escape(p.check)}</td><td>${escape(p.detail)}</td></tr>`,
       )
       .join('');
-    return `<tbody class="client"><tr><th colspan="3">${escape(first.name)}<span class="id">${first.company_id}</span></th></tr></tbody><tbody>${rows}</tbody>`;
+    // The first problem of a client is its worst (the list is sorted by severity).
+    return `<tbody class="client sev-${first.severity}"><tr><th colspan="3">${escape(first.name)}<span class="id">${first.company_id}</span></th></tr></tbody><tbody>${rows}</tbody>`;
   });
   return `<table class="problems" id="problems"><thead><tr><th>Severity</th><th>Check</th><th>Detail</th></tr></thead>${groups.join('')}</table>`;
 }
@@ -159,6 +170,8 @@ function bars(now: number | null, before: number | null, max: number, marks: rea
 function chart(metric: Metric, rows: readonly DeliverabilityRow[]): string {
   const values = rows.map((row) => ({ row, pair: metric.pair(row) }));
   values.sort((a, b) => (b.pair[0] ?? -1) - (a.pair[0] ?? -1));
+  const more = values.length - CHART_ROWS;
+  values.splice(CHART_ROWS);
   const max = Math.max(
     0,
     ...values.flatMap(({ pair }) => pair.map((v) => v ?? 0)),
@@ -172,7 +185,11 @@ function chart(metric: Metric, rows: readonly DeliverabilityRow[]): string {
     .join('');
   const legend =
     '<span class="legend"><i style="background:var(--now)"></i>this period<i style="background:var(--before)"></i>previous</span>';
-  return `<figure class="chart" data-metric="${metric.key}"><figcaption>${escape(metric.title)}${legend}</figcaption>${lines}</figure>`;
+  const note =
+    more > 0
+      ? `<p class="note">The ${CHART_ROWS} highest of ${CHART_ROWS + more} clients; all are in the table below.</p>`
+      : '';
+  return `<figure class="chart" data-metric="${metric.key}"><figcaption>${escape(metric.title)}${legend}</figcaption>${lines}${note}</figure>`;
 }
 
 function changeCell(pair: PeriodPair): string {
@@ -194,7 +211,8 @@ function numbersTable(rows: readonly DeliverabilityRow[]): string {
 export function renderHealthHtml(report: HtmlReport): string {
   const counts = SEVERITIES.map((severity) => {
     const n = report.problems.filter((p) => p.severity === severity).length;
-    return `<li class="${severity}"><span class="n">${n}</span>${severity}</li>`;
+    const label = severity === 'warning' && n !== 1 ? 'warnings' : severity;
+    return `<li class="${severity}"><span class="n">${n}</span>${label}</li>`;
   }).join('');
   const rows = report.deliverability;
   const charts = rows.length

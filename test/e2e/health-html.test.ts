@@ -1,0 +1,159 @@
+/**
+ * `health --html`: the page opened in headless Chromium (Debian's `chromium`). What it shows (the
+ * problems table with every problem of --json, one chart per metric, the severity colours and the
+ * chart bars on a screenshot, a narrow phone-sized screenshot, a printed PDF), and that opening it
+ * makes no network request: every request Chromium makes goes to a proxy of the test, which must see
+ * none (a control page with one external image proves that it would). Skipped where chromium is missing.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Harness } from '../helpers/cli.js';
+import { startCoreHarness } from '../helpers/core.js';
+import { countColour, readPng } from '../helpers/png.js';
+
+const CHROMIUM = ['chromium', 'chromium-browser'].find(
+  (name) => spawnSync(name, ['--version'], { encoding: 'utf8' }).status === 0,
+);
+const CHROMIUM_MISSING = CHROMIUM
+  ? undefined
+  : 'chromium is not installed (apt-get install -y chromium); the HTML report tests are skipped';
+if (CHROMIUM_MISSING) console.warn(CHROMIUM_MISSING);
+
+/** Hosts Chromium talks to on its own (component updates, time, accounts), whatever the page holds. */
+const CHROMIUM_SERVICES = /(^|[\s/.])(google\.com|googleapis\.com|gstatic\.com|gvt1\.com)(:\d+)?([/\s]|$)/;
+
+const METRICS = ['sent', 'delivered', 'opened', 'replied', 'reply-rate', 'bounce-rate'];
+
+describe.skipIf(Boolean(CHROMIUM_MISSING))('health --html in headless Chromium', () => {
+  let h: Harness;
+  let tmp: string;
+  let page: string;
+  let problems: { severity: string; name: string }[];
+  let proxy: Server;
+  let proxied: string[];
+
+  beforeAll(async () => {
+    tmp = mkdtempSync(join(tmpdir(), 'agency-html-'));
+    h = await startCoreHarness({ seed: { companies: 40 } }, { inProcess: true });
+    page = join(tmp, 'report.html');
+    const r = await h.run(['health', '--html', page, '--json']);
+    expect(r.code).toBe(7);
+    expect(r.stderr).toContain(`HTML report written to ${page}`);
+    problems = JSON.parse(r.stdout).problems;
+    proxied = [];
+    proxy = createServer((req, res) => {
+      proxied.push(`${req.method} ${req.url}`);
+      res.writeHead(404).end();
+    }).on('connect', (req, socket) => {
+      proxied.push(`CONNECT ${req.url}`);
+      socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  }, 60_000);
+  afterAll(async () => {
+    await h?.close();
+    await new Promise((resolve) => proxy?.close(resolve));
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+
+  /**
+   * Chromium with its own profile, every request sent to the test's proxy (loopback included). Run
+   * asynchronously: the proxy lives in this process and must be free to answer.
+   */
+  const chromium = async (args: string[]): Promise<string> => {
+    const profile = mkdtempSync(join(tmp, 'profile-'));
+    const port = (proxy.address() as AddressInfo).port;
+    const child = spawn(
+      CHROMIUM as string,
+      [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--hide-scrollbars',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        `--user-data-dir=${profile}`,
+        `--proxy-server=http://127.0.0.1:${port}`,
+        '--proxy-bypass-list=<-loopback>',
+        ...args,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    clearTimeout(timer);
+    rmSync(profile, { recursive: true, force: true });
+    if (status !== 0) throw new Error(`chromium failed (${status}): ${stderr}`);
+    return stdout;
+  };
+
+  /** What the page asked for: every proxied request except Chromium's own services (updates, sign-in). */
+  const pageRequests = () => proxied.filter((line) => !CHROMIUM_SERVICES.test(line));
+
+  it('is one file: no script, and no src, href, url() or @import that could load anything', () => {
+    const html = readFileSync(page, 'utf8');
+    expect(html).not.toMatch(/<script|<link|<img|<iframe|<object|<embed/i);
+    expect(html).not.toMatch(/\s(src|href|srcset|action|xlink:href)\s*=/i);
+    expect(html).not.toMatch(/url\(|@import/i);
+    expect(html).toMatch(/@media print/);
+    expect(html).toMatch(/@media \(max-width:\s*\d+px\)/);
+  });
+
+  it('shows every problem in the problems table, grouped by client, and one chart per metric', async () => {
+    const dom = await chromium(['--dump-dom', `file://${page}`]);
+    const table = dom.slice(dom.indexOf('<table class="problems"'), dom.indexOf('</table>') + 8);
+    // One group per client, in the order of its worst problem; within it, the client's problems in order.
+    const groups = table.split('<tbody class="client').slice(1);
+    const names = [...new Set(problems.map((p) => p.name))];
+    expect(groups.map((g) => /<th colspan="3">([^<]+)</.exec(g)?.[1]?.replace(/&amp;/g, '&'))).toEqual(names);
+    groups.forEach((group, i) => {
+      const shown = [...group.matchAll(/<span class="sev (\w+)">/g)].map((m) => m[1]);
+      expect(shown).toEqual(problems.filter((p) => p.name === names[i]).map((p) => p.severity));
+    });
+    const charts = [...dom.matchAll(/<figure class="chart" data-metric="([\w-]+)">/g)].map((m) => m[1]);
+    expect(charts).toEqual(METRICS);
+    expect((dom.match(/<svg /g) ?? []).length).toBeGreaterThan(METRICS.length * 10);
+    expect(pageRequests()).toEqual([]);
+  });
+
+  it('on a screenshot: the severity colours and the chart bars are drawn; nothing was requested', async () => {
+    const shot = join(tmp, 'wide.png');
+    await chromium(['--window-size=1200,6000', `--screenshot=${shot}`, `file://${page}`]);
+    const image = readPng(readFileSync(shot));
+    expect([image.width, image.height]).toEqual([1200, 6000]);
+    expect(countColour(image, '#2f6fdb')).toBeGreaterThan(2000); // this period's bars
+    expect(countColour(image, '#b9c3d3')).toBeGreaterThan(1000); // the previous period's
+    expect(countColour(image, '#c0262d')).toBeGreaterThan(200); // critical
+    expect(countColour(image, '#a15c00')).toBeGreaterThan(50); // warning
+    const narrow = join(tmp, 'narrow.png');
+    await chromium(['--window-size=390,1600', `--screenshot=${narrow}`, `file://${page}`]);
+    expect(readPng(readFileSync(narrow)).width).toBe(390);
+    const pdf = join(tmp, 'report.pdf');
+    await chromium([`--print-to-pdf=${pdf}`, '--no-pdf-header-footer', `file://${page}`]);
+    expect(readFileSync(pdf).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(pageRequests()).toEqual([]);
+  });
+
+  it('the network check can fail: a page with one external image is caught', async () => {
+    const control = join(tmp, 'control.html');
+    writeFileSync(control, '<!doctype html><img src="http://images.example.invalid/pixel.png">');
+    await chromium(['--dump-dom', `file://${control}`]);
+    expect(pageRequests()).toEqual(['GET http://images.example.invalid/pixel.png']);
+    proxied.length = 0;
+  });
+});
