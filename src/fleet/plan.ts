@@ -4,9 +4,9 @@
  * at a time) and its webhooks (its own account via x-company-id, several companies at once).
  */
 import { mapPool } from '../api/limit.js';
-import { collect, paginate } from '../api/paginate.js';
 import type { Company } from '../api/types.js';
 import { AgencyError, ExitCode } from '../errors.js';
+import { companyKeys } from './keys.js';
 import { describeCompany, lookalikeWarning } from './names.js';
 import type { DesiredCompany, DesiredState, DesiredWebhook } from './plan-file.js';
 import type { CompanyLister, KeyPort, WebhookReader } from './ports.js';
@@ -128,8 +128,7 @@ export async function makePlan(
 
 /** Labels of the keys the user created for a company (the service shows each user only their own). */
 async function readLabels(api: Pick<KeyPort, 'listKeysPage'>, companyId: number): Promise<Set<string>> {
-  const keys = await collect(paginate((page) => api.listKeysPage(companyId, page)));
-  return new Set(keys.map((k) => k.label?.trim()));
+  return new Set((await companyKeys(api, companyId)).map((k) => k.label?.trim()));
 }
 
 async function readWebhooks(

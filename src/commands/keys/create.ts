@@ -27,17 +27,26 @@ export function defineCreate(keys: Command, run: Run): void {
     .argument('[company...]', 'company ids or exact names')
     .requiredOption('--label <label>', 'label of the key, e.g. the integration it is for')
     .option('--file <path>', "read company ids from a file, one per line ('-' = stdin)")
+    .option(
+      '--skip-existing',
+      'where your user already has a key with this label, print it instead of creating one',
+    )
     .addHelpText(
       'after',
       helpText(
         'For one company, prints the new key alone on stdout (a confirmation goes to\n' +
           'stderr), so that KEY=$(agency keys create 1042 --label zapier) works. For\n' +
           'several, prints "company_id<TAB>api_key" lines; a failure for one company does\n' +
-          'not stop the others, and the exit code says if any failed.',
+          'not stop the others, and the exit code says if any failed.\n\n' +
+          'With --skip-existing the keys your user created are read first, and a company\n' +
+          'that has a key with the label gets no new one: its existing key is printed as\n' +
+          'if created (reported as exists on stderr; --json adds "result": "created" or\n' +
+          '"exists"), so a provisioning script can be run again safely.',
         [
           'KEY=$(agency keys create 1042 --label zapier)',
+          'KEY=$(agency keys create 1042 --label zapier --skip-existing)   # same key on every run',
           'agency keys create 1042 1043 1044 --label reporting --json',
-          'agency companies list --active | cut -f1 |\n      agency keys create --file - --label backup',
+          'agency companies list --active | cut -f1 |\n      agency keys create --file - --label backup --skip-existing',
         ],
       ),
     )
@@ -47,12 +56,15 @@ export function defineCreate(keys: Command, run: Run): void {
 export interface CreateKeysOptions {
   label: string;
   file?: string | undefined;
+  skipExisting?: boolean | undefined;
 }
 
 interface CreatedKey {
   company_id: number;
   label: string;
   api_key: string;
+  /** Only with --skip-existing: whether the key was made now or was there. */
+  result?: 'created' | 'exists';
 }
 
 const KEY_COLUMNS: Column<CreatedKey>[] = [
@@ -60,23 +72,38 @@ const KEY_COLUMNS: Column<CreatedKey>[] = [
   { header: 'label', value: (k) => k.label },
   { header: 'api key', value: (k) => k.api_key, kind: 'id' },
 ];
+const RESULT_COLUMN: Column<CreatedKey> = { header: 'result', value: (k) => k.result, kind: 'count' };
 
 export async function createKeys(rt: Runtime, companyArgs: string[], opts: CreateKeysOptions): Promise<void> {
   const label = validateLabel(opts.label);
-  rt.out.columns(KEY_COLUMNS); // an unknown --columns name is refused before any request
+  const skip = opts.skipExisting === true;
+  const columns = skip ? [...KEY_COLUMNS, RESULT_COLUMN] : KEY_COLUMNS;
+  rt.out.columns(columns); // an unknown --columns name is refused before any request
   const ids = await readCompanyIds(rt, companyArgs, opts.file);
   const { out } = rt;
   // Ctrl-C does not abort a POST in flight: a key created but never shown could not be found or
   // deleted through the API. No new request starts after it.
   const api = rt.api({ interruptible: false });
+  const { keyLabelled } = skip ? await import('../../fleet/keys.js') : { keyLabelled: undefined };
+  /** The company's key with the label: the one there (--skip-existing), else a new one. */
+  const obtain = async (companyId: number): Promise<CreatedKey> => {
+    const found = keyLabelled && (await keyLabelled(api, companyId, label));
+    if (found) return { company_id: companyId, label, api_key: found.api_key, result: 'exists' };
+    const apiKey = await api.createKey(companyId, label);
+    out.created(createdKey(companyId, label));
+    return { company_id: companyId, label, api_key: apiKey, ...(skip ? { result: 'created' as const } : {}) };
+  };
 
   if (ids.length === 1 && opts.file === undefined) {
     const companyId = ids[0] as number;
-    const apiKey = await api.createKey(companyId, label);
-    out.created(createdKey(companyId, label));
-    if (out.json) out.jsonValue({ company_id: companyId, label, api_key: apiKey });
-    else out.line(apiKey);
-    out.success(`Created key ${JSON.stringify(label)} for company ${companyId}.`);
+    const key = await obtain(companyId);
+    if (out.json) out.jsonValue(key);
+    else out.line(key.api_key);
+    out.success(
+      key.result === 'exists'
+        ? `Company ${companyId} already has your key ${JSON.stringify(label)}; printed it, created none.`
+        : `Created key ${JSON.stringify(label)} for company ${companyId}.`,
+    );
     return;
   }
 
@@ -91,8 +118,7 @@ export async function createKeys(rt: Runtime, companyArgs: string[], opts: Creat
       break;
     }
     try {
-      created.push({ company_id: companyId, label, api_key: await api.createKey(companyId, label) });
-      out.created(createdKey(companyId, label));
+      created.push(await obtain(companyId));
       progress.update(undefined, created.length);
     } catch (error) {
       if (error instanceof InterruptedError) {
@@ -119,29 +145,34 @@ export async function createKeys(rt: Runtime, companyArgs: string[], opts: Creat
 
   if (out.json) out.jsonList(created, KEY_COLUMNS);
   else if (rt.terminal.stdoutIsTTY || out.options.columns !== undefined || out.options.csv) {
-    await out.list(created, KEY_COLUMNS);
+    await out.list(created, columns);
   } else {
     for (const key of created) out.out(`${key.company_id}\t${key.api_key}\n`);
   }
 
+  const existed = created.filter((k) => k.result === 'exists').length;
+  const made = created.length - existed;
   const notTried = ids.length - created.length - failures.length;
+  const existedNote = existed > 0 ? ` (${existed} existed)` : '';
   if (interrupted) {
     throw new PartialFailureError(
-      `Interrupted after creating ${created.length} of ${ids.length} keys (listed on stdout); ${notTried} not tried.`,
+      `Interrupted after creating ${made} of ${ids.length} keys${existedNote} (listed on stdout); ${notTried} not tried.`,
       ExitCode.interrupted,
     );
   }
   if (failures.length > 0) {
     const codes = new Set(failures.map((f) => f.error.exitCode));
     throw new PartialFailureError(
-      `Created ${created.length} of ${ids.length} keys; failed for ${failures.length}: ${failures
+      `Created ${made} of ${ids.length} keys${existedNote}; failed for ${failures.length}: ${failures
         .map((f) => `${f.companyId}${f.error.status ? ` (${f.error.status})` : ''}`)
         .join(', ')}.`,
       codes.size === 1 ? ([...codes][0] as ExitCode) : ExitCode.failure,
       sharedStatus(failures.map((f) => f.error.status)),
     );
   }
-  out.success(`Created ${created.length} keys labelled ${JSON.stringify(label)}.`);
+  out.success(
+    `Created ${made} keys labelled ${JSON.stringify(label)}${existed > 0 ? `; ${existed} existed (printed, not created)` : ''}.`,
+  );
 }
 
 /** A new key, for the message if stdout cannot take it. */

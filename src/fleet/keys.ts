@@ -1,0 +1,21 @@
+/**
+ * A company's keys as the service shows them to this user (each user sees only the keys they
+ * created): every page, and the one with a label, compared after trimming as `plan` compares them.
+ */
+import { collect, paginate } from '../api/paginate.js';
+import type { ApiKey } from '../api/types.js';
+import type { KeyPort } from './ports.js';
+
+export function companyKeys(api: Pick<KeyPort, 'listKeysPage'>, companyId: number): Promise<ApiKey[]> {
+  return collect(paginate((page) => api.listKeysPage(companyId, page)));
+}
+
+/** The first key your user created with this label, if any. */
+export async function keyLabelled(
+  api: Pick<KeyPort, 'listKeysPage'>,
+  companyId: number,
+  label: string,
+): Promise<ApiKey | undefined> {
+  const wanted = label.trim();
+  return (await companyKeys(api, companyId)).find((key) => key.label?.trim() === wanted);
+}
