@@ -5,9 +5,9 @@
  */
 import { mapPool } from '../api/limit.js';
 import type { Webhook } from '../api/types.js';
-import { type ExitCode, InterruptedError } from '../errors.js';
+import { type AgencyError, type ExitCode, InterruptedError } from '../errors.js';
 import { isRowFailure, type RowError, rowError } from './failures.js';
-import type { WebhookPort } from './ports.js';
+import type { WebhookPort, WebhookReader } from './ports.js';
 import type { Target } from './targets.js';
 import { listedEvent } from './webhook-input.js';
 
@@ -58,45 +58,88 @@ export function hasWebhook(list: readonly Webhook[], event: string, url: string)
   return list.some((w) => w.event.toLowerCase() === event.toLowerCase() && w.target_url === url);
 }
 
-export async function changeWebhooks(api: WebhookPort, change: WebhookChange): Promise<WebhookChangeOutcome> {
+/** What each account of a fleet webhook command turns into: rows, from the account's own list. */
+export interface AccountWork<R> {
+  /** `--all` only: an inactive company, never sent a request. */
+  skipped(target: Target): R[];
+  /** Its list could not be read (the service's answer, or the network). */
+  unreadable(target: Target, error: AgencyError): R[];
+  /** The rows of an account whose list was read; `fail` counts a failed row's exit code. */
+  withList(target: Target, present: Webhook[], fail: (error: AgencyError) => void): Promise<R[]>;
+}
+
+export interface AccountsOutcome<R> {
+  rows: R[];
+  /** Exit codes of the failed rows, for the shared exit code. */
+  failureCodes: ExitCode[];
+  /** Some accounts were not reached, or not finished, because the run was interrupted. */
+  interrupted: boolean;
+}
+
+/**
+ * The one fan-out of the webhook commands: each target account's list is read (several accounts at
+ * once, `concurrency`), then `work` decides its rows; within an account everything is in order.
+ */
+export async function eachAccount<R>(
+  api: WebhookReader,
+  targets: readonly Target[],
+  options: { concurrency: number; signal?: AbortSignal | undefined },
+  work: AccountWork<R>,
+): Promise<AccountsOutcome<R>> {
   const failureCodes: ExitCode[] = [];
+  const fail = (error: AgencyError) => failureCodes.push(error.exitCode);
   const perTarget = await mapPool(
-    change.targets,
-    change.concurrency,
-    (target) => changeAccount(api, target, change, failureCodes),
-    change.signal,
+    targets,
+    options.concurrency,
+    async (target): Promise<R[] | undefined> => {
+      if (target.skipInactive) return work.skipped(target);
+      let present: Webhook[];
+      try {
+        present = await api.webhooks(target.companyId ?? undefined);
+      } catch (error) {
+        // An interrupted read leaves this account's rows out: the outcome says the run was interrupted.
+        if (error instanceof InterruptedError) return undefined;
+        if (!isRowFailure(error)) throw error;
+        const rows = work.unreadable(target, error);
+        for (const _ of rows) fail(error);
+        return rows;
+      }
+      return work.withList(target, present, fail);
+    },
+    options.signal,
   );
-  const rows = perTarget.flatMap((r) => r ?? []);
+  const reached = perTarget.filter((rows) => rows !== undefined).length;
+  return {
+    rows: perTarget.flatMap((rows) => rows ?? []),
+    failureCodes,
+    interrupted: reached < targets.length || options.signal?.aborted === true,
+  };
+}
+
+export async function changeWebhooks(api: WebhookPort, change: WebhookChange): Promise<WebhookChangeOutcome> {
+  const outcome = await eachAccount(api, change.targets, change, {
+    skipped: (target) =>
+      change.events.map((event) => row(target.companyId, event, change.url, 'skipped-inactive')),
+    unreadable: (target, error) =>
+      change.events.map((event) => ({
+        ...row(target.companyId, event, change.url, 'failed'),
+        error: rowError(error),
+      })),
+    withList: (target, present, fail) => changeAccount(api, target, present, change, fail),
+  });
   const expected = change.targets.length * change.events.length;
-  return { rows, failureCodes, interrupted: rows.length < expected };
+  return { ...outcome, interrupted: outcome.rows.length < expected };
 }
 
 async function changeAccount(
   api: WebhookPort,
   target: Target,
+  present: readonly Webhook[],
   change: WebhookChange,
-  failureCodes: ExitCode[],
+  fail: (error: AgencyError) => void,
 ): Promise<WebhookRow[]> {
   const { companyId } = target;
-  if (target.skipInactive)
-    return change.events.map((event) => row(companyId, event, change.url, 'skipped-inactive'));
   const cid = companyId ?? undefined;
-  const failAll = (error: unknown) => {
-    if (!isRowFailure(error)) throw error;
-    failureCodes.push(...change.events.map(() => error.exitCode));
-    return change.events.map((event) => ({
-      ...row(companyId, event, change.url, 'failed'),
-      error: rowError(error),
-    }));
-  };
-  let present: Webhook[];
-  try {
-    present = await api.webhooks(cid);
-  } catch (error) {
-    // An interrupted read leaves this account's rows out: the outcome says the run was interrupted.
-    if (error instanceof InterruptedError) return [];
-    return failAll(error);
-  }
   const rows: WebhookRow[] = [];
   for (const event of change.events) {
     if (change.signal?.aborted) break;
@@ -118,7 +161,7 @@ async function changeAccount(
     } catch (error) {
       if (error instanceof InterruptedError) break;
       if (!isRowFailure(error)) throw error;
-      failureCodes.push(error.exitCode);
+      fail(error);
       rows.push({ ...row(companyId, event, change.url, 'failed'), error: rowError(error) });
     }
   }

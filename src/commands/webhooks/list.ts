@@ -1,35 +1,65 @@
-/** `agency webhooks list [--company <company>]` (also plain `agency webhooks`): an account's webhooks. */
+/**
+ * `agency webhooks list [targets]` (also plain `agency webhooks`): the webhooks of one account, or one
+ * row per subscription across accounts (`--all`, `--file`, several `--company`).
+ */
 import type { Command } from '@commander-js/extra-typings';
 import type { Webhook } from '../../api/types.js';
+import { PartialFailureError, sharedStatus } from '../../errors.js';
+import { type RowError, rowError, sharedExitCode } from '../../fleet/failures.js';
 import { optionalCompanyIdFor, parseOptionalCompanyRef } from '../../fleet/resolve.js';
+import { reportError } from '../../output/error-report.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { helpText, type Run } from '../command.js';
+import { addTargetOptions, companyColumn, openTargets, type TargetFlags, throwIfFailed } from './fleet.js';
 
 export function defineList(webhooks: Command, run: Run): void {
-  webhooks
-    // The default subcommand: `agency webhooks --company 1042` is `agency webhooks list --company 1042`.
+  // The default subcommand: `agency webhooks --company 1042` is `agency webhooks list --company 1042`.
+  const command = webhooks
     .command('list', { isDefault: true })
-    .description('list the webhooks of the HQ account or a company')
-    .option('--company <company>', 'act for this client company, by id or exact name (HQ key + x-company-id)')
+    .description('list the webhooks of the HQ account, a company, or many companies');
+  addTargetOptions(command)
     .addHelpText(
       'after',
       helpText(
-        'Prints one row per webhook: the event and the URL it calls. `agency webhooks` alone\n' +
-          'is the same command. To audit every company at once, use `agency inventory`.',
+        "For one account (none given = the key's own, or one --company) prints one row per\n" +
+          'webhook: the event and the URL it calls. With --all, --file or several --company,\n' +
+          'prints one row per subscription of every account: company_id, event, target_url\n' +
+          '(an account with none prints nothing; inactive companies are skipped under --all).\n' +
+          '`agency webhooks` alone is the same command.',
         [
           'agency webhooks',
-          'agency webhooks list --company 1042',
           'agency webhooks --company "Acme Ltd"',
-          "agency webhooks --company 1042 --json | jq -r '.[].event'",
+          'agency webhooks list --all | grep -F https://old-crm.example.com/',
+          "agency webhooks list --file clients.txt --json | jq -r '.[].target_url' | sort -u",
         ],
       ),
     )
     .action(run(listWebhooks));
 }
 
-export async function listWebhooks(rt: Runtime, opts: { company?: string | undefined }): Promise<void> {
-  const ref = parseOptionalCompanyRef(opts.company);
+/** One account: both columns are what a row is; on a narrow terminal they are cut, never hidden. */
+const webhookColumns: Column<Webhook>[] = [
+  { header: 'event', value: (w) => w.event, kind: 'name' },
+  { header: 'target url', value: (w) => w.target_url },
+];
+
+interface Subscription {
+  company_id: number | null;
+  event: string;
+  target_url: string;
+}
+
+const subscriptionColumns: Column<Subscription>[] = [
+  companyColumn(),
+  { header: 'event', value: (r) => r.event, kind: 'name' },
+  { header: 'target url', value: (r) => r.target_url },
+];
+
+export async function listWebhooks(rt: Runtime, opts: TargetFlags): Promise<void> {
+  const fleet = opts.all === true || opts.file !== undefined || (opts.company?.length ?? 0) > 1;
+  if (fleet) return listAcrossAccounts(rt, opts);
+  const ref = parseOptionalCompanyRef(opts.company?.[0]);
   rt.out.columns(webhookColumns);
   const api = rt.api();
   const companyId = await optionalCompanyIdFor(api, ref);
@@ -40,8 +70,62 @@ export async function listWebhooks(rt: Runtime, opts: { company?: string | undef
   });
 }
 
-/** Both columns are what a row is: on a narrow terminal they are cut, never hidden. */
-const webhookColumns: Column<Webhook>[] = [
-  { header: 'event', value: (w) => w.event, kind: 'name' },
-  { header: 'target url', value: (w) => w.target_url },
-];
+async function listAcrossAccounts(rt: Runtime, opts: TargetFlags): Promise<void> {
+  // Off a terminal the key's own account has an empty company id (never one here: targets are companies).
+  const columns = rt.terminal.stdoutIsTTY
+    ? subscriptionColumns
+    : subscriptionColumns.map((c, i) => (i === 0 ? { ...c, value: (r: Subscription) => r.company_id } : c));
+  rt.out.columns(columns); // an unknown --columns name is refused before any request
+  const { api, targets, concurrency } = await openTargets(rt, opts);
+  const { eachAccount } = await import('../../fleet/webhook-changes.js');
+  type Row = Subscription & { result: string; error?: RowError };
+  let skipped = 0;
+  const outcome = await eachAccount<Row>(
+    api,
+    targets,
+    { concurrency, signal: rt.ctx.signal },
+    {
+      skipped: () => {
+        skipped++;
+        return [];
+      },
+      unreadable: (target, error) => {
+        reportError(rt.out, error, {
+          message: `company ${target.companyId}: ${error.message}`,
+          fields: { company_id: target.companyId },
+        });
+        return [
+          {
+            company_id: target.companyId,
+            event: '',
+            target_url: '',
+            result: 'failed',
+            error: rowError(error),
+          },
+        ];
+      },
+      withList: async (target, present) =>
+        present.map((w) => ({
+          company_id: target.companyId,
+          event: w.event,
+          target_url: w.target_url,
+          result: 'listed',
+        })),
+    },
+  );
+  const subscriptions = outcome.rows
+    .filter((r) => r.result === 'listed')
+    .map(({ company_id, event, target_url }) => ({ company_id, event, target_url }));
+  await rt.out.list(subscriptions, columns, {
+    empty: `None of the ${targets.length - skipped} companies has a webhook.`,
+    noun: ['subscription', 'subscriptions'],
+  });
+  if (skipped > 0) rt.out.info(`${skipped} inactive ${skipped === 1 ? 'company' : 'companies'} skipped.`);
+  const unread = outcome.rows.filter((r) => r.result === 'failed');
+  if (outcome.interrupted || unread.length === 0) return throwIfFailed(outcome);
+  throw new PartialFailureError(
+    `The webhooks of ${unread.length} of ${targets.length} companies could not be read (errors above); the rows are the others'.`,
+    sharedExitCode(outcome.failureCodes),
+    sharedStatus(unread.map((r) => r.error?.status ?? null)),
+  );
+}

@@ -1,0 +1,174 @@
+/**
+ * What the webhook commands that span accounts share (list over targets, subscribe, unsubscribe,
+ * move): the target options, reading them before the first write, the rows they print (TSV with the
+ * reason as a last field on failed rows only), the stderr summary and the exit code of failed rows.
+ * The fan-out itself is src/fleet/webhook-changes.ts (eachAccount).
+ */
+import { type Command, Option } from '@commander-js/extra-typings';
+import type { AgencyClient } from '../../api/client.js';
+import { ExitCode, PartialFailureError, sharedStatus } from '../../errors.js';
+import { type RowError, rowsFailed } from '../../fleet/failures.js';
+import { CompanyDirectory } from '../../fleet/resolve.js';
+import { selectTargets, type Target } from '../../fleet/targets.js';
+import type { AccountsOutcome } from '../../fleet/webhook-changes.js';
+import { checkEvent, WEBHOOK_EVENTS } from '../../fleet/webhook-input.js';
+import { DEFAULT_CONCURRENCY, parseConcurrency } from '../../input/parse.js';
+import { readInput } from '../../input/read.js';
+import { failureReason, groupFailures, serviceDetail } from '../../output/summary.js';
+import { cellText } from '../../output/text.js';
+import type { Column } from '../../output/writer.js';
+import type { Runtime } from '../../runtime.js';
+import { collectValues, suggestValues } from '../command.js';
+
+export interface TargetFlags {
+  company?: string[] | undefined;
+  file?: string | undefined;
+  all?: boolean | undefined;
+  concurrency?: string | undefined;
+}
+
+export function addTargetOptions<C extends Command>(command: C): C {
+  command
+    .option('--company <company>', 'a client company: id or exact name (repeatable)', collectValues)
+    .option('--file <path>', "company ids or exact names, one per line ('-' = stdin)")
+    .option('--all', 'every active company of the agency')
+    .option('--concurrency <n>', `client accounts worked on at once (default ${DEFAULT_CONCURRENCY})`);
+  return command;
+}
+
+/** `--event <event>` (repeatable), suggesting the documented events; the service accepts others too. */
+export function eventOption(description: string, required: boolean) {
+  const option = new Option('--event <event>', description).argParser(collectValues);
+  return suggestValues(required ? option.makeOptionMandatory() : option, WEBHOOK_EVENTS);
+}
+
+/** The --event values checked, lower case, each once; an unknown name is a warning. */
+export function checkEvents(rt: Runtime, values: readonly string[]): string[] {
+  const events: string[] = [];
+  for (const value of values) {
+    const { event, warning } = checkEvent(value);
+    if (warning) rt.out.warn(warning);
+    if (!events.includes(event)) events.push(event);
+  }
+  return events;
+}
+
+/**
+ * The client and the target accounts. Local checks of the flags come first; `--file` is read before the
+ * first request; names cost one listing. A write in flight is not aborted by Ctrl-C (its outcome is
+ * reported); no new one starts.
+ */
+export async function openTargets(
+  rt: Runtime,
+  flags: TargetFlags,
+): Promise<{ api: AgencyClient; targets: Target[]; concurrency: number }> {
+  const concurrency = parseConcurrency(flags.concurrency);
+  const file = flags.file === undefined ? undefined : await readInput(flags.file, rt.terminal, rt.ctx.signal);
+  const api = rt.api({ connections: concurrency + 1, interruptible: false });
+  const targets = await selectTargets(
+    { company: flags.company, file, all: flags.all },
+    new CompanyDirectory(api),
+  );
+  return { api, targets, concurrency };
+}
+
+/** A row of a fleet webhook command: its account, its result, and why it failed. */
+export interface FleetRow {
+  company_id: number | null;
+  result: string;
+  error?: RowError;
+}
+
+/**
+ * The rows: `--json` as they are; piped, one tab-separated line each (`fields`), plus the reason on a
+ * failed row only; on a terminal (or with --columns/--csv) a table, the reason column only when a row
+ * has one. Off a terminal the key's own account has an empty company id.
+ */
+export async function printFleetRows<R extends FleetRow>(
+  rt: Runtime,
+  rows: R[],
+  columns: Column<R>[],
+  fields: (row: R) => unknown[],
+): Promise<void> {
+  const { out } = rt;
+  if (out.json) return out.jsonList(rows, withReason(columns));
+  const chosen = out.options.columns !== undefined || out.options.csv === true;
+  if (!rt.terminal.stdoutIsTTY && !chosen) {
+    for (const row of rows) {
+      const line = fields(row);
+      if (row.error) line.push(row.error.message);
+      out.out(`${line.map((f) => cellText(f ?? '')).join('\t')}\n`);
+    }
+    return;
+  }
+  // On a terminal the reason is the service's own words; --json, --csv and piped rows keep the whole message.
+  const all = withReason(columns).map((c, i) => {
+    if (rt.terminal.stdoutIsTTY) return c.name === 'error' ? { ...c, value: shortReason } : c;
+    return i === 0 ? { ...c, value: (r: R) => r.company_id } : c;
+  });
+  await out.list(rows, rows.some((r) => r.error) || chosen ? all : all.slice(0, -1));
+}
+
+/** The columns a fleet command offers, for checking --columns before any request. */
+export function withReason<R extends FleetRow>(columns: Column<R>[]): Column<R>[] {
+  return [...columns, reasonColumn<R>()];
+}
+
+function reasonColumn<R extends FleetRow>(): Column<R> {
+  return {
+    header: 'reason',
+    name: 'error',
+    aliases: ['reason'],
+    value: (r) => r.error?.message,
+    kind: 'problem',
+  };
+}
+
+function shortReason(row: FleetRow): string | undefined {
+  return row.error && (serviceDetail(row.error.message) ?? row.error.message);
+}
+
+/** The account column: "(this account)" on a terminal for the key's own. */
+export function companyColumn<R extends { company_id: number | null }>(): Column<R> {
+  return {
+    header: 'company',
+    name: 'company_id',
+    aliases: ['company'],
+    value: (r) => r.company_id ?? '(this account)',
+    kind: 'id',
+  };
+}
+
+/** "2 moved, 1 already-moved." on stderr; a dry run says nothing was sent. */
+export function summarizeResults(rows: readonly FleetRow[], dryRun: boolean): string {
+  const counts = new Map<string, number>();
+  for (const row of rows) counts.set(row.result, (counts.get(row.result) ?? 0) + 1);
+  const parts = [...counts].map(([result, n]) => `${n} ${result}`);
+  const text = parts.length ? parts.join(', ') : 'nothing to do';
+  return dryRun ? `Dry run: ${text}. Nothing was sent.` : `${text[0]?.toUpperCase()}${text.slice(1)}.`;
+}
+
+/** After the rows are printed: exit 130 when interrupted, else the shared code of the failed rows. */
+export function throwIfFailed(
+  outcome: AccountsOutcome<FleetRow>,
+  failed: readonly string[] = ['failed'],
+): void {
+  if (outcome.interrupted) {
+    throw new PartialFailureError('Interrupted; the rows above are what was done.', ExitCode.interrupted);
+  }
+  const failedRows = outcome.rows.filter((r) => failed.includes(r.result));
+  if (failedRows.length === 0) return;
+  const error = rowsFailed(failedRows.length, outcome.rows.length, outcome.failureCodes, 'row');
+  // Grouped by reason: 111 refusals read as one line with the companies under it (issue 14).
+  const grouped = groupFailures(
+    failedRows.map((r) => ({
+      subject: r.company_id ?? 'this account',
+      reason: failureReason(r.error ?? { status: null, message: 'failed' }),
+    })),
+  );
+  throw new PartialFailureError(
+    [error.message, ...grouped.map((line) => `  ${line}`)].join('\n'),
+    error.exitCode,
+    sharedStatus(failedRows.map((r) => r.error?.status ?? null)),
+  );
+}

@@ -1,0 +1,96 @@
+/**
+ * `agency webhooks move --from <url> --to <url> [--event <e>...] [targets] [--dry-run]`: point every
+ * target account's subscriptions at a new URL, in the order the service's 3-URL cap allows
+ * (src/fleet/webhook-move.ts).
+ */
+import type { Command } from '@commander-js/extra-typings';
+import { UsageError } from '../../errors.js';
+import { checkWebhookUrl } from '../../fleet/webhook-input.js';
+import type { MoveRow } from '../../fleet/webhook-move.js';
+import type { Column } from '../../output/writer.js';
+import type { Runtime } from '../../runtime.js';
+import { helpText, type Run } from '../command.js';
+import {
+  addTargetOptions,
+  checkEvents,
+  companyColumn,
+  eventOption,
+  openTargets,
+  printFleetRows,
+  summarizeResults,
+  type TargetFlags,
+  throwIfFailed,
+  withReason,
+} from './fleet.js';
+
+export function defineMove(webhooks: Command, run: Run): void {
+  const command = webhooks
+    .command('move')
+    .description('replace one webhook URL by another in many accounts')
+    .requiredOption('--from <url>', 'the URL subscribed now')
+    .requiredOption('--to <url>', 'the URL that replaces it')
+    .option(
+      '--event <event>',
+      'only this event (repeatable); default: every event subscribed at --from',
+      collectValues,
+    );
+  addTargetOptions(command)
+    .option('--dry-run', 'read and show what would move; send nothing')
+    .addHelpText(
+      'after',
+      helpText(
+        "Reads each account's webhooks, then for every event subscribed at --from (or\n" +
+          'only the --events given) subscribes --to and unsubscribes --from. An event with\n' +
+          'fewer than 3 URLs gets --to first, so it is never without a URL; one at the\n' +
+          "service's limit of 3 loses --from first, and if --to is then refused, --from is\n" +
+          'subscribed again (restored). Prints one row per company and event: company_id,\n' +
+          'event, from, to, result (moved, already-moved, would-move, absent,\n' +
+          'skipped-inactive, failed, restored; a failed or restored row adds the reason).\n' +
+          'A second run sends nothing. Without --company, --file or --all it acts on the\n' +
+          "key's own account.",
+        [
+          'agency webhooks move --from https://old-crm.example.com/hook --to https://crm.example.com/hook --all --dry-run',
+          'agency webhooks move --from https://old-crm.example.com/hook --to https://crm.example.com/hook --all',
+          'agency webhooks move --from https://a.example/h --to https://b.example/h \\\n      --event prospect_replied --company 1042 --company "Acme Ltd"',
+        ],
+      ),
+    )
+    .action(run(moveCommand));
+}
+
+export interface MoveOptions extends TargetFlags {
+  from: string;
+  to: string;
+  event?: string[] | undefined;
+  dryRun?: boolean | undefined;
+}
+
+const COLUMNS: Column<MoveRow>[] = [
+  companyColumn(),
+  { header: 'event', value: (r) => r.event, kind: 'name' },
+  { header: 'from', value: (r) => r.from },
+  { header: 'to', value: (r) => r.to },
+  { header: 'result', value: (r) => r.result, priority: 0, kind: 'count' },
+];
+
+export async function moveCommand(rt: Runtime, opts: MoveOptions): Promise<void> {
+  rt.out.columns(withReason(COLUMNS)); // an unknown --columns name is refused before any request
+  const from = checkWebhookUrl(opts.from, '--from');
+  const to = checkWebhookUrl(opts.to, '--to');
+  if (from === to) throw new UsageError('--from and --to are the same URL: nothing to move.');
+  const events = checkEvents(rt, opts.event ?? []);
+  const { api, targets, concurrency } = await openTargets(rt, opts);
+  const { moveWebhooks } = await import('../../fleet/webhook-move.js');
+  const outcome = await moveWebhooks(api, {
+    from,
+    to,
+    events,
+    targets,
+    dryRun: opts.dryRun,
+    concurrency,
+    signal: rt.ctx.signal,
+  });
+  await printFleetRows(rt, outcome.rows, COLUMNS, (r) => [r.company_id, r.event, r.from, r.to, r.result]);
+  rt.out.info(summarizeResults(outcome.rows, opts.dryRun === true));
+  throwIfFailed(outcome, ['failed', 'restored']);
+}

@@ -1,0 +1,193 @@
+/**
+ * `webhooks move --from <url> --to <url>`: in every target account, each event subscribed at --from
+ * (or only the --events given) is pointed at --to, so that no event goes undelivered longer than it
+ * must. The service allows 3 URLs per event per account (409 beyond), which decides the order:
+ *
+ * - fewer than 3 URLs: subscribe --to first, then unsubscribe --from (never a moment without either);
+ * - already 3: unsubscribe --from first (else the subscribe is refused), then subscribe --to; if that
+ *   fails, subscribe --from again and report the row `restored` (a failure for the exit code); if even
+ *   that fails, the row is `failed` and its message names the subscription now missing.
+ *
+ * Reads first, so a second run sends nothing (`already-moved`, or `absent`).
+ */
+import type { Webhook } from '../api/types.js';
+import { type AgencyError, InterruptedError } from '../errors.js';
+import { isRowFailure, type RowError, rowError } from './failures.js';
+import type { WebhookPort } from './ports.js';
+import type { Target } from './targets.js';
+import { type AccountsOutcome, eachAccount, hasWebhook } from './webhook-changes.js';
+import { listedEvent } from './webhook-input.js';
+
+/** The service's cap on URLs subscribed to one event in one account. */
+export const MAX_URLS_PER_EVENT = 3;
+
+export type MoveResult =
+  | 'moved'
+  | 'already-moved'
+  | 'would-move'
+  | 'absent'
+  | 'skipped-inactive'
+  | 'failed'
+  | 'restored';
+
+export interface MoveRow {
+  /** null for the key's own account. */
+  company_id: number | null;
+  /** Upper case, as the service lists events; null on the one row of an account with neither URL. */
+  event: string | null;
+  from: string;
+  to: string;
+  result: MoveResult;
+  error?: RowError;
+}
+
+export interface WebhookMove {
+  from: string;
+  to: string;
+  /** Checked, lower case; empty = every event subscribed at --from. */
+  events: readonly string[];
+  targets: readonly Target[];
+  dryRun?: boolean | undefined;
+  concurrency: number;
+  signal?: AbortSignal | undefined;
+}
+
+export function moveWebhooks(api: WebhookPort, move: WebhookMove): Promise<AccountsOutcome<MoveRow>> {
+  const rowsFor = (
+    target: Target,
+    events: readonly (string | null)[],
+    result: MoveResult,
+    error?: AgencyError,
+  ) =>
+    events.map((event) => ({
+      ...row(target.companyId, event, move, result),
+      ...(error ? { error: rowError(error) } : {}),
+    }));
+  const named = move.events.length > 0 ? move.events : [null];
+  return eachAccount(api, move.targets, move, {
+    skipped: (target) => rowsFor(target, named, 'skipped-inactive'),
+    unreadable: (target, error) => rowsFor(target, named, 'failed', error),
+    withList: (target, present, fail) => moveAccount(api, target, present, move, fail),
+  });
+}
+
+/** The events to look at in one account: those given, else those subscribed at --from or --to. */
+function eventsOf(present: readonly Webhook[], move: WebhookMove): string[] {
+  if (move.events.length > 0) return [...move.events];
+  const events: string[] = [];
+  for (const w of present) {
+    const event = w.event.toLowerCase();
+    if ((w.target_url === move.from || w.target_url === move.to) && !events.includes(event))
+      events.push(event);
+  }
+  return events;
+}
+
+async function moveAccount(
+  api: WebhookPort,
+  target: Target,
+  present: readonly Webhook[],
+  move: WebhookMove,
+  fail: (error: AgencyError) => void,
+): Promise<MoveRow[]> {
+  const events = eventsOf(present, move);
+  if (events.length === 0) return [row(target.companyId, null, move, 'absent')];
+  const rows: MoveRow[] = [];
+  for (const event of events) {
+    if (move.signal?.aborted) break;
+    const hasFrom = hasWebhook(present, event, move.from);
+    const hasTo = hasWebhook(present, event, move.to);
+    if (!hasFrom) {
+      rows.push(row(target.companyId, event, move, hasTo ? 'already-moved' : 'absent'));
+      continue;
+    }
+    if (move.dryRun) {
+      rows.push(row(target.companyId, event, move, 'would-move'));
+      continue;
+    }
+    const urls = present.filter((w) => w.event.toLowerCase() === event).length;
+    try {
+      rows.push(await moveEvent(api, target, event, move, { hasTo, full: urls >= MAX_URLS_PER_EVENT }, fail));
+    } catch (error) {
+      if (error instanceof InterruptedError) break;
+      throw error;
+    }
+  }
+  return rows;
+}
+
+/** One event of one account, in the order the 3-URL cap allows. */
+async function moveEvent(
+  api: WebhookPort,
+  target: Target,
+  event: string,
+  move: WebhookMove,
+  state: { hasTo: boolean; full: boolean },
+  fail: (error: AgencyError) => void,
+): Promise<MoveRow> {
+  const cid = target.companyId ?? undefined;
+  const failed = (error: unknown, message?: string): MoveRow => {
+    if (!isRowFailure(error)) throw error;
+    fail(error);
+    const reason = rowError(error);
+    return {
+      ...row(target.companyId, event, move, 'failed'),
+      error: message ? { ...reason, message: `${message}: ${reason.message}` } : reason,
+    };
+  };
+  const listed = listedEvent(event);
+  if (state.hasTo || !state.full) {
+    // --to first (already there after a run cut short), then --from: an event always has a URL.
+    if (!state.hasTo) {
+      try {
+        await api.subscribeWebhook(cid, event, move.to);
+      } catch (error) {
+        return failed(error, `${listed} stays at ${move.from}; subscribing ${move.to} failed`);
+      }
+    }
+    try {
+      await api.unsubscribeWebhook(cid, event, move.from);
+    } catch (error) {
+      return failed(error, `${listed} is now subscribed at both URLs; unsubscribing ${move.from} failed`);
+    }
+    return row(target.companyId, event, move, 'moved');
+  }
+  // Three URLs already: room must be made first.
+  try {
+    await api.unsubscribeWebhook(cid, event, move.from);
+  } catch (error) {
+    return failed(error, `${listed} stays at ${move.from}; unsubscribing it failed`);
+  }
+  try {
+    await api.subscribeWebhook(cid, event, move.to);
+    return row(target.companyId, event, move, 'moved');
+  } catch (error) {
+    if (!isRowFailure(error)) throw error;
+    try {
+      await api.subscribeWebhook(cid, event, move.from);
+    } catch (again) {
+      return failed(
+        again,
+        `${listed} is now subscribed at neither URL: the subscription of ${move.from} is missing (subscribing ${move.to} failed: ${error.message}; subscribing ${move.from} again failed)`,
+      );
+    }
+    fail(error);
+    return {
+      ...row(target.companyId, event, move, 'restored'),
+      error: {
+        ...rowError(error),
+        message: `subscribing ${move.to} failed, ${move.from} restored: ${error.message}`,
+      },
+    };
+  }
+}
+
+function row(companyId: number | null, event: string | null, move: WebhookMove, result: MoveResult): MoveRow {
+  return {
+    company_id: companyId,
+    event: event === null ? null : listedEvent(event),
+    from: move.from,
+    to: move.to,
+    result,
+  };
+}

@@ -1,0 +1,244 @@
+/**
+ * `webhooks move` and `webhooks list` over fleet targets, against the sandbox (the program in-process):
+ * the order of subscribe and unsubscribe per account and event under the service's 3-URL cap, the
+ * restore when --to is refused, a second run that sends nothing, --dry-run, and one row per
+ * subscription across accounts.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { RecordedRequest } from '../../src/sandbox/index.js';
+import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
+import { type Harness, jsonError, startHarness } from '../helpers/cli.js';
+import { expectUsageError, lines } from '../helpers/core.js';
+
+const IN_PROCESS = { inProcess: true };
+const FROM = 'https://old-crm.example.com/hook';
+const TO = 'https://crm.example.com/hook';
+const OTHER = (n: number) => `https://other${n}.example.com/hook`;
+// Seeded companies: 1001 and 1002 active, 1007 inactive.
+const ACME = 1001;
+const BLUE = 1002;
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ seed: { companies: 8 } }, IN_PROCESS);
+});
+afterAll(() => h.close());
+beforeEach(() => h.sandbox.reset());
+
+const setHooks = (company: number, hooks: [event: string, url: string][]) =>
+  h.sandbox.store.replaceWebhooks(
+    `company:${company}`,
+    hooks.map(([event, target_url]) => ({ event, target_url })),
+  );
+/** The account's webhooks as the sandbox holds them: "EVENT url". */
+const hooksOf = (id: number) => {
+  const { store } = h.sandbox;
+  const company = store.company(id);
+  if (!company) throw new Error(`no company ${id}`);
+  const context = { level: 'client' as const, account: `company:${id}`, agency: store.mainAgency, company };
+  return store.webhooksOf(context).map((w) => `${w.event} ${w.target_url}`);
+};
+/** The POSTs in order: "company subscribe|unsubscribe EVENT url". */
+const writes = () =>
+  h
+    .requests()
+    .filter((r: RecordedRequest) => r.method === 'POST')
+    .map((r) => {
+      const body = r.body as { event: string; target_url: string };
+      return `${r.headers['x-company-id']} ${r.path.split('/').at(-1)} ${body.event} ${body.target_url}`;
+    });
+const move = (...args: string[]) => h.run(['webhooks', 'move', '--from', FROM, '--to', TO, ...args]);
+
+describe('webhooks move', () => {
+  it('under 3 URLs: subscribes --to first, then unsubscribes --from; a second run sends nothing', async () => {
+    setHooks(ACME, [
+      ['PROSPECT_REPLIED', FROM],
+      ['PROSPECT_BOUNCED', FROM],
+      ['EMAIL_OPENED', OTHER(1)],
+    ]);
+    setHooks(BLUE, [['PROSPECT_REPLIED', FROM]]);
+    const r = await move('--company', String(ACME), '--company', String(BLUE));
+    expect(r.code, r.stderr).toBe(0);
+    expect(lines(r.stdout)).toEqual([
+      `${ACME}\tPROSPECT_REPLIED\t${FROM}\t${TO}\tmoved`,
+      `${ACME}\tPROSPECT_BOUNCED\t${FROM}\t${TO}\tmoved`,
+      `${BLUE}\tPROSPECT_REPLIED\t${FROM}\t${TO}\tmoved`,
+    ]);
+    const acme = writes().filter((w) => w.startsWith(`${ACME} `));
+    expect(acme).toEqual([
+      `${ACME} subscribe prospect_replied ${TO}`,
+      `${ACME} unsubscribe prospect_replied ${FROM}`,
+      `${ACME} subscribe prospect_bounced ${TO}`,
+      `${ACME} unsubscribe prospect_bounced ${FROM}`,
+    ]);
+    expect(writes().filter((w) => w.startsWith(`${BLUE} `))).toEqual([
+      `${BLUE} subscribe prospect_replied ${TO}`,
+      `${BLUE} unsubscribe prospect_replied ${FROM}`,
+    ]);
+    expect(hooksOf(ACME).sort()).toEqual(
+      [`EMAIL_OPENED ${OTHER(1)}`, `PROSPECT_BOUNCED ${TO}`, `PROSPECT_REPLIED ${TO}`].sort(),
+    );
+    expect(r.stderr).toContain('3 moved.');
+
+    h.sandbox.reset();
+    const again = await move('--company', String(ACME), '--company', String(BLUE), '--json');
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toEqual([
+      { company_id: ACME, event: 'PROSPECT_REPLIED', from: FROM, to: TO, result: 'already-moved' },
+      { company_id: ACME, event: 'PROSPECT_BOUNCED', from: FROM, to: TO, result: 'already-moved' },
+      { company_id: BLUE, event: 'PROSPECT_REPLIED', from: FROM, to: TO, result: 'already-moved' },
+    ]);
+    expect(writes()).toEqual([]);
+  });
+
+  it('at 3 URLs: unsubscribes --from first, then subscribes --to', async () => {
+    setHooks(ACME, [
+      ['PROSPECT_REPLIED', OTHER(1)],
+      ['PROSPECT_REPLIED', FROM],
+      ['PROSPECT_REPLIED', OTHER(2)],
+    ]);
+    const r = await move('--company', String(ACME));
+    expect(r.code, r.stderr).toBe(0);
+    expect(lines(r.stdout)).toEqual([`${ACME}\tPROSPECT_REPLIED\t${FROM}\t${TO}\tmoved`]);
+    expect(writes()).toEqual([
+      `${ACME} unsubscribe prospect_replied ${FROM}`,
+      `${ACME} subscribe prospect_replied ${TO}`,
+    ]);
+    expect(hooksOf(ACME)).toContain(`PROSPECT_REPLIED ${TO}`);
+    expect(hooksOf(ACME)).not.toContain(`PROSPECT_REPLIED ${FROM}`);
+  });
+
+  it('at 3 URLs, --to refused: --from is subscribed again and the row is restored (exit non-zero)', async () => {
+    setHooks(ACME, [
+      ['PROSPECT_REPLIED', OTHER(1)],
+      ['PROSPECT_REPLIED', FROM],
+      ['PROSPECT_REPLIED', OTHER(2)],
+    ]);
+    h.sandbox.addFault({ method: 'POST', path: '/v1/webhooks/subscribe', kind: 'status', status: 500 });
+    const r = await move('--company', String(ACME));
+    expect(r.code).toBe(1);
+    const [row] = lines(r.stdout).map((line) => line.split('\t'));
+    expect(row?.slice(0, 5)).toEqual([String(ACME), 'PROSPECT_REPLIED', FROM, TO, 'restored']);
+    expect(row?.[5]).toContain(`subscribing ${TO} failed, ${FROM} restored`);
+    expect(writes()).toEqual([
+      `${ACME} unsubscribe prospect_replied ${FROM}`,
+      `${ACME} subscribe prospect_replied ${TO}`,
+      `${ACME} subscribe prospect_replied ${FROM}`,
+    ]);
+    expect(hooksOf(ACME)).toContain(`PROSPECT_REPLIED ${FROM}`);
+    expect(r.stderr).toContain('1 of 1 row failed');
+  });
+
+  it('when even the restore fails the row is failed and names the missing subscription', async () => {
+    setHooks(ACME, [
+      ['PROSPECT_REPLIED', OTHER(1)],
+      ['PROSPECT_REPLIED', FROM],
+      ['PROSPECT_REPLIED', OTHER(2)],
+    ]);
+    h.sandbox.addFault({
+      method: 'POST',
+      path: '/v1/webhooks/subscribe',
+      kind: 'status',
+      status: 500,
+      times: 2,
+    });
+    const r = await move('--company', String(ACME), '--json');
+    expect(r.code).toBe(1);
+    const [row] = JSON.parse(r.stdout);
+    expect(row.result).toBe('failed');
+    expect(row.error.message).toContain(
+      `PROSPECT_REPLIED is now subscribed at neither URL: the subscription of ${FROM} is missing`,
+    );
+    expect(jsonError(r.stderr).error.status).toBe(500);
+    expect(hooksOf(ACME).filter((w) => w.startsWith('PROSPECT_REPLIED'))).toHaveLength(2);
+  });
+
+  it('--dry-run reads and sends nothing; --event limits the move; inactive companies are skipped under --all', async () => {
+    setHooks(ACME, [
+      ['PROSPECT_REPLIED', FROM],
+      ['PROSPECT_BOUNCED', FROM],
+    ]);
+    const dry = await move('--company', String(ACME), '--dry-run');
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(lines(dry.stdout).map((l) => l.split('\t')[4])).toEqual(['would-move', 'would-move']);
+    expect(writes()).toEqual([]);
+    expect(dry.stderr).toContain('Nothing was sent.');
+
+    const one = await move(
+      '--company',
+      String(ACME),
+      '--event',
+      'prospect_bounced',
+      '--event',
+      'email_opened',
+    );
+    expect(one.code, one.stderr).toBe(0);
+    expect(lines(one.stdout)).toEqual([
+      `${ACME}\tPROSPECT_BOUNCED\t${FROM}\t${TO}\tmoved`,
+      `${ACME}\tEMAIL_OPENED\t${FROM}\t${TO}\tabsent`,
+    ]);
+    expect(hooksOf(ACME)).toContain(`PROSPECT_REPLIED ${FROM}`);
+
+    h.sandbox.reset();
+    const all = await move('--all', '--dry-run', '--json');
+    expect(all.code, all.stderr).toBe(0);
+    const rows = JSON.parse(all.stdout) as { company_id: number; result: string; event: string | null }[];
+    const inactive = h.sandbox.store.companies(MAIN_AGENCY_ID, { active: false }).map((c) => c.id);
+    expect(rows.filter((r) => r.result === 'skipped-inactive').map((r) => r.company_id)).toEqual(inactive);
+    expect(rows.find((r) => r.company_id === ACME && r.event === 'PROSPECT_REPLIED')?.result).toBe(
+      'would-move',
+    );
+    expect(h.requests().every((q) => q.method === 'GET')).toBe(true);
+  });
+
+  it('bad input is exit 2 with nothing sent', async () => {
+    expectUsageError(await h.run(['webhooks', 'move', '--from', FROM, '--to', FROM]), h.sandbox, /same URL/);
+    expectUsageError(
+      await h.run(['webhooks', 'move', '--from', 'ftp://x.example/h', '--to', TO]),
+      h.sandbox,
+      /--from/,
+    );
+    expectUsageError(await h.run(['webhooks', 'move', '--from', FROM]), h.sandbox, /--to/);
+    expectUsageError(await move('--event', 'bad-name'), h.sandbox, /Invalid event/);
+  });
+});
+
+describe('webhooks list across accounts', () => {
+  it('several --company: one row per subscription, company_id, event, target_url', async () => {
+    setHooks(ACME, [
+      ['PROSPECT_REPLIED', TO],
+      ['EMAIL_OPENED', OTHER(3)],
+    ]);
+    setHooks(BLUE, []);
+    const r = await h.run(['webhooks', 'list', '--company', String(ACME), '--company', 'Blue Harbor Dental']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(lines(r.stdout)).toEqual([
+      `${ACME}\tPROSPECT_REPLIED\t${TO}`,
+      `${ACME}\tEMAIL_OPENED\t${OTHER(3)}`,
+    ]);
+    const reads = h.requests().filter((q) => q.path === '/rest/v1/webhooks');
+    expect(reads.map((q) => q.headers['x-company-id']).sort()).toEqual([String(ACME), String(BLUE)]);
+  });
+
+  it('--all: every active company, inactive ones skipped; --json the rows as objects', async () => {
+    const r = await h.run(['webhooks', 'list', '--all', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = JSON.parse(r.stdout) as { company_id: number; event: string; target_url: string }[];
+    const active = h.sandbox.store.companies(MAIN_AGENCY_ID, { active: true });
+    const truth = active.flatMap((c) =>
+      hooksOf(c.id).map((w) => {
+        const [event, target_url] = w.split(' ');
+        return { company_id: c.id, event, target_url };
+      }),
+    );
+    expect(rows).toEqual(truth);
+    expect(r.stderr).toMatch(/\d+ inactive compan(y|ies) skipped/);
+  });
+
+  it('one --company keeps the one-account form: event, target_url', async () => {
+    setHooks(ACME, [['PROSPECT_REPLIED', TO]]);
+    const r = await h.run(['webhooks', '--company', String(ACME)]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(lines(r.stdout)).toEqual([`PROSPECT_REPLIED\t${TO}`]);
+  });
+});
