@@ -182,7 +182,8 @@ describe('bash', () => {
   });
 
   it('completes the documented webhook events after --event', () => {
-    expect(bash('webhooks', '')).toEqual(['list', 'subscribe', 'unsubscribe']);
+    expect(bash('webhooks', '')).toEqual(['list', 'move', 'subscribe', 'unsubscribe']);
+    expect(bash('webhooks', 'move', '--event', 'prospect_bo')).toEqual(['prospect_bounced']);
     expect(bash('webhooks', 'subscribe', '--event', 'prospect_re')).toEqual(['prospect_replied']);
     expect(bash('webhooks', 'unsubscribe', '--event', '')).toContain('email_opened');
     expect(bash('webhooks', 'subscribe', '--event', 'link_clicked', '--u')).toEqual(['--url']);

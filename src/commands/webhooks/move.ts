@@ -67,9 +67,9 @@ export interface MoveOptions extends TargetFlags {
 
 const COLUMNS: Column<MoveRow>[] = [
   companyColumn(),
-  { header: 'event', value: (r) => r.event, kind: 'name' },
-  { header: 'from', value: (r) => r.from },
-  { header: 'to', value: (r) => r.to },
+  { header: 'event', value: (r) => r.event, kind: 'name', priority: 2 },
+  { header: 'from', value: (r) => r.from, kind: 'email', priority: 3 },
+  { header: 'to', value: (r) => r.to, kind: 'email', priority: 3 },
   { header: 'result', value: (r) => r.result, priority: 0, kind: 'count' },
 ];
 
