@@ -37,7 +37,7 @@ export function defineChange(
   const command = webhooks
     .command(action)
     .description(text.description)
-    .addOption(eventOption('event name, e.g. prospect_replied (repeatable)', true))
+    .addOption(eventOption('event name, e.g. prospect_replied (repeatable)').makeOptionMandatory())
     .requiredOption('--url <url>', 'the http(s) address that receives the events');
   addTargetOptions(command)
     .option('--dry-run', 'read and show what would change; send nothing')

@@ -37,9 +37,8 @@ export function addTargetOptions<C extends Command>(command: C): C {
 }
 
 /** `--event <event>` (repeatable), suggesting the documented events; the service accepts others too. */
-export function eventOption(description: string, required: boolean) {
-  const option = new Option('--event <event>', description).argParser(collectValues);
-  return suggestValues(required ? option.makeOptionMandatory() : option, WEBHOOK_EVENTS);
+export function eventOption(description: string) {
+  return suggestValues(new Option('--event <event>', description).argParser(collectValues), WEBHOOK_EVENTS);
 }
 
 /** The --event values checked, lower case, each once; an unknown name is a warning. */

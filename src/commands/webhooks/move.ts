@@ -29,11 +29,7 @@ export function defineMove(webhooks: Command, run: Run): void {
     .description('replace one webhook URL by another in many accounts')
     .requiredOption('--from <url>', 'the URL subscribed now')
     .requiredOption('--to <url>', 'the URL that replaces it')
-    .option(
-      '--event <event>',
-      'only this event (repeatable); default: every event subscribed at --from',
-      collectValues,
-    );
+    .addOption(eventOption('only this event (repeatable); default: every event subscribed at --from'));
   addTargetOptions(command)
     .option('--dry-run', 'read and show what would move; send nothing')
     .addHelpText(
