@@ -52,7 +52,8 @@ export async function callTool(setup: CallSetup, input: unknown): Promise<CallTo
     (io) => main(argv, io, undefined, { signal: setup.signal, progress: setup.progress }),
     line.stdin,
   );
-  if (output.code !== ExitCode.ok) return errorResult(output, setup);
+  if (output.code !== ExitCode.ok && !setup.spec.answers?.includes(output.code))
+    return errorResult(output, setup);
   return { content: [{ type: 'text', text: present(setup, output.stdout, input) }, ...warnings(output)] };
 }
 

@@ -25,6 +25,8 @@ export interface ToolSpec {
   fixed?: readonly string[];
   /** An option that reads a file, offered as text instead (given on the command's stdin with '-'). */
   text?: { option: string; property: string; description: string };
+  /** Exit codes other than 0 whose output is still the answer (health: 7, problems found). */
+  answers?: readonly number[];
   /** Changes the JSON the command printed before the assistant sees it. */
   present?: (json: unknown, args: Readonly<Record<string, unknown>>) => unknown;
 }
@@ -120,6 +122,16 @@ export const TOOLS: readonly ToolSpec[] = [
       'One record per client: emails sent, delivered, viewed, replied and bounced in the period and the one ' +
       'before (current_period, previous_period), with reply and bounce rates.',
     omit: LOCAL_FILES,
+  },
+  {
+    path: ['health'],
+    title: 'Which clients need attention',
+    result:
+      '{period, companies_checked, problems}: one problem per row (company_id, name, severity critical, ' +
+      'warning or info, check, detail), most severe first. Problems found are the answer, not an error.',
+    omit: [...LOCAL_FILES, 'html', 'fail-on'],
+    integers: PAGING,
+    answers: [7],
   },
   {
     path: ['plan'],

@@ -99,6 +99,10 @@ describe('agency mcp (reads only)', () => {
       expect(cli.code, `${argv.join(' ')}: ${cli.stderr}`).toBe(0);
       expect(resultJson(await call(tool, args)), tool).toEqual(JSON.parse(cli.stdout));
     }
+    // health exits 7 when it finds critical problems: for the assistant the report is the answer.
+    const health = await shared.h.run(['health', '--json']);
+    expect(health.code).toBe(7);
+    expect(resultJson(await call('health'))).toEqual(JSON.parse(health.stdout));
   });
 
   it('masks the keys of keys_list unless reveal is asked', async () => {
