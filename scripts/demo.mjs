@@ -12,6 +12,8 @@ const bin = join(root, 'bin', 'agency.js');
 const configDir = mkdtempSync(join(tmpdir(), 'agency-demo-'));
 // The demo's files (agency.yaml, new-keys.tsv) live here; every step runs in it.
 const workDir = mkdtempSync(join(tmpdir(), 'agency-demo-files-'));
+// The health report outlives the demo, so that it can be opened afterwards (rewritten on each run).
+const reportPath = join(tmpdir(), 'agency-demo-health.html');
 const env = { ...process.env, AGENCY_CONFIG_DIR: configDir, AGENCY_PROFILE: 'sandbox', COLUMNS: '100' };
 for (const name of ['AGENCY_API_KEY', 'AGENCY_BASE_URL', 'NO_COLOR', 'FORCE_COLOR']) delete env[name];
 // The tables are shown as a terminal shows them; colour only if the demo itself is on a terminal.
@@ -124,6 +126,17 @@ try {
     "Re-point every active client's bounces at the CRM: a dry run first",
     'agency webhooks subscribe --event prospect_bounced --url https://crm.example.com/hooks/woodpecker --all --dry-run | head -4',
   );
+  step(
+    'How three clients did over the last 30 days, against the 30 days before',
+    'agency deliverability --company 1004 --company 1005 --company 1011',
+    { tty: true },
+  );
+  step(
+    'Which clients need me today? Every active client checked; exit 7 because critical problems were found',
+    `agency health --html "${reportPath}" > problems.tsv`,
+  );
+  step('The worst problems first (one row per problem)', 'head -5 problems.tsv');
+  console.log(`\nThe health report as a web page: ${reportPath} (open it in a browser; it loads nothing from elsewhere).`);
 } finally {
   sandbox.kill('SIGTERM');
   await new Promise((resolve) => sandbox.once('exit', resolve));

@@ -157,7 +157,9 @@ describe('deliverability', () => {
     });
     expect(wide.code, wide.stderr).toBe(0);
     const text = plain(wide.stdout);
-    expect(text).toMatch(/ID\s+NAME\s+SENT\s+SENT CHANGE\s+DELIVERED\s+OPENED\s+REPLIED\s+REPLIED CHANGE/);
+    expect(text).toMatch(
+      /ID\s+NAME\s+SENT\s+SENT ±\s+DELIVERED\s+OPENED\s+REPLIED\s+REPLIED ±\s+BOUNCED\s+BOUNCED ±\s+REPLY RATE\s+BOUNCE RATE/,
+    );
     const first = listing[0] as Item;
     const sentChange = Math.round(
       ((first.emails_sent.current_period - first.emails_sent.previous_period) /
@@ -166,9 +168,9 @@ describe('deliverability', () => {
     );
     expect(text).toContain(`${sentChange > 0 ? '+' : ''}${sentChange}%`);
     const narrow = await runOnTerminal(h, ['deliverability', '--company', String(first.id)], { columns: 70 });
-    expect(plain(narrow.stdout)).not.toContain('CHANGE');
+    expect(plain(narrow.stdout)).not.toContain('±');
     expect(plain(narrow.stdout)).toMatch(/ID\s+NAME\s+SENT/);
-    expect(plain(narrow.stderr)).toMatch(/columns hidden \(.*sent change/);
+    expect(plain(narrow.stderr)).toMatch(/columns hidden \(.*sent ±/);
   });
 });
 

@@ -47,19 +47,47 @@ const current = (pair: PeriodPair) => pair.current_period;
 const columns: Column<DeliverabilityRow>[] = [
   { header: 'id', value: (r) => r.id },
   { header: 'name', value: (r) => r.name },
-  { header: 'sent', value: (r) => current(r.emails_sent), kind: 'count', priority: 1 },
-  { header: 'delivered', value: (r) => current(r.delivered_emails), kind: 'count', priority: 3 },
-  { header: 'opened', value: (r) => current(r.views), kind: 'count', priority: 3 },
-  { header: 'replied', value: (r) => current(r.replies), kind: 'count', priority: 2 },
-  { header: 'bounced', value: (r) => current(r.bounces), kind: 'count', priority: 2 },
-  { header: 'reply_rate', value: (r) => percent(r.reply_rate), kind: 'count', priority: 1 },
-  { header: 'bounce_rate', value: (r) => percent(r.bounce_rate), kind: 'count', priority: 1 },
+  { header: 'sent', field: 'emails_sent', value: (r) => current(r.emails_sent), kind: 'count', priority: 1 },
+  {
+    header: 'delivered',
+    field: 'delivered_emails',
+    value: (r) => current(r.delivered_emails),
+    kind: 'count',
+    priority: 3,
+  },
+  { header: 'opened', field: 'views', value: (r) => current(r.views), kind: 'count', priority: 3 },
+  { header: 'replied', field: 'replies', value: (r) => current(r.replies), kind: 'count', priority: 1 },
+  { header: 'bounced', field: 'bounces', value: (r) => current(r.bounces), kind: 'count', priority: 1 },
+  { header: 'reply rate', value: (r) => percent(r.reply_rate), kind: 'count', priority: 1 },
+  { header: 'bounce rate', value: (r) => percent(r.bounce_rate), kind: 'count', priority: 1 },
 ];
 
+/** The change against the previous period ("+12%"): on a terminal only, beside its counter. */
 const changeColumns: Column<DeliverabilityRow>[] = [
-  { header: 'sent change', value: (r) => change(r.emails_sent), kind: 'count', priority: 4 },
-  { header: 'replied change', value: (r) => change(r.replies), kind: 'count', priority: 5 },
-  { header: 'bounced change', value: (r) => change(r.bounces), kind: 'count', priority: 5 },
+  {
+    header: 'sent ±',
+    name: 'sent_change',
+    field: 'emails_sent',
+    value: (r) => change(r.emails_sent),
+    kind: 'count',
+    priority: 2,
+  },
+  {
+    header: 'replied ±',
+    name: 'replied_change',
+    field: 'replies',
+    value: (r) => change(r.replies),
+    kind: 'count',
+    priority: 4,
+  },
+  {
+    header: 'bounced ±',
+    name: 'bounced_change',
+    field: 'bounces',
+    value: (r) => change(r.bounces),
+    kind: 'count',
+    priority: 4,
+  },
 ];
 
 /** On a terminal each change column stands right after the counter it compares. */
