@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { report, syncFiles } from './docs/files.mjs';
+import { commandLine, report, syncFiles } from './docs/files.mjs';
 import { commandPage, indexPage, prose } from './docs/markdown.mjs';
 import { readCommands } from './docs/model.mjs';
 import { manPage } from './docs/roff.mjs';
@@ -45,7 +45,8 @@ const EXIT_CODES_END = '<!-- end of exit codes -->';
 function withExitCodes(readme, exitCodes) {
   const start = readme.indexOf(EXIT_CODES_START);
   const end = readme.indexOf(EXIT_CODES_END);
-  if (start === -1 || end < start) throw new Error(`README.md has no ${EXIT_CODES_START} … ${EXIT_CODES_END}`);
+  if (start === -1 || end < start)
+    throw new Error(`README.md has no ${EXIT_CODES_START} … ${EXIT_CODES_END}`);
   const table = [
     '| Exit | When |',
     '|---|---|',
@@ -68,12 +69,7 @@ function withManPages(pkg, commands) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const args = process.argv.slice(2);
-  const option = (name) => {
-    const i = args.indexOf(name);
-    return i === -1 ? undefined : args[i + 1];
-  };
-  const check = args.includes('--check');
+  const { check, option } = commandLine(process.argv.slice(2));
   const out = path.resolve(option('--out') ?? root);
   const files = await referenceFiles(option('--bin') && path.resolve(option('--bin')));
   const stale = syncFiles(out, files, { check, owned: [REFERENCE_DIR, MAN_DIR] });

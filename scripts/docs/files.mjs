@@ -46,3 +46,12 @@ export function report(stale, { check, what, fix }) {
   console.log(`${what}: rewrote ${stale.length} file(s):`);
   for (const file of stale) console.log(`  ${file}`);
 }
+
+/** The generators' command line: --check, and `option('--out')` for an option's value. */
+export function commandLine(args) {
+  const option = (name) => {
+    const i = args.indexOf(name);
+    return i === -1 ? undefined : args[i + 1];
+  };
+  return { check: args.includes('--check'), option };
+}
