@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { commandLine, report, syncFiles } from './docs/files.mjs';
+import { assertBuildIsCurrent, commandLine, report, syncFiles } from './docs/files.mjs';
 import { commandPage, indexPage, prose } from './docs/markdown.mjs';
 import { readCommands } from './docs/model.mjs';
 import { manPage } from './docs/roff.mjs';
@@ -70,6 +70,7 @@ function withManPages(pkg, commands) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { check, option } = commandLine(process.argv.slice(2));
+  if (!option('--bin')) assertBuildIsCurrent(root);
   const out = path.resolve(option('--out') ?? root);
   const files = await referenceFiles(option('--bin') && path.resolve(option('--bin')));
   const stale = syncFiles(out, files, { check, owned: [REFERENCE_DIR, MAN_DIR] });

@@ -25,7 +25,7 @@ import {
   renderCommands,
   renderMarkdown,
 } from './docs/console-blocks.mjs';
-import { commandLine, report, syncFiles } from './docs/files.mjs';
+import { assertBuildIsCurrent, commandLine, report, syncFiles } from './docs/files.mjs';
 import { Terminal, tmuxVersion } from './docs/terminal.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -166,6 +166,7 @@ function firstDifference(expected, actual) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { check, option } = commandLine(process.argv.slice(2));
+  if (!option('--bin')) assertBuildIsCurrent(root);
   if (!(await tmuxVersion())) {
     console.error('tmux is not installed (apt-get install -y tmux): the console examples cannot be run.');
     process.exit(check ? 0 : 1);

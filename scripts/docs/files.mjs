@@ -1,5 +1,5 @@
 // Writing generated files, or checking that the checked-in ones are what the generator makes now.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -54,4 +54,26 @@ export function commandLine(args) {
     return i === -1 ? undefined : args[i + 1];
   };
   return { check: args.includes('--check'), option };
+}
+
+/**
+ * The docs are made from the built program: a build older than src/ (a rebase, an edit, a failed
+ * build) would document commands that no longer are, or leave new ones out. Exits 1 saying so.
+ */
+export function assertBuildIsCurrent(root) {
+  const built = path.join(root, 'dist/cli.cjs');
+  const stop = (message) => {
+    console.error(message);
+    process.exit(1);
+  };
+  if (!existsSync(built)) stop('dist/cli.cjs is missing: run `npm run build` first');
+  const builtAt = statSync(built).mtimeMs;
+  const newer = readdirSync(path.join(root, 'src'), { recursive: true })
+    .map((name) => path.join(root, 'src', String(name)))
+    .filter((file) => statSync(file).isFile() && statSync(file).mtimeMs > builtAt);
+  if (newer.length > 0) {
+    stop(
+      `the build is older than ${path.relative(root, newer[0])}${newer.length > 1 ? ` and ${newer.length - 1} more` : ''}: run \`npm run build\` (or \`npm run docs\`)`,
+    );
+  }
 }
