@@ -17,11 +17,11 @@ import { readCommands } from './docs/model.mjs';
 import { manPage } from './docs/roff.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const REFERENCE_DIR = 'docs/reference';
-export const MAN_DIR = 'man/man1';
+const REFERENCE_DIR = 'docs/reference';
+const MAN_DIR = 'man/man1';
 
 /** Every generated file: relative path → content. */
-export async function referenceFiles(bin = path.join(root, 'bin/agency.js')) {
+async function referenceFiles(bin = path.join(root, 'bin/agency.js')) {
   const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
   const commands = await readCommands(bin);
   const program = commands.find((c) => c.words.length === 0);

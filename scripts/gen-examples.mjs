@@ -37,7 +37,7 @@ const SHOWN_CONFIG_DIR = '~/.config/agency';
 const KEY = /wpk_(?:hq_)?[0-9a-f]{32}/g;
 
 /** README.md and every page under docs/ but the generated reference, relative to the repository. */
-export function markdownFiles() {
+function markdownFiles() {
   const pages = readdirSync(path.join(root, 'docs'), { recursive: true })
     .map((name) => path.posix.join('docs', String(name).split(path.sep).join('/')))
     .filter((file) => file.endsWith('.md') && !file.startsWith('docs/reference/'))
@@ -46,7 +46,7 @@ export function markdownFiles() {
 }
 
 /** Every file with console examples, rewritten from a real run: relative path → content. */
-export async function exampleFiles({ only, bin = path.join(root, 'bin/agency.js') } = {}) {
+async function exampleFiles({ only, bin = path.join(root, 'bin/agency.js') } = {}) {
   const files = new Map();
   const terminal = new Terminal({ width: 80 });
   await terminal.start();

@@ -8,7 +8,7 @@ const require = createRequire(import.meta.url);
 const { loadProgram, walkCommands } = require('../command-tree.cjs');
 
 /** The config file as the reference names it (`agency --help` names this system's). */
-export const CONFIG_FILE_SHOWN = '~/.config/agency/config.json';
+const CONFIG_FILE_SHOWN = '~/.config/agency/config.json';
 
 /** Every command of the program behind `bin`, the program itself first. */
 export async function readCommands(bin) {
@@ -69,7 +69,7 @@ function helpEvent(command, event) {
  * prints), the examples, "Exit codes: …", "Config file: …", and other titled sections ("The file:",
  * "Environment:") whose indented lines are kept as they are.
  */
-export function parseAfterText(text) {
+function parseAfterText(text) {
   const paragraphs = text
     .split(/\n\s*\n/)
     .map((p) => p.replace(/^\n+|\s+$/g, ''))
@@ -102,7 +102,7 @@ function parseExamples(lines) {
 }
 
 /** "0 ok, 1 API or network error, …, 130 interrupted (143 on SIGTERM, …)." → [{code, meaning}]. */
-export function parseExitCodes(text) {
+function parseExitCodes(text) {
   const flat = text.replace(/\s+/g, ' ').trim().replace(/\.$/, '');
   // Split at ", <number> " outside parentheses.
   const items = [];

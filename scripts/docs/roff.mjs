@@ -3,7 +3,7 @@
 // .IP .nf/.fi .RS/.RE .B .BR.
 
 /** Text for roff: backslashes and hyphens escaped; a line cannot start a request. */
-export function roffText(text) {
+function roffText(text) {
   return text
     .replace(/\\/g, '\\e')
     .replace(/-/g, '\\-')
