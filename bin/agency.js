@@ -51,7 +51,7 @@ function runProgram(argv) {
  */
 function printFast(argv) {
   const last = argv[argv.length - 1];
-  const version = argv.length === 1 && (last === '--version' || last === '-V');
+  const version = argv.length === 1 && (last === '--version' || last === '-V' || last === 'version');
   if (!version && last !== '--help' && last !== '-h') return false;
   let texts;
   try {

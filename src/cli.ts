@@ -14,9 +14,12 @@ import { ExitCode, UsageError } from './errors.js';
 import { reportError } from './output/error-report.js';
 import {
   commandToRun,
+  environmentHelp,
   environmentSection,
+  globalOptionsBlock,
   helpCommand,
   markRequired,
+  optionsWithDefault,
   PROGRAM_HELP,
 } from './output/help-sections.js';
 import { formatItem, helpWidth, wrapText } from './output/help-wrap.js';
@@ -58,7 +61,10 @@ export async function main(argv: string[], io: IO, transport?: Transport, host?:
       await call(opened.runtime, ...args.slice(0, -1));
     };
 
-  const program = await buildProgram(io, run, commandToRun(argv), join(environment.configDir, 'config.json'));
+  // `agency version` is `agency --version` (bin/agency.js answers both without loading the program).
+  if (argv.length === 1 && argv[0] === 'version') argv = ['--version'];
+  const configFile = join(environment.configDir, 'config.json');
+  const program = await buildProgram(io, run, commandToRun(argv), configFile);
   // A signal, or a stdout that can no longer be written, stops the run the same way: nothing new starts.
   const signals = host ? HOSTED_SIGNALS : onStopSignals(() => interrupt.abort());
   const stdout = watchStdout(io.stdout);
@@ -67,6 +73,8 @@ export async function main(argv: string[], io: IO, transport?: Transport, host?:
   try {
     if (argv.length === 0) {
       io.stdout.write((await import('./output/overview.js')).overview(program, helpWidth(io.stdout)));
+    } else if (argv[0] === 'help' && argv[1] === 'environment' && argv.length === 2) {
+      io.stdout.write(wrapText(environmentHelp(program, configFile), helpWidth(io.stdout)));
     } else {
       await program.parseAsync(argv[0] === 'help' ? helpCommand(program, argv.slice(1)) : argv, {
         from: 'user',
@@ -146,13 +154,15 @@ export async function buildProgram(
     })
     .showSuggestionAfterError(true)
     .showHelpAfterError('(add --help for usage and examples)')
-    // Every command's help also lists --profile, --json and the other global options.
+    // A command's help names the global options in one short block after its examples (below).
     .configureHelp({
-      showGlobalOptions: true,
       formatItem: (term, termWidth, description, helper) =>
         formatItem(term, termWidth, description, helper.helpWidth ?? width),
       optionDescription(option) {
         return markRequired(Help.prototype.optionDescription.call(this, option), option.mandatory);
+      },
+      visibleOptions(command) {
+        return optionsWithDefault(command, (c) => Help.prototype.visibleOptions.call(this, c as Command));
       },
     })
     .option('-p, --profile <name>', 'config profile to use (env AGENCY_PROFILE)')
@@ -165,6 +175,7 @@ export async function buildProgram(
     .option('--no-color', 'never use colour (env NO_COLOR)')
     .option('--timeout <seconds>', 'deadline per HTTP request, default 30 (env AGENCY_TIMEOUT)')
     .addHelpText('after', PROGRAM_HELP);
+  program.addHelpText('afterAll', ({ command }) => (command === program ? '' : globalOptionsBlock(program)));
   // The program's own help only (a subcommand's help lists the global options, not this section).
   if (configFile !== undefined) program.addHelpText('after', `\n${environmentSection(configFile)}`);
   await addCommands(program, run, only);

@@ -37,7 +37,7 @@ function describe(words, command) {
       term: help.optionTerm(option),
       description: help.optionDescription(option),
     })),
-    globalOptions: help.visibleGlobalOptions(command).map((option) => option.long ?? option.short),
+    globalOptions: inheritedOptions(command).map((option) => option.long ?? option.short),
     subcommands: help
       .visibleCommands(command)
       .filter((sub) => sub.name() !== 'help')
@@ -48,6 +48,15 @@ function describe(words, command) {
       })),
     ...after,
   };
+}
+
+/** The options a command takes from the program and its parents (help names them in one short block). */
+function inheritedOptions(command) {
+  const options = [];
+  for (let parent = command.parent; parent; parent = parent.parent) {
+    options.push(...parent.options.filter((option) => !option.hidden));
+  }
+  return options;
 }
 
 function argumentTerm(argument) {

@@ -1,9 +1,10 @@
 /**
  * Pieces of help that commander does not write for us: the Environment section (with the config
- * file's path on this system), the "(required)" mark of a required option, and `agency help <words>`
- * for a command of any depth.
+ * file's path on this system), the "(required)" mark of a required option, the short block of global
+ * options at the end of a command's help, `agency help environment`, and `agency help <words>` for a
+ * command of any depth.
  */
-import type { Command } from '@commander-js/extra-typings';
+import type { Command, Help, Option } from '@commander-js/extra-typings';
 import { UsageError } from '../errors.js';
 import { isNearMiss } from './suggest.js';
 
@@ -15,7 +16,13 @@ const ENVIRONMENT: readonly [string, string][] = [
   ['AGENCY_CONFIG_DIR', 'directory of the config file'],
   ['AGENCY_TIMEOUT', 'deadline per HTTP request in seconds, like --timeout'],
   ['AGENCY_DEBUG', '1 logs each HTTP request and response, like --debug'],
+  [
+    'AGENCY_MAX_IN_FLIGHT',
+    'requests one account may have queued at once, 1..7 (default 3; 1 = one at a time)',
+  ],
   ['NO_COLOR', 'never use colour, like --no-color'],
+  ['FORCE_COLOR', '0 never uses colour, like NO_COLOR'],
+  ['NODE_EXTRA_CA_CERTS', "a file of extra CA certificates to trust, besides the system's"],
 ];
 
 /** "Environment:" and one line per variable, then where the config file is on this system. */
@@ -26,6 +33,61 @@ export function environmentSection(configFile: string): string {
     ...ENVIRONMENT.map(([name, text]) => `  ${name.padEnd(width)}  ${text}`),
     '',
     `Config file: ${configFile}`,
+  ].join('\n');
+}
+
+interface HelpCommand {
+  readonly options: readonly Option[];
+  readonly commands: readonly HelpCommand[];
+  name(): string;
+  /** commander's own field: the subcommand that runs when none is named (`campaigns` → list). */
+  readonly _defaultCommandName?: string | null;
+}
+
+/**
+ * The options a command's help lists: its own, and for a command that runs a default subcommand
+ * (`agency campaigns` runs `campaigns list`), that subcommand's too, since the short form takes them.
+ */
+export function optionsWithDefault(
+  command: HelpCommand,
+  visible: (command: HelpCommand) => Option[],
+): Option[] {
+  const own = visible(command);
+  const fallback = command.commands.find((sub) => sub.name() === command._defaultCommandName);
+  if (!fallback) return own;
+  const flags = new Set(own.map((o) => o.flags));
+  const lent = visible(fallback).filter((o) => !flags.has(o.flags));
+  // Its own --help stays last, after the options it lends from the subcommand.
+  const help = own.filter((o) => o.long === '--help');
+  return [...own.filter((o) => o.long !== '--help'), ...lent, ...help];
+}
+
+/**
+ * The short block at the end of a command's help (after its examples), like gh's INHERITED FLAGS:
+ * the global options by name; `agency help environment` describes them.
+ */
+export function globalOptionsBlock(program: { readonly options: readonly Option[] }): string {
+  const flags = program.options
+    .filter((o) => !o.hidden && o.long !== '--version' && o.long !== '--help')
+    .map((o) => [o.short, o.long].filter(Boolean).join('/'));
+  const explained = '(`agency help environment` explains them and the environment variables)';
+  return `\nGlobal options: ${flags.join(', ')} ${explained}.`;
+}
+
+/** `agency help environment`: every global option with its description, then the Environment section. */
+export function environmentHelp(program: Command, configFile: string): string {
+  const helper = program.createHelp() as Help;
+  const options = program.options.filter((o) => !o.hidden && o.long !== '--help');
+  const width = Math.max(...options.map((o) => helper.optionTerm(o).length));
+  const lines = options.map((o) =>
+    helper.formatItem(helper.optionTerm(o), width, helper.optionDescription(o), helper),
+  );
+  return [
+    'Global options (accepted by every command, before or after its name):',
+    ...lines,
+    '',
+    environmentSection(configFile),
+    '',
   ].join('\n');
 }
 
@@ -71,8 +133,9 @@ Examples:
   $ agency companies list --active --json | jq -r '.[].id'
   $ agency mailboxes --company 1042
 
-Run \`agency\` alone for an overview, and \`agency <command> --help\` for a
-command's options and examples.
+Run \`agency\` alone for an overview, \`agency <command> --help\` for a
+command's options and examples, and \`agency help environment\` for the global
+options and the environment variables.
 
 Exit codes: 0 ok, 1 API or network error, 2 bad input (nothing sent),
 3 missing key or 401/403, 4 not found (also an unknown company name), 5 conflict

@@ -64,7 +64,8 @@ describe('the generated command reference', () => {
       }
       // Every example, however help wrapped it for 80 columns.
       const flat = (t: string) => t.replace(/\s*\\\n\s*/g, ' ').replace(/\s+/g, ' ');
-      const examples = help.stdout.split('\nExamples:\n')[1] ?? '';
+      // The examples end where the short block of global options begins.
+      const examples = (help.stdout.split('\nExamples:\n')[1] ?? '').split('\nGlobal options: ')[0] ?? '';
       for (const example of flat(examples).split(/ ?\$ /).filter(Boolean)) {
         expect(flat(text)).toContain(example.trim());
         expect(flat(man.replace(/\\-/g, '-').replace(/\\e/g, '\\'))).toContain(example.trim());

@@ -114,7 +114,12 @@ describe('help that teaches (piped)', () => {
       const purpose = text.split('\n')[2] ?? '';
       expect(purpose.length).toBeGreaterThan(10);
       expect(text).toMatch(/\nOptions:\n {2}.*\n/);
-      expect(text).toMatch(/\nGlobal Options:\n[\s\S]*--profile <name>[\s\S]*--json/);
+      // The global options: one short block after the examples, not a section before them.
+      expect(text).not.toMatch(/Global Options:/);
+      expect(text).toMatch(
+        /\nExamples:\n[\s\S]*\nGlobal options: -p\/--profile, [\s\S]*--json[\s\S]*agency help environment/,
+      );
+      expect(text.split('\nGlobal options: ')[1]?.split('\n').length).toBeLessThanOrEqual(4);
       const examples = text.split('\nExamples:\n')[1] ?? '';
       const exampleLines = examples.split('\n').filter((line) => line.startsWith('  $ '));
       expect(exampleLines.length).toBeGreaterThanOrEqual(2);

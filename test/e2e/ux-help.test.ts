@@ -74,6 +74,49 @@ describe('help that teaches', () => {
     expect(env).toContain(join(h.configDir, 'config.json'));
   });
 
+  it('`agency help environment` describes every global option and every variable the tool reads', async () => {
+    const r = await h.run(['help', 'environment']);
+    expect(r.code).toBe(0);
+    for (const option of [
+      '--profile <name>',
+      '--base-url <url>',
+      '--json',
+      '--columns <names>',
+      '--timeout',
+    ]) {
+      expect(r.stdout).toContain(option);
+    }
+    for (const name of [
+      'AGENCY_API_KEY',
+      'AGENCY_MAX_IN_FLIGHT',
+      'AGENCY_TIMEOUT',
+      'NO_COLOR',
+      'FORCE_COLOR',
+    ]) {
+      expect(r.stdout).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
+    }
+    expect(r.stdout).toContain(`Config file: ${join(h.configDir, 'config.json')}`);
+  });
+
+  it('a command that runs a default subcommand shows its options: webhooks, campaigns', async () => {
+    const campaigns = await h.run(['campaigns', '--help']);
+    expect(campaigns.stdout).toMatch(/^ {2}--company <company> /m);
+    expect(campaigns.stdout).toMatch(/^ {2}--status <statuses> /m);
+    const webhooks = await h.run(['webhooks', '--help']);
+    expect(webhooks.stdout).toMatch(/^ {2}--company <company> /m);
+    // And the short forms take them.
+    const listed = await h.run(['campaigns', '--status', 'running', '--columns', 'id']);
+    expect(listed.code, listed.stderr).toBe(0);
+  });
+
+  it('`agency version` prints the version, like --version', async () => {
+    const version = await h.run(['version']);
+    const flag = await h.run(['--version']);
+    expect(version.code).toBe(0);
+    expect(version.stdout).toBe(flag.stdout);
+    expect(version.stdout).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
   it('required options are marked as required', async () => {
     const r = await h.run(['keys', 'create', '--help']);
     // The mark belongs to --label's description, however it is wrapped.
