@@ -12,6 +12,7 @@ type Registration = readonly [name: string, summary: string, load: () => Promise
 const COMMANDS: readonly Registration[] = [
   ['companies', 'list, create and view client companies', () => import('./companies/index.js')],
   ['keys', 'list and create API keys of client companies', () => import('./keys/index.js')],
+  ['guests', "invite a client's people as guests and set what they may see", () => import('./guests/index.js')],
   ['me', 'show who the key belongs to (HQ or client key)', () => import('./me/index.js')],
   ['mailboxes', 'list the mailboxes of the HQ account or a company', () => import('./mailboxes/index.js')],
   ['webhooks', 'list webhooks; subscribe, unsubscribe or move them across accounts', () => import('./webhooks/index.js')],

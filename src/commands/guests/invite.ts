@@ -1,0 +1,183 @@
+/**
+ * `agency guests invite <company> (--email <e>... [--name <n>] [--mailboxes] | --file <csv>)`: invite
+ * guests who are not guests yet, at most 10 per request. Every address is checked before anything is
+ * read or sent.
+ */
+import type { Command } from '@commander-js/extra-typings';
+import { InterruptedError, PartialFailureError, UsageError } from '../../errors.js';
+import type { InviteRow, WantedGuest } from '../../fleet/guests.js';
+import { checkDistinct, checkGuestEmail } from '../../fleet/guests.js';
+import { companyIdFor, parseCompanyRef } from '../../fleet/resolve.js';
+import { parseCsv } from '../../input/csv.js';
+import { readInput } from '../../input/read.js';
+import type { Column } from '../../output/writer.js';
+import type { Runtime } from '../../runtime.js';
+import { collectValues, helpText, type Run } from '../command.js';
+
+export function defineInvite(guests: Command, run: Run): void {
+  guests
+    .command('invite')
+    .description('invite guests to a client company (a read-only view for its own people)')
+    .argument('<company>', 'company id or exact name')
+    .option('--email <address>', 'the guest to invite (repeatable)', collectValues)
+    .option('--name <name>', "the guest's name (with one --email)")
+    .option('--mailboxes', 'let the guests given with --email see the mailboxes too')
+    .option(
+      '--file <path>',
+      "a CSV with the header email,name,permissions ('-' = stdin); permissions: mailboxes or empty",
+    )
+    .option('--dry-run', 'read the guests and show who would be invited; send nothing')
+    .addHelpText(
+      'after',
+      helpText(
+        "Reads the company's guests first: an address among them is already-guest and is not\n" +
+          'sent. The others are invited, 10 per request (the service takes all or none of a\n' +
+          'request), each with its permissions. Prints one row per address: email, result\n' +
+          '(invited, already-guest, would-invite, failed). A guest sees nothing until they\n' +
+          'accept; until then they are not listed, and inviting them again is invited again\n' +
+          '(the service resends the original invitation, unchanged; nothing is duplicated).',
+        [
+          'agency guests invite 1042 --email ceo@acme.example --name "Ann Lee" --mailboxes',
+          'agency guests invite "Acme Ltd" --email a@acme.example --email b@acme.example',
+          'agency guests invite 1042 --file guests.csv --dry-run',
+        ],
+      ),
+    )
+    .action(run(inviteCommand));
+}
+
+export interface InviteOptions {
+  email?: string[] | undefined;
+  name?: string | undefined;
+  mailboxes?: boolean | undefined;
+  file?: string | undefined;
+  dryRun?: boolean | undefined;
+}
+
+const columns: Column<InviteRow>[] = [
+  { header: 'email', value: (r) => r.email, kind: 'email' },
+  { header: 'result', value: (r) => r.result, kind: 'count' },
+];
+const errorColumn: Column<InviteRow> = {
+  header: 'reason',
+  name: 'error',
+  aliases: ['reason'],
+  value: (r) => r.error?.message,
+  kind: 'problem',
+};
+
+export async function inviteCommand(rt: Runtime, company: string, opts: InviteOptions): Promise<void> {
+  const ref = parseCompanyRef(company, 'company');
+  const chosen = rt.out.options.columns === undefined ? undefined : rt.out.columns([...columns, errorColumn]);
+  const wanted = await wantedGuests(rt, opts);
+  const api = rt.api({ interruptible: false });
+  const id = await companyIdFor(api, ref);
+  const { inviteMissingGuests, readGuests } = await import('../../fleet/guests.js');
+  const { rows, failure } = await inviteMissingGuests(api, id, wanted, await readGuests(api, id), {
+    dryRun: opts.dryRun === true,
+    signal: rt.ctx.signal,
+  });
+  await rt.out.list(rows, chosen ?? (failure ? [...columns, errorColumn] : columns));
+  const count = (result: string) => rows.filter((r) => r.result === result).length;
+  const parts = [
+    opts.dryRun
+      ? `would invite ${count('would-invite')} (dry run, nothing sent)`
+      : `invited ${count('invited')}`,
+    ...(count('already-guest') > 0 ? [`${count('already-guest')} already guests`] : []),
+    ...(count('failed') > 0 ? [`${count('failed')} not invited`] : []),
+  ];
+  const text = parts.join('; ');
+  rt.out.info(`${text[0]?.toUpperCase()}${text.slice(1)} (company ${id}).`);
+  if (failure instanceof InterruptedError) throw failure;
+  if (failure) throw new PartialFailureError(failure.message, failure.exitCode, failure.status);
+}
+
+/** The guests of the flags or of the CSV file, each checked; nothing is sent when one is wrong. */
+async function wantedGuests(rt: Runtime, opts: InviteOptions): Promise<WantedGuest[]> {
+  const emails = opts.email ?? [];
+  if (emails.length === 0 && opts.file === undefined) {
+    throw new UsageError('Say whom to invite: --email <address> or --file <csv>.');
+  }
+  if (opts.name !== undefined && emails.length !== 1) {
+    throw new UsageError('--name goes with exactly one --email (use --file for several names).');
+  }
+  if (opts.file !== undefined && (opts.name !== undefined || opts.mailboxes)) {
+    throw new UsageError(
+      '--name and --mailboxes go with --email; in --file, use the name and permissions columns.',
+    );
+  }
+  const problems: string[] = [];
+  const wanted: WantedGuest[] = [];
+  const attempt = (make: () => WantedGuest) => {
+    try {
+      wanted.push(make());
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      problems.push(error.message);
+    }
+  };
+  emails.forEach((value, i) => {
+    const where = `--email #${i + 1}`;
+    attempt(() => ({
+      email: checkGuestEmail(value, where),
+      name: opts.name?.trim() || undefined,
+      permissions: opts.mailboxes ? ['mailboxes'] : [],
+      where,
+    }));
+  });
+  if (opts.file !== undefined) {
+    const { text, source } = await readInput(
+      opts.file,
+      rt.terminal,
+      rt.ctx.signal,
+      'CSV: email,name,permissions',
+    );
+    for (const make of csvGuests(text, source)) attempt(make);
+  }
+  if (problems.length > 0) {
+    throw new UsageError(
+      problems.length === 1
+        ? (problems[0] as string)
+        : `${problems.length} problems:\n  ${problems.join('\n  ')}`,
+      {
+        hint: 'Nothing was sent.',
+      },
+    );
+  }
+  checkDistinct(wanted);
+  return wanted;
+}
+
+const CSV_COLUMNS = ['email', 'name', 'permissions'] as const;
+
+/** One maker per data line of the CSV (each throws a UsageError naming its line). */
+function csvGuests(text: string, source: string): (() => WantedGuest)[] {
+  const [header, ...records] = parseCsv(text, source);
+  if (!header) throw new UsageError(`${source} is empty: expected a header line email,name,permissions.`);
+  const names = header.fields.map((f) => f.trim().toLowerCase());
+  const unknown = names.filter((n) => !(CSV_COLUMNS as readonly string[]).includes(n));
+  if (!names.includes('email') || unknown.length > 0) {
+    throw new UsageError(
+      `${source} line ${header.line}: the header must name the columns email, name, permissions${unknown.length > 0 ? ` (unknown: ${unknown.join(', ')})` : ''}.`,
+    );
+  }
+  const cell = (fields: string[], column: string) => fields[names.indexOf(column)]?.trim() ?? '';
+  if (records.length === 0) throw new UsageError(`${source} names no guest (only a header).`);
+  return records.map(({ fields, line }) => () => {
+    const where = `${source} line ${line}`;
+    if (fields.length > names.length)
+      throw new UsageError(`${where} has ${fields.length} fields; the header has ${names.length}.`);
+    const permission = cell(fields, 'permissions').toLowerCase();
+    if (!['', 'none', 'mailboxes'].includes(permission)) {
+      throw new UsageError(
+        `${where}: permissions must be mailboxes or empty, not ${JSON.stringify(permission)}.`,
+      );
+    }
+    return {
+      email: checkGuestEmail(cell(fields, 'email'), where),
+      name: cell(fields, 'name') || undefined,
+      permissions: permission === 'mailboxes' ? ['mailboxes'] : [],
+      where,
+    };
+  });
+}

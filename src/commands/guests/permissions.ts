@@ -1,0 +1,127 @@
+/**
+ * `agency guests permissions <company> --guest <id|email>... (--mailboxes | --none)`: what guests may
+ * see beyond the default view. Guests are read first: an address is resolved among them, an unknown
+ * guest is exit 4 with nothing sent, and guests who already have the permissions are left alone.
+ */
+import { type Command, Option } from '@commander-js/extra-typings';
+import type { GuestPermission } from '../../api/endpoints.js';
+import type { CompanyUser } from '../../api/types.js';
+import { AgencyError, ExitCode, UsageError } from '../../errors.js';
+import { checkGuestEmail, permissionsOf, readGuests, samePermissions } from '../../fleet/guests.js';
+import { companyIdFor, parseCompanyRef } from '../../fleet/resolve.js';
+import { parseCompanyId } from '../../input/parse.js';
+import type { Column } from '../../output/writer.js';
+import type { Runtime } from '../../runtime.js';
+import { collectValues, helpText, type Run } from '../command.js';
+
+export function definePermissions(guests: Command, run: Run): void {
+  guests
+    .command('permissions')
+    .description('set what guests of a client company may see')
+    .argument('<company>', 'company id or exact name')
+    .addOption(
+      new Option('--guest <id|email>', 'a guest: user id or e-mail address (repeatable)')
+        .argParser(collectValues)
+        .makeOptionMandatory(),
+    )
+    .addOption(new Option('--mailboxes', 'let them see the mailboxes').conflicts('none'))
+    .addOption(new Option('--none', 'only the default view (no extra permissions)').conflicts('mailboxes'))
+    .option('--dry-run', 'read the guests and show what would change; send nothing')
+    .addHelpText(
+      'after',
+      helpText(
+        "Reads the company's guests (users with the role guest), resolves each --guest among\n" +
+          'them (an unknown one is exit 4, nothing sent), and sends one request for the guests\n' +
+          'whose permissions differ. Prints one row per guest: id, email, permissions, result\n' +
+          '(set, unchanged, would-set). A guest whose invitation is still pending is not a\n' +
+          'guest yet: invite them with the permissions instead (guests invite --mailboxes).',
+        [
+          'agency guests permissions 1042 --guest ceo@acme.example --mailboxes',
+          'agency guests permissions "Acme Ltd" --guest 5000012 --guest cfo@acme.example --none',
+          'agency companies users 1042 --role guest | cut -f3 | xargs -n1 -I{} \\\n      agency guests permissions 1042 --guest {} --none',
+        ],
+      ),
+    )
+    .action(run(permissionsCommand));
+}
+
+export interface PermissionsOptions {
+  guest: string[];
+  mailboxes?: boolean | undefined;
+  none?: boolean | undefined;
+  dryRun?: boolean | undefined;
+}
+
+interface PermissionRow {
+  id: number;
+  email: string | undefined;
+  permissions: GuestPermission[];
+  result: 'set' | 'unchanged' | 'would-set';
+}
+
+const columns: Column<PermissionRow>[] = [
+  { header: 'id', value: (r) => r.id, kind: 'id' },
+  { header: 'email', value: (r) => r.email, kind: 'email' },
+  { header: 'permissions', value: (r) => r.permissions.join(',') },
+  { header: 'result', value: (r) => r.result, kind: 'count' },
+];
+
+/** The guests not found among the company's guests: exit 4, nothing sent. */
+class GuestNotFoundError extends AgencyError {
+  readonly exitCode = ExitCode.notFound;
+}
+
+export async function permissionsCommand(
+  rt: Runtime,
+  company: string,
+  opts: PermissionsOptions,
+): Promise<void> {
+  const ref = parseCompanyRef(company, 'company');
+  if (!opts.mailboxes && !opts.none) throw new UsageError('Say which permissions: --mailboxes or --none.');
+  const permissions: GuestPermission[] = opts.mailboxes ? ['mailboxes'] : [];
+  // Every value is checked before the first request: a digit string is an id, anything else an address.
+  const wanted = opts.guest.map((value, i) =>
+    /^\d+$/.test(value.trim())
+      ? { id: parseCompanyId(value.trim(), `guest id (--guest #${i + 1})`), value }
+      : { email: checkGuestEmail(value, `--guest #${i + 1}`), value },
+  );
+  rt.out.columns(columns);
+  const api = rt.api({ interruptible: false });
+  const id = await companyIdFor(api, ref);
+  const guests = await readGuests(api, id);
+  const missing: string[] = [];
+  const chosen = new Map<number, CompanyUser>();
+  for (const w of wanted) {
+    const guest = guests.find((g) => ('id' in w ? g.id === w.id : g.email?.trim().toLowerCase() === w.email));
+    if (guest && typeof guest.id === 'number') chosen.set(guest.id, guest);
+    else missing.push(w.value);
+  }
+  if (missing.length > 0) {
+    throw new GuestNotFoundError(
+      `${missing.length === 1 ? 'No guest' : 'No guests'} ${missing.map((m) => JSON.stringify(m)).join(', ')} in company ${id}.`,
+      {
+        hint: `Nothing was sent. Its guests: agency companies users ${id} --role guest (a pending invitation is not listed until it is accepted).`,
+      },
+    );
+  }
+  const rows: PermissionRow[] = [...chosen.values()].map((g) => ({
+    id: g.id as number,
+    email: g.email,
+    permissions,
+    result: samePermissions(permissionsOf(g), permissions) ? 'unchanged' : opts.dryRun ? 'would-set' : 'set',
+  }));
+  const changes = rows.filter((r) => r.result === 'set');
+  if (changes.length > 0)
+    await api.setGuestPermissions(
+      id,
+      changes.map((r) => ({ id: r.id, permissions })),
+    );
+  await rt.out.list(rows, columns);
+  const changing = rows.filter((r) => r.result !== 'unchanged').length;
+  const what = permissions.length === 0 ? 'no extra permissions' : 'mailboxes';
+  rt.out.info(
+    opts.dryRun
+      ? `Would set ${what} for ${changing} of ${rows.length} guests (dry run, nothing sent).`
+      : `Set ${what} for ${changing} of ${rows.length} guests of company ${id}.`,
+  );
+}

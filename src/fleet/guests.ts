@@ -1,0 +1,167 @@
+/**
+ * Guests of a client company (a client's own people with a read-only view): who is a guest already,
+ * inviting the others (at most 10 per request, all or none, each with its permissions), and setting
+ * the permissions of existing guests. A pending invitation is not visible through the API: inviting
+ * it again is safe (the service repeats the original invitation), so it is simply `invited` again.
+ * Shared by `guests invite`, `guests permissions`, `plan` and `apply`.
+ */
+import type { GuestPermission } from '../api/endpoints.js';
+import { MAX_GUESTS_PER_INVITATION } from '../api/endpoints.js';
+import { collect, paginate } from '../api/paginate.js';
+import type { CompanyUser, GuestInvitation, Page } from '../api/types.js';
+import { AgencyError, InterruptedError, UsageError } from '../errors.js';
+import { chunked, isEmailAddress } from './blacklist.js';
+import { type RowError, rowError } from './failures.js';
+
+export type { GuestPermission };
+
+export interface GuestReader {
+  listCompanyUsersPage(companyId: number, page: number, role?: 'guest'): Promise<Page<CompanyUser>>;
+}
+
+export interface GuestWriter {
+  inviteGuests(companyId: number, guests: readonly GuestInvitation[]): Promise<void>;
+  setGuestPermissions(
+    companyId: number,
+    guests: readonly { id: number; permissions: GuestPermission[] }[],
+  ): Promise<void>;
+}
+
+/** A guest as the user wants them: from flags, a CSV line or a plan file. */
+export interface WantedGuest {
+  /** Checked and lower-cased. */
+  email: string;
+  name?: string | undefined;
+  permissions: GuestPermission[];
+  /** Where it came from, for messages ("--email", "guests.csv line 3"). */
+  where: string;
+}
+
+/** The company's guests (users with the role `guest`), every page. */
+export function readGuests(api: GuestReader, companyId: number): Promise<CompanyUser[]> {
+  return collect(paginate((page) => api.listCompanyUsersPage(companyId, page, 'guest')));
+}
+
+/** A listed guest's permissions in the form the service takes them ([] or ["mailboxes"]). */
+export function permissionsOf(user: CompanyUser): GuestPermission[] {
+  const raw = user.guest_permissions;
+  const has = Array.isArray(raw)
+    ? raw.includes('mailboxes')
+    : typeof raw === 'object' && raw !== null && (raw as Record<string, unknown>).mailboxes === true;
+  return has ? ['mailboxes'] : [];
+}
+
+export function samePermissions(a: readonly GuestPermission[], b: readonly GuestPermission[]): boolean {
+  return a.length === b.length && a.every((p) => b.includes(p));
+}
+
+/** The address checked and lower-cased; `where` names its source in the error (exit 2). */
+export function checkGuestEmail(value: string, where: string): string {
+  const email = value.trim().toLowerCase();
+  if (!isEmailAddress(email)) {
+    throw new UsageError(
+      `${JSON.stringify(value)} (${where}) is not an e-mail address (such as name@example.com).`,
+    );
+  }
+  return email;
+}
+
+/** Every address once: the same address twice is an error naming both places (which name would win?). */
+export function checkDistinct(guests: readonly WantedGuest[]): void {
+  const first = new Map<string, string>();
+  const problems: string[] = [];
+  for (const guest of guests) {
+    const seen = first.get(guest.email);
+    if (seen) problems.push(`${guest.email} is given twice (${seen} and ${guest.where}).`);
+    else first.set(guest.email, guest.where);
+  }
+  if (problems.length > 0) {
+    throw new UsageError(problems.length === 1 ? (problems[0] as string) : problems.join('\n'), {
+      hint: 'Nothing was sent.',
+    });
+  }
+}
+
+export type InviteResult = 'invited' | 'already-guest' | 'would-invite' | 'failed';
+
+export interface InviteRow {
+  email: string;
+  result: InviteResult;
+  error?: RowError;
+}
+
+export interface InviteOutcome {
+  rows: InviteRow[];
+  /** The error that stopped the invitations (the rest were not sent); InterruptedError for Ctrl-C. */
+  failure: AgencyError | undefined;
+}
+
+/** The invitation the service takes for a wanted guest. */
+export function invitationOf(guest: WantedGuest): GuestInvitation {
+  return {
+    email: guest.email,
+    ...(guest.name ? { name: guest.name } : {}),
+    guest_permissions: [...guest.permissions],
+  };
+}
+
+/**
+ * Invites the wanted guests who are not guests yet, 10 per request in the order given; those who are
+ * guests are `already-guest` (nothing sent). The first refused request stops the rest (reported as not
+ * sent), so the rows say exactly who was invited.
+ */
+export async function inviteMissingGuests(
+  api: Pick<GuestWriter, 'inviteGuests'>,
+  companyId: number,
+  wanted: readonly WantedGuest[],
+  guests: readonly CompanyUser[],
+  options: { dryRun: boolean; signal?: AbortSignal | undefined },
+): Promise<InviteOutcome> {
+  const known = new Set(guests.map((g) => g.email?.trim().toLowerCase()));
+  const results = new Map<string, InviteRow>();
+  const toInvite = wanted.filter((g) => {
+    if (!known.has(g.email)) return true;
+    results.set(g.email, { email: g.email, result: 'already-guest' });
+    return false;
+  });
+  let failure: AgencyError | undefined;
+  for (const chunk of chunked(toInvite, MAX_GUESTS_PER_INVITATION)) {
+    if (options.dryRun) {
+      for (const g of chunk) results.set(g.email, { email: g.email, result: 'would-invite' });
+      continue;
+    }
+    if (!failure && options.signal?.aborted) failure = new InterruptedError();
+    if (failure) {
+      const message =
+        failure instanceof InterruptedError ? 'not sent: interrupted' : 'not sent: an earlier request failed';
+      for (const g of chunk)
+        results.set(g.email, { email: g.email, result: 'failed', error: { status: null, message } });
+      continue;
+    }
+    try {
+      await api.inviteGuests(companyId, chunk.map(invitationOf));
+      for (const g of chunk) results.set(g.email, { email: g.email, result: 'invited' });
+    } catch (error) {
+      if (!(error instanceof AgencyError)) throw error;
+      failure = error;
+      for (const g of chunk)
+        results.set(g.email, { email: g.email, result: 'failed', error: rowError(error) });
+    }
+  }
+  return { rows: wanted.map((g) => results.get(g.email) as InviteRow), failure };
+}
+
+/** Existing guests whose permissions differ from what is wanted (the invitations carry the others'). */
+export function permissionChanges(
+  wanted: readonly WantedGuest[],
+  guests: readonly CompanyUser[],
+): { id: number; email: string; from: GuestPermission[]; to: GuestPermission[] }[] {
+  return wanted.flatMap((w) => {
+    const guest = guests.find((g) => g.email?.trim().toLowerCase() === w.email);
+    if (!guest || typeof guest.id !== 'number') return [];
+    const from = permissionsOf(guest);
+    return samePermissions(from, w.permissions)
+      ? []
+      : [{ id: guest.id, email: w.email, from, to: w.permissions }];
+  });
+}

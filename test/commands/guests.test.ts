@@ -1,0 +1,253 @@
+/**
+ * `guests invite` and `guests permissions` against the sandbox (the program in-process): guests read
+ * first (role=guest), at most 10 per invitation, addresses checked locally, a re-run that sends
+ * nothing once the guests accepted, emails resolved among the guests, unknown guests exit 4.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { acceptInvitations } from '../../src/sandbox/resources/guests.js';
+import type { Harness } from '../helpers/cli.js';
+import { expectUsageError, lines, type SentRequest, sent, startCoreHarness } from '../helpers/core.js';
+
+const IN_PROCESS = { inProcess: true };
+
+let h: Harness;
+let scratch: string;
+/** A company created for the tests: no seeded guests. */
+let company: number;
+beforeAll(async () => {
+  h = await startCoreHarness({ seed: { companies: 4 } }, IN_PROCESS);
+  scratch = mkdtempSync(join(tmpdir(), 'agency-guests-'));
+  const made = await h.run(['companies', 'create', '--name', 'Guest House Ltd', '--json']);
+  company = (JSON.parse(made.stdout) as { id: number }[])[0]?.id as number;
+});
+afterAll(async () => {
+  await h.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+beforeEach(() => h.sandbox.reset());
+
+const invitePath = (id: number) => `/v2/agency/companies/${id}/invite_guest`;
+const invitations = (): SentRequest[] => sent(h.sandbox).filter((q) => q.path === invitePath(company));
+const guestsOf = async (id: number) => {
+  const r = await h.run(['companies', 'users', String(id), '--role', 'guest', '--json']);
+  return JSON.parse(r.stdout) as { id: number; email: string; name: string; guest_permissions: string[] }[];
+};
+
+describe('guests invite', () => {
+  it('reads the guests first, invites with the flags; a re-run re-invites the pending one, then nothing once accepted', async () => {
+    const r = await h.run([
+      'guests',
+      'invite',
+      String(company),
+      '--email',
+      'Ann@Client.example',
+      '--name',
+      'Ann Lee',
+      '--mailboxes',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(lines(r.stdout)).toEqual(['ann@client.example\tinvited']);
+    const requests = sent(h.sandbox);
+    expect(requests.map((q) => [q.method, q.path, q.query.role])).toEqual([
+      ['GET', `/v2/agency/companies/${company}/users`, 'guest'],
+      ['POST', invitePath(company), undefined],
+    ]);
+    expect(requests[1]?.body).toEqual({
+      guests: [{ email: 'ann@client.example', name: 'Ann Lee', guest_permissions: ['mailboxes'] }],
+    });
+
+    // Pending: not visible, so invited again (the service repeats the original; nothing is duplicated).
+    h.sandbox.reset();
+    const pending = await h.run(['guests', 'invite', String(company), '--email', 'ann@client.example']);
+    expect(lines(pending.stdout)).toEqual(['ann@client.example\tinvited']);
+    expect(invitations()).toHaveLength(1);
+
+    acceptInvitations(h.sandbox.store, { companyId: company });
+    h.sandbox.reset();
+    const again = await h.run([
+      'guests',
+      'invite',
+      String(company),
+      '--email',
+      'ann@client.example',
+      '--json',
+    ]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toEqual([{ email: 'ann@client.example', result: 'already-guest' }]);
+    expect(invitations()).toEqual([]);
+    const guests = await guestsOf(company);
+    expect(guests.filter((g) => g.email === 'ann@client.example')).toEqual([
+      expect.objectContaining({ name: 'Ann Lee', guest_permissions: ['mailboxes'] }),
+    ]);
+  });
+
+  it('--file CSV: 23 guests go in invitations of 10, 10 and 3, each with its permissions', async () => {
+    const rows = Array.from(
+      { length: 23 },
+      (_, i) => `g${i}@csv.example,"Guest, No. ${i}",${i % 2 ? 'mailboxes' : ''}`,
+    );
+    const file = join(scratch, 'guests.csv');
+    writeFileSync(file, `email,name,permissions\r\n${rows.join('\r\n')}\r\n`);
+    const r = await h.run(['guests', 'invite', String(company), '--file', file]);
+    expect(r.code, r.stderr).toBe(0);
+    const posts = invitations();
+    expect(posts.map((q) => (q.body as { guests: unknown[] }).guests.length)).toEqual([10, 10, 3]);
+    const all = posts.flatMap(
+      (q) => (q.body as { guests: { email: string; name: string; guest_permissions: string[] }[] }).guests,
+    );
+    expect(all[1]).toEqual({
+      email: 'g1@csv.example',
+      name: 'Guest, No. 1',
+      guest_permissions: ['mailboxes'],
+    });
+    expect(all[2]).toEqual({ email: 'g2@csv.example', name: 'Guest, No. 2', guest_permissions: [] });
+    expect(lines(r.stdout)).toHaveLength(23);
+    expect(r.stderr).toContain('Invited 23');
+  });
+
+  it('--dry-run sends no invitation', async () => {
+    const r = await h.run(['guests', 'invite', String(company), '--email', 'dry@run.example', '--dry-run']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(lines(r.stdout)).toEqual(['dry@run.example\twould-invite']);
+    expect(sent(h.sandbox).every((q) => q.method === 'GET')).toBe(true);
+  });
+
+  it('bad addresses, a bad CSV, or one address twice: exit 2 naming them, nothing sent', async () => {
+    const bad = await h.run([
+      'guests',
+      'invite',
+      String(company),
+      '--email',
+      'ok@fine.example',
+      '--email',
+      'nope',
+    ]);
+    expectUsageError(bad, h.sandbox, /"nope" \(--email #2\) is not an e-mail address/);
+    const file = join(scratch, 'bad.csv');
+    writeFileSync(file, 'email,name,permissions\nx@y.example,X,prospects\n');
+    expectUsageError(
+      await h.run(['guests', 'invite', String(company), '--file', file]),
+      h.sandbox,
+      /line 2: permissions must be mailboxes or empty/,
+    );
+    writeFileSync(file, 'mail,name\nx@y.example,X\n');
+    expectUsageError(await h.run(['guests', 'invite', String(company), '--file', file]), h.sandbox, /header/);
+    expectUsageError(
+      await h.run(['guests', 'invite', String(company), '--email', 'a@b.example', '--email', 'A@b.example']),
+      h.sandbox,
+      /a@b.example is given twice/,
+    );
+    expectUsageError(await h.run(['guests', 'invite', String(company)]), h.sandbox, /--email/);
+  });
+});
+
+describe('guests permissions', () => {
+  it('resolves emails among the guests, sends one PUT for those that differ; a re-run sends nothing', async () => {
+    await h.run([
+      'guests',
+      'invite',
+      String(company),
+      '--email',
+      'p1@perm.example',
+      '--email',
+      'p2@perm.example',
+    ]);
+    acceptInvitations(h.sandbox.store, { companyId: company });
+    const ids = (await guestsOf(company)).filter((g) => g.email.endsWith('@perm.example')).map((g) => g.id);
+    h.sandbox.reset();
+    const r = await h.run([
+      'guests',
+      'permissions',
+      String(company),
+      '--guest',
+      'P1@perm.example',
+      '--guest',
+      String(ids[1]),
+      '--mailboxes',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(lines(r.stdout)).toEqual([
+      `${ids[0]}\tp1@perm.example\tmailboxes\tset`,
+      `${ids[1]}\tp2@perm.example\tmailboxes\tset`,
+    ]);
+    const puts = sent(h.sandbox).filter((q) => q.method === 'PUT');
+    expect(puts.map((q) => [q.path, q.body, q.status])).toEqual([
+      [
+        `/v2/agency/companies/${company}/guests/permissions`,
+        { guests: ids.map((id) => ({ id, permissions: ['mailboxes'] })) },
+        200,
+      ],
+    ]);
+    expect(
+      (await guestsOf(company)).filter((g) => ids.includes(g.id)).map((g) => g.guest_permissions),
+    ).toEqual([['mailboxes'], ['mailboxes']]);
+
+    h.sandbox.reset();
+    const again = await h.run([
+      'guests',
+      'permissions',
+      String(company),
+      '--guest',
+      'p1@perm.example',
+      '--mailboxes',
+    ]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(lines(again.stdout)).toEqual([`${ids[0]}\tp1@perm.example\tmailboxes\tunchanged`]);
+    expect(sent(h.sandbox).filter((q) => q.method === 'PUT')).toEqual([]);
+
+    const none = await h.run([
+      'guests',
+      'permissions',
+      String(company),
+      '--guest',
+      'p1@perm.example',
+      '--none',
+    ]);
+    expect(lines(none.stdout)).toEqual([`${ids[0]}\tp1@perm.example\t\tset`]);
+  });
+
+  it('an unknown guest (or one still pending) is exit 4 with no PUT', async () => {
+    await h.run(['guests', 'invite', String(company), '--email', 'pending@perm.example']);
+    h.sandbox.reset();
+    const r = await h.run([
+      'guests',
+      'permissions',
+      String(company),
+      '--guest',
+      'pending@perm.example',
+      '--none',
+    ]);
+    expect(r.code).toBe(4);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('No guest "pending@perm.example"');
+    expect(sent(h.sandbox).filter((q) => q.method !== 'GET')).toEqual([]);
+  });
+
+  it('bad input is exit 2 with nothing sent', async () => {
+    expectUsageError(
+      await h.run(['guests', 'permissions', String(company), '--guest', 'x@y.example']),
+      h.sandbox,
+      /--mailboxes or --none/,
+    );
+    expectUsageError(
+      await h.run(['guests', 'permissions', String(company), '--guest', 'not-an-address', '--none']),
+      h.sandbox,
+      /not an e-mail address/,
+    );
+    expectUsageError(
+      await h.run([
+        'guests',
+        'permissions',
+        String(company),
+        '--guest',
+        'x@y.example',
+        '--none',
+        '--mailboxes',
+      ]),
+      h.sandbox,
+    );
+  });
+});
