@@ -95,7 +95,7 @@ export async function inventoryNetworkCase(b, sandbox, companies) {
 }
 
 /** Requests that reached the HQ account (the sandbox names it `hq:<agency id>`). */
-function hqCount(stats) {
+export function hqCount(stats) {
   const byAccount = stats.requestsByAccount ?? {};
   return Object.entries(byAccount)
     .filter(([account]) => account.startsWith('hq:'))

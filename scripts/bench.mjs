@@ -11,7 +11,8 @@
 // processes of its own, started here with `agency sandbox`.
 //
 // Options: --quick (few runs, for a smoke test), --runs N (start-up cases), --only a,b (case ids:
-// version, help, one-request, pages, pages-rtt, inventory-rtt, memory, keys), --bin FILE (the CLI
+// version, help, one-request, pages, pages-rtt, inventory-rtt, deliverability-rtt, health-rtt, memory,
+// keys), --bin FILE (the CLI
 // entry to measure, default bin/agency.js), --inherit-env, --out FILE (default .bench/results.json).
 // The -rtt cases put a network round trip in front of the sandbox (scripts/bench-network.mjs).
 import { spawn, spawnSync } from 'node:child_process';
@@ -21,6 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compare, keysCase, memoryCase, pagesCase, sameRequest } from './bench-cases.mjs';
+import { fleetHealthNetworkCases } from './bench-health.mjs';
 import { curlCase, inventoryNetworkCase, pagesNetworkCase, RTT_MS, SERVICE_MS } from './bench-network.mjs';
 import { fmtMs, machine, median, printTable, warnIfBusy } from './bench-report.mjs';
 
@@ -185,13 +187,14 @@ try {
     record(await pagesNetworkCase(b, networked, PAGES));
     await networked.stop();
   }
-  if (wanted('inventory-rtt')) {
+  if (['inventory-rtt', 'deliverability-rtt', 'health-rtt'].some(wanted)) {
     const networked = await startSandbox({
       companies: INVENTORY_COMPANIES,
       latency: SERVICE_MS,
       rtt: RTT_MS,
     });
-    record(await inventoryNetworkCase(b, networked, INVENTORY_COMPANIES));
+    if (wanted('inventory-rtt')) record(await inventoryNetworkCase(b, networked, INVENTORY_COMPANIES));
+    for (const result of await fleetHealthNetworkCases(b, networked, wanted)) record(result);
     await networked.stop();
   }
   if (wanted('memory')) record(await memoryCase(b, big));
@@ -214,7 +217,8 @@ try {
  * One run: wall time from spawn to exit, in milliseconds. With rssFile, the peak RSS (KiB) is appended
  * to that file, and the time includes GNU time's own fork (such runs are not used for time ratios).
  */
-function run(argv, env, check, { rssFile } = {}) {
+/** `exitCodes`: the exits that are a success (`health` exits 7 when it finds problems). */
+function run(argv, env, check, { rssFile, exitCodes = [0] } = {}) {
   let command = NODE;
   let commandArgs = argv;
   let childEnv = env;
@@ -234,7 +238,7 @@ function run(argv, env, check, { rssFile } = {}) {
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   if (result.error) throw result.error;
   const stdout = String(result.stdout);
-  if (result.status !== 0 || (check && !check(stdout))) {
+  if (!exitCodes.includes(result.status) || (check && !check(stdout))) {
     throw new Error(
       `node ${argv.join(' ')} failed (exit ${result.status}):\n${String(result.stderr).slice(0, 2000)}\n${stdout.slice(0, 500)}`,
     );

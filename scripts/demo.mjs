@@ -136,7 +136,9 @@ try {
     `agency health --html "${reportPath}" > problems.tsv`,
   );
   step('The worst problems first (one row per problem)', 'head -5 problems.tsv');
-  console.log(`\nThe health report as a web page: ${reportPath} (open it in a browser; it loads nothing from elsewhere).`);
+  console.log(
+    `\nThe health report as a web page: ${reportPath} (open it in a browser; it loads nothing from elsewhere).`,
+  );
 } finally {
   sandbox.kill('SIGTERM');
   await new Promise((resolve) => sandbox.once('exit', resolve));

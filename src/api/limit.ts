@@ -161,22 +161,36 @@ export function startRun(): void {
   runGates = undefined;
 }
 
-/** Maps items with at most `concurrency` in flight; results keep the input order. */
+/**
+ * Maps items with at most `concurrency` lanes; results keep the input order. A worker may call
+ * `release()` to free its lane before it is done (its last request is on its way back): the lane
+ * starts the next item while the answer travels, so the round trip hides behind the next item's work.
+ */
 export async function mapPool<T, R>(
   items: readonly T[],
   concurrency: number,
-  worker: (item: T, index: number) => Promise<R>,
+  worker: (item: T, index: number, release: () => void) => Promise<R>,
   signal?: AbortSignal,
 ): Promise<R[]> {
   const results = new Array<R>(items.length);
+  const running: Promise<void>[] = [];
   let next = 0;
   const lanes = Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, async () => {
     while (next < items.length) {
       if (signal?.aborted) return;
       const index = next++;
-      results[index] = await worker(items[index] as T, index);
+      let release = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const work = worker(items[index] as T, index, release).then((result) => {
+        results[index] = result;
+      });
+      running.push(work);
+      await Promise.race([work, released]);
     }
   });
   await Promise.all(lanes);
+  await Promise.all(running);
   return results;
 }

@@ -47,17 +47,26 @@ async function attempt<T>(read: () => Promise<T>): Promise<Outcome<T>> {
   }
 }
 
-/** One client: its three reads at once, then every check whose read succeeded. */
+/**
+ * One client: its three reads at once, then every check whose read succeeded. `lastOnItsWay` is told
+ * when one read is left: the service is on it, and the fan-out may start the next client meanwhile.
+ */
 export async function checkOne(
   api: AccountReader,
   client: Client,
   deliverability: Deliverability | undefined,
+  lastOnItsWay: () => void = () => {},
 ): Promise<ClientResult> {
   const { id } = client;
+  let left = 3;
+  const settled = <T>(outcome: Outcome<T>) => {
+    if (--left === 1) lastOnItsWay();
+    return outcome;
+  };
   const [mailboxes, campaigns, webhooks] = await Promise.all([
-    attempt(() => api.mailboxes(id)),
-    attempt(() => api.campaigns(id)),
-    attempt(() => api.webhooks(id)),
+    attempt(() => api.mailboxes(id)).then(settled),
+    attempt(() => api.campaigns(id)).then(settled),
+    attempt(() => api.webhooks(id)).then(settled),
   ]);
   const outcomes = { mailboxes, campaigns, webhooks };
   const failed = Object.entries(outcomes).flatMap(([part, outcome]) =>
@@ -79,8 +88,8 @@ export async function checkOne(
 }
 
 /**
- * Every client checked, `concurrency` at a time, results in the clients' order. An inactive client the
- * company list already marked is not read at all.
+ * Every client checked, `concurrency` at a time (a lane moves on when its client's last read is on its
+ * way back), results in the clients' order. An inactive client the company list marked is not read.
  */
 export function checkClients(
   api: AccountReader,
@@ -92,11 +101,11 @@ export function checkClients(
   return mapPool(
     clients,
     options.concurrency,
-    async (client): Promise<ClientResult> => {
+    async (client, _index, release): Promise<ClientResult> => {
       const result =
         client.active === false
           ? { client, state: 'inactive' as const, problems: [] }
-          : await checkOne(api, client, byId.get(client.id));
+          : await checkOne(api, client, byId.get(client.id), release);
       options.onDone?.();
       return result;
     },
