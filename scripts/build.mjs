@@ -3,7 +3,8 @@
 //   dist/cli.cjs       the program: commander, our code and chalk in one CommonJS file. Node's ESM loader
 //                      alone costs more than our start-up budget, so there is no ESM at run time; every
 //                      import() in src becomes a require() of code in the bundle, run only when needed.
-//   dist/undici.cjs    the HTTP client, required on the first request: only Agent, request and errors.
+//   dist/undici.cjs    the HTTP client, required on the first request: only Agent, request and errors
+//                      (and EnvHttpProxyAgent, loaded when a proxy is set).
 //   dist/conf.cjs      conf (and ajv), required only when the config file is written.
 //   dist/cli-table3.cjs, dist/yaml.cjs   likewise: a table on a terminal; a plan file.
 //   dist/sandbox.cjs   the API simulator, required only by `agency sandbox`.
@@ -153,7 +154,20 @@ function request(url, opts) {
   return apiRequest.call(opts.dispatcher, { ...opts, origin: parsed.origin, path, method: opts.method || 'GET' });
 }
 
-module.exports = { Agent, errors, request };
+// With HTTPS_PROXY/HTTP_PROXY set, http.ts uses undici's EnvHttpProxyAgent. Its modules (proxy agents,
+// their SOCKS client) are in this bundle but run only when one is made: a run without a proxy pays for
+// their text, not their loading.
+class EnvHttpProxyAgent {
+  constructor(opts) {
+    // A tunnel is opened with dispatcher.connect(), which undici's index adds to every dispatcher.
+    const Dispatcher = require('./lib/dispatcher/dispatcher.js');
+    Dispatcher.prototype.connect ??= require('./lib/api/api-connect.js');
+    const Real = require('./lib/dispatcher/env-http-proxy-agent.js');
+    return new Real(opts);
+  }
+}
+
+module.exports = { Agent, EnvHttpProxyAgent, errors, request };
 `;
 
 const http = await build({

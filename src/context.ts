@@ -6,6 +6,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_MAX_IN_FLIGHT, MAX_IN_FLIGHT, MIN_IN_FLIGHT } from './api/limit.js';
+import { type ProxyEnvironment, readProxyEnvironment } from './api/proxy.js';
 import { type ConfigStore, DEFAULT_PROFILE, type Profile, validateProfileName } from './config.js';
 import { MissingKeyError, UsageError } from './errors.js';
 import type { TerminalSettings } from './output/terminal.js';
@@ -47,6 +48,8 @@ export interface Environment {
   readonly dumbTerminal: boolean;
   /** COLUMNS, for a pty that reports no size. */
   readonly columns: number | undefined;
+  /** HTTPS_PROXY, HTTP_PROXY, NO_PROXY (and lower case): src/api/proxy.ts. */
+  readonly proxy: ProxyEnvironment;
 }
 
 export function readEnvironment(io: { env: Env }, platform: NodeJS.Platform = process.platform): Environment {
@@ -64,6 +67,7 @@ export function readEnvironment(io: { env: Env }, platform: NodeJS.Platform = pr
     colorAllowed: !(env.NO_COLOR ?? '') && env.FORCE_COLOR !== '0' && env.TERM !== 'dumb',
     dumbTerminal: env.TERM === 'dumb',
     columns: Number(env.COLUMNS) || undefined,
+    proxy: readProxyEnvironment(env),
   };
 }
 

@@ -6,6 +6,7 @@
 import { AgencyClient } from './api/client.js';
 import type { HttpOptions } from './api/http.js';
 import { type HttpLike, lazyHttp } from './api/lazy-http.js';
+import { proxyFor } from './api/proxy.js';
 import { ConfigStore } from './config.js';
 import {
   type Context,
@@ -110,6 +111,7 @@ export function createRuntime(
         signal: options?.interruptible === false ? undefined : c.signal,
         connections: options?.connections,
         maxInFlight: c.maxInFlight,
+        proxy: proxyFor(c.baseUrl, environment.proxy),
       };
       const client = new AgencyClient(transport(http));
       clients.push(client);

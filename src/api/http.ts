@@ -4,18 +4,21 @@
  * What an answer means (data or which error) is decided in response.ts.
  * It is loaded lazily (import() on the first request) because undici is the heaviest module we have.
  */
-import { Agent, request } from 'undici';
+import { type Dispatcher, request } from 'undici';
 import { InterruptedError, NetworkError, ResponseError, UsageError } from '../errors.js';
 import { hasKeyShape } from '../input/api-key.js';
 import { HEADER_CONTROL } from '../input/header.js';
+import { createDispatcher, MAX_ANSWER_BYTES } from './dispatcher.js';
 import { type AccountGates, sharedGates } from './limit.js';
-import { describeNetworkError, isTooLarge } from './network-errors.js';
+import { certificateProblem, describeNetworkError, isTooLarge } from './network-errors.js';
+import { type ProxySettings, proxyRefusal, redactedProxy } from './proxy.js';
 import {
   type AnswerContext,
   failed,
   type HttpResponse,
   type ReadAnswer,
   readAnswer,
+  reasonPhrase,
   settle,
 } from './response.js';
 import {
@@ -53,6 +56,8 @@ export interface HttpOptions {
   maxInFlight?: number | undefined;
   /** Each account's turn; the run's shared gates by default (tests pass their own). */
   gates?: AccountGates | undefined;
+  /** The proxy for the base URL (proxy.ts); undefined = direct. */
+  proxy?: ProxySettings | undefined;
   /** The largest answer read, in bytes (default 128 MiB): a bigger one is "not understood", not a crash. */
   maxAnswerBytes?: number | undefined;
   /** Waits between tries; tests pass one that does not really sleep. */
@@ -77,8 +82,6 @@ export interface RequestSpec {
   emptyIsNothing?: boolean | undefined;
 }
 
-const MAX_ANSWER_BYTES = 128 * 1024 * 1024;
-
 /** Headers the tool sets itself or the connection owns: `api -H` cannot replace them. */
 const RESERVED_HEADERS = new Set(['x-api-key', 'host', 'content-length', 'connection', 'transfer-encoding']);
 
@@ -99,7 +102,7 @@ type Attempt = { kind: 'response'; answer: ReadAnswer } | { kind: 'network'; err
 
 export class Http {
   readonly #options: HttpOptions;
-  readonly #agent: Agent;
+  readonly #agent: Dispatcher;
   readonly #retry: RetryPolicy;
   readonly #gates: AccountGates;
   readonly #sleep: NonNullable<HttpOptions['sleep']>;
@@ -114,17 +117,7 @@ export class Http {
     const { debug } = options;
     // Every debug line goes through the redaction, whatever the server echoed back.
     this.#debug = debug ? (line) => debug(this.redact(line)) : undefined;
-    this.#agent = new Agent({
-      // A ceiling: each account worked on at once may have `depth` requests in flight. Connections are
-      // opened only as requests need them (one per request in flight), see attempt().
-      connections: Math.max(1, options.connections ?? 1) * this.#gates.configuredDepth(),
-      pipelining: 1,
-      keepAliveTimeout: 10_000,
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-      connectTimeout: Math.min(options.timeoutMs, 10_000),
-      maxResponseSize: options.maxAnswerBytes ?? MAX_ANSWER_BYTES,
-    });
+    this.#agent = createDispatcher(options, this.#gates.configuredDepth(), this.#debug);
   }
 
   /** --debug is on (so advice to run with --debug would be noise). */
@@ -336,16 +329,33 @@ export class Http {
     if (outcome.kind === 'response') return settle(outcome.answer, context);
     const tries = attempts > 1 ? ` (tried ${attempts} times)` : '';
     const error = outcome.error;
+    const { proxy } = this.#options;
+    const refused = proxy && proxyRefusal(error);
+    if (proxy && refused) {
+      throw new NetworkError(
+        failed(
+          context,
+          `the proxy ${redactedProxy(proxy.url)} refused: ${refused} ${reasonPhrase(refused)}`.trimEnd(),
+        ),
+        {
+          hint: `Check ${proxy.variable} (the proxy's address, and user:password@ before it if it asks for them), or list this host in NO_PROXY.`,
+          cause: error,
+        },
+      );
+    }
     const why =
       error instanceof BodyError
         ? `the service answered ${error.status}, but ${error.reason}`
-        : describeNetworkError(error);
-    throw new NetworkError(failed(context, `${why}${tries}`), {
-      hint: !isIdempotent(spec.method)
-        ? 'The service may or may not have processed this request: check before you run it again.'
-        : error instanceof BodyError
-          ? `The answer was cut short on the way (a proxy or an unstable connection); try again${this.debugging ? '' : ', or run with --debug'}.`
-          : `Check the base URL (${this.#options.baseUrl}) and your network.`,
+        : describeNetworkError(error, new URL(this.#options.baseUrl).host);
+    const via = proxy ? ` through the proxy ${redactedProxy(proxy.url)}` : '';
+    throw new NetworkError(failed(context, `${why}${via}${tries}`), {
+      hint: certificateProblem(error)
+        ? "The certificate is checked against the system's authorities and NODE_EXTRA_CA_CERTS, never skipped: a network with its own authority needs NODE_EXTRA_CA_CERTS=/path/to/its-ca.pem."
+        : !isIdempotent(spec.method)
+          ? 'The service may or may not have processed this request: check before you run it again.'
+          : error instanceof BodyError
+            ? `The answer was cut short on the way (a proxy or an unstable connection); try again${this.debugging ? '' : ', or run with --debug'}.`
+            : `Check the base URL (${this.#options.baseUrl})${proxy ? `, ${proxy.variable}` : ''} and your network.`,
       cause: error,
     });
   }

@@ -12,11 +12,35 @@ export function isTooLarge(error: unknown): boolean {
   );
 }
 
-export function describeNetworkError(error: unknown): string {
+/** Certificate problems by OpenSSL's code: named, never retried, never worked around. */
+const CERTIFICATE_PROBLEMS: Record<string, string> = {
+  CERT_HAS_EXPIRED: 'has expired',
+  CERT_NOT_YET_VALID: 'is not valid yet',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'is self-signed',
+  SELF_SIGNED_CERT_IN_CHAIN: 'was issued by a self-signed authority this machine does not trust',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'was issued by an authority this machine does not trust',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'cannot be verified (its issuer is unknown)',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'is for another host',
+  CERT_REVOKED: 'was revoked',
+};
+
+/** The certificate problem of a failed TLS connection, or undefined when it is not one. */
+export function certificateProblem(error: unknown): { code: string; words: string } | undefined {
+  for (let e: unknown = error; e instanceof Error; e = (e as { cause?: unknown }).cause) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code && CERTIFICATE_PROBLEMS[code]) return { code, words: CERTIFICATE_PROBLEMS[code] };
+  }
+  return undefined;
+}
+
+export function describeNetworkError(error: unknown, host?: string): string {
   if (error instanceof undiciErrors.UndiciError || error instanceof Error) {
     const code = (error as NodeJS.ErrnoException).code;
     const cause = (error as { cause?: NodeJS.ErrnoException }).cause;
     const causeCode = cause?.code;
+    const certificate = certificateProblem(error);
+    if (certificate)
+      return `the TLS certificate of ${host ?? 'the server'} ${certificate.words} (${certificate.code})`;
     if (causeCode === 'ECONNREFUSED' || code === 'ECONNREFUSED') return 'connection refused';
     if (causeCode === 'ECONNRESET' || code === 'ECONNRESET') return 'connection reset by the server';
     if (code === 'ETIMEDOUT') return error.message;

@@ -1,0 +1,96 @@
+/**
+ * The proxy conventions of curl and gh (contract, "Network"): HTTPS_PROXY for an https base URL,
+ * HTTP_PROXY for an http one (lower-case forms first, as curl and undici read them), NO_PROXY to go
+ * direct. undici's EnvHttpProxyAgent does the routing and NO_PROXY matching (http.ts); this module picks
+ * the variable, reads its URL, and says everything about it with the credentials redacted.
+ * docs/network.md lists what differs from curl.
+ */
+import { UsageError } from '../errors.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** The proxy variables as the environment holds them: [name, value] of the form that is set. */
+export interface ProxyEnvironment {
+  https?: readonly [name: string, value: string] | undefined;
+  http?: readonly [name: string, value: string] | undefined;
+  noProxy?: string | undefined;
+}
+
+/** The proxy the run's requests go through (NO_PROXY still sends matching hosts direct). */
+export interface ProxySettings {
+  url: URL;
+  /** The variable it came from, for messages: "HTTPS_PROXY". */
+  variable: string;
+  noProxy: string;
+}
+
+/** Lower case first, then upper case; an empty value counts as unset. */
+function pick(env: Env, name: string): readonly [string, string] | undefined {
+  for (const variant of [name.toLowerCase(), name]) {
+    const value = env[variant]?.trim();
+    if (value) return [variant, value];
+  }
+  return undefined;
+}
+
+export function readProxyEnvironment(env: Env): ProxyEnvironment {
+  return {
+    https: pick(env, 'HTTPS_PROXY'),
+    http: pick(env, 'HTTP_PROXY'),
+    noProxy: pick(env, 'NO_PROXY')?.[1],
+  };
+}
+
+/** The proxy for this base URL, or undefined to go direct. A proxy that is not a URL is exit 2. */
+export function proxyFor(baseUrl: string, env: ProxyEnvironment): ProxySettings | undefined {
+  const chosen = baseUrl.startsWith('https:') ? env.https : env.http;
+  if (!chosen) return undefined;
+  const [variable, value] = chosen;
+  let url: URL;
+  try {
+    // `proxy.example.com:3128` without a scheme means http://, as curl reads it.
+    url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`);
+  } catch {
+    throw new UsageError(`${variable} is not a proxy URL: ${redactText(value)}; nothing was sent.`, {
+      hint: `Set it like ${variable}=http://proxy.example.com:3128 (user:password@ before the host if it needs them).`,
+    });
+  }
+  if (!['http:', 'https:', 'socks5:', 'socks:'].includes(url.protocol)) {
+    throw new UsageError(
+      `${variable} has the scheme ${url.protocol}, which is not a proxy's; nothing was sent.`,
+      {
+        hint: 'Use http://, https:// or socks5://.',
+      },
+    );
+  }
+  return { url, variable, noProxy: env.noProxy ?? '' };
+}
+
+/** The proxy's address without its credentials: http://[redacted]@proxy:3128. */
+export function redactedProxy(url: URL): string {
+  if (!url.username && !url.password) return url.origin;
+  return `${url.protocol}//[redacted]@${url.host}`;
+}
+
+/** Any text with a user:password@ in a URL redacted (a proxy value that did not parse). */
+function redactText(text: string): string {
+  return text.replace(/\/\/[^/@\s]*@/, '//[redacted]@');
+}
+
+/**
+ * The Proxy-Authorization undici should send: it sends one itself only when the URL has both a user and
+ * a password; curl also sends a user alone (with an empty password), and so do we.
+ */
+export function proxyToken(url: URL): string | undefined {
+  if (!url.username || url.password) return undefined;
+  return `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:`).toString('base64')}`;
+}
+
+/** The proxy's answer when it refused (undici's messages for a failed CONNECT and a forwarded 407). */
+export function proxyRefusal(error: unknown): number | undefined {
+  const message = error instanceof Error ? error.message : '';
+  const tunnel = /^Proxy response \((\d{3})\) !== 200 when HTTP Tunneling/.exec(message);
+  if (tunnel) return Number(tunnel[1]);
+  if (/^Proxy Authentication Required \(407\)/.test(message)) return 407;
+  return undefined;
+}

@@ -1,0 +1,198 @@
+/**
+ * Behind a proxy (contract, "Network"), through the built binary and a real proxy on 127.0.0.1
+ * (test/helpers/proxy.ts): https tunnelled with CONNECT to the sandbox behind a TLS front whose CA is
+ * trusted through NODE_EXTRA_CA_CERTS, http forwarded, NO_PROXY going direct, a proxy's 407 named with
+ * its credentials never printed, --debug showing the proxy redacted, the in-flight limits kept, and
+ * certificate problems named and never retried.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
+import { type Harness, type RunResult, startHarness } from '../helpers/cli.js';
+import {
+  type Certificates,
+  HAVE_OPENSSL,
+  makeCertificates,
+  startProxy,
+  startTlsFront,
+  type TestProxy,
+  type TlsFront,
+} from '../helpers/proxy.js';
+
+const STACK_LINE = /^\s+at /m;
+const SECRET = 's3cret-Proxy-Pass';
+
+let h: Harness;
+let certs: Certificates;
+let tls: TlsFront;
+let proxy: TestProxy;
+beforeAll(async () => {
+  // 3 pages of 50 companies, each answered after 15 ms: enough for reads to overlap.
+  h = await startHarness({ seed: { companies: 150 }, latencyMs: 15, queueLimit: 2 });
+  certs = makeCertificates();
+  tls = await startTlsFront(Number(new URL(h.sandbox.url).port), certs.good);
+  proxy = await startProxy();
+});
+afterAll(async () => {
+  await proxy?.close();
+  await tls?.close();
+  await h?.close();
+  certs?.remove();
+});
+beforeEach(() => {
+  h.sandbox.reset();
+  proxy.visits.length = 0;
+});
+
+/** A run against the https front (or `base`), with only the given proxy variables set. */
+function run(args: string[], env: Record<string, string>, base = `${tls.url}/rest`): Promise<RunResult> {
+  const unset = Object.fromEntries(
+    ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'].map((n) => [
+      n,
+      undefined,
+    ]),
+  );
+  return h.run(['--base-url', base, ...args], {
+    env: { ...unset, NODE_EXTRA_CA_CERTS: certs.caFile, AGENCY_API_KEY: h.sandbox.hqKey, ...env },
+  });
+}
+const companyCount = () => h.sandbox.store.companies(MAIN_AGENCY_ID).length;
+
+describe.skipIf(!HAVE_OPENSSL)('behind a proxy', () => {
+  it.each(['HTTPS_PROXY', 'https_proxy'])(
+    '%s: https goes through CONNECT to the server, whose certificate the CA in NODE_EXTRA_CA_CERTS vouches for',
+    async (variable) => {
+      const r = await run(['companies', 'list'], { [variable]: proxy.url });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout.trimEnd().split('\n')).toHaveLength(companyCount());
+      expect(proxy.visits.length).toBeGreaterThan(0);
+      expect(proxy.visits.every((v) => v.kind === 'connect' && v.target === `127.0.0.1:${tls.port}`)).toBe(
+        true,
+      );
+      expect(h.requests().length).toBeGreaterThan(0);
+    },
+  );
+
+  it('the per-account limit holds through the proxy: reads overlap, never beyond the depth (no 429)', async () => {
+    const r = await run(['companies', 'list'], { HTTPS_PROXY: proxy.url, AGENCY_MAX_IN_FLIGHT: '3' });
+    expect(r.code, r.stderr).toBe(0);
+    const stats = h.sandbox.stats();
+    expect(stats.rejected429).toBe(0);
+    const queued = Object.entries(stats.maxQueuedByAccount).find(([account]) =>
+      account.startsWith('hq:'),
+    )?.[1];
+    expect(queued).toBeLessThanOrEqual(3);
+    expect(queued).toBeGreaterThanOrEqual(2);
+  });
+
+  it.each(['HTTP_PROXY', 'http_proxy'])('%s: plain http is forwarded to the proxy', async (variable) => {
+    const r = await run(['companies', 'list'], { [variable]: proxy.url }, h.sandbox.baseUrl);
+    expect(r.code, r.stderr).toBe(0);
+    expect(proxy.visits[0]).toMatchObject({
+      kind: 'forward',
+      target: `${h.sandbox.baseUrl}/v2/agency/companies?page=1`,
+    });
+  });
+
+  it('an https base URL does not use HTTP_PROXY (as curl and gh)', async () => {
+    const r = await run(['companies', 'list'], { HTTP_PROXY: proxy.url });
+    expect(r.code, r.stderr).toBe(0);
+    expect(proxy.visits).toEqual([]);
+  });
+
+  it.each([['127.0.0.1'], ['localhost,127.0.0.1'], ['*'], [`127.0.0.1:${'PORT'}`]])(
+    'NO_PROXY=%s goes direct',
+    async (noProxy) => {
+      const r = await run(['companies', 'list'], {
+        HTTPS_PROXY: proxy.url,
+        NO_PROXY: noProxy.replace('PORT', String(tls.port)),
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(proxy.visits).toEqual([]);
+      expect(h.requests().length).toBeGreaterThan(0);
+    },
+  );
+
+  it('NO_PROXY for another host still goes through the proxy', async () => {
+    const r = await run(['me'], { HTTPS_PROXY: proxy.url, NO_PROXY: 'example.com,.internal' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(proxy.visits).toHaveLength(1);
+  });
+});
+
+describe.skipIf(!HAVE_OPENSSL)('a proxy that asks for credentials', () => {
+  let guarded: TestProxy;
+  beforeAll(async () => {
+    guarded = await startProxy({ credentials: `alice:${SECRET}` });
+  });
+  afterAll(() => guarded.close());
+  beforeEach(() => {
+    guarded.visits.length = 0;
+  });
+  const withCredentials = (password: string) =>
+    `http://alice:${encodeURIComponent(password)}@127.0.0.1:${guarded.port}`;
+
+  it('the right ones in the URL are sent as Proxy-Authorization', async () => {
+    const r = await run(['me'], { HTTPS_PROXY: withCredentials(SECRET) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(guarded.visits[0]?.authorization).toBe(
+      `Basic ${Buffer.from(`alice:${SECRET}`).toString('base64')}`,
+    );
+  });
+
+  it.each([
+    ['a CONNECT (https)', (): [string, string] => ['HTTPS_PROXY', withCredentials('wrong-Pass')], undefined],
+    [
+      'a forwarded request (http)',
+      (): [string, string] => ['HTTP_PROXY', withCredentials('wrong-Pass')],
+      'http',
+    ],
+  ])(
+    '407 to %s: exit 1 naming the proxy, its answer and the variable; no credential printed',
+    async (_what, variable, scheme) => {
+      const [name, value] = variable();
+      const base = scheme === 'http' ? h.sandbox.baseUrl : `${tls.url}/rest`;
+      const r = await run(['--json', 'me'], { [name]: value }, base);
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(
+        `the proxy http://[redacted]@127.0.0.1:${guarded.port} refused: 407 Proxy Authentication Required`,
+      );
+      expect(r.stderr).toContain(`hint: Check ${name}`);
+      expect(r.stderr).not.toContain('wrong-Pass');
+      expect(r.stderr).not.toContain('alice');
+      expect(r.stderr).not.toMatch(STACK_LINE);
+      expect(guarded.visits).toHaveLength(1); // a refusal is not retried
+      expect(h.requests()).toEqual([]);
+    },
+  );
+
+  it('--debug shows the proxy with its credentials redacted', async () => {
+    const r = await run(['--debug', 'me'], { HTTPS_PROXY: withCredentials(SECRET) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`[debug] proxy http://[redacted]@127.0.0.1:${guarded.port} (HTTPS_PROXY)`);
+    expect(r.stderr).not.toContain(SECRET);
+    expect(r.stderr).not.toContain(encodeURIComponent(SECRET));
+    expect(r.stderr).not.toContain(Buffer.from(`alice:${SECRET}`).toString('base64'));
+  });
+});
+
+describe.skipIf(!HAVE_OPENSSL)('certificate problems: named, never retried', () => {
+  it.each([
+    ['expired', 'has expired (CERT_HAS_EXPIRED)'],
+    ['selfSigned', 'is self-signed (DEPTH_ZERO_SELF_SIGNED_CERT)'],
+    ['otherHost', 'is for another host (ERR_TLS_CERT_ALTNAME_INVALID)'],
+  ] as const)('%s certificate: exit 1, "%s", one attempt', async (which, words) => {
+    const front = await startTlsFront(Number(new URL(h.sandbox.url).port), certs[which]);
+    try {
+      const r = await run(['companies', 'list'], {}, `${front.url}/rest`);
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toContain(`the TLS certificate of 127.0.0.1:${front.port} ${words}`);
+      expect(r.stderr).toContain('NODE_EXTRA_CA_CERTS');
+      expect(r.stderr).not.toMatch(STACK_LINE);
+      expect(front.connections()).toBe(1);
+      expect(h.requests()).toEqual([]);
+    } finally {
+      await front.close();
+    }
+  });
+});
