@@ -26,8 +26,8 @@ let certs: Certificates;
 let tls: TlsFront;
 let proxy: TestProxy;
 beforeAll(async () => {
-  // 3 pages of 50 companies, each answered after 15 ms: enough for reads to overlap.
-  h = await startHarness({ seed: { companies: 150 }, latencyMs: 15, queueLimit: 2 });
+  // 12 pages of 50 companies, each answered after 20 ms: enough for reads to overlap.
+  h = await startHarness({ seed: { companies: 600 }, latencyMs: 20, queueLimit: 2 });
   certs = makeCertificates();
   tls = await startTlsFront(Number(new URL(h.sandbox.url).port), certs.good);
   proxy = await startProxy();
