@@ -3,13 +3,23 @@
  * a fresh sandbox per file, each command in an 80-column tmux terminal). Checked in, they must be what
  * a run prints now. Without tmux the examples cannot be run, and these tests say so.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 import { TMUX_MISSING } from '../helpers/tmux.js';
+
+/** The examples run in tmux, and some pipe into jq or call the sandbox with curl. */
+const TOOLS_MISSING =
+  TMUX_MISSING ??
+  ['jq', 'curl']
+    .filter((tool) => spawnSync(tool, ['--version']).error !== undefined)
+    .map(
+      (tool) =>
+        `${tool} is not installed (apt-get install -y ${tool}); the docs' console examples are not run`,
+    )[0];
 
 function genExamples(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -22,7 +32,7 @@ function genExamples(...args: string[]): Promise<{ status: number | null; stdout
   });
 }
 
-describe.skipIf(TMUX_MISSING)('the console examples of the docs', () => {
+describe.skipIf(TOOLS_MISSING)('the console examples of the docs', () => {
   const dir = mkdtempSync(join(tmpdir(), 'agency-examples-test-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -68,4 +78,4 @@ describe.skipIf(TMUX_MISSING)('the console examples of the docs', () => {
   });
 });
 
-if (TMUX_MISSING) it.skip(TMUX_MISSING, () => {});
+if (TOOLS_MISSING) it.skip(TOOLS_MISSING, () => {});
