@@ -19,7 +19,7 @@ const CERTIFICATE_PROBLEMS: Record<string, string> = {
   DEPTH_ZERO_SELF_SIGNED_CERT: 'is self-signed',
   SELF_SIGNED_CERT_IN_CHAIN: 'was issued by a self-signed authority this machine does not trust',
   UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'was issued by an authority this machine does not trust',
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'cannot be verified (its issuer is unknown)',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'cannot be verified: its issuer is not trusted',
   ERR_TLS_CERT_ALTNAME_INVALID: 'is for another host',
   CERT_REVOKED: 'was revoked',
 };
