@@ -158,7 +158,7 @@ describe('deliverability', () => {
     expect(wide.code, wide.stderr).toBe(0);
     const text = plain(wide.stdout);
     expect(text).toMatch(
-      /ID\s+NAME\s+SENT\s+SENT ±\s+DELIVERED\s+OPENED\s+REPLIED\s+REPLIED ±\s+BOUNCED\s+BOUNCED ±\s+REPLY RATE\s+BOUNCE RATE/,
+      /ID\s+NAME\s+SENT\s+SENT ±\s+DELIVERED\s+OPENED\s+REPLIED\s+REPLIED ±\s+BOUNCED\s+BOUNCED ±\s+REPLY %\s+BOUNCE %/,
     );
     const first = listing[0] as Item;
     const sentChange = Math.round(
@@ -167,7 +167,7 @@ describe('deliverability', () => {
         100,
     );
     expect(text).toContain(`${sentChange > 0 ? '+' : ''}${sentChange}%`);
-    const narrow = await runOnTerminal(h, ['deliverability', '--company', String(first.id)], { columns: 70 });
+    const narrow = await runOnTerminal(h, ['deliverability', '--company', String(first.id)], { columns: 50 });
     expect(plain(narrow.stdout)).not.toContain('±');
     expect(plain(narrow.stdout)).toMatch(/ID\s+NAME\s+SENT/);
     expect(plain(narrow.stderr)).toMatch(/columns hidden \(.*sent ±/);

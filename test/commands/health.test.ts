@@ -292,7 +292,7 @@ describe('health', () => {
       env: { FORCE_COLOR: '1' },
     });
     expect(r.code).toBe(7);
-    expect(plain(r.stdout)).toMatch(/COMPANY_ID\s+NAME\s+SEVERITY\s+CHECK\s+DETAIL/i);
+    expect(plain(r.stdout)).toMatch(/COMPANY\s+NAME\s+SEVERITY\s+CHECK\s+DETAIL/);
     expect(r.stdout).toContain('\u001b[31m'); // critical in red
     expect(plain(r.stderr)).toMatch(/\d+ critical, \d+ warnings?, \d+ info across 1 client\./);
   });

@@ -53,13 +53,19 @@ const columns: Column<DeliverabilityRow>[] = [
     field: 'delivered_emails',
     value: (r) => current(r.delivered_emails),
     kind: 'count',
-    priority: 3,
+    priority: 4,
   },
-  { header: 'opened', field: 'views', value: (r) => current(r.views), kind: 'count', priority: 3 },
-  { header: 'replied', field: 'replies', value: (r) => current(r.replies), kind: 'count', priority: 1 },
-  { header: 'bounced', field: 'bounces', value: (r) => current(r.bounces), kind: 'count', priority: 1 },
-  { header: 'reply rate', value: (r) => percent(r.reply_rate), kind: 'count', priority: 1 },
-  { header: 'bounce rate', value: (r) => percent(r.bounce_rate), kind: 'count', priority: 1 },
+  { header: 'opened', field: 'views', value: (r) => current(r.views), kind: 'count', priority: 4 },
+  { header: 'replied', field: 'replies', value: (r) => current(r.replies), kind: 'count', priority: 2 },
+  { header: 'bounced', field: 'bounces', value: (r) => current(r.bounces), kind: 'count', priority: 2 },
+  { header: 'reply %', name: 'reply_rate', value: (r) => percent(r.reply_rate), kind: 'count', priority: 1 },
+  {
+    header: 'bounce %',
+    name: 'bounce_rate',
+    value: (r) => percent(r.bounce_rate),
+    kind: 'count',
+    priority: 1,
+  },
 ];
 
 /** The change against the previous period ("+12%"): on a terminal only, beside its counter. */
@@ -70,7 +76,7 @@ const changeColumns: Column<DeliverabilityRow>[] = [
     field: 'emails_sent',
     value: (r) => change(r.emails_sent),
     kind: 'count',
-    priority: 2,
+    priority: 3,
   },
   {
     header: 'replied ±',
@@ -78,7 +84,7 @@ const changeColumns: Column<DeliverabilityRow>[] = [
     field: 'replies',
     value: (r) => change(r.replies),
     kind: 'count',
-    priority: 4,
+    priority: 5,
   },
   {
     header: 'bounced ±',
@@ -86,7 +92,7 @@ const changeColumns: Column<DeliverabilityRow>[] = [
     field: 'bounces',
     value: (r) => change(r.bounces),
     kind: 'count',
-    priority: 4,
+    priority: 5,
   },
 ];
 

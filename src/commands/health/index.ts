@@ -61,14 +61,16 @@ const SEVERITY_STYLE: Record<Severity, (chalk: ChalkInstance) => (text: string) 
 };
 
 const columns: Column<Problem>[] = [
-  { header: 'company_id', value: (p) => p.company_id },
+  { header: 'company', name: 'company_id', value: (p) => p.company_id, kind: 'id' },
   { header: 'name', value: (p) => p.name },
   {
     header: 'severity',
     value: (p) => p.severity,
     style: (value, chalk) => SEVERITY_STYLE[value as Severity]?.(chalk),
   },
-  { header: 'check', value: (p) => p.check, priority: 2 },
+  // A check's name is shown whole or not at all (kind 'count'); on a narrow terminal it goes first,
+  // since the detail says the same and more.
+  { header: 'check', value: (p) => p.check, kind: 'count', priority: 3 },
   { header: 'detail', value: (p) => p.detail, priority: 1 },
 ];
 
