@@ -5,6 +5,7 @@
 //   man/man1/<slug>.1          the same as man pages: agency(1), agency-keys-create(1), …
 //   package.json "man"         the man pages, so that npm installs them (`man agency` after npm i -g)
 //   README.md                  the exit code table, between its EXIT_CODES markers
+//   docs/mcp.md                the table of `agency mcp`'s tools, between its markers
 //
 // Options: --check (write nothing; exit 1 naming every file that is out of date — the test runs this),
 // --out DIR (write or check under DIR instead of the repository), --bin FILE (another build).
@@ -13,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { assertBuildIsCurrent, commandLine, report, syncFiles } from './docs/files.mjs';
 import { commandPage, indexPage, prose } from './docs/markdown.mjs';
+import { MCP_PAGE, mcpTools, withMcpTools } from './docs/mcp-tools.mjs';
 import { readCommands } from './docs/model.mjs';
 import { manPage } from './docs/roff.mjs';
 
@@ -35,6 +37,8 @@ async function referenceFiles(bin = path.join(root, 'bin/agency.js')) {
   }
   files.set('package.json', withManPages(pkg, commands));
   files.set('README.md', withExitCodes(readFileSync(path.join(root, 'README.md'), 'utf8'), exitCodes));
+  const mcpPage = readFileSync(path.join(root, MCP_PAGE), 'utf8');
+  files.set(MCP_PAGE, withMcpTools(mcpPage, await mcpTools(bin)));
   return files;
 }
 

@@ -6,7 +6,7 @@
 import type { Command } from '@commander-js/extra-typings';
 import { collectValues } from '../commands/command.js';
 import { UsageError } from '../errors.js';
-import type { ToolSpec } from './tools.js';
+import { LOCAL_FILES, type ToolSpec } from './tools.js';
 
 export interface Param {
   /** The property of the tool's input: the option's or argument's name in snake_case. */
@@ -46,7 +46,6 @@ export function paramsOf(command: Command, spec: ToolSpec): Param[] {
   }));
   for (const option of command.options) {
     const name = option.name();
-    if (option.hidden || option.negate || spec.omit?.includes(name)) continue;
     if (spec.text?.option === name) {
       const { property, description } = spec.text;
       params.push({
@@ -60,6 +59,7 @@ export function paramsOf(command: Command, spec: ToolSpec): Param[] {
       });
       continue;
     }
+    if (option.hidden || option.negate || LOCAL_FILES.includes(name) || spec.omit?.includes(name)) continue;
     const takesValue = option.required || option.optional;
     params.push({
       property: snake(name),

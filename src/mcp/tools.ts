@@ -15,7 +15,7 @@ export interface ToolSpec {
   result: string;
   /** Writes are offered only with `agency mcp --allow-writes`. */
   write?: { destructive: boolean; idempotent: boolean };
-  /** Options not offered (local files and confirmations: the client asks the user before a write). */
+  /** Options not offered besides LOCAL_FILES (confirmations: the client asks the user before a write). */
   omit?: readonly string[];
   /** Properties whose values are whole numbers (the command still checks them as it checks flags). */
   integers?: readonly string[];
@@ -31,8 +31,8 @@ export interface ToolSpec {
   present?: (json: unknown, args: Readonly<Record<string, unknown>>) => unknown;
 }
 
-/** Options that name a local file: an assistant passes the values themselves. */
-const LOCAL_FILES = ['file', 'keys-out'];
+/** Options that name a local file, never offered: an assistant passes the values themselves. */
+export const LOCAL_FILES: readonly string[] = ['file', 'keys-out', 'html'];
 const PAGING = ['page', 'limit', 'concurrency'];
 
 const PLAN_TEXT = {
@@ -47,7 +47,8 @@ export const TOOLS: readonly ToolSpec[] = [
   {
     path: ['me'],
     title: 'Who the key belongs to',
-    result: 'The user and agency of the API key in use (HQ or client key).',
+    result:
+      'The user (id, email, name, role) and agency of the key in use; with `company`, that client account.',
   },
   {
     path: ['companies', 'list'],
@@ -59,17 +60,17 @@ export const TOOLS: readonly ToolSpec[] = [
   {
     path: ['companies', 'view'],
     title: 'Show one client company',
-    result: "The company's record, found by id or exact name.",
+    result: 'Its record: id, name, owner, active, running_campaigns, email_slots, linkedin_slots.',
   },
   {
     path: ['companies', 'users'],
     title: "List a company's users",
-    result: "An array of the company's users with their roles.",
+    result: 'An array of users: id, name, email, roles, guest_permissions.',
   },
   {
     path: ['companies', 'email-accounts'],
     title: "List a company's email accounts",
-    result: "An array of the company's email accounts.",
+    result: 'An array of email accounts: id, type (SMTP, IMAP, …) and details (email, provider, error, …).',
   },
   {
     path: ['keys', 'list'],
@@ -88,7 +89,8 @@ export const TOOLS: readonly ToolSpec[] = [
   {
     path: ['webhooks', 'list'],
     title: 'List webhooks',
-    result: 'An array of webhook subscriptions (event, url) of the HQ account or a company.',
+    result:
+      'An array of subscriptions {target_url, event}; over several companies, one record per company and subscription.',
   },
   {
     path: ['campaigns', 'list'],
@@ -104,7 +106,6 @@ export const TOOLS: readonly ToolSpec[] = [
     path: ['blacklist', 'check'],
     title: 'Check the blacklist',
     result: 'One record per value: {value, listed}.',
-    omit: LOCAL_FILES,
   },
   {
     path: ['inventory'],
@@ -112,7 +113,6 @@ export const TOOLS: readonly ToolSpec[] = [
     result:
       'One record per company: keys, mailboxes (types, errors), webhook events, email accounts, ' +
       'campaigns by status and with errors; per-company failures are part of the report. Reports progress.',
-    omit: LOCAL_FILES,
     integers: PAGING,
   },
   {
@@ -121,7 +121,6 @@ export const TOOLS: readonly ToolSpec[] = [
     result:
       'One record per client: emails sent, delivered, viewed, replied and bounced in the period and the one ' +
       'before (current_period, previous_period), with reply and bounce rates.',
-    omit: LOCAL_FILES,
   },
   {
     path: ['health'],
@@ -129,7 +128,7 @@ export const TOOLS: readonly ToolSpec[] = [
     result:
       '{period, companies_checked, problems}: one problem per row (company_id, name, severity critical, ' +
       'warning or info, check, detail), most severe first. Problems found are the answer, not an error.',
-    omit: [...LOCAL_FILES, 'html', 'fail-on'],
+    omit: ['fail-on'],
     integers: PAGING,
     answers: [7],
   },
@@ -149,7 +148,6 @@ export const TOOLS: readonly ToolSpec[] = [
       'An array of the companies created (id, name, owner, active). A name that exists already is refused, ' +
       'or with skip_existing left out and reported: nothing is created twice.',
     write: { destructive: false, idempotent: true },
-    omit: LOCAL_FILES,
   },
   {
     path: ['keys', 'create'],
@@ -157,7 +155,6 @@ export const TOOLS: readonly ToolSpec[] = [
     result:
       'For one company {company_id, label, api_key}; for several, one record per company. The new keys are whole.',
     write: { destructive: false, idempotent: false },
-    omit: LOCAL_FILES,
   },
   {
     path: ['webhooks', 'subscribe'],
@@ -166,7 +163,6 @@ export const TOOLS: readonly ToolSpec[] = [
       'One record per account and event: {company_id, event, target_url, result}, result "subscribed" or ' +
       '"exists". Sends only what is missing.',
     write: { destructive: false, idempotent: true },
-    omit: LOCAL_FILES,
     integers: PAGING,
   },
   {
@@ -176,7 +172,6 @@ export const TOOLS: readonly ToolSpec[] = [
       'One record per account and event: {company_id, event, target_url, result}, result "unsubscribed" or ' +
       '"absent". Removes only what is present.',
     write: { destructive: true, idempotent: true },
-    omit: LOCAL_FILES,
     integers: PAGING,
   },
   {
@@ -184,14 +179,12 @@ export const TOOLS: readonly ToolSpec[] = [
     title: 'Add to the blacklist',
     result: 'One record per value: {value, result}, result "added" or "exists" (already listed).',
     write: { destructive: false, idempotent: true },
-    omit: LOCAL_FILES,
   },
   {
     path: ['blacklist', 'remove'],
     title: 'Remove from the blacklist',
     result: 'One record per value: {value, result}, result "removed" or "absent" (not listed).',
     write: { destructive: true, idempotent: true },
-    omit: LOCAL_FILES,
   },
   {
     path: ['apply'],
@@ -200,7 +193,7 @@ export const TOOLS: readonly ToolSpec[] = [
       'The changes made (companies, keys — whole —, webhooks), as `plan` shows them first. Sends only ' +
       'what is still missing, so calling it again is safe.',
     write: { destructive: false, idempotent: true },
-    omit: ['yes', ...LOCAL_FILES],
+    omit: ['yes'],
     integers: PAGING,
     fixed: ['--yes'],
     text: PLAN_TEXT,

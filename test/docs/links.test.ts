@@ -11,7 +11,6 @@ import { ROOT } from '../helpers/cli.js';
 const PAGES_BEING_WRITTEN = new Map([
   ['docs/network.md', 'issue 17: proxies and certificates'],
   ['docs/fleet-health.md', 'issue 19: deliverability and health'],
-  ['docs/mcp.md', 'issue 22: agency mcp'],
 ]);
 
 function markdownFiles(): string[] {

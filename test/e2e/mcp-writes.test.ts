@@ -38,6 +38,18 @@ describe('agency mcp --allow-writes', () => {
     expect(shared.h.sandbox.stats().createdKeys).toBe(1);
   });
 
+  it('applies a desired state given as YAML, and sends nothing the second time', async () => {
+    const company = activeCompany(shared.h.sandbox);
+    const yaml = `companies:\n  - name: ${company.name}\n    keys: [mcp-apply]\n`;
+    const before = shared.h.sandbox.store.keysOf(company.id).length;
+    resultJson(await call('apply', { yaml }));
+    expect(shared.h.sandbox.store.keysOf(company.id).map((k) => k.label)).toContain('mcp-apply');
+    expect(shared.h.sandbox.store.keysOf(company.id)).toHaveLength(before + 1);
+    shared.h.sandbox.reset();
+    resultJson(await call('apply', { yaml }));
+    expect(sent(shared.h.sandbox).filter((r) => r.method === 'POST')).toEqual([]);
+  });
+
   it('refuses a bad write before any request', async () => {
     const id = activeCompany(shared.h.sandbox).id;
     const cases: [string, Record<string, unknown>, RegExp][] = [

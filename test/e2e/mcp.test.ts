@@ -36,6 +36,9 @@ describe('agency mcp (reads only)', () => {
     for (const tool of tools) {
       expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
       expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
+      // No tool reads or writes a local file: the assistant gives the values.
+      for (const local of ['file', 'keys_out', 'html'])
+        expect(tool.inputSchema.properties).not.toHaveProperty(local);
     }
     for (const write of [
       'keys_create',
