@@ -9,7 +9,6 @@ import { ROOT } from '../helpers/cli.js';
 
 /** Pages the README links to that another issue is writing at the same time; each must go once it exists. */
 const PAGES_BEING_WRITTEN = new Map([
-  ['docs/network.md', 'issue 17: proxies and certificates'],
   ['docs/fleet-health.md', 'issue 19: deliverability and health'],
 ]);
 
