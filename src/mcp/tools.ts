@@ -175,6 +175,32 @@ export const TOOLS: readonly ToolSpec[] = [
     integers: PAGING,
   },
   {
+    path: ['webhooks', 'move'],
+    title: 'Move webhooks to another URL',
+    result:
+      'One record per account and event: {company_id, event, from, to, result}, result "moved", ' +
+      '"already-moved", "would-move" (dry_run), "absent", "skipped-inactive", "failed" or "restored". ' +
+      'A second call sends nothing.',
+    write: { destructive: true, idempotent: true },
+    integers: PAGING,
+  },
+  {
+    path: ['guests', 'invite'],
+    title: "Invite a client's people as guests",
+    result:
+      'One record per address: {email, result}, result "invited", "already-guest", "would-invite" ' +
+      '(dry_run) or "failed". An address already a guest is not sent.',
+    write: { destructive: false, idempotent: true },
+  },
+  {
+    path: ['guests', 'permissions'],
+    title: 'Set what guests may see',
+    result:
+      'One record per guest: {id, email, permissions, result}, result "set", "unchanged" or "would-set" ' +
+      '(dry_run). Only the guests whose permissions differ are sent.',
+    write: { destructive: true, idempotent: true },
+  },
+  {
     path: ['blacklist', 'add'],
     title: 'Add to the blacklist',
     result: 'One record per value: {value, result}, result "added" or "exists" (already listed).',

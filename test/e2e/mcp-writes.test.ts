@@ -21,6 +21,9 @@ describe('agency mcp --allow-writes', () => {
     });
     expect(annotations('webhooks_unsubscribe')).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     expect(annotations('apply')).toMatchObject({ readOnlyHint: false, idempotentHint: true });
+    expect(annotations('webhooks_move')).toMatchObject({ destructiveHint: true, idempotentHint: true });
+    expect(annotations('guests_invite')).toMatchObject({ destructiveHint: false, idempotentHint: true });
+    expect(annotations('guests_permissions')).toMatchObject({ destructiveHint: true, idempotentHint: true });
     expect(annotations('companies_list')).toMatchObject({ readOnlyHint: true });
     const apply = tools.find((t) => t.name === 'apply')?.inputSchema;
     expect(apply?.properties).not.toHaveProperty('yes');
@@ -48,6 +51,29 @@ describe('agency mcp --allow-writes', () => {
     shared.h.sandbox.reset();
     resultJson(await call('apply', { yaml }));
     expect(sent(shared.h.sandbox).filter((r) => r.method === 'POST')).toEqual([]);
+  });
+
+  it('answers a dry run of webhooks_move and guests_invite as the commands do, sending no change', async () => {
+    const company = activeCompany(shared.h.sandbox);
+    const from = 'https://hooks.northwind.example/woodpecker/replies';
+    const cases: [string, Record<string, unknown>, string[]][] = [
+      [
+        'webhooks_move',
+        { from, to: 'https://b.example/h', all: true, dry_run: true },
+        ['webhooks', 'move', '--from', from, '--to', 'https://b.example/h', '--all', '--dry-run'],
+      ],
+      [
+        'guests_invite',
+        { company: String(company.id), email: ['new.guest@acme.example'], dry_run: true },
+        ['guests', 'invite', String(company.id), '--email', 'new.guest@acme.example', '--dry-run'],
+      ],
+    ];
+    for (const [tool, args, argv] of cases) {
+      const cli = await shared.h.run([...argv, '--json']);
+      expect(cli.code, cli.stderr).toBe(0);
+      expect(resultJson(await call(tool, args)), tool).toEqual(JSON.parse(cli.stdout));
+    }
+    expect(sent(shared.h.sandbox).filter((r) => r.method !== 'GET')).toEqual([]);
   });
 
   it('refuses a bad write before any request', async () => {
