@@ -5,7 +5,6 @@
  * against those reads and the client's line of the deliverability listing. Results come per client,
  * in the clients' order, so that rows can be produced as each client is done.
  */
-import { mapPool } from '../api/limit.js';
 import type { Deliverability } from '../api/types.js';
 import { AgencyError, ExitCode, InterruptedError } from '../errors.js';
 import type { Client } from './clients.js';
@@ -17,6 +16,7 @@ import {
   unreadable,
 } from './health-checks.js';
 import type { MailEntry } from './inventory-parts.js';
+import { mapInOrder, type OrderedRun } from './ordered.js';
 
 export interface AccountReader {
   mailboxes(companyId?: number): Promise<MailEntry[]>;
@@ -89,16 +89,23 @@ export async function checkOne(
 
 /**
  * Every client checked, `concurrency` at a time (a lane moves on when its client's last read is on its
- * way back), results in the clients' order. An inactive client the company list marked is not read.
+ * way back); `onResult` gets each client's result in the clients' order as soon as it and every client
+ * before it are done (so rows are printed as they come, and an interrupted run keeps them). An
+ * inactive client the company list marked is not read.
  */
 export function checkClients(
   api: AccountReader,
   clients: readonly Client[],
   items: readonly Deliverability[],
-  options: { concurrency: number; signal: AbortSignal; onDone?: () => void },
-): Promise<ClientResult[]> {
+  options: {
+    concurrency: number;
+    signal: AbortSignal;
+    onDone?: () => void;
+    onResult?: (result: ClientResult) => void;
+  },
+): Promise<OrderedRun<ClientResult>> {
   const byId = new Map(items.map((item) => [item.id, item]));
-  return mapPool(
+  return mapInOrder(
     clients,
     options.concurrency,
     async (client, _index, release): Promise<ClientResult> => {
@@ -109,6 +116,7 @@ export function checkClients(
       options.onDone?.();
       return result;
     },
+    (result) => options.onResult?.(result),
     options.signal,
   );
 }

@@ -8,6 +8,8 @@ import { cellText } from './text.js';
 import type { Column, ListOptions, Writer } from './writer.js';
 
 export interface RowStream<T> {
+  /** Rows are written as they are pushed (piped TSV or CSV); else end() prints them all. */
+  readonly streaming: boolean;
   push(item: T): void;
   /** Prints what is still held (the table, the JSON array); call it also after an interrupt. */
   end(options?: ListOptions): Promise<void>;
@@ -35,6 +37,7 @@ export function rowStream<T>(out: Writer, allColumns: readonly Column<T>[]): Row
   };
   return {
     items,
+    streaming: immediate,
     push(item) {
       items.push(item);
       if (immediate) writeRow(item);

@@ -119,7 +119,7 @@ describe('health', () => {
     ['no_webhook', 'info', (s) => s.webhooks === 0, /^no webhook subscription$/],
   ];
 
-  it('a fresh sandbox has every kind of problem: exit 7, rows by severity then client', async () => {
+  it('a fresh sandbox has every kind of problem: exit 7, piped rows by client (as checked), worst first', async () => {
     const r = await h.run(['health']);
     expect(r.code).toBe(7);
     expect(r.stderr).toMatch(/^\d+ critical, \d+ warnings?, \d+ info across \d+ clients\.$/m);
@@ -129,9 +129,19 @@ describe('health', () => {
     const kinds = new Set(rows.map((row) => `${row[3]}/${row[2]}`));
     for (const [check, severity] of CASES) expect(kinds).toContain(`${check}/${severity}`);
     const order = survey.map((s) => s.id);
-    const keys = rows.map((row) => [SEVERITIES.indexOf(row[2] ?? ''), order.indexOf(Number(row[0]))]);
+    // Piped rows stream: each client's as soon as it is checked, so by client, then by severity.
+    const keys = rows.map((row) => [order.indexOf(Number(row[0])), SEVERITIES.indexOf(row[2] ?? '')]);
     const sorted = [...keys].sort((a, b) => (a[0] ?? 0) - (b[0] ?? 0) || (a[1] ?? 0) - (b[1] ?? 0));
     expect(keys).toEqual(sorted);
+    // --json (printed at the end) keeps the whole report by severity, then client.
+    const json = JSON.parse((await h.run(['health', '--json'])).stdout) as { problems: Problem[] };
+    const bySeverity = json.problems.map((p) => [
+      SEVERITIES.indexOf(p.severity),
+      order.indexOf(p.company_id),
+    ]);
+    expect(bySeverity).toEqual(
+      [...bySeverity].sort((a, b) => (a[0] ?? 0) - (b[0] ?? 0) || (a[1] ?? 0) - (b[1] ?? 0)),
+    );
   });
 
   it.each(CASES)(

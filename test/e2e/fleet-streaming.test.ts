@@ -66,6 +66,41 @@ describe('inventory streams its rows', () => {
   });
 });
 
+describe('health streams its rows', () => {
+  it("a pipe sees each client's rows as it is checked, in client order; Ctrl-C keeps them", async () => {
+    h.sandbox.reset();
+    const run = h.spawn(['health', '--concurrency', '2']);
+    let seen = '';
+    run.child.stdout.on('data', (chunk: Buffer | string) => {
+      seen += String(chunk);
+    });
+    const deadline = Date.now() + 20_000;
+    while (lines(seen).length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    expect(run.child.exitCode).toBeNull();
+    run.child.kill('SIGINT');
+    const r = await run.result;
+    expect(r.code, r.stderr).toBe(130);
+    const ids = lines(r.stdout).map((line) => Number(line.split('\t')[0]));
+    expect(ids.length).toBeGreaterThanOrEqual(3);
+    // Client order: the ids never go back.
+    expect(ids).toEqual([...ids].sort((a, b) => companyIds().indexOf(a) - companyIds().indexOf(b)));
+    expect(r.stderr).toMatch(/Interrupted after \d+ of \d+ clients/);
+  });
+
+  it('--limit 2 checks the first two active clients only', async () => {
+    h.sandbox.reset();
+    const r = await h.run(['health', '--limit', '2', '--json']);
+    expect([0, 7]).toContain(r.code);
+    const first = h.sandbox.store
+      .companies(MAIN_AGENCY_ID)
+      .filter((c) => c.active)
+      .slice(0, 2)
+      .map((c) => c.id);
+    expect(JSON.parse(r.stdout).companies_checked).toBe(2);
+    expect([...audited()].map(Number).sort((a, b) => a - b)).toEqual(first);
+  });
+});
+
 function isActive(id: number): boolean {
   return h.sandbox.store.companies(MAIN_AGENCY_ID).find((c) => c.id === id)?.active === true;
 }

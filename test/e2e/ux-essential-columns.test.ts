@@ -118,6 +118,20 @@ describe.skipIf(Boolean(TMUX_MISSING))(
       },
     );
 
+    it.each(WIDTHS)('health at %i columns: company, name, severity and detail', async (width) => {
+      const { output, exit } = await terminals.at(width).run(`agency health --company ${broken.id}`);
+      expect(exit).toBe(7);
+      expect(lines(output)[0]).toMatch(/^COMPANY +NAME +SEVERITY +(CHECK +)?DETAIL$/);
+      const row = lines(output).find(
+        (line) => line.includes('critical') && line.startsWith(String(broken.id)),
+      );
+      expect(row, output).toBeDefined();
+      // The name keeps at least its first 15 characters, the detail its first 15.
+      expect(row).toContain(broken.name.slice(0, 15));
+      expect(row).toMatch(new RegExp(`critical +${escapeRegExp(broken.email.slice(0, 15))}`));
+      for (const line of lines(output)) expect(line.length).toBeLessThanOrEqual(width);
+    });
+
     it.each(WIDTHS)('companies list at %i columns: ids and names whole', async (width) => {
       const { output, exit } = await terminals.at(width).run('agency companies list --limit 10');
       expect(exit).toBe(0);

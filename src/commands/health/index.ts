@@ -24,19 +24,23 @@ export function define(command: Command, run: Run): void {
     )
     .option('--html <file>', 'also write the report as one self-contained web page')
     .option('--concurrency <n>', 'clients read at once (default 8)')
+    .option('--limit <n>', 'check only the first N clients (in the order listed)')
     .addHelpText(
       'after',
       helpText(
-        'Prints one row per problem: company_id, name, severity, check, detail; critical\n' +
-          'first, then warnings, then info, each in client order. Checks: a mailbox with\n' +
+        'Prints one row per problem: company_id, name, severity, check, detail; on a\n' +
+          'terminal critical first, then warnings, then info, each in client order.\n' +
+          "Piped, each client's rows (worst first) are printed as soon as it and the\n" +
+          'clients before it are checked, so Ctrl-C keeps them. Checks: a mailbox with\n' +
           'an error (critical; "Connected conditionally." is a warning) or not in a slot\n' +
           '(warning); a bounce rate at or above 2% (warning) or 5% (critical); a campaign\n' +
           'with an error (critical); a reply rate that fell by half against the previous\n' +
           'period (warning); no running campaign (info); no webhook (info); a client that\n' +
           'could not be read (unreadable, critical). Inactive clients are not checked.\n' +
           'Without targets every active client is checked. A summary goes to stderr.\n' +
-          '--json prints {"period", "companies_checked", "problems"}. Exit 7 when a\n' +
-          'problem at or above --fail-on (default critical) was found, after the report.',
+          '--limit N checks the first N. --json prints the whole report by severity:\n' +
+          '{"period", "companies_checked", "problems"}. Exit 7 when a problem at or above\n' +
+          '--fail-on (default critical) was found, after the report.',
         [
           'agency health',
           'agency health --fail-on warning --html health.html',
@@ -52,6 +56,7 @@ export interface HealthOptions extends TargetFlags, Period {
   failOn: Severity;
   html?: string | undefined;
   concurrency?: string | undefined;
+  limit?: string | undefined;
 }
 
 const SEVERITY_STYLE: Record<Severity, (chalk: ChalkInstance) => (text: string) => string> = {
@@ -66,28 +71,34 @@ const columns: Column<Problem>[] = [
   {
     header: 'severity',
     value: (p) => p.severity,
+    // One word that says how bad: never cut, never hidden.
+    kind: 'count',
+    priority: 0,
     style: (value, chalk) => SEVERITY_STYLE[value as Severity]?.(chalk),
   },
   // A check's name is shown whole or not at all (kind 'count'); on a narrow terminal it goes first,
   // since the detail says the same and more.
   { header: 'check', value: (p) => p.check, kind: 'count', priority: 3 },
-  { header: 'detail', value: (p) => p.detail, priority: 1 },
+  { header: 'detail', value: (p) => p.detail, kind: 'problem' },
 ];
 
 export async function health(rt: Runtime, opts: HealthOptions): Promise<void> {
   const { parsePeriod } = await import('../../input/period.js');
   const { clientSelection } = await import('../../fleet/clients.js');
-  const { parseConcurrency } = await import('../../input/parse.js');
+  const { optionalPositiveInt, parseConcurrency } = await import('../../input/parse.js');
+  const { rowStream } = await import('../../output/row-stream.js');
   const period = parsePeriod(opts);
   const concurrency =
     opts.concurrency === undefined ? DEFAULT_CONCURRENCY : parseConcurrency(opts.concurrency);
-  const shown = rt.out.columns(columns);
+  const limit = optionalPositiveInt(opts.limit, '--limit');
+  const rows = rowStream(rt.out, columns);
   const selection = clientSelection(await readClientTargets(rt, opts));
   const { healthReport } = await import('./report.js');
-  const report = await healthReport(rt, selection, period, concurrency);
+  const report = await healthReport(rt, selection, period, { concurrency, limit, rows });
 
   if (rt.out.json) rt.out.jsonValue(report.json);
-  else await rt.out.list(report.json.problems, shown);
+  else if (rows.streaming) await rows.end();
+  else await rt.out.list(report.json.problems, columns);
   rt.out.info(report.summary);
   if (opts.html !== undefined) await report.writeHtml(opts.html);
   report.failOn(opts.failOn);

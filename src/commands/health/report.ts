@@ -4,7 +4,7 @@
  * the exit code. Loaded only when `health` runs.
  */
 import { writeFile } from 'node:fs/promises';
-import { InterruptedError, OutputError } from '../../errors.js';
+import { ExitCode, InterruptedError, OutputError, PartialFailureError } from '../../errors.js';
 import { type ClientSelection, selectClients } from '../../fleet/clients.js';
 import { rowsFor } from '../../fleet/deliverability.js';
 import { checkClients, ProblemsFound } from '../../fleet/health.js';
@@ -18,6 +18,7 @@ import {
 import type { Period } from '../../input/period.js';
 import { renderHealthHtml } from '../../output/health-html.js';
 import { progressLine } from '../../output/progress.js';
+import type { RowStream } from '../../output/row-stream.js';
 import type { Runtime } from '../../runtime.js';
 
 /** `--json`: the contract's object. */
@@ -37,22 +38,43 @@ export interface HealthReport {
   failOn(severity: Severity): void;
 }
 
+/**
+ * `rows` (a pipe, CSV) gets each client's problems, worst first, as soon as that client and every one
+ * before it are checked: a pipe sees them early and Ctrl-C keeps them. A terminal table and --json
+ * come at the end, sorted by severity across clients.
+ */
 export async function healthReport(
   rt: Runtime,
   selection: ClientSelection,
   period: Period,
-  concurrency: number,
+  options: { concurrency: number; limit?: number | undefined; rows: RowStream<Problem> },
 ): Promise<HealthReport> {
+  const { concurrency, limit, rows } = options;
   const api = rt.api({ connections: concurrency + 1 });
-  const { clients = [], items } = await selectClients(api, selection, period, 'active');
+  const selected = await selectClients(api, selection, period, 'active');
+  const clients = limit === undefined ? (selected.clients ?? []) : (selected.clients ?? []).slice(0, limit);
+  const { items } = selected;
   const progress = progressLine(rt, `of ${clients.length} clients checked`);
   let done = 0;
-  const results = await checkClients(api, clients, items, {
+  const run = await checkClients(api, clients, items, {
     concurrency,
     signal: rt.ctx.signal,
     onDone: () => progress.update(undefined, ++done),
+    onResult: (result) => {
+      if (!rows.streaming) return;
+      progress.done();
+      for (const problem of sortProblems(result.problems, [result.client.id])) rows.push(problem);
+    },
   }).finally(progress.done);
-  if (rt.ctx.signal.aborted) throw new InterruptedError();
+  const results = run.results;
+  if (rt.ctx.signal.aborted || run.error instanceof InterruptedError) {
+    if (rows.streaming) await rows.end();
+    throw new PartialFailureError(
+      `Interrupted after ${results.length} of ${clients.length} clients; the rows above are what was checked.`,
+      ExitCode.interrupted,
+    );
+  }
+  if (run.error !== undefined) throw run.error;
 
   const checked = results.filter((r) => r.state === 'checked').map((r) => r.client);
   const problems = sortProblems(
