@@ -2,24 +2,44 @@
  * `apply`: carries out a plan in the contract's order — companies (chunks of 10, file order), then
  * missing key labels (HQ account, one at a time), then missing webhook pairs (client accounts, several
  * at once, one write at a time per account). Goes on past a failure; a company that could not be
- * created gets none of its keys or webhooks. Every new key is handed to `onKey` before the next
+ * created gets none of its keys, webhooks or guests; guests come last (HQ account: invitations, then
+ * permission changes). Every new key is handed to `onKey` before the next
  * request is sent, so that it is written down even if the run dies right after.
  */
+
+import { MAX_GUESTS_PER_INVITATION } from '../api/endpoints.js';
 import { mapPool } from '../api/limit.js';
 import type { CreatedCompany } from '../api/types.js';
 import { type AgencyError, type ExitCode, InterruptedError } from '../errors.js';
+import { chunked } from './blacklist.js';
 import { isRowFailure, type RowError, rowError } from './failures.js';
-import type { Plan, PlannedCompany } from './plan.js';
+import { type GuestPermission, type GuestWriter, invitationOf } from './guests.js';
+import { type Plan, type PlannedCompany, permissionList } from './plan.js';
 import type { KeyPort, WebhookPort } from './ports.js';
 import { listedEvent } from './webhook-input.js';
 
-export type AppliedResult = 'created' | 'subscribed' | 'failed' | 'skipped';
+export type AppliedResult = 'created' | 'subscribed' | 'invited' | 'set' | 'failed' | 'skipped';
 
 /** What one line of apply's output is about. */
 export type AppliedSubject =
   | { type: 'company'; name: string; company_id: number | null }
   | { type: 'key'; company: string; company_id: number | null; label: string; api_key?: string }
-  | { type: 'webhook'; company: string; company_id: number | null; event: string; url: string };
+  | { type: 'webhook'; company: string; company_id: number | null; event: string; url: string }
+  | {
+      type: 'guest';
+      company: string;
+      company_id: number | null;
+      email: string;
+      permissions: GuestPermission[];
+    }
+  | {
+      type: 'guest-permissions';
+      company: string;
+      company_id: number | null;
+      email: string;
+      from: GuestPermission[];
+      to: GuestPermission[];
+    };
 
 /** One line of apply's output. */
 export type Applied = AppliedSubject & { result: AppliedResult; error?: RowError };
@@ -34,6 +54,7 @@ export interface CreationOutcome {
 export interface ApplyPorts {
   keys: Pick<KeyPort, 'createKey'>;
   webhooks: Pick<WebhookPort, 'subscribeWebhook'>;
+  guests: GuestWriter;
   /**
    * Creates the names in chunks of 10, in order, with the lost-answer reconciliation of bulk
    * creation; `knownIds` are the companies that existed when the plan was made.
@@ -105,31 +126,42 @@ export async function applyPlan(plan: Plan, ports: ApplyPorts, options: ApplyOpt
     }
   }
 
-  /** One write for one company of the file; false when the run must stop (interrupted). */
-  const attempt = async (
+  /**
+   * One request for one company of the file, making one change or several at once (all or none): one
+   * row each. False when the run must stop (interrupted).
+   */
+  const attemptAll = async (
     c: PlannedCompany,
-    subject: AppliedSubject,
+    subjects: AppliedSubject[],
     write: (id: number) => Promise<{ result: AppliedResult; api_key?: string }>,
   ): Promise<boolean> => {
     const id = ids.get(c);
     if (id === undefined) {
       const message = notCreated.get(c) ?? 'its company was not created';
-      await report({ ...subject, result: 'skipped', error: { status: null, message } });
+      for (const subject of subjects)
+        await report({ ...subject, result: 'skipped', error: { status: null, message } });
       return true;
     }
     if (stopped()) return false;
     try {
-      await report({ ...subject, ...(await write(id)) } as Applied);
+      const made = await write(id);
+      for (const subject of subjects) await report({ ...subject, ...made } as Applied);
     } catch (error) {
       if (error instanceof InterruptedError) {
         interrupted = true;
         return false;
       }
       if (!isRowFailure(error)) throw error;
-      await report({ ...subject, result: 'failed', error: rowError(error) }, error);
+      for (const subject of subjects)
+        await report({ ...subject, result: 'failed', error: rowError(error) }, error);
     }
     return true;
   };
+  const attempt = (
+    c: PlannedCompany,
+    subject: AppliedSubject,
+    write: (id: number) => Promise<{ result: AppliedResult; api_key?: string }>,
+  ) => attemptAll(c, [subject], write);
   const subjectOf = (c: PlannedCompany) => ({
     company: c.existing?.name ?? c.desired.name,
     company_id: ids.get(c) ?? null,
@@ -169,6 +201,40 @@ export async function applyPlan(plan: Plan, ports: ApplyPorts, options: ApplyOpt
     options.signal,
   );
   if (options.signal?.aborted) interrupted = true;
+
+  // 4. Guests, on the HQ account: invitations (10 at most, each with its permissions), then one
+  // permission change per company for the guests whose permissions differ.
+  guests: for (const c of plan.companies) {
+    for (const chunk of chunked(c.missingGuests, MAX_GUESTS_PER_INVITATION)) {
+      const subjects = chunk.map((g) => ({
+        type: 'guest' as const,
+        ...subjectOf(c),
+        email: g.email,
+        permissions: g.permissions,
+      }));
+      const going = await attemptAll(c, subjects, async (id) => {
+        await ports.guests.inviteGuests(id, chunk.map(invitationOf));
+        return { result: 'invited' };
+      });
+      if (!going) break guests;
+    }
+    if (c.guestChanges.length === 0) continue;
+    const subjects = c.guestChanges.map((g) => ({
+      type: 'guest-permissions' as const,
+      ...subjectOf(c),
+      email: g.email,
+      from: g.from,
+      to: g.to,
+    }));
+    const going = await attemptAll(c, subjects, async (id) => {
+      await ports.guests.setGuestPermissions(
+        id,
+        c.guestChanges.map((g) => ({ id: g.id, permissions: g.to })),
+      );
+      return { result: 'set' };
+    });
+    if (!going) break;
+  }
   return { applied, failureCodes, interrupted };
 }
 
@@ -189,5 +255,9 @@ export function describeApplied(entry: Applied): string {
       return `${mark} key ${JSON.stringify(entry.label)} for ${JSON.stringify(entry.company)}${entry.api_key ? `: ${entry.api_key}` : ''}${reason}`;
     case 'webhook':
       return `${mark} webhook ${entry.event} → ${entry.url} for ${JSON.stringify(entry.company)}${reason}`;
+    case 'guest':
+      return `${mark} guest ${entry.email} for ${JSON.stringify(entry.company)}${failed ? '' : ' (invited)'}${reason}`;
+    case 'guest-permissions':
+      return `${failed ? mark : '~'} guest ${entry.email} permissions ${permissionList(entry.from)} → ${permissionList(entry.to)} for ${JSON.stringify(entry.company)}${reason}`;
   }
 }

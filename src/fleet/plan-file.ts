@@ -17,6 +17,7 @@ import {
 import { UsageError } from '../errors.js';
 import { readInput, type StdinSource } from '../input/read.js';
 import { hasControlCharacters } from '../output/text.js';
+import { checkGuestEmail, type GuestPermission, type WantedGuest } from './guests.js';
 import { duplicateMessage, duplicateNames } from './names.js';
 import { checkEvent, checkWebhookUrl } from './webhook-input.js';
 
@@ -33,6 +34,8 @@ export interface DesiredCompany {
   /** Labels that must exist among the keys the user created: the defaults, then the company's own. */
   keys: string[];
   webhooks: DesiredWebhook[];
+  /** Guests the company must have (invited, with these permissions); others are left alone. */
+  guests: WantedGuest[];
 }
 
 export interface DesiredState {
@@ -139,11 +142,11 @@ class PlanFileReader {
       const name = this.#name(item);
       return name === undefined
         ? undefined
-        : { name, line, keys: [...defaultKeys], webhooks: [...defaultWebhooks] };
+        : { name, line, keys: [...defaultKeys], webhooks: [...defaultWebhooks], guests: [] };
     }
-    const map = this.#map(item, 'a company (a name, or {name, keys, webhooks})');
+    const map = this.#map(item, 'a company (a name, or {name, keys, webhooks, guests})');
     if (!map) return undefined;
-    const fields = this.#fields(map, ['name', 'keys', 'webhooks'], 'in a company');
+    const fields = this.#fields(map, ['name', 'keys', 'webhooks', 'guests'], 'in a company');
     const nameNode = fields.get('name');
     if (nameNode === undefined) {
       this.#problem(map, 'a company needs a "name"');
@@ -155,7 +158,55 @@ class PlanFileReader {
       [...defaultWebhooks, ...this.#webhooks(fields.get('webhooks'))],
       (w) => `${w.event} ${w.url}`,
     );
-    return name === undefined ? undefined : { name, line, keys, webhooks };
+    const guests = this.#guests(fields.get('guests'));
+    return name === undefined ? undefined : { name, line, keys, webhooks, guests };
+  }
+
+  /** `guests: [{email, name?, permissions?: [mailboxes] | []}]`, each address once per company. */
+  #guests(node: unknown): WantedGuest[] {
+    if (node === undefined || isNull(node)) return [];
+    if (!isSeq(node)) {
+      this.#problem(node, `"guests" must be a list of {email, name, permissions}, not ${describe(node)}`);
+      return [];
+    }
+    const guests: WantedGuest[] = [];
+    for (const item of node.items) {
+      const map = this.#map(item, 'a guest ({email, name, permissions})');
+      if (!map) continue;
+      const fields = this.#fields(map, ['email', 'name', 'permissions'], 'in a guest');
+      const emailNode = fields.get('email');
+      if (emailNode === undefined) {
+        this.#problem(map, 'a guest needs an "email"');
+        continue;
+      }
+      const where = `${this.source} line ${this.#line(emailNode)}`;
+      const text = this.#string(emailNode, 'an e-mail address');
+      let email: string | undefined;
+      try {
+        if (text !== undefined) email = checkGuestEmail(text, where);
+      } catch (error) {
+        this.#problems.push((error as Error).message);
+      }
+      const nameNode = fields.get('name');
+      const name =
+        nameNode === undefined || isNull(nameNode) ? undefined : this.#string(nameNode, 'a name')?.trim();
+      const permissions = this.#permissions(fields.get('permissions'));
+      if (email === undefined || permissions === undefined) continue;
+      const first = guests.find((g) => g.email === email);
+      if (first) this.#problem(emailNode, `${email} is given twice in this company (also ${first.where})`);
+      else guests.push({ email, ...(name ? { name } : {}), permissions, where });
+    }
+    return guests;
+  }
+
+  #permissions(node: unknown): GuestPermission[] | undefined {
+    if (node === undefined || isNull(node)) return [];
+    if (isSeq(node) && node.items.every((i) => isScalar(i) && i.value === 'mailboxes')) {
+      return node.items.length > 0 ? ['mailboxes'] : [];
+    }
+    const what = isSeq(node) ? 'a list holding something else' : describe(node);
+    this.#problem(node, `"permissions" must be [mailboxes] or [], not ${what}`);
+    return undefined;
   }
 
   #name(node: unknown): string | undefined {

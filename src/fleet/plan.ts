@@ -6,6 +6,13 @@
 import { mapPool } from '../api/limit.js';
 import type { Company } from '../api/types.js';
 import { AgencyError, ExitCode } from '../errors.js';
+import {
+  type GuestPermission,
+  type GuestReader,
+  permissionChanges,
+  readGuests,
+  type WantedGuest,
+} from './guests.js';
 import { companyKeys } from './keys.js';
 import { describeCompany, lookalikeWarning } from './names.js';
 import type { DesiredCompany, DesiredState, DesiredWebhook } from './plan-file.js';
@@ -17,13 +24,31 @@ import { listedEvent } from './webhook-input.js';
 export type Change =
   | { type: 'company'; name: string }
   | { type: 'key'; company: string; company_id: number | null; label: string }
-  | { type: 'webhook'; company: string; company_id: number | null; event: string; url: string };
+  | { type: 'webhook'; company: string; company_id: number | null; event: string; url: string }
+  | {
+      type: 'guest';
+      company: string;
+      company_id: number | null;
+      email: string;
+      permissions: GuestPermission[];
+    }
+  | {
+      type: 'guest-permissions';
+      company: string;
+      company_id: number | null;
+      email: string;
+      guest_id: number;
+      from: GuestPermission[];
+      to: GuestPermission[];
+    };
 
 export interface Blocked {
   company: string;
   company_id: number;
   reason: string;
 }
+
+export type GuestChange = ReturnType<typeof permissionChanges>[number];
 
 /** One company of the file and what it lacks. */
 export interface PlannedCompany {
@@ -32,6 +57,10 @@ export interface PlannedCompany {
   existing: Company | undefined;
   missingKeys: string[];
   missingWebhooks: DesiredWebhook[];
+  /** Not guests yet (a pending invitation cannot be seen, so it is here again): to invite. */
+  missingGuests: WantedGuest[];
+  /** Guests whose permissions differ from the file's. */
+  guestChanges: GuestChange[];
 }
 
 export interface Plan {
@@ -50,6 +79,7 @@ export interface Plan {
 export interface PlanPorts {
   keys: Pick<KeyPort, 'listKeysPage'>;
   webhooks: WebhookReader;
+  guests: GuestReader;
 }
 
 /**
@@ -58,10 +88,11 @@ export interface PlanPorts {
  */
 export async function computePlan(
   desired: DesiredState,
-  api: CompanyLister & PlanPorts['keys'] & PlanPorts['webhooks'],
+  api: CompanyLister & PlanPorts['keys'] & PlanPorts['webhooks'] & PlanPorts['guests'],
   options: { concurrency: number; signal: AbortSignal; warn: (message: string) => void },
 ): Promise<Plan> {
-  const plan = await makePlan(desired, new CompanyDirectory(api), { keys: api, webhooks: api }, options);
+  const ports = { keys: api, webhooks: api, guests: api };
+  const plan = await makePlan(desired, new CompanyDirectory(api), ports, options);
   for (const warning of plan.warnings.slice(desired.warnings.length)) options.warn(warning);
   return plan;
 }
@@ -82,7 +113,14 @@ export async function makePlan(
       const lookalikes = index.lookalikes(d.name);
       if (lookalikes.length > 0) warnings.push(lookalikeWarning(d.name, lookalikes));
     }
-    return { desired: d, existing, missingKeys: [...d.keys], missingWebhooks: [...d.webhooks] };
+    return {
+      desired: d,
+      existing,
+      missingKeys: [...d.keys],
+      missingWebhooks: [...d.webhooks],
+      missingGuests: [...d.guests],
+      guestChanges: [],
+    };
   });
 
   let unchanged = 0;
@@ -96,7 +134,16 @@ export async function makePlan(
       // the HQ queue at once, so they are asked for together rather than one after another.
       const keysRead = planned.desired.keys.length === 0 ? undefined : readLabels(ports.keys, company.id);
       const webhooksRead = readWebhooks(ports.webhooks, planned, company, blocked);
-      const [labels, present] = await Promise.all([keysRead, webhooksRead]);
+      const guestsRead =
+        planned.desired.guests.length === 0 ? undefined : readGuests(ports.guests, company.id);
+      const [labels, present, guests] = await Promise.all([keysRead, webhooksRead, guestsRead]);
+      if (guests) {
+        const known = new Set(guests.map((g) => g.email?.trim().toLowerCase()));
+        planned.missingGuests = planned.desired.guests.filter((g) => !known.has(g.email));
+        planned.guestChanges = permissionChanges(planned.desired.guests, guests);
+        unchanged +=
+          planned.desired.guests.length - planned.missingGuests.length - planned.guestChanges.length;
+      }
       if (labels) {
         planned.missingKeys = planned.desired.keys.filter((label) => !labels.has(label));
         unchanged += planned.desired.keys.length - planned.missingKeys.length;
@@ -176,6 +223,30 @@ export function planChanges(plan: Plan): Change[] {
         }),
       ),
     ),
+    ...plan.companies.flatMap((c) =>
+      c.missingGuests.map(
+        (g): Change => ({
+          type: 'guest',
+          company: name(c),
+          company_id: id(c),
+          email: g.email,
+          permissions: g.permissions,
+        }),
+      ),
+    ),
+    ...plan.companies.flatMap((c) =>
+      c.guestChanges.map(
+        (g): Change => ({
+          type: 'guest-permissions',
+          company: name(c),
+          company_id: id(c),
+          email: g.email,
+          guest_id: g.id,
+          from: g.from,
+          to: g.to,
+        }),
+      ),
+    ),
   ];
 }
 
@@ -203,7 +274,16 @@ export function describeChange(change: Change): string {
       return `+ key ${JSON.stringify(change.label)} for ${JSON.stringify(change.company)}`;
     case 'webhook':
       return `+ webhook ${change.event} → ${change.url} for ${JSON.stringify(change.company)}`;
+    case 'guest':
+      return `+ guest ${change.email} for ${JSON.stringify(change.company)}`;
+    case 'guest-permissions':
+      return `~ guest ${change.email} permissions ${permissionList(change.from)} → ${permissionList(change.to)} for ${JSON.stringify(change.company)}`;
   }
+}
+
+/** `[]` or `[mailboxes]`, as the plan file writes permissions. */
+export function permissionList(permissions: readonly GuestPermission[]): string {
+  return `[${permissions.join(', ')}]`;
 }
 
 /** The change lines, then the "!" lines of what cannot be done. */
@@ -231,6 +311,10 @@ export function planSummary(plan: Plan): string {
     count(of('company'), 'company', 'companies'),
     count(of('key'), 'key', 'keys'),
     count(of('webhook'), 'webhook', 'webhooks'),
+    ...(of('guest') > 0 ? [count(of('guest'), 'guest', 'guests')] : []),
+    ...(of('guest-permissions') > 0
+      ? [count(of('guest-permissions'), 'guest permission change', 'guest permission changes')]
+      : []),
   ].join(', ');
   return `Plan: ${changes.length} to add (${kinds}); ${rest}.`;
 }

@@ -4,7 +4,15 @@
  * duplicate pair, on a 4th subscription of one event, and on an inactive company's account), and a
  * log of every call so tests can assert exactly what was sent.
  */
-import type { ApiKey, Company, CreatedCompany, Page, Webhook } from '../../src/api/types.js';
+import type {
+  ApiKey,
+  Company,
+  CompanyUser,
+  CreatedCompany,
+  GuestInvitation,
+  Page,
+  Webhook,
+} from '../../src/api/types.js';
 import { ApiError } from '../../src/errors.js';
 
 export type Call =
@@ -13,7 +21,10 @@ export type Call =
   | { op: 'createKey'; company: number; label: string }
   | { op: 'createCompanies'; names: string[] }
   | { op: 'webhooks'; company: number | undefined }
-  | { op: 'subscribe' | 'unsubscribe'; company: number | undefined; event: string; url: string };
+  | { op: 'subscribe' | 'unsubscribe'; company: number | undefined; event: string; url: string }
+  | { op: 'listGuests'; company: number; page: number }
+  | { op: 'inviteGuests'; company: number; emails: string[] }
+  | { op: 'setGuestPermissions'; company: number; ids: number[] };
 
 const PAGE_SIZE = 50;
 
@@ -36,7 +47,14 @@ export class FakeAgency {
 
   posts(): Call[] {
     return this.calls.filter((c) =>
-      ['createKey', 'createCompanies', 'subscribe', 'unsubscribe'].includes(c.op),
+      [
+        'createKey',
+        'createCompanies',
+        'subscribe',
+        'unsubscribe',
+        'inviteGuests',
+        'setGuestPermissions',
+      ].includes(c.op),
     );
   }
 
@@ -66,6 +84,37 @@ export class FakeAgency {
   async createCompanies(names: readonly string[]): Promise<CreatedCompany[]> {
     this.#record({ op: 'createCompanies', names: [...names] });
     return names.map((name) => this.addCompany(name));
+  }
+
+  /** Guests by company: invitations are accepted at once here (the sandbox has the pending state). */
+  guests = new Map<number, CompanyUser[]>();
+
+  async listCompanyUsersPage(companyId: number, page: number): Promise<Page<CompanyUser>> {
+    this.#record({ op: 'listGuests', company: companyId, page });
+    return pageOf(this.guests.get(companyId) ?? [], page);
+  }
+
+  async inviteGuests(companyId: number, guests: readonly GuestInvitation[]): Promise<void> {
+    this.#record({ op: 'inviteGuests', company: companyId, emails: guests.map((g) => g.email) });
+    const list = this.guests.get(companyId) ?? [];
+    for (const g of guests) {
+      if (list.some((u) => u.email === g.email)) continue;
+      list.push({
+        id: 5000 + list.length,
+        email: g.email,
+        roles: ['guest'],
+        guest_permissions: [...g.guest_permissions],
+      });
+    }
+    this.guests.set(companyId, list);
+  }
+
+  async setGuestPermissions(companyId: number, guests: readonly { id: number; permissions: string[] }[]) {
+    this.#record({ op: 'setGuestPermissions', company: companyId, ids: guests.map((g) => g.id) });
+    for (const g of guests) {
+      const user = this.guests.get(companyId)?.find((u) => u.id === g.id);
+      if (user) user.guest_permissions = [...g.permissions];
+    }
   }
 
   async listKeysPage(companyId: number, page: number): Promise<Page<ApiKey>> {

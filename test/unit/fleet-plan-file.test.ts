@@ -37,12 +37,14 @@ describe('plan file', () => {
         line: 6,
         keys: ['zapier', 'reporting'],
         webhooks: [{ event: 'prospect_replied', url: HOOK }],
+        guests: [],
       },
       {
         name: 'Blue Harbor Dental',
         line: 8,
         keys: ['zapier'],
         webhooks: [{ event: 'prospect_replied', url: HOOK }],
+        guests: [],
       },
     ]);
   });
@@ -58,8 +60,50 @@ describe('plan file', () => {
       'agency.json',
     );
     expect(state.companies).toEqual([
-      { name: 'Acme Ltd', line: 1, keys: ['a'], webhooks: [{ event: 'prospect_replied', url: HOOK }] },
+      {
+        name: 'Acme Ltd',
+        line: 1,
+        keys: ['a'],
+        webhooks: [{ event: 'prospect_replied', url: HOOK }],
+        guests: [],
+      },
     ]);
+  });
+
+  it('reads guests of a company: address checked and lower-cased, permissions [mailboxes] or [], line named', () => {
+    const state = parsePlanFile(
+      [
+        'companies:',
+        '  - name: Acme Ltd',
+        '    guests:',
+        '      - { email: Ann@Acme.example, name: Ann Lee, permissions: [mailboxes] }',
+        '      - { email: bob@acme.example }',
+      ].join('\n'),
+      'agency.yaml',
+    );
+    expect(state.companies[0]?.guests).toEqual([
+      { email: 'ann@acme.example', name: 'Ann Lee', permissions: ['mailboxes'], where: 'agency.yaml line 4' },
+      { email: 'bob@acme.example', permissions: [], where: 'agency.yaml line 5' },
+    ]);
+    const bad = () =>
+      parsePlanFile(
+        [
+          'companies:',
+          '  - name: Acme Ltd',
+          '    guests:',
+          '      - { email: not-an-address }',
+          '      - { email: c@acme.example, permissions: [prospects] }',
+          '      - { email: d@acme.example, role: guest }',
+          '      - { email: e@acme.example }',
+          '      - { email: E@acme.example }',
+        ].join('\n'),
+        'agency.yaml',
+      );
+    expect(bad).toThrow(/4 problems/);
+    expect(bad).toThrow(/agency\.yaml line 4\) is not an e-mail address/);
+    expect(bad).toThrow(/line 5: "permissions" must be \[mailboxes\] or \[\]/);
+    expect(bad).toThrow(/line 6: unknown field "role" in a guest/);
+    expect(bad).toThrow(/line 8: e@acme.example is given twice in this company/);
   });
 
   it('warns about an unknown but well-formed event, once', () => {

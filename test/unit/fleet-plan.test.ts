@@ -41,7 +41,7 @@ const plan = (a: FakeAgency, text = FILE) =>
   makePlan(
     parsePlanFile(text, 'agency.yaml'),
     new CompanyDirectory(a),
-    { keys: a, webhooks: a },
+    { keys: a, webhooks: a, guests: a },
     { concurrency: 4 },
   );
 
@@ -50,6 +50,7 @@ function ports(a: FakeAgency): ApplyPorts {
   return {
     keys: a,
     webhooks: a,
+    guests: a,
     async createCompanies(names) {
       const created = [];
       const failed = [];

@@ -22,11 +22,13 @@ export function define(apply: Command, run: Run): void {
       'after',
       helpText(
         'Shows the plan (see `agency plan --help` for the file), asks, then makes the changes:\n' +
-          'companies (10 per request, file order), then keys, then webhooks. Prints one line per\n' +
-          'change made, each new key whole; --keys-out appends\n' +
+          'companies (10 per request, file order), then keys, then webhooks, then guests\n' +
+          '(invitations of at most 10, each with its permissions; then the permissions that\n' +
+          'differ). Prints one line per change made, each new key whole; --keys-out appends\n' +
           '"company_id<TAB>name<TAB>label<TAB>api_key" as each key arrives. Goes on past a\n' +
-          'failure; a company that could not be created gets none of its keys or webhooks.\n' +
-          'Running it again is safe: it sends only what is still missing.',
+          'failure; a company that could not be created gets none of its keys, webhooks or\n' +
+          'guests. Running it again is safe: it sends only what is still missing (a guest who\n' +
+          'has not accepted yet is invited again; the service resends the same invitation).',
         [
           'agency apply -f agency.yaml',
           'agency apply -f agency.yaml --yes --keys-out new-keys.tsv',

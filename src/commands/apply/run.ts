@@ -84,6 +84,7 @@ async function planAndApply(
     {
       keys: api,
       webhooks: api,
+      guests: api,
       createCompanies: (names, knownIds) => createForApply(rt, api, names, knownIds),
     },
     {
@@ -136,6 +137,12 @@ function readBack(entry: Applied): Creation {
       return {
         what: `the webhook ${entry.event} → ${entry.url} of company ${id}`,
         readBack: `agency webhooks --company ${id}`,
+      };
+    case 'guest':
+    case 'guest-permissions':
+      return {
+        what: `the guest ${entry.email} of company ${id}`,
+        readBack: `agency companies users ${id} --role guest`,
       };
   }
 }

@@ -19,8 +19,9 @@ export function define(plan: Command, run: Run): void {
     .addHelpText(
       'after',
       helpText(
-        'Reads the agency (companies, the keys your user created, webhooks) and prints one line per\n' +
-          'change the file asks for: + company, + key, + webhook; "!" lines for what cannot be done\n' +
+        'Reads the agency (companies, the keys your user created, webhooks, guests) and prints one\n' +
+          'line per change the file asks for: + company, + key, + webhook, + guest, ~ guest\n' +
+          '(permissions); "!" lines for what cannot be done\n' +
           "(an inactive company's webhooks). Counts of what is in place and of the companies the file\n" +
           'does not mention (never changed) go to stderr. Sends no POST.\n\n' +
           'The file:\n' +
@@ -31,6 +32,8 @@ export function define(plan: Command, run: Run): void {
           '  companies:\n' +
           '    - name: Acme Ltd\n' +
           '      keys: [reporting]      # in addition to the defaults\n' +
+          '      guests:                # invited; a pending invitation shows as + guest until accepted\n' +
+          '        - { email: ceo@acme.example, name: Ann Lee, permissions: [mailboxes] }\n' +
           '    - Blue Harbor Dental     # a name with the defaults only',
         [
           'agency plan -f agency.yaml',
