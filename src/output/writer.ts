@@ -160,8 +160,12 @@ export class Writer {
 
   /** A list as JSON: the items as the API returned them, with --columns only those fields of each. */
   jsonList<T>(items: readonly T[], allColumns: readonly Column<T>[]): void {
-    const chosen = this.options.columns === undefined ? items : pickFields(items, this.columns(allColumns));
-    this.jsonValue(chosen);
+    this.jsonValue(this.fields(items, allColumns));
+  }
+
+  /** The items as they are, or with --columns only those fields of each (a list inside a JSON object). */
+  fields<T>(items: readonly T[], allColumns: readonly Column<T>[]): readonly unknown[] {
+    return this.options.columns === undefined ? items : pickFields(items, this.columns(allColumns));
   }
 
   /** Pretty JSON on stdout, always (used by --json and the `api` command). */

@@ -239,6 +239,15 @@ describe('--columns and --csv piped', () => {
     });
   });
 
+  it('--json --columns on health keeps only those fields of each problem', async () => {
+    const r = await h.run(['health', '--limit', '5', '--json', '--columns', 'company_id,check']);
+    expect([0, 7]).toContain(r.code);
+    const report = JSON.parse(r.stdout) as { companies_checked: number; problems: object[] };
+    expect(report.companies_checked).toBe(5);
+    expect(report.problems.length).toBeGreaterThan(0);
+    for (const problem of report.problems) expect(Object.keys(problem)).toEqual(['company_id', 'check']);
+  });
+
   it('--json with an unknown --columns name: exit 2, nothing sent', async () => {
     h.sandbox.reset();
     const r = await h.run(['companies', 'list', '--json', '--columns', 'id,nmae']);

@@ -96,7 +96,8 @@ export async function health(rt: Runtime, opts: HealthOptions): Promise<void> {
   const { healthReport } = await import('./report.js');
   const report = await healthReport(rt, selection, period, { concurrency, limit, rows });
 
-  if (rt.out.json) rt.out.jsonValue(report.json);
+  if (rt.out.json)
+    rt.out.jsonValue({ ...report.json, problems: rt.out.fields(report.json.problems, columns) });
   else if (rows.streaming) await rows.end();
   else await rt.out.list(report.json.problems, columns);
   rt.out.info(report.summary);
