@@ -8,9 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
 
 /** Pages the README links to that another issue is writing at the same time; each must go once it exists. */
-const PAGES_BEING_WRITTEN = new Map([
-  ['docs/fleet-health.md', 'issue 19: deliverability and health'],
-]);
+const PAGES_BEING_WRITTEN = new Map([['docs/fleet-health.md', 'issue 19: deliverability and health']]);
 
 function markdownFiles(): string[] {
   const docs = readdirSync(join(ROOT, 'docs'), { recursive: true })

@@ -106,7 +106,7 @@ describe('agency mcp (reads only)', () => {
     const health = await shared.h.run(['health', '--json']);
     expect(health.code).toBe(7);
     expect(resultJson(await call('health'))).toEqual(JSON.parse(health.stdout));
-  });
+  }, 90_000); // some twenty commands, each run twice
 
   it('masks the keys of keys_list unless reveal is asked', async () => {
     const id = String(activeCompany(shared.h.sandbox).id);
@@ -188,9 +188,9 @@ describe('agency mcp on stdout', () => {
       { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'inventory', arguments: {} } },
     ];
     // All the requests, then the end of stdin (`agency mcp < requests.jsonl`).
-    const r = await shared.h.run(['mcp', '--debug'], {
+    const r = await shared.h.spawn(['mcp', '--debug'], {
       input: requests.map((m) => `${JSON.stringify(m)}\n`).join(''),
-    });
+    }).result;
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.split('\n').filter((l) => l !== '');
     const messages = lines.map((l) => JSON.parse(l));

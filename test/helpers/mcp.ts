@@ -97,7 +97,8 @@ export function sharedMcp(
   let session: McpSession | undefined;
   const results: unknown[] = [];
   beforeAll(async () => {
-    harness = await startCoreHarness(sandbox);
+    // The commands a test compares with run in-process (quick); the server is always the built binary.
+    harness = await startCoreHarness(sandbox, { inProcess: true });
     session = await startMcp(harness, args);
   });
   afterAll(async () => {
