@@ -38,11 +38,17 @@ execFileSync('sh', [
 ]);
 env.PATH = `${shimDir}:${env.PATH}`;
 
-/** Shows the command, runs it in bash (through `script` when it should look like a terminal). */
-function step(title, command, { tty = false } = {}) {
+/**
+ * Shows the command, runs it in bash (through `script` when it should look like a terminal) and prints
+ * what it wrote in the order it wrote it: stderr is merged into stdout, so that apply's plan (stderr)
+ * comes before its results (stdout), as on a terminal. `parse`: stdout is kept apart, to be read.
+ */
+function step(title, command, { tty = false, parse = false } = {}) {
   console.log(`\n# ${title}\n$ ${command}`);
   const args =
-    tty && hasScript ? ['-qec', `bash -c ${JSON.stringify(command)}`, '/dev/null'] : ['-c', command];
+    tty && hasScript
+      ? ['-qec', `bash -c ${JSON.stringify(command)}`, '/dev/null']
+      : ['-c', parse ? command : `{ ${command}\n} 2>&1`];
   const result = spawnSync(tty && hasScript ? 'script' : 'bash', args, {
     env,
     encoding: 'utf8',
@@ -62,6 +68,7 @@ try {
   const created = step(
     'Create two client companies',
     'agency companies create --name "Acme Rockets Ltd" --name "Globex Outreach" --json',
+    { parse: true },
   );
   const id = JSON.parse(created.stdout)[0].id;
   step(
@@ -135,7 +142,10 @@ try {
     'Which clients need me today? Every active client checked; exit 7 because critical problems were found',
     `agency health --html "${reportPath}" > problems.tsv`,
   );
-  step('The worst problems first (one row per problem)', 'head -5 problems.tsv');
+  step(
+    'The critical ones (one row per problem, client by client)',
+    "awk -F'\\t' '$3 == \"critical\"' problems.tsv | head -5",
+  );
   console.log(
     `\nThe health report as a web page: ${reportPath} (open it in a browser; it loads nothing from elsewhere).`,
   );
@@ -145,5 +155,5 @@ try {
   rmSync(configDir, { recursive: true, force: true });
   rmSync(shimDir, { recursive: true, force: true });
   rmSync(workDir, { recursive: true, force: true });
-  console.log('\nSandbox stopped.');
+  // The sandbox itself says "Sandbox stopped." on its way out (its stderr is the demo's).
 }
