@@ -122,7 +122,7 @@ async function runFile(parts, { bin, terminal, file }) {
       for (const entry of commands) {
         const command = entry.command.join('\n').replaceAll(SHOWN_ORIGIN, origin);
         const alone = kind.stopAfterMs === undefined ? undefined : mkdtempSync(path.join(temp, 'alone-'));
-        const { screen } = await terminal.run(command, {
+        const screen = await terminal.run(command, {
           cwd: workDir,
           env: alone ? { ...env, AGENCY_CONFIG_DIR: alone } : env,
           stopAfterMs: kind.stopAfterMs,

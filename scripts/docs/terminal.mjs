@@ -44,8 +44,7 @@ export class Terminal {
       'sleep 86400',
     );
     this.#started = true;
-    // A window stays readable after its command ended; nothing scrolled off is lost.
-    await this.#tmux('set-option', '-g', 'remain-on-exit', 'on');
+    // Nothing scrolled off is lost.
     await this.#tmux('set-option', '-g', 'history-limit', '20000');
   }
 
@@ -54,9 +53,16 @@ export class Terminal {
    * lines as shown, trailing blanks dropped. With `stopAfterMs`, a command that runs until Ctrl-C gets
    * one once it has shown something and then nothing new for that long (not a fixed time from the
    * start: on a busy machine its start alone may take seconds).
+   *
+   * The end is a line the shell prints after the command, not the end of the process: a pty hands its
+   * last bytes to tmux asynchronously, so a window whose process has exited may never show them (a
+   * fast `cat` then shows nothing). The shell stays alive after that line until the window is closed.
    */
   async run(command, { cwd, env, stopAfterMs, timeoutMs = 60_000 }) {
     const variables = Object.entries(env).map(([name, value]) => `${name}=${value}`);
+    const done = `--- end of example ${randomBytes(6).toString('hex')} ---`;
+    // Ctrl-C stops the command, not the shell around it (a trapped signal is default again in children).
+    const script = `trap : INT\n${command}\nprintf '\\n%s\\n' '${done}'\nexec sleep 3600`;
     const pane = (
       await this.#tmux(
         'new-window',
@@ -76,7 +82,7 @@ export class Terminal {
         '--norc',
         '--noprofile',
         '-c',
-        command,
+        script,
       )
     ).trim();
     try {
@@ -85,23 +91,18 @@ export class Terminal {
       let shown = '';
       let shownSince = started;
       for (;;) {
-        const [dead, status] = (
-          await this.#tmux('display-message', '-p', '-t', pane, '#{pane_dead} #{pane_dead_status}')
-        )
-          .trim()
-          .split(' ');
-        if (dead === '1') return { status: Number(status), screen: await this.#screen(pane) };
-        const elapsed = Date.now() - started;
+        const screen = await this.#screen(pane);
+        const lines = screen.split('\n');
+        const end = lines.indexOf(done);
+        if (end !== -1) return lines.slice(0, end).join('\n').replace(/\n+$/, '');
         if (stopAfterMs !== undefined && !stopped) {
-          const screen = await this.#screen(pane);
           if (screen !== shown) [shown, shownSince] = [screen, Date.now()];
           else if (shown !== '' && Date.now() - shownSince > stopAfterMs) {
             await this.#tmux('send-keys', '-t', pane, 'C-c');
             stopped = true;
           }
         }
-        if (elapsed > timeoutMs) {
-          const screen = await this.#screen(pane);
+        if (Date.now() - started > timeoutMs) {
           throw new Error(`\`${command}\` did not end within ${timeoutMs / 1000} s; its screen:\n${screen}`);
         }
         await sleep(40);
@@ -115,7 +116,6 @@ export class Terminal {
     const text = await this.#tmux('capture-pane', '-p', '-S', '-', '-t', pane);
     return text
       .split('\n')
-      .filter((line) => !/^Pane is dead/.test(line))
       .map((line) => line.trimEnd())
       .join('\n')
       .replace(/\n+$/, '');
