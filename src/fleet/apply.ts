@@ -243,10 +243,10 @@ export function keysOutLine(entry: Applied & { type: 'key' }): string {
   return `${entry.company_id ?? ''}\t${entry.company}\t${entry.label}\t${entry.api_key ?? ''}\n`;
 }
 
-/** One line of apply's stdout. */
+/** One line of apply's stdout ("+ key …"), or of a failure on stderr ("failed: key …", after a ✗). */
 export function describeApplied(entry: Applied): string {
   const failed = entry.result === 'failed' || entry.result === 'skipped';
-  const mark = failed ? `✗ ${entry.result}:` : '+';
+  const mark = failed ? `${entry.result}:` : '+';
   const reason = entry.error ? ` — ${entry.error.message}` : '';
   switch (entry.type) {
     case 'company':

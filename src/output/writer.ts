@@ -196,6 +196,11 @@ export class Writer {
     this.#stderr(`${this.stderrChalk().green('✓')} ${this.#fit('✓ ', this.#safe(message))}\n`);
   }
 
+  /** One failed item of a run that goes on ("✗ failed: company …"): stderr, a red mark, never -q'd. */
+  failure(message: string): void {
+    this.#stderr(`${this.stderrChalk().red('✗')} ${this.#fit('✗ ', this.#safe(message))}\n`);
+  }
+
   warn(message: string): void {
     this.#stderr(`${this.stderrChalk().yellow('warning:')} ${this.#fit('warning: ', this.#safe(message))}\n`);
   }

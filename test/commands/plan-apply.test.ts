@@ -253,7 +253,9 @@ describe('apply', () => {
     );
     const r = await h.run(['apply', '-f', path, '--yes']);
     expect(r.code).not.toBe(0);
-    expect(r.stderr).toMatch(/Doomed Client/);
+    // A failure line reads as one: no "warning:" in front of it.
+    expect(r.stderr).toMatch(/^✗ failed: company "Doomed Client"/m);
+    expect(r.stderr).not.toContain('warning: ✗');
     const sent = posts();
     expect(sent.filter((p) => p.path === COMPANIES)).toHaveLength(1);
     // Only Acme's key and webhook were sent.

@@ -92,7 +92,7 @@ async function planAndApply(
       signal: AbortSignal.any([rt.ctx.signal, keysFileFailed.signal]),
       onChange: (entry) => {
         if (entry.result === 'failed' || entry.result === 'skipped') {
-          out.warn(describeApplied(entry));
+          out.failure(describeApplied(entry));
           return;
         }
         // The key reaches the file before anything else happens.
