@@ -50,7 +50,8 @@ export async function healthReport(
   options: { concurrency: number; limit?: number | undefined; rows: RowStream<Problem> },
 ): Promise<HealthReport> {
   const { concurrency, limit, rows } = options;
-  const api = rt.api({ connections: concurrency + 1 });
+  // A lane has up to 4 reads in flight (a client's last, the next one's three): room for all, and the HQ's.
+  const api = rt.api({ connections: 2 * concurrency + 1 });
   const selected = await selectClients(api, selection, period, 'active');
   const clients = limit === undefined ? (selected.clients ?? []) : (selected.clients ?? []).slice(0, limit);
   const { items } = selected;
