@@ -26,7 +26,7 @@ export interface IO extends TerminalStreams {
   env: Env;
 }
 
-export interface ClientOptions {
+interface ClientOptions {
   /** Connections kept open; > 1 only for fan-out across client companies. */
   connections?: number;
   /** Another key than the context's (login checks the key it is about to save). */

@@ -7,7 +7,7 @@
 import { ExitCode } from './errors.js';
 
 /** The exit code of a run stopped by each signal. */
-export const SIGNAL_EXIT = { SIGHUP: 129, SIGINT: ExitCode.interrupted, SIGTERM: 143 } as const;
+const SIGNAL_EXIT = { SIGHUP: 129, SIGINT: ExitCode.interrupted, SIGTERM: 143 } as const;
 type StopSignal = keyof typeof SIGNAL_EXIT;
 const STOP_SIGNALS = Object.keys(SIGNAL_EXIT) as StopSignal[];
 

@@ -51,7 +51,6 @@ export {
   type BlacklistKind,
   type CompanyRole,
   type GuestPermission,
-  MAX_BLACKLIST_PER_REQUEST,
   MAX_COMPANIES_PER_REQUEST,
 } from './endpoints.js';
 export type { HttpLike } from './lazy-http.js';

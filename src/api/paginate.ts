@@ -15,7 +15,7 @@ import type { Page, PaginationData } from './types.js';
 export const MAX_PAGES = 10_000;
 
 /** Requests kept ahead: a number, or asked each time (the run's depth, 1 after a 429). */
-export type Depth = number | (() => number);
+type Depth = number | (() => number);
 
 export interface PageOptions {
   /** Fetch only this page. */

@@ -8,7 +8,7 @@ import { hintFor } from './hints.js';
 import { MAX_DEPTH, parseJson, TooDeepError } from './json.js';
 import { isRecord, v1Envelope } from './types.js';
 
-export type ResponseHeaders = Record<string, string | string[] | undefined>;
+type ResponseHeaders = Record<string, string | string[] | undefined>;
 
 export interface HttpResponse {
   status: number;
@@ -247,7 +247,7 @@ function isHtml(answer: Answer): boolean {
 }
 
 /** Server text on one line, clipped: a multi-line or huge detail must not swamp (or forge) our own lines. */
-export function oneLine(value: string): string {
+function oneLine(value: string): string {
   const flat = value.replace(/\s+/g, ' ').trim();
   return flat.length > MAX_QUOTED ? `${flat.slice(0, MAX_QUOTED)}…` : flat;
 }

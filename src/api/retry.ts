@@ -43,7 +43,7 @@ export const DEFAULT_RETRY: RetryPolicy = {
 export type FailureKind = 'busy' | 'gateway';
 
 /** Statuses that mean "not processed, try later" for a GET. A POST is retried on 429 only. */
-export function isRetryableStatus(status: number): boolean {
+function isRetryableStatus(status: number): boolean {
   return status === 429 || status === 502 || status === 503 || status === 504;
 }
 

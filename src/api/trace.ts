@@ -13,7 +13,7 @@ const SECRET_HEADERS = new Set(['x-api-key', 'authorization', 'proxy-authorizati
 const SECRET_FIELD =
   /("(?:api_?key|apiKey|key|token|access_token|secret|password)"\s*:\s*)"(?:[^"\\]|\\.)*"/gi;
 
-export function redactHeader(name: string, value: string): string {
+function redactHeader(name: string, value: string): string {
   return SECRET_HEADERS.has(name.toLowerCase()) ? '[redacted]' : value;
 }
 

@@ -108,13 +108,7 @@ export interface Deliverability {
   [field: string]: unknown;
 }
 
-export const DELIVERABILITY_COUNTERS = [
-  'emails_sent',
-  'delivered_emails',
-  'views',
-  'replies',
-  'bounces',
-] as const;
+const DELIVERABILITY_COUNTERS = ['emails_sent', 'delivered_emails', 'views', 'replies', 'bounces'] as const;
 
 /** One page of the agency blacklist (0-based paging). */
 export interface BlacklistPage {
@@ -139,31 +133,31 @@ export function shapeError(what: string, why: string, debugging = false): Respon
   });
 }
 
-type Check<T> = (value: unknown) => value is T;
+type TypeGuard<T> = (value: unknown) => value is T;
 
-export const isCompany: Check<Company> = (v): v is Company =>
+export const isCompany: TypeGuard<Company> = (v): v is Company =>
   isRecord(v) && isNumeric(v.id) && typeof v.name === 'string';
 
-export const isApiKey: Check<ApiKey> = (v): v is ApiKey => isRecord(v) && typeof v.api_key === 'string';
+export const isApiKey: TypeGuard<ApiKey> = (v): v is ApiKey => isRecord(v) && typeof v.api_key === 'string';
 
-export const isWebhook: Check<Webhook> = (v): v is Webhook => isRecord(v) && typeof v.event === 'string';
+export const isWebhook: TypeGuard<Webhook> = (v): v is Webhook => isRecord(v) && typeof v.event === 'string';
 
-export const isCompanyUser: Check<CompanyUser> = (v): v is CompanyUser =>
+export const isCompanyUser: TypeGuard<CompanyUser> = (v): v is CompanyUser =>
   isRecord(v) && (isNumeric(v.id) || typeof v.email === 'string');
 
 const isPeriodPair = (v: unknown): v is PeriodPair =>
   isRecord(v) && typeof v.current_period === 'number' && typeof v.previous_period === 'number';
 
-export const isDeliverability: Check<Deliverability> = (v): v is Deliverability =>
+export const isDeliverability: TypeGuard<Deliverability> = (v): v is Deliverability =>
   isRecord(v) &&
   typeof v.id === 'number' &&
   typeof v.name === 'string' &&
   DELIVERABILITY_COUNTERS.every((field) => isPeriodPair(v[field]));
 
-export const isIdentified: Check<{ id: number }> = (v): v is { id: number } =>
+export const isIdentified: TypeGuard<{ id: number }> = (v): v is { id: number } =>
   isRecord(v) && (isNumeric(v.id) || typeof v.id === 'string');
 
-export function expectArray<T>(value: unknown, check: Check<T>, what: string, debugging = false): T[] {
+export function expectArray<T>(value: unknown, check: TypeGuard<T>, what: string, debugging = false): T[] {
   if (!Array.isArray(value)) throw shapeError(what, 'expected a list', debugging);
   value.forEach((item, index) => {
     if (!check(item)) throw shapeError(what, `item ${index + 1} lacks the expected fields`, debugging);
@@ -187,7 +181,7 @@ export function expectObject(
 }
 
 /** A bare list, or one wrapped as {content}. */
-export function expectList<T>(debugging: boolean, data: unknown, check: Check<T>, what: string): T[] {
+export function expectList<T>(debugging: boolean, data: unknown, check: TypeGuard<T>, what: string): T[] {
   if (Array.isArray(data)) return expectArray(data, check, what, debugging);
   if (isRecord(data) && Array.isArray(data.content)) return expectArray(data.content, check, what, debugging);
   throw shapeError(what, 'expected a list or an object with "content"', debugging);
@@ -208,7 +202,7 @@ function withSpecPagingNames(raw: JsonObject): JsonObject {
   return renamed;
 }
 
-export function expectPage<T>(value: unknown, check: Check<T>, what: string, debugging = false): Page<T> {
+export function expectPage<T>(value: unknown, check: TypeGuard<T>, what: string, debugging = false): Page<T> {
   if (!isRecord(value)) throw shapeError(what, 'expected an object with "content"', debugging);
   const content = expectArray(value.content, check, what, debugging);
   const raw = isRecord(value.pagination_data)

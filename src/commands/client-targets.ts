@@ -4,12 +4,14 @@
  */
 import { type Command, Option } from '@commander-js/extra-typings';
 import type { ClientTargetOptions } from '../fleet/clients.js';
+import type { TargetFlags } from '../fleet/targets.js';
 import type { Runtime } from '../runtime.js';
 import { collectValues } from './command.js';
 
 /** The targets as typed: --file is a path here (read before the first request). */
-export interface TargetFlags extends Omit<ClientTargetOptions, 'file'> {
-  file?: string | undefined;
+export interface ClientTargetFlags extends TargetFlags {
+  active?: boolean | undefined;
+  inactive?: boolean | undefined;
 }
 
 export function addClientTargets<C extends Command>(command: C) {
@@ -22,7 +24,7 @@ export function addClientTargets<C extends Command>(command: C) {
 }
 
 /** The targets with --file's text read (or stdin with '-'). */
-export async function readClientTargets(rt: Runtime, flags: TargetFlags): Promise<ClientTargetOptions> {
+export async function readClientTargets(rt: Runtime, flags: ClientTargetFlags): Promise<ClientTargetOptions> {
   if (flags.file === undefined) return { ...flags, file: undefined };
   const { readInput } = await import('../input/read.js');
   return { ...flags, file: await readInput(flags.file, rt.terminal, rt.ctx.signal) };

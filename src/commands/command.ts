@@ -12,7 +12,7 @@ export interface ActionCommand {
   optsWithGlobals(): unknown;
 }
 
-export interface RunOptions {
+interface RunOptions {
   /** false: the handler reads no profile, so a damaged config file or bad setting cannot stop it. */
   context?: false;
 }

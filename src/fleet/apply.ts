@@ -10,9 +10,9 @@
 import { MAX_GUESTS_PER_INVITATION } from '../api/endpoints.js';
 import { mapPool } from '../api/limit.js';
 import type { CreatedCompany } from '../api/types.js';
-import { type AgencyError, type ExitCode, InterruptedError } from '../errors.js';
+import { type AgencyError, InterruptedError } from '../errors.js';
 import { chunked } from './blacklist.js';
-import { isRowFailure, type RowError, rowError } from './failures.js';
+import { isRowFailure, type RowError, type RowFailure, rowError, rowFailure } from './failures.js';
 import { type GuestPermission, type GuestWriter, invitationOf } from './guests.js';
 import { type Plan, type PlannedCompany, permissionList } from './plan.js';
 import type { KeyPort, WebhookPort } from './ports.js';
@@ -21,7 +21,7 @@ import { listedEvent } from './webhook-input.js';
 export type AppliedResult = 'created' | 'subscribed' | 'invited' | 'set' | 'failed' | 'skipped';
 
 /** What one line of apply's output is about. */
-export type AppliedSubject =
+type AppliedSubject =
   | { type: 'company'; name: string; company_id: number | null }
   | { type: 'key'; company: string; company_id: number | null; label: string; api_key?: string }
   | { type: 'webhook'; company: string; company_id: number | null; event: string; url: string }
@@ -62,7 +62,7 @@ export interface ApplyPorts {
   createCompanies(names: string[], knownIds: ReadonlySet<number>): Promise<CreationOutcome>;
 }
 
-export interface ApplyOptions {
+export interface ApplyPlanOptions {
   concurrency: number;
   signal?: AbortSignal | undefined;
   /** Told of each change as it is made (or fails), in order per account. */
@@ -71,16 +71,21 @@ export interface ApplyOptions {
 
 export interface ApplyOutcome {
   applied: Applied[];
-  failureCodes: ExitCode[];
+  failures: RowFailure[];
   interrupted: boolean;
 }
 
-export async function applyPlan(plan: Plan, ports: ApplyPorts, options: ApplyOptions): Promise<ApplyOutcome> {
+export async function applyPlan(
+  plan: Plan,
+  ports: ApplyPorts,
+  options: ApplyPlanOptions,
+): Promise<ApplyOutcome> {
   const applied: Applied[] = [];
-  const failureCodes: ExitCode[] = [];
+  const failures: RowFailure[] = [];
   let interrupted = false;
   const report = async (entry: Applied, error?: AgencyError) => {
-    if (error) failureCodes.push(error.exitCode);
+    if (error)
+      failures.push(rowFailure(entry.company_id ?? ('name' in entry ? entry.name : entry.company), error));
     applied.push(entry);
     await options.onChange?.(entry);
   };
@@ -235,7 +240,7 @@ export async function applyPlan(plan: Plan, ports: ApplyPorts, options: ApplyOpt
     });
     if (!going) break;
   }
-  return { applied, failureCodes, interrupted };
+  return { applied, failures, interrupted };
 }
 
 /** `company_id<TAB>name<TAB>label<TAB>api_key`, the line `--keys-out` appends for each new key. */

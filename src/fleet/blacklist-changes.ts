@@ -11,14 +11,7 @@ import { type RowError, rowError } from './failures.js';
 
 export type BlacklistAction = 'add' | 'remove';
 
-export type BlacklistResult =
-  | 'added'
-  | 'exists'
-  | 'would-add'
-  | 'removed'
-  | 'absent'
-  | 'would-remove'
-  | 'failed';
+type BlacklistResult = 'added' | 'exists' | 'would-add' | 'removed' | 'absent' | 'would-remove' | 'failed';
 
 export interface BlacklistRow {
   value: string;

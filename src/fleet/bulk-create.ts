@@ -9,14 +9,11 @@ import type { Company, CreatedCompany } from '../api/types.js';
 import { AgencyError, ApiError, ExitCode, InterruptedError, UsageError } from '../errors.js';
 import type { Progress } from '../output/progress.js';
 import { listLines, MAX_LISTED } from '../output/summary.js';
-import { type CompanyLister, fetchAllCompanies } from './all-companies.js';
+import { fetchAllCompanies } from './all-companies.js';
 import { exactName, NameIndex } from './names.js';
+import type { CompanyCreator, CompanyLister } from './ports.js';
 
-export interface CompanyCreator {
-  createCompanies(names: readonly string[]): Promise<CreatedCompany[]>;
-}
-
-export interface Plan {
+export interface CreationPlan {
   toCreate: string[];
   /** Names that exist exactly (the one rule of names.ts), with the company that has each. */
   existing: { name: string; company: Company }[];
@@ -31,7 +28,7 @@ export interface Plan {
 }
 
 /** How the run stopped early, for the final report. */
-export interface ChunkFailure {
+interface ChunkFailure {
   index: number;
   error: unknown;
   /** Names of the failed chunk whose fate the tool could not learn. */
@@ -64,12 +61,17 @@ export async function planCreation(
   api: CompanyLister,
   names: string[],
   options: { check: boolean },
-): Promise<Plan> {
+): Promise<CreationPlan> {
   const needsCheck = names.length > MAX_COMPANIES_PER_REQUEST || options.check;
   if (!needsCheck) return { toCreate: names, existing: [], lookalikes: [], seenIds: undefined };
   const all = await fetchAllCompanies(api);
   const index = new NameIndex(all);
-  const plan: Plan = { toCreate: [], existing: [], lookalikes: [], seenIds: new Set(all.map((c) => c.id)) };
+  const plan: CreationPlan = {
+    toCreate: [],
+    existing: [],
+    lookalikes: [],
+    seenIds: new Set(all.map((c) => c.id)),
+  };
   for (const name of names) {
     const company = index.find(name);
     if (company) {
@@ -84,7 +86,7 @@ export async function planCreation(
 }
 
 /** Requests the plan needs (0 when an existing name makes the real run refuse). */
-export function requestsFor(plan: Plan, skipExisting: boolean): number {
+export function requestsFor(plan: CreationPlan, skipExisting: boolean): number {
   const refused = plan.existing.length > 0 && !skipExisting;
   return refused ? 0 : Math.ceil(plan.toCreate.length / MAX_COMPANIES_PER_REQUEST);
 }
@@ -96,7 +98,7 @@ export function requestsFor(plan: Plan, skipExisting: boolean): number {
  */
 export async function createInChunks(
   clients: { reads: CompanyLister; writes: CompanyCreator },
-  plan: Plan,
+  plan: CreationPlan,
   run: { signal: AbortSignal; notes: BulkNotes; progress?: Progress | undefined },
 ): Promise<BulkResult> {
   const chunks = chunk(plan.toCreate, MAX_COMPANIES_PER_REQUEST);
@@ -164,7 +166,7 @@ function answerMayBeLost(error: AgencyError): boolean {
 async function reconcileChunk(
   api: CompanyLister,
   names: string[],
-  plan: Plan,
+  plan: CreationPlan,
   notes: BulkNotes,
 ): Promise<CreatedCompany[] | undefined> {
   notes.info('The answer to a creation request was lost or failed; checking which companies exist now…');
@@ -200,7 +202,7 @@ async function reconcileChunk(
 export class NameClashError extends AgencyError {
   // The same exit code as the service's 400 for a duplicate name: nothing was created either way.
   readonly exitCode = ExitCode.failure;
-  constructor(existing: Plan['existing'], max = MAX_LISTED) {
+  constructor(existing: CreationPlan['existing'], max = MAX_LISTED) {
     const count = existing.length;
     super(
       [
@@ -213,7 +215,7 @@ export class NameClashError extends AgencyError {
 }
 
 /** `Acme Ltd (id 1001)`, one per existing name, for lists one per line. */
-export function describeExisting(existing: Plan['existing']): string[] {
+export function describeExisting(existing: CreationPlan['existing']): string[] {
   return existing.map((e) => `${e.name} (id ${e.company.id})`);
 }
 

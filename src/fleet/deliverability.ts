@@ -43,7 +43,7 @@ export function ratio(top: number, bottom: number): number | null {
   return bottom > 0 ? top / bottom : null;
 }
 
-export function withRates(item: Deliverability): DeliverabilityRow {
+function withRates(item: Deliverability): DeliverabilityRow {
   return {
     ...item,
     reply_rate: ratio(item.replies.current_period, item.delivered_emails.current_period),
@@ -54,7 +54,7 @@ export function withRates(item: Deliverability): DeliverabilityRow {
 const ZERO: PeriodPair = { current_period: 0, previous_period: 0 };
 
 /** A targeted client with no activity in either period: the service leaves it out; the report does not. */
-export function zeroRow(id: number, name: string): DeliverabilityRow {
+function zeroRow(id: number, name: string): DeliverabilityRow {
   return {
     id,
     name,

@@ -1,5 +1,9 @@
-/** How a fleet command reports the failures of single rows and turns them into one exit code. */
-import { AgencyError, ExitCode, InterruptedError, PartialFailureError } from '../errors.js';
+/**
+ * How a run that goes on past the failure of single rows (companies, keys, webhooks) reports them at the
+ * end: one error whose exit code and status are the ones every failure shares (contract, "Fleet changes").
+ */
+import { AgencyError, ExitCode, InterruptedError, PartialFailureError, sharedStatus } from '../errors.js';
+import { failureReason, groupFailures } from '../output/summary.js';
 
 /** The reason a row failed, as it appears in `--json` (`error`) and as the fifth TSV field. */
 export interface RowError {
@@ -12,6 +16,17 @@ export function rowError(error: AgencyError): RowError {
   return { status: error.status, message: error.message };
 }
 
+/** One failed row, as the closing error counts it. */
+export interface RowFailure extends RowError {
+  /** What failed: a company id, or a name where there is no id. */
+  subject: string | number;
+  exitCode: ExitCode;
+}
+
+export function rowFailure(subject: string | number, error: AgencyError): RowFailure {
+  return { subject, exitCode: error.exitCode, ...rowError(error) };
+}
+
 /**
  * A failure that belongs to one row (one company, one key, one webhook): the run goes on.
  * Interrupts and programming errors are not row failures; they stop the run.
@@ -20,22 +35,34 @@ export function isRowFailure(error: unknown): error is AgencyError {
   return error instanceof AgencyError && !(error instanceof InterruptedError);
 }
 
-/** The exit code the failures share, else 1 (contract, "Fleet changes"). */
+/** The exit code the failures share, else 1. */
 export function sharedExitCode(codes: readonly ExitCode[]): ExitCode {
   const [first] = codes;
   if (first === undefined) return ExitCode.ok;
   return codes.every((code) => code === first) ? first : ExitCode.failure;
 }
 
-/** The error a command throws after printing its rows when some of them failed. */
+/** "3 of 40 changes failed (see the rows marked failed)." */
+export function failedCount(failed: number, total: number, noun: string): string {
+  return `${failed} of ${total} ${total === 1 ? noun : `${noun}s`} failed (see the rows marked failed).`;
+}
+
+/**
+ * The error a command throws after printing its rows when some of them failed: `headline`, then (unless
+ * `grouped` is false) the failures grouped by reason, so that 111 refusals read as one line with the
+ * companies under it; the exit code and the status every failure shares.
+ */
 export function rowsFailed(
-  failed: number,
-  total: number,
-  codes: readonly ExitCode[],
-  noun = 'change',
+  headline: string,
+  failures: readonly RowFailure[],
+  { grouped = true }: { grouped?: boolean } = {},
 ): PartialFailureError {
+  const reasons = grouped
+    ? groupFailures(failures.map((f) => ({ subject: f.subject, reason: failureReason(f) })))
+    : [];
   return new PartialFailureError(
-    `${failed} of ${total} ${total === 1 ? noun : `${noun}s`} failed (see the rows marked failed).`,
-    sharedExitCode(codes),
+    [headline, ...reasons.map((line) => `  ${line}`)].join('\n'),
+    sharedExitCode(failures.map((f) => f.exitCode)),
+    sharedStatus(failures.map((f) => f.status)),
   );
 }

@@ -82,7 +82,7 @@ export function checkDistinct(guests: readonly WantedGuest[]): void {
   }
 }
 
-export type InviteResult = 'invited' | 'already-guest' | 'would-invite' | 'failed';
+type InviteResult = 'invited' | 'already-guest' | 'would-invite' | 'failed';
 
 export interface InviteRow {
   email: string;

@@ -22,7 +22,7 @@ export const THRESHOLDS = {
   minimumEmails: 20,
 } as const;
 
-export type CheckName =
+type CheckName =
   | 'unreadable'
   | 'mailbox_error'
   | 'campaign_error'
@@ -89,7 +89,7 @@ function isWarningText(value: unknown): boolean {
   return CONNECTION_WARNINGS.some((warning) => lower.startsWith(warning));
 }
 
-export const CHECKS: readonly Check[] = [
+const CHECKS: readonly Check[] = [
   {
     name: 'mailbox_error',
     needs: 'mailboxes',
@@ -198,7 +198,7 @@ export const CHECKS: readonly Check[] = [
 ];
 
 /** The rule of `unreadable`: a client whose reads failed is a problem, never a silent gap. */
-export const UNREADABLE_RULE = 'a client that could not be read: critical';
+const UNREADABLE_RULE = 'a client that could not be read: critical';
 
 /** Every problem of one client, in the order of CHECKS. */
 export function checkClient(facts: ClientFacts): Problem[] {

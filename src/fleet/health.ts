@@ -51,7 +51,7 @@ async function attempt<T>(read: () => Promise<T>): Promise<Outcome<T>> {
  * One client: its three reads at once, then every check whose read succeeded. `lastOnItsWay` is told
  * when one read is left: the service is on it, and the fan-out may start the next client meanwhile.
  */
-export async function checkOne(
+async function checkOne(
   api: AccountReader,
   client: Client,
   deliverability: Deliverability | undefined,

@@ -5,7 +5,7 @@
  * depth, so the reads of one company are all asked for together. A part that fails becomes
  * `{error}` in the report instead of ending the run.
  */
-import type { Company, Page } from '../api/types.js';
+import type { Company } from '../api/types.js';
 import { AgencyError, InterruptedError } from '../errors.js';
 import {
   type CampaignSummary,
@@ -17,7 +17,6 @@ import {
 } from './inventory-parts.js';
 
 export interface InventoryReader {
-  listKeysPage(companyId: number, page: number): Promise<Page<unknown>>;
   emailAccounts(companyId: number): Promise<MailEntry[]>;
   mailboxes(companyId?: number): Promise<MailEntry[]>;
   webhooks(companyId?: number): Promise<{ event: string }[]>;
@@ -72,9 +71,7 @@ export async function auditCompany(
 }
 
 /** The report's findings in the words of a table cell, worst first: what could not be read, then errors. */
-export function problemsOf(
-  parts: Omit<CompanyReport, 'id' | 'name' | 'owner' | 'active' | 'problems'>,
-): string[] {
+function problemsOf(parts: Omit<CompanyReport, 'id' | 'name' | 'owner' | 'active' | 'problems'>): string[] {
   const problems: string[] = [];
   const counted = (n: number, what: string) => {
     if (n > 0) problems.push(`${n} ${what}${n === 1 ? '' : 's'}`);

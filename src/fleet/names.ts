@@ -54,7 +54,7 @@ export class NameIndex<C extends NamedCompany> {
 }
 
 /** `looks like "Acme Ltd" (id 1001)` — or several, joined with "or". */
-export function looksLike(companies: readonly NamedCompany[]): string {
+function looksLike(companies: readonly NamedCompany[]): string {
   return `looks like ${companies.map(describeCompany).join(' or ')}`;
 }
 

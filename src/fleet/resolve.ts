@@ -2,9 +2,10 @@
  * `<company>` as the user gives it: a numeric id, or an exact company name resolved through one
  * listing of the companies per run (cached), never guessed.
  */
-import { collect, paginate, paginateSearch } from '../api/paginate.js';
+import { paginateSearch } from '../api/paginate.js';
 import type { Company } from '../api/types.js';
 import { AgencyError, ExitCode, UsageError } from '../errors.js';
+import { fetchAllCompanies } from './all-companies.js';
 import { describeCompany, NameIndex } from './names.js';
 import type { CompanyLister } from './ports.js';
 
@@ -32,7 +33,7 @@ export class CompanyNotFoundError extends AgencyError {
 }
 
 /** Two companies share the name exactly; the tool never picks one for the user. */
-export class AmbiguousCompanyError extends AgencyError {
+class AmbiguousCompanyError extends AgencyError {
   readonly exitCode = ExitCode.usage;
 }
 
@@ -51,7 +52,7 @@ export class CompanyDirectory {
 
   /** Every company of the agency (all pages), read once. */
   all(): Promise<Company[]> {
-    this.#companies ??= collect(paginate((page) => this.api.listCompaniesPage(page)));
+    this.#companies ??= fetchAllCompanies(this.api);
     return this.#companies;
   }
 
@@ -120,35 +121,112 @@ function notFound(name: string, index: NameIndex<Company>): CompanyNotFoundError
   return new CompanyNotFoundError(`No company named ${JSON.stringify(name)} in this agency.`, { hint });
 }
 
+/** A `<company>` value and where it came from ("--company #2", "ids.txt line 3"), for messages. */
+export interface CompanyEntry {
+  value: string;
+  where: string;
+}
+
 /**
- * Several `<company>` values → ids in the same order: every value is checked before any request, and
- * the names share one listing. Each entry says where it came from, for messages.
+ * The lines of a file of companies: ids or exact names, one per line, whitespace trimmed, blank and `#`
+ * lines skipped. Only a line's first tab-separated field counts, so `agency companies list` output feeds it.
  */
-export async function companyIdsOf(
-  api: CompanyLister,
-  entries: readonly { value: string; where: string }[],
-): Promise<number[]> {
-  const refs: CompanyRef[] = [];
+export function companyFileEntries(text: string, source: string): CompanyEntry[] {
+  const entries: CompanyEntry[] = [];
+  text
+    .replace(/^\uFEFF/, '')
+    .split(/\r?\n/)
+    .forEach((line, index) => {
+      const value = line.split('\t')[0]?.trim() ?? '';
+      if (value !== '' && !value.startsWith('#'))
+        entries.push({ value, where: `${source} line ${index + 1}` });
+    });
+  return entries;
+}
+
+/** What to do with a company given twice: act on it once, or refuse the run (nothing is sent). */
+export type Repeats = 'once' | 'refuse';
+
+/** A checked `<company>` value and where it came from. */
+export interface SourcedRef {
+  ref: CompanyRef;
+  where: string;
+}
+
+/**
+ * Every value checked locally, before any request; every problem (and with `refuse`, every value given
+ * twice) reported at once as one usage error.
+ */
+export function parseCompanyEntries(entries: readonly CompanyEntry[], repeats: Repeats): SourcedRef[] {
   const problems: string[] = [];
+  const refs: SourcedRef[] = [];
+  const given = new Map<string, string>();
   for (const { value, where } of entries) {
     try {
-      refs.push(parseCompanyRef(value, where));
+      const ref = parseCompanyRef(value, where);
+      const key = ref.id !== undefined ? `Company ${ref.id}` : `Company ${JSON.stringify(ref.name)}`;
+      const first = given.get(key);
+      if (first !== undefined && repeats === 'refuse')
+        problems.push(`${key} is given twice (${first} and ${where}).`);
+      given.set(key, first ?? where);
+      refs.push({ ref, where });
     } catch (error) {
       problems.push((error as Error).message);
     }
   }
-  if (problems.length > 0) {
-    throw new UsageError(
-      problems.length === 1
-        ? (problems[0] as string)
-        : `${problems.length} problems:\n  ${problems.join('\n  ')}`,
-      { hint: 'Nothing was sent.' },
-    );
+  throwProblems(problems);
+  return refs;
+}
+
+/**
+ * Several `<company>` values → companies, in the order given. Every value is checked before any request
+ * (parseCompanyEntries); names share one listing, and every name that matches no company is reported at
+ * once (exit 4).
+ */
+export async function resolveCompanies(
+  entries: readonly CompanyEntry[],
+  directory: CompanyDirectory,
+  repeats: Repeats,
+): Promise<ResolvedCompany[]> {
+  const refs = parseCompanyEntries(entries, repeats);
+  const problems: string[] = [];
+  const companies: ResolvedCompany[] = [];
+  const reached = new Map<number, string>();
+  const missing: CompanyNotFoundError[] = [];
+  for (const { ref, where } of refs) {
+    let resolved: ResolvedCompany;
+    try {
+      resolved = await directory.resolve(ref);
+    } catch (error) {
+      if (!(error instanceof CompanyNotFoundError)) throw error;
+      missing.push(error);
+      continue;
+    }
+    const first = reached.get(resolved.id);
+    if (first === undefined) {
+      reached.set(resolved.id, where);
+      companies.push(resolved);
+    } else if (repeats === 'refuse') {
+      problems.push(`Company ${resolved.id} is given twice (${first} and ${where}).`);
+    }
   }
-  const directory = new CompanyDirectory(api);
-  const ids: number[] = [];
-  for (const ref of refs) ids.push((await directory.resolve(ref)).id);
-  return ids;
+  if (missing.length === 1) throw missing[0];
+  if (missing.length > 1) {
+    const lines = missing.map((error) => (error.hint ? `${error.message} ${error.hint}` : error.message));
+    throw new CompanyNotFoundError(`${missing.length} companies not found:\n  ${lines.join('\n  ')}`);
+  }
+  throwProblems(problems);
+  return companies;
+}
+
+function throwProblems(problems: readonly string[]): void {
+  if (problems.length === 0) return;
+  throw new UsageError(
+    problems.length === 1
+      ? (problems[0] as string)
+      : `${problems.length} problems:\n  ${problems.join('\n  ')}`,
+    { hint: 'Nothing was sent.' },
+  );
 }
 
 /** The id a parsed `<company>` stands for: an id as it is, a name through a listing. */

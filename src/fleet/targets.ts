@@ -4,7 +4,14 @@
  * Every value is checked before the first request; names cost one listing for the whole run.
  */
 import { UsageError } from '../errors.js';
-import { type CompanyDirectory, CompanyNotFoundError, type CompanyRef, parseCompanyRef } from './resolve.js';
+import {
+  type CompanyDirectory,
+  type CompanyEntry,
+  companyFileEntries,
+  parseCompanyEntries,
+  resolveCompanies,
+  type SourcedRef,
+} from './resolve.js';
 
 export interface Target {
   /** null = the key's own account (no x-company-id). */
@@ -15,6 +22,17 @@ export interface Target {
   skipInactive?: boolean | undefined;
 }
 
+/**
+ * The target options as commander parses them: `--company` (repeatable), `--file <path>`, `--all`, and
+ * how many accounts are worked on at once.
+ */
+export interface TargetFlags {
+  company?: string[] | undefined;
+  file?: string | undefined;
+  all?: boolean | undefined;
+  concurrency?: string | undefined;
+}
+
 export interface TargetOptions {
   /** `--company` values, in order. */
   company?: readonly string[] | undefined;
@@ -23,94 +41,31 @@ export interface TargetOptions {
   all?: boolean | undefined;
 }
 
-interface SourcedRef {
-  ref: CompanyRef;
-  where: string;
-}
-
-/** Lines of a targets file: whitespace trimmed, blank lines and `#` comments skipped. */
-export function parseTargetLines(text: string, source: string): SourcedRef[] {
-  const refs: SourcedRef[] = [];
-  const problems: string[] = [];
-  collectTargetLines(text, source, refs, problems);
-  if (problems.length > 0) throw usageProblems(problems);
-  return refs;
-}
-
-function collectTargetLines(text: string, source: string, refs: SourcedRef[], problems: string[]): void {
-  text
-    .replace(/^\uFEFF/, '')
-    .split(/\r?\n/)
-    .forEach((line, index) => {
-      const trimmed = line.trim();
-      if (trimmed === '' || trimmed.startsWith('#')) return;
-      const where = `${source} line ${index + 1}`;
-      try {
-        refs.push({ ref: parseCompanyRef(trimmed, where), where });
-      } catch (error) {
-        problems.push((error as Error).message);
-      }
-    });
-}
-
-/** Checks every target locally, then resolves names through one listing (only when a name is given). */
 /** Accounts to act on, in the user's order (`--all`: the listing's), each once. */
 export async function selectTargets(options: TargetOptions, directory: CompanyDirectory): Promise<Target[]> {
-  const explicit = readRefs(options);
+  const entries = targetEntries(options);
   if (options.all) {
-    if (explicit.length > 0 || options.file) {
+    if (entries.length > 0 || options.file) {
       throw new UsageError('--all cannot be combined with --company or --file.');
     }
     const companies = await directory.all();
     return companies.map((c) => ({ companyId: c.id, name: c.name, skipInactive: !c.active || undefined }));
   }
-  if (options.file && explicit.length === 0) {
+  if (options.file && entries.length === 0) {
     throw new UsageError(`${options.file.source} names no company (only blank or # lines).`);
   }
-  if (explicit.length === 0) return [{ companyId: null }];
-
-  const targets: Target[] = [];
-  const seen = new Set<number>();
-  const missing: string[] = [];
-  for (const { ref } of explicit) {
-    try {
-      const { id, company } = await directory.resolve(ref);
-      if (seen.has(id)) continue;
-      seen.add(id);
-      targets.push({ companyId: id, name: company?.name });
-    } catch (error) {
-      if (!(error instanceof CompanyNotFoundError)) throw error;
-      missing.push(error.hint ? `${error.message} ${error.hint}` : error.message);
-    }
-  }
-  if (missing.length === 1) throw new CompanyNotFoundError(missing[0] as string);
-  if (missing.length > 1) {
-    throw new CompanyNotFoundError(`${missing.length} companies not found:\n  ${missing.join('\n  ')}`);
-  }
-  return targets;
+  if (entries.length === 0) return [{ companyId: null }];
+  const companies = await resolveCompanies(entries, directory, 'once');
+  return companies.map(({ id, company }) => ({ companyId: id, name: company?.name }));
 }
 
 /** Every --company and --file value checked locally, in order (a usage error lists every bad one). */
 export function readRefs(options: TargetOptions): SourcedRef[] {
-  const refs: SourcedRef[] = [];
-  const problems: string[] = [];
-  (options.company ?? []).forEach((value, i) => {
-    try {
-      refs.push({ ref: parseCompanyRef(value, '--company'), where: `--company #${i + 1}` });
-    } catch (error) {
-      problems.push((error as Error).message);
-    }
-  });
-  if (options.file) collectTargetLines(options.file.text, options.file.source, refs, problems);
-  if (problems.length > 0) throw usageProblems(problems);
-  return refs;
+  return parseCompanyEntries(targetEntries(options), 'once');
 }
 
-function usageProblems(problems: readonly string[]): UsageError {
-  return new UsageError(
-    problems.length === 1
-      ? (problems[0] as string)
-      : `${problems.length} problems:\n  ${problems.join('\n  ')}`,
-    { hint: 'Nothing was sent.' },
-  );
+function targetEntries(options: TargetOptions): CompanyEntry[] {
+  const entries = (options.company ?? []).map((value) => ({ value, where: '--company' }));
+  if (options.file) entries.push(...companyFileEntries(options.file.text, options.file.source));
+  return entries;
 }

@@ -5,15 +5,15 @@
  */
 import { mapPool } from '../api/limit.js';
 import type { Webhook } from '../api/types.js';
-import { type AgencyError, type ExitCode, InterruptedError } from '../errors.js';
-import { isRowFailure, type RowError, rowError } from './failures.js';
+import { type AgencyError, InterruptedError } from '../errors.js';
+import { isRowFailure, type RowError, type RowFailure, rowError, rowFailure } from './failures.js';
 import type { WebhookPort, WebhookReader } from './ports.js';
 import type { Target } from './targets.js';
 import { listedEvent } from './webhook-input.js';
 
 export type WebhookAction = 'subscribe' | 'unsubscribe';
 
-export type WebhookResult =
+type WebhookResult =
   | 'subscribed'
   | 'exists'
   | 'unsubscribed'
@@ -47,8 +47,8 @@ export interface WebhookChange {
 
 export interface WebhookChangeOutcome {
   rows: WebhookRow[];
-  /** Exit codes of the failed rows, for the shared exit code. */
-  failureCodes: ExitCode[];
+  /** The failed rows, for the closing error. */
+  failures: RowFailure[];
   /** Some accounts were not reached because the run was interrupted. */
   interrupted: boolean;
 }
@@ -64,14 +64,14 @@ export interface AccountWork<R> {
   skipped(target: Target): R[];
   /** Its list could not be read (the service's answer, or the network). */
   unreadable(target: Target, error: AgencyError): R[];
-  /** The rows of an account whose list was read; `fail` counts a failed row's exit code. */
+  /** The rows of an account whose list was read; `fail` counts a failed row for the closing error. */
   withList(target: Target, present: Webhook[], fail: (error: AgencyError) => void): Promise<R[]>;
 }
 
 export interface AccountsOutcome<R> {
   rows: R[];
-  /** Exit codes of the failed rows, for the shared exit code. */
-  failureCodes: ExitCode[];
+  /** The failed rows, in the targets' order, for the closing error. */
+  failures: RowFailure[];
   /** Some accounts were not reached, or not finished, because the run was interrupted. */
   interrupted: boolean;
 }
@@ -86,13 +86,15 @@ export async function eachAccount<R>(
   options: { concurrency: number; signal?: AbortSignal | undefined },
   work: AccountWork<R>,
 ): Promise<AccountsOutcome<R>> {
-  const failureCodes: ExitCode[] = [];
-  const fail = (error: AgencyError) => failureCodes.push(error.exitCode);
   const perTarget = await mapPool(
     targets,
     options.concurrency,
-    async (target): Promise<R[] | undefined> => {
-      if (target.skipInactive) return work.skipped(target);
+    async (target): Promise<{ rows: R[]; failures: RowFailure[] } | undefined> => {
+      // Failures per account, flattened in the targets' order (not the order accounts finished in).
+      const failures: RowFailure[] = [];
+      const fail = (error: AgencyError) =>
+        failures.push(rowFailure(target.companyId ?? 'this account', error));
+      if (target.skipInactive) return { rows: work.skipped(target), failures };
       let present: Webhook[];
       try {
         present = await api.webhooks(target.companyId ?? undefined);
@@ -102,16 +104,16 @@ export async function eachAccount<R>(
         if (!isRowFailure(error)) throw error;
         const rows = work.unreadable(target, error);
         for (const _ of rows) fail(error);
-        return rows;
+        return { rows, failures };
       }
-      return work.withList(target, present, fail);
+      return { rows: await work.withList(target, present, fail), failures };
     },
     options.signal,
   );
-  const reached = perTarget.filter((rows) => rows !== undefined).length;
+  const reached = perTarget.filter((account) => account !== undefined).length;
   return {
-    rows: perTarget.flatMap((rows) => rows ?? []),
-    failureCodes,
+    rows: perTarget.flatMap((account) => account?.rows ?? []),
+    failures: perTarget.flatMap((account) => account?.failures ?? []),
     interrupted: reached < targets.length || options.signal?.aborted === true,
   };
 }

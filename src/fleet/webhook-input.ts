@@ -34,7 +34,7 @@ export const WEBHOOK_EVENTS = [
 ] as const;
 
 const EVENT_FORM = /^[A-Za-z][A-Za-z0-9_]*$/;
-export const MAX_URL_LENGTH = 2048;
+const MAX_URL_LENGTH = 2048;
 
 export interface CheckedEvent {
   /** Lower case: the form sent on subscribe and unsubscribe. */

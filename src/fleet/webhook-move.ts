@@ -19,9 +19,9 @@ import { type AccountsOutcome, eachAccount, hasWebhook } from './webhook-changes
 import { listedEvent } from './webhook-input.js';
 
 /** The service's cap on URLs subscribed to one event in one account. */
-export const MAX_URLS_PER_EVENT = 3;
+const MAX_URLS_PER_EVENT = 3;
 
-export type MoveResult =
+type MoveResult =
   | 'moved'
   | 'already-moved'
   | 'would-move'

@@ -121,7 +121,7 @@ export function optionalPositiveInt(value: string | undefined, option: string): 
 
 /** Client accounts a fleet command works on at once: each has its own rate limit, the HQ key has one. */
 export const DEFAULT_CONCURRENCY = 4;
-export const MAX_CONCURRENCY = 32;
+const MAX_CONCURRENCY = 32;
 
 /** `--concurrency`: a whole number from 1 to MAX_CONCURRENCY; default DEFAULT_CONCURRENCY. */
 export function parseConcurrency(value: string | undefined): number {

@@ -24,7 +24,7 @@ function parseDay(value: string, flag: string): string {
 }
 
 /** Today on this machine's calendar, as YYYY-MM-DD (the service counts days in the user's time zone). */
-export function today(now = new Date()): string {
+function today(now = new Date()): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }

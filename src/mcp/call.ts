@@ -25,7 +25,7 @@ export interface CallSetup {
   log: (line: string) => void;
 }
 
-export interface RunOutput {
+interface RunOutput {
   code: number;
   stdout: string;
   stderr: string;

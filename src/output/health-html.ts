@@ -21,7 +21,7 @@ export interface HtmlReport {
 
 const COLORS: Record<Severity, string> = { critical: '#c0262d', warning: '#a15c00', info: '#1f5fa8' };
 
-function escape(text: unknown): string {
+function escapeHtml(text: unknown): string {
   return String(text).replace(
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
@@ -31,7 +31,7 @@ function escape(text: unknown): string {
 const number = (n: number) => n.toLocaleString('en-US');
 
 /** A chart shows the clients with the highest values (the worst, for the bounce rate); the table has all. */
-export const CHART_ROWS = 25;
+const CHART_ROWS = 25;
 
 interface Metric {
   key: string;
@@ -145,11 +145,11 @@ function problemsSection(problems: readonly Problem[]): string {
     const rows = list
       .map(
         (p) =>
-          `<tr><td><span class="sev ${p.severity}">${p.severity}</span></td><td>${escape(p.check)}</td><td>${escape(p.detail)}</td></tr>`,
+          `<tr><td><span class="sev ${p.severity}">${p.severity}</span></td><td>${escapeHtml(p.check)}</td><td>${escapeHtml(p.detail)}</td></tr>`,
       )
       .join('');
     // The first problem of a client is its worst (the list is sorted by severity).
-    return `<tbody class="client sev-${first.severity}"><tr><th colspan="3">${escape(first.name)}<span class="id">${first.company_id}</span></th></tr></tbody><tbody>${rows}</tbody>`;
+    return `<tbody class="client sev-${first.severity}"><tr><th colspan="3">${escapeHtml(first.name)}<span class="id">${first.company_id}</span></th></tr></tbody><tbody>${rows}</tbody>`;
   });
   return `<table class="problems" id="problems"><thead><tr><th>Severity</th><th>Check</th><th>Detail</th></tr></thead>${groups.join('')}</table>`;
 }
@@ -180,7 +180,7 @@ function chart(metric: Metric, rows: readonly DeliverabilityRow[]): string {
   const lines = values
     .map(({ row, pair: [now, before] }) => {
       const title = `${row.name}: ${now === null ? '—' : metric.format(now)} (previous period ${before === null ? '—' : metric.format(before)})`;
-      return `<div class="row" title="${escape(title)}"><span class="name">${escape(row.name)}</span>${bars(now, before, max, metric.marks ?? [])}<span class="value">${now === null ? '—' : escape(metric.format(now))}</span></div>`;
+      return `<div class="row" title="${escapeHtml(title)}"><span class="name">${escapeHtml(row.name)}</span>${bars(now, before, max, metric.marks ?? [])}<span class="value">${now === null ? '—' : escapeHtml(metric.format(now))}</span></div>`;
     })
     .join('');
   const legend =
@@ -189,20 +189,20 @@ function chart(metric: Metric, rows: readonly DeliverabilityRow[]): string {
     more > 0
       ? `<p class="note">The ${CHART_ROWS} highest of ${CHART_ROWS + more} clients; all are in the table below.</p>`
       : '';
-  return `<figure class="chart" data-metric="${metric.key}"><figcaption>${escape(metric.title)}${legend}</figcaption>${lines}${note}</figure>`;
+  return `<figure class="chart" data-metric="${metric.key}"><figcaption>${escapeHtml(metric.title)}${legend}</figcaption>${lines}${note}</figure>`;
 }
 
 function changeCell(pair: PeriodPair): string {
   const text = change(pair);
   const cls = text.startsWith('+') || text === 'new' ? 'up' : text.startsWith('-') ? 'down' : '';
-  return `<td class="num wide ${cls}">${escape(text)}</td>`;
+  return `<td class="num wide ${cls}">${escapeHtml(text)}</td>`;
 }
 
 function numbersTable(rows: readonly DeliverabilityRow[]): string {
   const body = rows
     .map(
       (r) =>
-        `<tr><td>${escape(r.name)}</td><td class="num">${number(r.emails_sent.current_period)}</td>${changeCell(r.emails_sent)}<td class="num">${number(r.replies.current_period)}</td>${changeCell(r.replies)}<td class="num">${percent(r.reply_rate)}</td><td class="num">${percent(r.bounce_rate)}</td></tr>`,
+        `<tr><td>${escapeHtml(r.name)}</td><td class="num">${number(r.emails_sent.current_period)}</td>${changeCell(r.emails_sent)}<td class="num">${number(r.replies.current_period)}</td>${changeCell(r.replies)}<td class="num">${percent(r.reply_rate)}</td><td class="num">${percent(r.bounce_rate)}</td></tr>`,
     )
     .join('');
   return `<table class="numbers"><thead><tr><th>Client</th><th class="num">Sent</th><th class="num wide">Change</th><th class="num">Replied</th><th class="num wide">Change</th><th class="num">Reply rate</th><th class="num">Bounce rate</th></tr></thead><tbody>${body}</tbody></table>`;
@@ -223,13 +223,13 @@ export function renderHealthHtml(report: HtmlReport): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(report.title)}</title>
+<title>${escapeHtml(report.title)}</title>
 <style>${CSS}</style>
 </head>
 <body>
 <main>
-<h1>${escape(report.title)}</h1>
-<p class="meta">${escape(report.periodLabel)} · ${report.companiesChecked} clients checked · generated ${escape(report.generatedAt.toISOString().replace('T', ' ').slice(0, 16))} UTC</p>
+<h1>${escapeHtml(report.title)}</h1>
+<p class="meta">${escapeHtml(report.periodLabel)} · ${report.companiesChecked} clients checked · generated ${escapeHtml(report.generatedAt.toISOString().replace('T', ' ').slice(0, 16))} UTC</p>
 <ul class="summary">${counts}</ul>
 <h2>Problems</h2>
 ${problemsSection(report.problems)}

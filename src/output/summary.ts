@@ -7,7 +7,7 @@
 /** At most this many names or ids in a message; then "and N more". */
 export const MAX_LISTED = 20;
 
-export function plural(count: number, noun: readonly [string, string]): string {
+function plural(count: number, noun: readonly [string, string]): string {
   return `${count} ${count === 1 ? noun[0] : noun[1]}`;
 }
 

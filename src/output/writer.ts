@@ -282,7 +282,7 @@ function usableWidth(columns: number | undefined): number {
 }
 
 /** Nested objects become dotted keys: {agency: {name}} → agency.name. */
-export function flatten(value: Record<string, unknown>, prefix = ''): [string, unknown][] {
+function flatten(value: Record<string, unknown>, prefix = ''): [string, unknown][] {
   const rows: [string, unknown][] = [];
   for (const [key, v] of Object.entries(value)) {
     const name = prefix ? `${prefix}.${key}` : key;

@@ -243,7 +243,7 @@ export function createApiHandler(deps: ApiDeps) {
 }
 
 /** The service refuses a longer request URL (documented with the blacklist's email_filter). */
-export const MAX_URL_LENGTH = 4100;
+const MAX_URL_LENGTH = 4100;
 
 function requestUrl(req: IncomingMessage): string {
   return `http://${req.headers.host ?? ''}${req.url ?? '/'}`;

@@ -29,12 +29,12 @@ export function errorBody(status: number, detail: string) {
 }
 
 /** The v1 paths' dialect: `{"status": {"status": "ERROR", "code": "E_...", "msg": "..."}}`. */
-export function v1ErrorBody(status: number, msg: string, code = v1CodeOf(status)) {
+function v1ErrorBody(status: number, msg: string, code = v1CodeOf(status)) {
   return { status: { status: 'ERROR', code, msg } };
 }
 
 /** The third dialect some v2 answers use: `{code, message, details}`. */
-export function codeErrorBody(status: number, message: string, code?: string) {
+function codeErrorBody(status: number, message: string, code?: string) {
   return {
     code:
       code ??
@@ -47,7 +47,7 @@ export function codeErrorBody(status: number, message: string, code?: string) {
 }
 
 /** The codes the service's docs show for v1 (E_SESSION, E_URL_NOT_FOUND, E_TOO_MANY_REQUESTS, E_WRONG_PARAM). */
-export function v1CodeOf(status: number): string {
+function v1CodeOf(status: number): string {
   if (status === 401 || status === 403) return 'E_SESSION';
   if (status === 404 || status === 405) return 'E_URL_NOT_FOUND';
   if (status === 429) return 'E_TOO_MANY_REQUESTS';

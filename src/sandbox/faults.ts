@@ -20,7 +20,7 @@ export type FaultKind =
   | 'deep';
 
 /** Error body of 'status' / 'status-after': v2 {title, status, detail, timestamp}, v1 {status: {code, msg}}, or {code, message, details}. */
-export type FaultDialect = 'v2' | 'v1' | 'code';
+type FaultDialect = 'v2' | 'v1' | 'code';
 
 export interface FaultRule {
   /** HTTP method, case-insensitive; omitted = any method. */
@@ -52,7 +52,7 @@ export interface FaultRule {
   size?: number;
 }
 
-export const FAULT_KINDS: readonly FaultKind[] = [
+const FAULT_KINDS: readonly FaultKind[] = [
   'status',
   'status-after',
   'html',

@@ -1,9 +1,9 @@
 /** The service's 1-based pages of 50: query parsing and slicing, shared by every paged list. */
 import { SandboxError } from './types.js';
 
-export const PAGE_SIZE = 50;
+const PAGE_SIZE = 50;
 
-export interface Page<T> {
+export interface PageBody<T> {
   content: T[];
   pagination_data: {
     total_elements: number;
@@ -31,7 +31,7 @@ export function parseActive(raw: string | undefined): boolean | undefined {
 }
 
 /** One page out of a list that is already in order: O(page), whatever the list's length. */
-export function pageOf<T, U>(items: readonly T[], page: number, map: (item: T) => U): Page<U> {
+export function pageOf<T, U>(items: readonly T[], page: number, map: (item: T) => U): PageBody<U> {
   const start = (page - 1) * PAGE_SIZE;
   return {
     content: items.slice(start, start + PAGE_SIZE).map(map),

@@ -26,14 +26,14 @@ export interface LimiterOptions {
   concurrency?: number;
 }
 
-interface Waiter {
+interface QueuedRequest {
   grant: () => void;
   reject: (error: LimitRejected) => void;
 }
 
 interface Lane {
   active: number;
-  queue: Waiter[];
+  queue: QueuedRequest[];
 }
 
 export type Release = () => void;
@@ -75,7 +75,7 @@ export class ConcurrencyLimiter {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
       };
-      const waiter: Waiter = {
+      const waiter: QueuedRequest = {
         grant: () => {
           cleanup();
           this.start(account, lane);

@@ -28,9 +28,6 @@ import { sendError } from './wire.js';
 export type { RecordedRequest } from './api.js';
 export { stateSummary } from './control.js';
 export { errorBody, timestamp } from './error-body.js';
-export type { FaultKind, FaultRule } from './faults.js';
-export { Store } from './store.js';
-export type { CompanyRecord, KeyRecord, SandboxState, UserRecord } from './types.js';
 
 export interface SandboxOptions {
   /** 0 = ephemeral (default 0). */

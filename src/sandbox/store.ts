@@ -41,7 +41,6 @@ export type {
   SandboxState,
   UserRecord,
 } from './types.js';
-export { FOREIGN_AGENCY_ID, MAIN_AGENCY_ID, SandboxError } from './types.js';
 
 interface AgencyIndex {
   all: CompanyRecord[];

@@ -23,7 +23,7 @@ export class SandboxError extends Error {
   }
 }
 
-export type Role = 'AGENCY_OWNER' | 'AGENCY_MEMBER';
+type Role = 'AGENCY_OWNER' | 'AGENCY_MEMBER';
 
 export interface AgencyRecord {
   id: number;
@@ -109,7 +109,7 @@ export interface HqContext {
   user: UserRecord;
 }
 
-export interface ClientContext {
+interface ClientContext {
   level: 'client';
   account: string;
   agency: AgencyRecord;

@@ -74,7 +74,7 @@ export function toolError(result: unknown): {
   return JSON.parse(texts(r).at(-1) ?? '');
 }
 
-export function expectNoCanary(session: McpSession, results: unknown[]): void {
+function expectNoCanary(session: McpSession, results: unknown[]): void {
   if (session.stderr().includes(CANARY_KEY)) throw new Error('the HQ key leaked into the server log');
   for (const result of results)
     if (JSON.stringify(result).includes(CANARY_KEY)) throw new Error('the HQ key leaked into a result');

@@ -15,7 +15,7 @@ import { createServer as createTlsServer } from 'node:tls';
 
 export const HAVE_OPENSSL = spawnSync('openssl', ['version']).status === 0;
 
-export interface ProxyVisit {
+interface ProxyVisit {
   kind: 'connect' | 'forward';
   /** host:port for CONNECT, the absolute URL for a forwarded request. */
   target: string;

@@ -162,6 +162,6 @@ export function stripEscapes(text: string): string {
 }
 
 /** One shell word per argument, for the command string tmux hands to /bin/sh. */
-export function shellQuote(words: readonly string[]): string {
+function shellQuote(words: readonly string[]): string {
   return words.map((w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`)).join(' ');
 }

@@ -162,7 +162,7 @@ export class FakeAgency {
   }
 }
 
-export function conflict(msg: string): ApiError {
+function conflict(msg: string): ApiError {
   return new ApiError(`Could not subscribe: ${msg}`, { status: 409, title: 'E_WRONG_PARAM', detail: msg });
 }
 

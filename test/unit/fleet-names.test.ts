@@ -4,8 +4,9 @@ import { duplicateNames, lookalikeWarning, NameIndex } from '../../src/fleet/nam
 import {
   CompanyDirectory,
   CompanyNotFoundError,
-  companyIdsOf,
+  companyFileEntries,
   parseCompanyRef,
+  resolveCompanies,
 } from '../../src/fleet/resolve.js';
 import { FakeAgency } from './fleet-fake.js';
 
@@ -102,25 +103,62 @@ describe('<company>: an id or an exact name', () => {
   });
 });
 
-describe('companyIdsOf', () => {
+describe('resolveCompanies', () => {
   it('checks every value before the one listing the names need', async () => {
     const agency = new FakeAgency();
     agency.addCompany('Acme Ltd');
     agency.addCompany('Blue Harbor');
     await expect(
-      companyIdsOf(agency, [
-        { value: 'Acme Ltd', where: 'argument 1' },
-        { value: '0', where: 'ids.txt line 2' },
-      ]),
+      resolveCompanies(
+        [
+          { value: 'Acme Ltd', where: 'argument 1' },
+          { value: '0', where: 'ids.txt line 2' },
+        ],
+        new CompanyDirectory(agency),
+        'once',
+      ),
     ).rejects.toThrow(/ids\.txt line 2/);
     expect(agency.calls).toEqual([]);
-    expect(
-      await companyIdsOf(agency, [
+    const companies = await resolveCompanies(
+      [
         { value: 'Blue Harbor', where: 'a' },
         { value: '7', where: 'b' },
         { value: 'Acme Ltd', where: 'c' },
-      ]),
-    ).toEqual([1002, 7, 1001]);
+      ],
+      new CompanyDirectory(agency),
+      'once',
+    );
+    expect(companies.map((c) => c.id)).toEqual([1002, 7, 1001]);
     expect(agency.calls).toEqual([{ op: 'listCompanies', page: 1 }]);
+  });
+
+  it("'refuse' reports a company given twice, by value or by name and id, and sends nothing more", async () => {
+    const agency = new FakeAgency();
+    agency.addCompany('Acme Ltd'); // 1001
+    const twice = [
+      { value: '1001', where: 'argument 1' },
+      { value: '1001', where: 'ids.txt line 2' },
+    ];
+    await expect(resolveCompanies(twice, new CompanyDirectory(agency), 'refuse')).rejects.toThrow(
+      'Company 1001 is given twice (argument 1 and ids.txt line 2).',
+    );
+    expect(agency.calls).toEqual([]);
+    const nameAndId = [
+      { value: 'Acme Ltd', where: 'argument 1' },
+      { value: '1001', where: 'argument 2' },
+    ];
+    await expect(resolveCompanies(nameAndId, new CompanyDirectory(agency), 'refuse')).rejects.toThrow(
+      'Company 1001 is given twice (argument 1 and argument 2).',
+    );
+    expect((await resolveCompanies(twice, new CompanyDirectory(agency), 'once')).map((c) => c.id)).toEqual([
+      1001,
+    ]);
+  });
+
+  it('a file of companies: first tab field, blank and # lines skipped, lines numbered', () => {
+    expect(companyFileEntries('\uFEFF1001\tAcme Ltd\n\n# note\n  Blue Harbor  \r\n', 'ids.txt')).toEqual([
+      { value: '1001', where: 'ids.txt line 1' },
+      { value: 'Blue Harbor', where: 'ids.txt line 4' },
+    ]);
   });
 });

@@ -110,7 +110,7 @@ describe('plan', () => {
   it('the plan of an applied file is empty, and a second apply sends no POST', async () => {
     const a = world();
     const first = await applyPlan(await plan(a), ports(a), { concurrency: 4 });
-    expect(first.failureCodes).toEqual([]);
+    expect(first.failures.map((f) => f.exitCode)).toEqual([]);
     a.calls = [];
     const second = await plan(a);
     expect(planChanges(second)).toEqual([]);
@@ -168,7 +168,7 @@ describe('apply', () => {
     expect(posts.some((c) => 'company' in c && c.company === 1004)).toBe(false);
     expect(out.applied.filter((x) => x.result === 'skipped').map((x) => x.type)).toEqual(['key', 'webhook']);
     expect(out.applied.filter((x) => x.result === 'created' || x.result === 'subscribed')).toHaveLength(3);
-    expect(sharedExitCode(out.failureCodes)).toBe(ExitCode.failure);
+    expect(sharedExitCode(out.failures.map((f) => f.exitCode))).toBe(ExitCode.failure);
   });
 
   it('goes on past a failed key and a failed webhook, with the shared exit code', async () => {
@@ -184,7 +184,7 @@ describe('apply', () => {
     const out = await applyPlan(await plan(a), ports(a), { concurrency: 4 });
     expect(out.applied.filter((x) => x.result === 'failed')).toHaveLength(2);
     expect(out.applied.filter((x) => x.result !== 'failed')).toHaveLength(4);
-    expect(sharedExitCode(out.failureCodes)).toBe(ExitCode.conflict);
+    expect(sharedExitCode(out.failures.map((f) => f.exitCode))).toBe(ExitCode.conflict);
   });
 
   it('an interrupted apply resumed by a second one creates nothing twice', async () => {
@@ -219,6 +219,6 @@ describe('apply', () => {
     });
     const out = await applyPlan(await plan(a), ports(a), { concurrency: 4 });
     expect(out.applied.filter((x) => x.result === 'failed').map((x) => x.company_id)).toEqual([1004]);
-    expect(sharedExitCode(out.failureCodes)).toBe(ExitCode.failure);
+    expect(sharedExitCode(out.failures.map((f) => f.exitCode))).toBe(ExitCode.failure);
   });
 });

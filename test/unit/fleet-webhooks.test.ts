@@ -79,7 +79,7 @@ describe('webhooks subscribe / unsubscribe across accounts', () => {
       { op: 'subscribe', company: 1002, event: 'prospect_replied', url: URL_A },
       { op: 'subscribe', company: 1002, event: 'prospect_bounced', url: URL_A },
     ]);
-    expect(out.failureCodes).toEqual([]);
+    expect(out.failures.map((f) => f.exitCode)).toEqual([]);
     // A second run changes nothing.
     a.calls = [];
     const again = await changeWebhooks(
@@ -167,7 +167,7 @@ describe('webhooks subscribe / unsubscribe across accounts', () => {
       'subscribed',
       'subscribed',
     ]);
-    expect(sharedExitCode(out.failureCodes)).toBe(ExitCode.conflict);
+    expect(sharedExitCode(out.failures.map((f) => f.exitCode))).toBe(ExitCode.conflict);
   });
 
   it('--all reports inactive companies as skipped-inactive without a request', async () => {
@@ -184,7 +184,7 @@ describe('webhooks subscribe / unsubscribe across accounts', () => {
       '1002 subscribed',
     ]);
     expect(a.calls.some((c) => 'company' in c && c.company === old.id)).toBe(false);
-    expect(out.failureCodes).toEqual([]);
+    expect(out.failures.map((f) => f.exitCode)).toEqual([]);
   });
 
   it('a 4th subscription of one event fails with the service’s words and the other rows go on', async () => {
@@ -197,7 +197,7 @@ describe('webhooks subscribe / unsubscribe across accounts', () => {
     expect(out.rows[0]).toMatchObject({ result: 'failed', error: { status: 409 } });
     expect(out.rows[0]?.error?.message).toMatch(/Too many subscriptions/);
     expect(out.rows[1]?.result).toBe('subscribed');
-    expect(out.failureCodes).toEqual([ExitCode.conflict]);
+    expect(out.failures.map((f) => f.exitCode)).toEqual([ExitCode.conflict]);
   });
 
   it('failures of different kinds share exit code 1', async () => {
@@ -212,7 +212,7 @@ describe('webhooks subscribe / unsubscribe across accounts', () => {
     });
     const out = await changeWebhooks(a, base({ targets: [{ companyId: acme.id }, { companyId: blue.id }] }));
     expect(out.rows.filter((r) => r.result === 'failed')).toHaveLength(3);
-    expect(sharedExitCode(out.failureCodes)).toBe(ExitCode.failure);
+    expect(sharedExitCode(out.failures.map((f) => f.exitCode))).toBe(ExitCode.failure);
     expect(sharedExitCode([])).toBe(ExitCode.ok);
   });
 

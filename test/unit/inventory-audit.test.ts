@@ -6,7 +6,6 @@ const company = { id: 7, name: 'Acme Ltd', owner: 'Olivia', active: true };
 
 function reader(overrides: Partial<InventoryReader> = {}): InventoryReader {
   return {
-    listKeysPage: async () => ({ content: [], pagination_data: undefined }),
     emailAccounts: async () => [
       { id: 1, type: 'SMTP', details: { email: 'a@acme.test', imap_id: 2, error: 'Invalid password' } },
       { id: 2, type: 'IMAP', details: { email: 'a@acme.test', error: null } },

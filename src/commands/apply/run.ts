@@ -10,7 +10,7 @@ import {
   keysOutLine,
 } from '../../fleet/apply.js';
 import { createInChunks } from '../../fleet/bulk-create.js';
-import { rowsFailed } from '../../fleet/failures.js';
+import { failedCount, rowsFailed } from '../../fleet/failures.js';
 import { KeysOut } from '../../fleet/keys-out.js';
 import { computePlan, planChanges, planLines, planSummary } from '../../fleet/plan.js';
 import { type DesiredState, readDesiredState } from '../../fleet/plan-file.js';
@@ -115,7 +115,8 @@ async function planAndApply(
       ExitCode.interrupted,
     );
   }
-  if (failed > 0) throw rowsFailed(failed, pending, outcome.failureCodes);
+  if (failed > 0)
+    throw rowsFailed(failedCount(failed, pending, 'change'), outcome.failures, { grouped: false });
   out.success(`Applied ${made.length} change${made.length === 1 ? '' : 's'}.`);
 }
 

@@ -39,7 +39,7 @@ const columns: Column<CheckRow>[] = [
   { header: 'listed', value: (r) => String(r.listed), kind: 'count' },
 ];
 
-export async function checkValues(rt: Runtime, values: string[], opts: { file?: string | undefined }) {
+async function checkValues(rt: Runtime, values: string[], opts: { file?: string | undefined }) {
   rt.out.columns(columns); // an unknown --columns name is refused before any request
   const entries = await readValueEntries(rt, values, opts.file);
   const { values: wanted, notes } = normalizeBlacklistEntries('either', entries, 'check');

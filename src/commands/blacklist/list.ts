@@ -25,13 +25,13 @@ export function defineList(blacklist: Command, run: Run): void {
     .action(run(listBlacklist));
 }
 
-export interface ListBlacklistOptions {
+interface ListBlacklistOptions {
   domains?: boolean | undefined;
   emails?: boolean | undefined;
   filter?: string | undefined;
 }
 
-export async function listBlacklist(rt: Runtime, opts: ListBlacklistOptions): Promise<void> {
+async function listBlacklist(rt: Runtime, opts: ListBlacklistOptions): Promise<void> {
   const kind = blacklistKind(opts);
   const singular = kind === 'domains' ? 'domain' : 'email';
   const columns: Column<string>[] = [{ header: singular, value: (v) => v }];

@@ -5,9 +5,9 @@
 import { type Command, Option } from '@commander-js/extra-typings';
 import type { Campaign } from '../../api/types.js';
 import { CAMPAIGN_STATUSES, parseCampaignStatuses } from '../../fleet/campaign-status.js';
-import { optionalCompanyIdFor, parseOptionalCompanyRef } from '../../fleet/resolve.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
+import { listOneAccount } from '../account-list.js';
 import { collectValues, helpText, type Run, suggestValues } from '../command.js';
 
 const HELP = helpText(
@@ -51,21 +51,17 @@ const columns: Column<Campaign>[] = [
   { header: 'error', value: (c) => c.error },
 ];
 
-export interface ListCampaignsOptions {
+interface ListCampaignsOptions {
   company?: string | undefined;
   status?: string[] | undefined;
 }
 
-export async function listCampaigns(rt: Runtime, opts: ListCampaignsOptions): Promise<void> {
+async function listCampaigns(rt: Runtime, opts: ListCampaignsOptions): Promise<void> {
   const statuses = opts.status === undefined ? undefined : parseCampaignStatuses(opts.status);
-  const ref = parseOptionalCompanyRef(opts.company);
-  rt.out.columns(columns);
-  const api = rt.api();
-  const companyId = await optionalCompanyIdFor(api, ref);
-  const whose = companyId === undefined ? 'The account' : `Company ${companyId}`;
-  const which = statuses ? ` with status ${statuses.join(' or ')}` : '';
-  await rt.out.list(await api.campaigns(companyId, statuses), columns, {
-    empty: `${whose} has no campaigns${which}.`,
+  await listOneAccount(rt, opts.company, {
+    columns,
+    read: (api, companyId) => api.campaigns(companyId, statuses),
     noun: ['campaign', 'campaigns'],
+    which: statuses ? ` with status ${statuses.join(' or ')}` : undefined,
   });
 }

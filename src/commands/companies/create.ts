@@ -6,7 +6,7 @@ import type { Command } from '@commander-js/extra-typings';
 import { MAX_COMPANIES_PER_REQUEST } from '../../api/client.js';
 import type { CreatedCompany } from '../../api/types.js';
 import { InterruptedError, UsageError } from '../../errors.js';
-import type { Plan } from '../../fleet/bulk-create.js';
+import type { CreationPlan } from '../../fleet/bulk-create.js';
 import { lookalikeWarning } from '../../fleet/names.js';
 import { parseNameLines, validateNames } from '../../input/parse.js';
 import { readInput } from '../../input/read.js';
@@ -44,7 +44,7 @@ export function defineCreate(companies: Command, run: Run): void {
     .action(run(createCompanies));
 }
 
-export interface CreateOptions {
+interface CreateOptions {
   name?: string[] | undefined;
   file?: string | undefined;
   skipExisting?: boolean | undefined;
@@ -72,7 +72,7 @@ function createdColumns(withKeys: boolean | undefined): Column<CreatedRow>[] {
   return columns;
 }
 
-export async function createCompanies(rt: Runtime, opts: CreateOptions): Promise<void> {
+async function createCompanies(rt: Runtime, opts: CreateOptions): Promise<void> {
   const { out } = rt;
   // An unknown --columns name is refused before anything is read or sent.
   if (opts.dryRun) out.columns(PLAN_COLUMNS);
@@ -145,7 +145,7 @@ async function readNames(rt: Runtime, opts: CreateOptions): Promise<string[]> {
   return validateNames(entries);
 }
 
-async function printPlan(rt: Runtime, plan: Plan, opts: CreateOptions): Promise<void> {
+async function printPlan(rt: Runtime, plan: CreationPlan, opts: CreateOptions): Promise<void> {
   const { requestsFor } = await import('../../fleet/bulk-create.js');
   // Without --skip-existing, one existing name makes the real run create nothing.
   const refused = plan.existing.length > 0 && !opts.skipExisting;

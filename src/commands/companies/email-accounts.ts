@@ -44,7 +44,7 @@ const columns: Column<EmailAccount>[] = [
   { header: 'error', field: 'details.error', value: (a) => detail(a, 'error') },
 ];
 
-export async function listEmailAccounts(rt: Runtime, company: string, _opts: object): Promise<void> {
+async function listEmailAccounts(rt: Runtime, company: string, _opts: object): Promise<void> {
   const ref = parseCompanyRef(company);
   rt.out.columns(columns);
   const api = rt.api();

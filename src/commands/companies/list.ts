@@ -40,7 +40,7 @@ export function defineList(companies: Command, run: Run): void {
     .action(run(listCompanies));
 }
 
-export const companyColumns: Column<Company>[] = [
+const companyColumns: Column<Company>[] = [
   { header: 'id', value: (c) => c.id },
   { header: 'name', value: (c) => c.name },
   { header: 'owner', value: (c) => c.owner, priority: 2 },
@@ -56,7 +56,7 @@ export const companyColumns: Column<Company>[] = [
   { header: 'linkedin slots', value: (c) => c.linkedin_slots, kind: 'count' },
 ];
 
-export interface ListOptions {
+interface ListCompaniesOptions {
   active?: boolean | undefined;
   inactive?: boolean | undefined;
   page?: string | undefined;
@@ -64,7 +64,7 @@ export interface ListOptions {
   search?: string | undefined;
 }
 
-export async function listCompanies(rt: Runtime, opts: ListOptions): Promise<void> {
+async function listCompanies(rt: Runtime, opts: ListCompaniesOptions): Promise<void> {
   const page = optionalPositiveInt(opts.page, '--page');
   const limit = optionalPositiveInt(opts.limit, '--limit');
   const active = opts.active ? true : opts.inactive ? false : undefined;

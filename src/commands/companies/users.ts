@@ -42,7 +42,7 @@ const columns: Column<CompanyUser>[] = [
   { header: 'roles', value: (u) => (Array.isArray(u.roles) ? u.roles.join(',') : u.roles), priority: 1 },
 ];
 
-export async function listUsers(
+async function listUsers(
   rt: Runtime,
   company: string,
   opts: { role?: CompanyRole | undefined },

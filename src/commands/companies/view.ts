@@ -24,7 +24,7 @@ export function defineView(companies: Command, run: Run): void {
     .action(run(viewCompany));
 }
 
-export async function viewCompany(rt: Runtime, value: string, _opts: object): Promise<void> {
+async function viewCompany(rt: Runtime, value: string, _opts: object): Promise<void> {
   const ref = parseCompanyRef(value);
   const api = rt.api();
   let company: Company | undefined;

@@ -11,7 +11,7 @@
  */
 import { UsageError } from '../../errors.js';
 
-export interface OptionNode {
+interface OptionNode {
   flags: string[];
   description: string;
   /** Takes a value, so the next word is that value and not a command. */

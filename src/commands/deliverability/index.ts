@@ -11,7 +11,7 @@ import { change, percent } from '../../fleet/deliverability.js';
 import type { Period } from '../../input/period.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
-import { addClientTargets, readClientTargets, type TargetFlags } from '../client-targets.js';
+import { addClientTargets, type ClientTargetFlags, readClientTargets } from '../client-targets.js';
 import { helpText, type Run } from '../command.js';
 
 export function define(command: Command, run: Run): void {
@@ -39,7 +39,7 @@ export function define(command: Command, run: Run): void {
     .action(run(deliverability));
 }
 
-export interface DeliverabilityOptions extends TargetFlags, Period {}
+export interface DeliverabilityOptions extends ClientTargetFlags, Period {}
 
 const current = (pair: PeriodPair) => pair.current_period;
 

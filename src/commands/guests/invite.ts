@@ -46,7 +46,7 @@ export function defineInvite(guests: Command, run: Run): void {
     .action(run(inviteCommand));
 }
 
-export interface InviteOptions {
+interface InviteOptions {
   email?: string[] | undefined;
   name?: string | undefined;
   mailboxes?: boolean | undefined;
@@ -66,7 +66,7 @@ const errorColumn: Column<InviteRow> = {
   kind: 'problem',
 };
 
-export async function inviteCommand(rt: Runtime, company: string, opts: InviteOptions): Promise<void> {
+async function inviteCommand(rt: Runtime, company: string, opts: InviteOptions): Promise<void> {
   const ref = parseCompanyRef(company, 'company');
   const chosen = rt.out.options.columns === undefined ? undefined : rt.out.columns([...columns, errorColumn]);
   const wanted = await wantedGuests(rt, opts);

@@ -45,7 +45,7 @@ export function definePermissions(guests: Command, run: Run): void {
     .action(run(permissionsCommand));
 }
 
-export interface PermissionsOptions {
+interface PermissionsOptions {
   guest: string[];
   mailboxes?: boolean | undefined;
   none?: boolean | undefined;
@@ -71,11 +71,7 @@ class GuestNotFoundError extends AgencyError {
   readonly exitCode = ExitCode.notFound;
 }
 
-export async function permissionsCommand(
-  rt: Runtime,
-  company: string,
-  opts: PermissionsOptions,
-): Promise<void> {
+async function permissionsCommand(rt: Runtime, company: string, opts: PermissionsOptions): Promise<void> {
   const ref = parseCompanyRef(company, 'company');
   if (!opts.mailboxes && !opts.none) throw new UsageError('Say which permissions: --mailboxes or --none.');
   const permissions: GuestPermission[] = opts.mailboxes ? ['mailboxes'] : [];

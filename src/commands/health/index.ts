@@ -10,7 +10,7 @@ import { type Problem, SEVERITIES, type Severity } from '../../fleet/health-chec
 import type { Period } from '../../input/period.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
-import { addClientTargets, readClientTargets, type TargetFlags } from '../client-targets.js';
+import { addClientTargets, type ClientTargetFlags, readClientTargets } from '../client-targets.js';
 import { helpText, type Run } from '../command.js';
 
 export function define(command: Command, run: Run): void {
@@ -52,7 +52,7 @@ export function define(command: Command, run: Run): void {
     .action(run(health));
 }
 
-export interface HealthOptions extends TargetFlags, Period {
+export interface HealthOptions extends ClientTargetFlags, Period {
   failOn: Severity;
   html?: string | undefined;
   concurrency?: string | undefined;

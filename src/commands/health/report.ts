@@ -22,7 +22,7 @@ import type { RowStream } from '../../output/row-stream.js';
 import type { Runtime } from '../../runtime.js';
 
 /** `--json`: the contract's object. */
-export interface HealthJson {
+interface HealthJson {
   /** The period asked for; null = the service's default (the last 30 days). */
   period: { from: string | null; to: string | null };
   companies_checked: number;
@@ -116,7 +116,7 @@ export async function healthReport(
   };
 }
 
-export function summaryLine(problems: readonly Problem[], checked: number, inactive: number): string {
+function summaryLine(problems: readonly Problem[], checked: number, inactive: number): string {
   const count = (severity: Severity) => problems.filter((p) => p.severity === severity).length;
   const [critical, warning, info] = SEVERITIES.map(count) as [number, number, number];
   const parts = [`${critical} critical`, `${warning} warning${warning === 1 ? '' : 's'}`, `${info} info`];

@@ -12,11 +12,10 @@ import {
   exitCodeForStatus,
   InterruptedError,
   PartialFailureError,
-  sharedStatus,
   UsageError,
 } from '../../errors.js';
 import { CAMPAIGN_STATUSES } from '../../fleet/campaign-status.js';
-import { sharedExitCode } from '../../fleet/failures.js';
+import { rowsFailed, sharedExitCode } from '../../fleet/failures.js';
 import {
   auditCompany,
   type CompanyReport,
@@ -29,13 +28,12 @@ import {
 import { mapInOrder } from '../../fleet/ordered.js';
 import type { CompanyLister } from '../../fleet/ports.js';
 import { CompanyDirectory } from '../../fleet/resolve.js';
-import { selectTargets } from '../../fleet/targets.js';
+import { selectTargets, type TargetFlags } from '../../fleet/targets.js';
 import { optionalPositiveInt, parsePositiveInt } from '../../input/parse.js';
 import { readInput } from '../../input/read.js';
 import { activeStyle } from '../../output/columns.js';
 import { progressLine } from '../../output/progress.js';
 import { rowStream } from '../../output/row-stream.js';
-import { failureReason, groupFailures } from '../../output/summary.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { collectValues, helpText, type Run } from '../command.js';
@@ -72,10 +70,7 @@ export function define(command: Command, run: Run): void {
 export const DEFAULT_CONCURRENCY = 4;
 const MAX_CONCURRENCY = 32;
 
-export interface InventoryOptions {
-  company?: string[] | undefined;
-  file?: string | undefined;
-  all?: boolean | undefined;
+export interface InventoryOptions extends TargetFlags {
   active?: boolean | undefined;
   inactive?: boolean | undefined;
   concurrency?: string | undefined;
@@ -240,29 +235,26 @@ function summarize(rt: Runtime, reports: readonly CompanyReport[], named: boolea
   // (as with every fleet target), so there its 409 counts toward the exit code too.
   const counted = named ? failed : unexpected;
   if (counted.length === 0) return;
-  const codes = counted.flatMap((r) =>
-    failures(r, named).map((part) =>
-      part.error.status === null ? ExitCode.failure : exitCodeForStatus(part.error.status),
-    ),
-  );
-  // Grouped by reason, so that 85 refusals read as one line and not as 85 ids (--json has each one).
-  const grouped = groupFailures(
-    counted.map((r) => ({
-      subject: r.id,
-      reason: failureReason((failures(r, named)[0] as PartFailure).error),
-    })),
-  );
   const many = counted.length === 1 ? '1 company' : `${counted.length} companies`;
-  throw new PartialFailureError(
-    [
-      named
-        ? `${counted.length} of the named companies could not be read in full:`
-        : `${many} could not be read for reasons other than being inactive:`,
-      ...grouped.map((line) => `  ${line}`),
-    ].join('\n'),
-    sharedExitCode(codes),
-    sharedStatus(counted.flatMap((r) => failures(r, named).map((part) => part.error.status))),
+  // One failure per company, with the reason of its first part that failed (a company is listed once);
+  // the exit code is the one all its parts share.
+  throw rowsFailed(
+    named
+      ? `${counted.length} of the named companies could not be read in full:`
+      : `${many} could not be read for reasons other than being inactive:`,
+    counted.map((r) => {
+      const parts = failures(r, named);
+      return {
+        subject: r.id,
+        ...(parts[0] as PartFailure).error,
+        exitCode: sharedExitCode(parts.map((part) => partExitCode(part.error.status))),
+      };
+    }),
   );
+}
+
+function partExitCode(status: number | null): ExitCode {
+  return status === null ? ExitCode.failure : exitCodeForStatus(status);
 }
 
 /** The parts of a report that failed; an inactive company's 409s only when `withInactive`. */

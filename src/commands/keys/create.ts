@@ -3,15 +3,9 @@
  * time; a failure for one company does not stop the others.
  */
 import type { Command } from '@commander-js/extra-typings';
-import {
-  AgencyError,
-  ExitCode,
-  InterruptedError,
-  PartialFailureError,
-  sharedStatus,
-  UsageError,
-} from '../../errors.js';
-import { CompanyDirectory, type CompanyRef, parseCompanyRef } from '../../fleet/resolve.js';
+import { AgencyError, ExitCode, InterruptedError, PartialFailureError, UsageError } from '../../errors.js';
+import { type RowFailure, rowFailure, rowsFailed } from '../../fleet/failures.js';
+import { CompanyDirectory, companyFileEntries, resolveCompanies } from '../../fleet/resolve.js';
 import { validateLabel } from '../../input/parse.js';
 import { readInput } from '../../input/read.js';
 import { reportError } from '../../output/error-report.js';
@@ -53,7 +47,7 @@ export function defineCreate(keys: Command, run: Run): void {
     .action(run(createKeys));
 }
 
-export interface CreateKeysOptions {
+interface CreateKeysOptions {
   label: string;
   file?: string | undefined;
   skipExisting?: boolean | undefined;
@@ -74,7 +68,7 @@ const KEY_COLUMNS: Column<CreatedKey>[] = [
 ];
 const RESULT_COLUMN: Column<CreatedKey> = { header: 'result', value: (k) => k.result, kind: 'count' };
 
-export async function createKeys(rt: Runtime, companyArgs: string[], opts: CreateKeysOptions): Promise<void> {
+async function createKeys(rt: Runtime, companyArgs: string[], opts: CreateKeysOptions): Promise<void> {
   const label = validateLabel(opts.label);
   const skip = opts.skipExisting === true;
   const columns = skip ? [...KEY_COLUMNS, RESULT_COLUMN] : KEY_COLUMNS;
@@ -109,7 +103,7 @@ export async function createKeys(rt: Runtime, companyArgs: string[], opts: Creat
 
   // Agency endpoints share the HQ account's limit: one request at a time, in order.
   const created: CreatedKey[] = [];
-  const failures: { companyId: number; error: AgencyError }[] = [];
+  const failures: RowFailure[] = [];
   const progress = progressLine(rt, `of ${ids.length} keys created`, ids.length);
   let interrupted = false;
   for (const companyId of ids) {
@@ -126,7 +120,7 @@ export async function createKeys(rt: Runtime, companyArgs: string[], opts: Creat
         break;
       }
       if (!(error instanceof AgencyError)) throw error;
-      failures.push({ companyId, error });
+      failures.push(rowFailure(companyId, error));
       progress.done();
       // A 4xx was refused; without an answer, or after a 5xx, the key may exist with its value lost.
       const unsure = error.status === null || error.status >= 500;
@@ -161,13 +155,11 @@ export async function createKeys(rt: Runtime, companyArgs: string[], opts: Creat
     );
   }
   if (failures.length > 0) {
-    const codes = new Set(failures.map((f) => f.error.exitCode));
-    throw new PartialFailureError(
-      `Created ${made} of ${ids.length} keys${existedNote}; failed for ${failures.length}: ${failures
-        .map((f) => `${f.companyId}${f.error.status ? ` (${f.error.status})` : ''}`)
-        .join(', ')}.`,
-      codes.size === 1 ? ([...codes][0] as ExitCode) : ExitCode.failure,
-      sharedStatus(failures.map((f) => f.error.status)),
+    const which = failures.map((f) => `${f.subject}${f.status ? ` (${f.status})` : ''}`).join(', ');
+    throw rowsFailed(
+      `Created ${made} of ${ids.length} keys${existedNote}; failed for ${failures.length}: ${which}.`,
+      failures,
+      { grouped: false },
     );
   }
   out.success(
@@ -191,59 +183,13 @@ async function readCompanyIds(rt: Runtime, args: string[], file: string | undefi
   const entries = args.map((value, i) => ({ value, where: `argument ${i + 1}` }));
   if (file !== undefined) {
     const { text, source } = await readInput(file, rt.terminal, rt.ctx.signal, 'company ids, one per line');
-    text.split(/\r?\n/).forEach((line, i) => {
-      const value = line.trim();
-      if (value !== '' && !value.startsWith('#'))
-        entries.push({ value: value.split('\t')[0] ?? value, where: `${source} line ${i + 1}` });
-    });
+    entries.push(...companyFileEntries(text, source));
   }
   if (entries.length === 0) {
     throw new UsageError('No company given.', {
       hint: 'Name one or more companies (ids or exact names), or use --file.',
     });
   }
-  const problems: string[] = [];
-  const refs: { ref: CompanyRef; where: string }[] = [];
-  const seen = new Map<string, string>();
-  for (const { value, where } of entries) {
-    let ref: CompanyRef;
-    try {
-      ref = parseCompanyRef(value, where);
-    } catch (error) {
-      problems.push((error as Error).message);
-      continue;
-    }
-    const key = ref.id !== undefined ? `Company ${ref.id}` : `Company ${JSON.stringify(ref.name)}`;
-    const first = seen.get(key);
-    if (first) problems.push(`${key} is given twice (${first} and ${where}).`);
-    else {
-      seen.set(key, where);
-      refs.push({ ref, where });
-    }
-  }
-  throwProblems(problems);
-  const directory = new CompanyDirectory(rt.api());
-  const ids: number[] = [];
-  const byId = new Map<number, string>();
-  for (const { ref, where } of refs) {
-    const { id } = await directory.resolve(ref);
-    const first = byId.get(id);
-    if (first) problems.push(`Company ${id} is given twice (${first} and ${where}).`);
-    else {
-      byId.set(id, where);
-      ids.push(id);
-    }
-  }
-  throwProblems(problems);
-  return ids;
-}
-
-function throwProblems(problems: readonly string[]): void {
-  if (problems.length === 0) return;
-  throw new UsageError(
-    problems.length === 1
-      ? (problems[0] as string)
-      : `${problems.length} problems:\n  ${problems.join('\n  ')}`,
-    { hint: 'Nothing was sent.' },
-  );
+  const companies = await resolveCompanies(entries, new CompanyDirectory(rt.api()), 'refuse');
+  return companies.map(({ id }) => id);
 }

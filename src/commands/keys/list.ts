@@ -34,13 +34,13 @@ export function defineList(keys: Command, run: Run): void {
     .action(run(listKeys));
 }
 
-export interface ListKeysOptions {
+interface ListKeysOptions {
   page?: string | undefined;
   limit?: string | undefined;
   reveal?: boolean | undefined;
 }
 
-export async function listKeys(rt: Runtime, company: string, opts: ListKeysOptions): Promise<void> {
+async function listKeys(rt: Runtime, company: string, opts: ListKeysOptions): Promise<void> {
   const ref = parseCompanyRef(company);
   const page = optionalPositiveInt(opts.page, '--page');
   const limit = optionalPositiveInt(opts.limit, '--limit');

@@ -1,10 +1,10 @@
 /** `agency mailboxes [--company <company>]`: the mailboxes of the HQ account or of a client company. */
 import type { Command } from '@commander-js/extra-typings';
 import type { Mailbox } from '../../api/types.js';
-import { optionalCompanyIdFor, parseOptionalCompanyRef } from '../../fleet/resolve.js';
 import { detail } from '../../output/columns.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
+import { listOneAccount } from '../account-list.js';
 import { helpText, type Run } from '../command.js';
 
 export function define(mailboxes: Command, run: Run): void {
@@ -26,13 +26,9 @@ export function define(mailboxes: Command, run: Run): void {
 }
 
 export async function listMailboxes(rt: Runtime, opts: { company?: string | undefined }): Promise<void> {
-  const ref = parseOptionalCompanyRef(opts.company);
-  rt.out.columns(mailboxColumns);
-  const api = rt.api();
-  const companyId = await optionalCompanyIdFor(api, ref);
-  const whose = companyId === undefined ? 'The HQ account' : `Company ${companyId}`;
-  await rt.out.list<Mailbox>(await api.mailboxes(companyId), mailboxColumns, {
-    empty: `${whose} has no mailboxes.`,
+  await listOneAccount<Mailbox>(rt, opts.company, {
+    columns: mailboxColumns,
+    read: (api, companyId) => api.mailboxes(companyId),
     noun: ['mailbox', 'mailboxes'],
   });
 }

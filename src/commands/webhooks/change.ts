@@ -22,7 +22,7 @@ import {
   withReason,
 } from './fleet.js';
 
-export interface WebhookChangeOptions extends TargetFlags {
+interface WebhookChangeOptions extends TargetFlags {
   event: string[];
   url: string;
   dryRun?: boolean | undefined;

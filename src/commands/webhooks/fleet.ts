@@ -6,26 +6,21 @@
  */
 import { type Command, Option } from '@commander-js/extra-typings';
 import type { AgencyClient } from '../../api/client.js';
-import { ExitCode, PartialFailureError, sharedStatus } from '../../errors.js';
-import { type RowError, rowsFailed } from '../../fleet/failures.js';
+import { ExitCode, PartialFailureError } from '../../errors.js';
+import { failedCount, type RowError, rowsFailed } from '../../fleet/failures.js';
 import { CompanyDirectory } from '../../fleet/resolve.js';
-import { selectTargets, type Target } from '../../fleet/targets.js';
+import { selectTargets, type Target, type TargetFlags } from '../../fleet/targets.js';
 import type { AccountsOutcome } from '../../fleet/webhook-changes.js';
 import { checkEvent, WEBHOOK_EVENTS } from '../../fleet/webhook-input.js';
 import { DEFAULT_CONCURRENCY, parseConcurrency } from '../../input/parse.js';
 import { readInput } from '../../input/read.js';
-import { failureReason, groupFailures, serviceDetail } from '../../output/summary.js';
+import { serviceDetail } from '../../output/summary.js';
 import { cellText } from '../../output/text.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { collectValues, suggestValues } from '../command.js';
 
-export interface TargetFlags {
-  company?: string[] | undefined;
-  file?: string | undefined;
-  all?: boolean | undefined;
-  concurrency?: string | undefined;
-}
+export type { TargetFlags } from '../../fleet/targets.js';
 
 export function addTargetOptions<C extends Command>(command: C): C {
   command
@@ -157,17 +152,5 @@ export function throwIfFailed(
   }
   const failedRows = outcome.rows.filter((r) => failed.includes(r.result));
   if (failedRows.length === 0) return;
-  const error = rowsFailed(failedRows.length, outcome.rows.length, outcome.failureCodes, 'row');
-  // Grouped by reason: 111 refusals read as one line with the companies under it (issue 14).
-  const grouped = groupFailures(
-    failedRows.map((r) => ({
-      subject: r.company_id ?? 'this account',
-      reason: failureReason(r.error ?? { status: null, message: 'failed' }),
-    })),
-  );
-  throw new PartialFailureError(
-    [error.message, ...grouped.map((line) => `  ${line}`)].join('\n'),
-    error.exitCode,
-    sharedStatus(failedRows.map((r) => r.error?.status ?? null)),
-  );
+  throw rowsFailed(failedCount(failedRows.length, outcome.rows.length, 'row'), outcome.failures);
 }

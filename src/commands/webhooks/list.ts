@@ -4,12 +4,11 @@
  */
 import type { Command } from '@commander-js/extra-typings';
 import type { Webhook } from '../../api/types.js';
-import { PartialFailureError, sharedStatus } from '../../errors.js';
-import { type RowError, rowError, sharedExitCode } from '../../fleet/failures.js';
-import { optionalCompanyIdFor, parseOptionalCompanyRef } from '../../fleet/resolve.js';
+import { type RowError, rowError, rowsFailed } from '../../fleet/failures.js';
 import { reportError } from '../../output/error-report.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
+import { listOneAccount } from '../account-list.js';
 import { helpText, type Run } from '../command.js';
 import { addTargetOptions, companyColumn, openTargets, type TargetFlags, throwIfFailed } from './fleet.js';
 
@@ -56,16 +55,12 @@ const subscriptionColumns: Column<Subscription>[] = [
   { header: 'target url', value: (r) => r.target_url },
 ];
 
-export async function listWebhooks(rt: Runtime, opts: TargetFlags): Promise<void> {
+async function listWebhooks(rt: Runtime, opts: TargetFlags): Promise<void> {
   const fleet = opts.all === true || opts.file !== undefined || (opts.company?.length ?? 0) > 1;
   if (fleet) return listAcrossAccounts(rt, opts);
-  const ref = parseOptionalCompanyRef(opts.company?.[0]);
-  rt.out.columns(webhookColumns);
-  const api = rt.api();
-  const companyId = await optionalCompanyIdFor(api, ref);
-  const whose = companyId === undefined ? 'The HQ account' : `Company ${companyId}`;
-  await rt.out.list<Webhook>(await api.webhooks(companyId), webhookColumns, {
-    empty: `${whose} has no webhooks.`,
+  await listOneAccount<Webhook>(rt, opts.company?.[0], {
+    columns: webhookColumns,
+    read: (api, companyId) => api.webhooks(companyId),
     noun: ['webhook', 'webhooks'],
   });
 }
@@ -123,9 +118,9 @@ async function listAcrossAccounts(rt: Runtime, opts: TargetFlags): Promise<void>
   if (skipped > 0) rt.out.info(`${skipped} inactive ${skipped === 1 ? 'company' : 'companies'} skipped.`);
   const unread = outcome.rows.filter((r) => r.result === 'failed');
   if (outcome.interrupted || unread.length === 0) return throwIfFailed(outcome);
-  throw new PartialFailureError(
+  throw rowsFailed(
     `The webhooks of ${unread.length} of ${targets.length} companies could not be read (errors above); the rows are the others'.`,
-    sharedExitCode(outcome.failureCodes),
-    sharedStatus(unread.map((r) => r.error?.status ?? null)),
+    outcome.failures,
+    { grouped: false },
   );
 }

@@ -54,7 +54,7 @@ export function defineMove(webhooks: Command, run: Run): void {
     .action(run(moveCommand));
 }
 
-export interface MoveOptions extends TargetFlags {
+interface MoveOptions extends TargetFlags {
   from: string;
   to: string;
   event?: string[] | undefined;
@@ -69,7 +69,7 @@ const COLUMNS: Column<MoveRow>[] = [
   { header: 'result', value: (r) => r.result, priority: 0, kind: 'count' },
 ];
 
-export async function moveCommand(rt: Runtime, opts: MoveOptions): Promise<void> {
+async function moveCommand(rt: Runtime, opts: MoveOptions): Promise<void> {
   rt.out.columns(withReason(COLUMNS)); // an unknown --columns name is refused before any request
   const from = checkWebhookUrl(opts.from, '--from');
   const to = checkWebhookUrl(opts.to, '--to');

@@ -11,9 +11,9 @@
 import { jsonBody, ok, type Result, type Route, type RouteEnv } from '../routing.js';
 import { type BlacklistRecord, type HqContext, isObject, SandboxError } from '../types.js';
 
-export const DEFAULT_PER_PAGE = 100;
-export const MAX_PER_PAGE = 1000;
-export const MAX_VALUES_PER_POST = 500;
+const DEFAULT_PER_PAGE = 100;
+const MAX_PER_PAGE = 1000;
+const MAX_VALUES_PER_POST = 500;
 
 type Kind = keyof BlacklistRecord;
 
@@ -35,7 +35,7 @@ function wholeNumber(
   return n;
 }
 
-export function listBlacklist(env: RouteEnv, context: HqContext, kind: Kind, query: Record<string, string>) {
+function listBlacklist(env: RouteEnv, context: HqContext, kind: Kind, query: Record<string, string>) {
   const page = wholeNumber(query.page, 'page', 0, 0, Number.MAX_SAFE_INTEGER);
   const perPage = wholeNumber(query.per_page, 'per_page', DEFAULT_PER_PAGE, 1, MAX_PER_PAGE);
   const listed = env.store.blacklist(context.agency.id)[kind];
@@ -70,12 +70,12 @@ function valuesOf(kind: Kind, body: unknown): string[] {
   return clean;
 }
 
-export function addToBlacklist(env: RouteEnv, context: HqContext, kind: Kind, body: unknown): Result {
+function addToBlacklist(env: RouteEnv, context: HqContext, kind: Kind, body: unknown): Result {
   env.counters.blacklistAdded += env.store.addToBlacklist(context.agency.id, kind, valuesOf(kind, body));
   return { status: 201, body: undefined };
 }
 
-export function removeFromBlacklist(env: RouteEnv, context: HqContext, kind: Kind, body: unknown): Result {
+function removeFromBlacklist(env: RouteEnv, context: HqContext, kind: Kind, body: unknown): Result {
   const values = valuesOf(kind, body);
   env.counters.blacklistRemoved += env.store.removeFromBlacklist(context.agency.id, kind, values);
   return { status: 200, body: undefined };

@@ -1,13 +1,13 @@
 /** Agency companies: the paged list (with the `active` filter) and creation in requests of at most 10. */
 
-import { type Page, pageOf, parseActive, parsePage } from '../paging.js';
+import { type PageBody, pageOf, parseActive, parsePage } from '../paging.js';
 import { jsonBody, ok, type Route } from '../routing.js';
 import type { Store } from '../store.js';
 import { AUTO_KEY_LABEL, type CompanyRecord, type HqContext, isObject, SandboxError } from '../types.js';
 
-export const MAX_COMPANIES_PER_REQUEST = 10;
+const MAX_COMPANIES_PER_REQUEST = 10;
 
-export interface CompanyListItem {
+interface CompanyListItem {
   id: number;
   name: string;
   owner: string;
@@ -17,18 +17,18 @@ export interface CompanyListItem {
   linkedin_slots: number;
 }
 
-export interface CreatedCompany {
+export interface CreatedCompanyBody {
   id: number;
   name: string;
   owner: string;
   active: boolean;
 }
 
-export function listCompanies(
+function listCompanies(
   store: Store,
   context: HqContext,
   query: { page?: string; active?: string },
-): Page<CompanyListItem> {
+): PageBody<CompanyListItem> {
   const page = parsePage(query.page);
   const active = parseActive(query.active);
   return pageOf(store.companyList(context.agency.id, active), page, (c) => listItem(store, c));
@@ -51,7 +51,7 @@ export function createCompanies(
   store: Store,
   context: HqContext,
   body: unknown,
-): { companies: CreatedCompany[] } {
+): { companies: CreatedCompanyBody[] } {
   if (!isObject(body)) throw new SandboxError(400, 'Request body must be an object with a "companies" array');
   const items = body.companies;
   if (!Array.isArray(items)) throw new SandboxError(400, '"companies" must be an array');

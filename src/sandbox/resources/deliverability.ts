@@ -11,10 +11,10 @@ import { type DeliverabilityItem, deliverabilityOf } from '../seed/deliverabilit
 import type { Store } from '../store.js';
 import { type HqContext, SandboxError } from '../types.js';
 
-export const DEFAULT_PER_PAGE = 20;
-export const MAX_PER_PAGE = 50;
+const DEFAULT_PER_PAGE = 20;
+const MAX_PER_PAGE = 50;
 /** The service's default window: the last 30 days. */
-export const DEFAULT_DAYS = 30;
+const DEFAULT_DAYS = 30;
 const DAY_MS = 86_400_000;
 
 function parseDate(raw: string, name: string): number {
@@ -45,12 +45,7 @@ function parsePerPage(raw: string | undefined): number {
   return n;
 }
 
-export function deliverability(
-  store: Store,
-  context: HqContext,
-  query: Record<string, string>,
-  docsMode: boolean,
-) {
+function deliverability(store: Store, context: HqContext, query: Record<string, string>, docsMode: boolean) {
   const days = periodDays(query);
   const page = parsePage(query.page);
   const perPage = parsePerPage(query.per_page);

@@ -17,9 +17,9 @@ import type { Store } from '../store.js';
 import { type GuestRecord, type HqContext, isObject, SandboxError } from '../types.js';
 import { companyUsers } from './users.js';
 
-export const MAX_GUESTS_PER_INVITATION = 10;
+const MAX_GUESTS_PER_INVITATION = 10;
 /** The only permission the docs name; [] = none. */
-export const GUEST_PERMISSIONS: readonly string[] = ['mailboxes'];
+const GUEST_PERMISSIONS: readonly string[] = ['mailboxes'];
 const EMAIL = /^[^@\s]+@([a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$/i;
 
 function permissionsOf(value: unknown, where: string): string[] {
@@ -48,7 +48,7 @@ function nextGuestId(store: Store): number {
   return last + 1;
 }
 
-export function inviteGuests(store: Store, context: HqContext, companyId: string, body: unknown): Result {
+function inviteGuests(store: Store, context: HqContext, companyId: string, body: unknown): Result {
   const company = store.companyForAgencyEndpoint(context, companyId);
   const seen = new Set<string>();
   // Every item is checked before anything changes: all or none.
@@ -88,12 +88,7 @@ export function inviteGuests(store: Store, context: HqContext, companyId: string
   return { status: 201, body: { guests: answer } };
 }
 
-export function setGuestPermissions(
-  store: Store,
-  context: HqContext,
-  companyId: string,
-  body: unknown,
-): Result {
+function setGuestPermissions(store: Store, context: HqContext, companyId: string, body: unknown): Result {
   const company = store.companyForAgencyEndpoint(context, companyId);
   const guests = store.guestsOf(company);
   const changes = guestItems(body).map((item, i) => {

@@ -1,15 +1,15 @@
 /** A company's API keys, reached with the HQ key: each user lists only the keys they created. */
-import { type Page, pageOf, parsePage } from '../paging.js';
+import { type PageBody, pageOf, parsePage } from '../paging.js';
 import { jsonBody, ok, type Route } from '../routing.js';
 import type { Store } from '../store.js';
 import { type HqContext, isObject, type KeyRecord, SandboxError } from '../types.js';
 
-export function listKeys(
+function listKeys(
   store: Store,
   context: HqContext,
   companyId: string,
   query: { page?: string },
-): Page<{ api_key: string; label: string }> {
+): PageBody<{ api_key: string; label: string }> {
   const page = parsePage(query.page);
   const c = store.companyForAgencyEndpoint(context, companyId);
   return pageOf(store.keysOf(c.id, context.user.id), page, (k) => ({ api_key: k.key, label: k.label }));

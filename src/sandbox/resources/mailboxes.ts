@@ -21,7 +21,7 @@ export function mailboxes(context: RequestContext): MailboxItem[] {
 }
 
 /** One mailbox of the account in context (GET /v2/mailboxes/{id}); another account's is not found. */
-export function mailbox(context: RequestContext, id: string): MailboxItem {
+function mailbox(context: RequestContext, id: string): MailboxItem {
   const found = /^\d+$/.test(id) ? mailboxes(context).find((m) => m.id === Number(id)) : undefined;
   if (!found) throw new SandboxError(404, `Mailbox ${id} not found`);
   return found;

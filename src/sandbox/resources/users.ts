@@ -5,9 +5,9 @@
  * companies where they have a role (`owner` of the companies they own); the client's own team
  * (`authorized_team_member`) and its `guest`s, with `guest_permissions`.
  */
-import { type Page, pageOf, parsePage } from '../paging.js';
+import { type PageBody, pageOf, parsePage } from '../paging.js';
 import { ok, type Route } from '../routing.js';
-import { type CompanyRole, type CompanyUserItem, clientUsers } from '../seed/users.js';
+import { type CompanyUserItem, type CompanyUserRole, clientUsers } from '../seed/users.js';
 import type { Store } from '../store.js';
 import {
   type CompanyRecord,
@@ -17,7 +17,7 @@ import {
   type UserRecord,
 } from '../types.js';
 
-export function me(context: RequestContext): Record<string, unknown> {
+function me(context: RequestContext): Record<string, unknown> {
   const agency = { id: context.agency.id, name: context.agency.name };
   if (context.level === 'hq') {
     const { user } = context;
@@ -33,9 +33,9 @@ export function me(context: RequestContext): Record<string, unknown> {
 }
 
 /** The roles an agency user holds in a company; none = no access (the x-company-id 403). */
-export function agencyRoles(user: UserRecord, company: CompanyRecord): CompanyRole[] {
+export function agencyRoles(user: UserRecord, company: CompanyRecord): CompanyUserRole[] {
   if (user.agencyId !== company.agencyId) return [];
-  const roles: CompanyRole[] = [];
+  const roles: CompanyUserRole[] = [];
   if (user.role === 'AGENCY_OWNER') roles.push('admin');
   if (company.ownerId === user.id) roles.push('owner');
   return roles;
@@ -70,22 +70,22 @@ export function companyUsers(store: Store, company: CompanyRecord): CompanyUserI
   return [...agencyUsers, ...team, ...guests];
 }
 
-export const COMPANY_ROLES: readonly CompanyRole[] = ['admin', 'owner', 'authorized_team_member', 'guest'];
+const COMPANY_ROLES: readonly CompanyUserRole[] = ['admin', 'owner', 'authorized_team_member', 'guest'];
 
-export function listCompanyUsers(
+function listCompanyUsers(
   store: Store,
   context: HqContext,
   companyId: string,
   query: { page?: string; role?: string },
-): Page<CompanyUserItem> {
+): PageBody<CompanyUserItem> {
   const page = parsePage(query.page);
   const { role } = query;
-  if (role !== undefined && !COMPANY_ROLES.includes(role as CompanyRole)) {
+  if (role !== undefined && !COMPANY_ROLES.includes(role as CompanyUserRole)) {
     throw new SandboxError(400, `role must be one of ${COMPANY_ROLES.join(', ')} (got "${role}")`);
   }
   const company = store.companyForAgencyEndpoint(context, companyId);
   const users = companyUsers(store, company);
-  const chosen = role === undefined ? users : users.filter((u) => u.roles.includes(role as CompanyRole));
+  const chosen = role === undefined ? users : users.filter((u) => u.roles.includes(role as CompanyUserRole));
   return pageOf(chosen, page, (u) => u);
 }
 

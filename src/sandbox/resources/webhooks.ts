@@ -16,8 +16,8 @@ import { jsonBody, ok, type Result, type Route, type RouteEnv, v1List } from '..
 import type { Store } from '../store.js';
 import { isObject, type RequestContext, SandboxError, type WebhookRecord } from '../types.js';
 
-export const NO_WEBHOOKS_MESSAGE = "You haven't subscribed to any webhooks.";
-export const MAX_URLS_PER_EVENT = 3;
+const NO_WEBHOOKS_MESSAGE = "You haven't subscribed to any webhooks.";
+const MAX_URLS_PER_EVENT = 3;
 const EVENT_FORM = /^[A-Za-z][A-Za-z0-9_]*$/;
 const MAX_URL_LENGTH = 2048;
 
@@ -47,7 +47,7 @@ function isWebUrl(text: string): boolean {
   }
 }
 
-export function subscribe(store: Store, context: RequestContext, body: unknown): Result {
+function subscribe(store: Store, context: RequestContext, body: unknown): Result {
   const pair = pairOf(body);
   const list = store.webhooksOf(context);
   const same = list.filter((w) => w.event.toUpperCase() === pair.event);
@@ -61,7 +61,7 @@ export function subscribe(store: Store, context: RequestContext, body: unknown):
   return { status: 201, body: { target_url: pair.target_url, event: sent, message: 'Subscribed.' } };
 }
 
-export function unsubscribe(store: Store, context: RequestContext, body: unknown): Result {
+function unsubscribe(store: Store, context: RequestContext, body: unknown): Result {
   const pair = pairOf(body);
   const list = store.webhooksOf(context);
   const rest = list.filter(

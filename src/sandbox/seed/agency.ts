@@ -19,7 +19,7 @@ import {
 import { mailboxPairCount } from './mailboxes.js';
 import { companyNames, FOREIGN_COMPANY_NAMES } from './names.js';
 
-export const DEFAULT_COMPANIES = 120;
+const DEFAULT_COMPANIES = 120;
 
 /**
  * Where the sandbox's API keys come from: random, or derived from `seed` and a counter, so that the

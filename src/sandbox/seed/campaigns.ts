@@ -6,12 +6,12 @@
 import { domainOf, mix, PEOPLE, pick } from './names.js';
 
 export const CAMPAIGN_STATUSES = ['RUNNING', 'DRAFT', 'EDITED', 'PAUSED', 'STOPPED', 'COMPLETED'] as const;
-export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+type SeededCampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 
 export interface CampaignItem {
   id: number;
   name: string;
-  status: CampaignStatus;
+  status: SeededCampaignStatus;
   created: string;
   from_name: string;
   from_email: string;
@@ -41,7 +41,7 @@ const ERRORS = [
   'Campaign paused by Bounce Shield: bounce rate above 10%',
   'Sending limit of the mailbox reached',
 ];
-const OTHER_STATUSES: CampaignStatus[] = ['DRAFT', 'EDITED', 'PAUSED', 'STOPPED', 'COMPLETED'];
+const OTHER_STATUSES: SeededCampaignStatus[] = ['DRAFT', 'EDITED', 'PAUSED', 'STOPPED', 'COMPLETED'];
 
 /** `YYYY-MM-DDTHH:MM:SS+0000`, a day within the 400 days before 2026-06-01, fixed per campaign. */
 function createdAt(seed: number): string {
@@ -57,8 +57,8 @@ function createdAt(seed: number): string {
 export function accountCampaigns(key: number, accountName: string, running: number): CampaignItem[] {
   const domain = domainOf(accountName);
   const others = mix(key, 80) % 7;
-  const statuses: CampaignStatus[] = [
-    ...Array<CampaignStatus>(running).fill('RUNNING'),
+  const statuses: SeededCampaignStatus[] = [
+    ...Array<SeededCampaignStatus>(running).fill('RUNNING'),
     ...Array.from({ length: others }, (_, i) => pick(OTHER_STATUSES, key, 81 + i)),
   ];
   return statuses.map((status, n) => {

@@ -9,7 +9,7 @@
 import { FIRST_COMPANY_ID } from '../types.js';
 import { mix } from './names.js';
 
-export interface PeriodPair {
+interface SeededPeriods {
   current_period: number;
   previous_period: number;
 }
@@ -17,17 +17,17 @@ export interface PeriodPair {
 export interface DeliverabilityItem {
   id: number;
   name: string;
-  emails_sent: PeriodPair;
-  delivered_emails: PeriodPair;
-  views: PeriodPair;
-  replies: PeriodPair;
-  bounces: PeriodPair;
+  emails_sent: SeededPeriods;
+  delivered_emails: SeededPeriods;
+  views: SeededPeriods;
+  replies: SeededPeriods;
+  bounces: SeededPeriods;
 }
 
 /** What a seeded client is like: index i = id - 1001, so tests and docs can name one by its kind. */
-export type ActivityKind = 'quiet' | 'healthy' | 'bouncing' | 'bouncing-hard' | 'replies-halved';
+type ActivityKind = 'quiet' | 'healthy' | 'bouncing' | 'bouncing-hard' | 'replies-halved';
 
-export function activityKind(companyId: number): ActivityKind {
+function activityKind(companyId: number): ActivityKind {
   const i = companyId - FIRST_COMPANY_ID;
   if (i % 10 === 9) return 'quiet';
   if (i % 12 === 4) return 'bouncing';
@@ -76,7 +76,7 @@ export function deliverabilityOf(
   if (kind === 'bouncing-hard') now.bounce = 0.071;
   if (kind === 'replies-halved') now.reply = usual.reply * 0.4;
   const current = counts(sent, now);
-  const pair = (field: keyof typeof current): PeriodPair => ({
+  const pair = (field: keyof typeof current): SeededPeriods => ({
     current_period: current[field],
     previous_period: previous[field],
   });

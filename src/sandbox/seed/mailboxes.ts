@@ -6,9 +6,9 @@
  */
 import { domainOf, mix, PEOPLE, pick } from './names.js';
 
-export type Provider = 'Google' | 'Other';
+type Provider = 'Google' | 'Other';
 
-export interface SmtpMailboxDetails {
+interface SmtpMailboxDetails {
   email: string;
   provider: Provider;
   login: string;
@@ -28,9 +28,9 @@ export interface SmtpMailboxDetails {
   frequency_to: number;
 }
 
-export type WarmupStatus = 'RUNNING' | 'PAUSED' | 'STOPPED' | 'NOT_STARTED';
+type WarmupStatus = 'RUNNING' | 'PAUSED' | 'STOPPED' | 'NOT_STARTED';
 
-export interface ImapMailboxDetails {
+interface ImapMailboxDetails {
   email: string;
   provider: Provider;
   login: string;
@@ -60,7 +60,7 @@ export type EmailAccountItem =
     }
   | { id: number; type: 'IMAP'; details: { email: string; provider: Provider; error: string | null } };
 
-export const CONNECTED_CONDITIONALLY = 'Connected conditionally.';
+const CONNECTED_CONDITIONALLY = 'Connected conditionally.';
 const SMTP_FAILURE = 'SMTP authentication failed: 535 5.7.8 Username and Password not accepted';
 const IMAP_FAILURE = 'IMAP connection timed out';
 

@@ -5,13 +5,13 @@
  */
 import { domainOf, mix, pick } from './names.js';
 
-export type CompanyRole = 'admin' | 'owner' | 'authorized_team_member' | 'guest';
+export type CompanyUserRole = 'admin' | 'owner' | 'authorized_team_member' | 'guest';
 
 export interface CompanyUserItem {
   id: number;
   name: string;
   email: string;
-  roles: CompanyRole[];
+  roles: CompanyUserRole[];
   /** A guest's: [] or ["mailboxes"] (what the service documents); null for everyone else. */
   guest_permissions: string[] | null;
 }

@@ -10,31 +10,6 @@ export interface WebhookItem {
   event: string;
 }
 
-/** Listed upper-case; subscription takes them lower-case. */
-export const DOCUMENTED_EVENTS = [
-  'PROSPECT_REPLIED',
-  'PROSPECT_AUTOREPLIED',
-  'PROSPECT_INTERESTED',
-  'PROSPECT_MAYBE_LATER',
-  'PROSPECT_NOT_INTERESTED',
-  'PROSPECT_BLACKLISTED',
-  'PROSPECT_BOUNCED',
-  'PROSPECT_INVALID',
-  'PROSPECT_SAVED',
-  'EMAIL_OPENED',
-  'LINK_CLICKED',
-  'CAMPAIGN_SENT',
-  'CAMPAIGN_COMPLETED',
-  'FOLLOWUP_AFTER_AUTOREPLY',
-  'CAMPAIGN_PAUSED_BY_BOUNCE_SHIELD',
-  'TASK_CREATED',
-  'TASK_DONE',
-  'TASK_IGNORED',
-  'LINKEDIN_INVITATION_SENT',
-  'LINKEDIN_INVITATION_ACCEPTED',
-  'LINKEDIN_MESSAGE_REPLIED',
-] as const;
-
 /** Events seeded subscriptions use (after PROSPECT_REPLIED): the ones CRMs usually want. */
 const SEEDED_EVENTS = [
   'LINK_CLICKED',
