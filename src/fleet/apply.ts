@@ -18,7 +18,7 @@ import { type Plan, type PlannedCompany, permissionList } from './plan.js';
 import type { KeyPort, WebhookPort } from './ports.js';
 import { listedEvent } from './webhook-input.js';
 
-export type AppliedResult = 'created' | 'subscribed' | 'invited' | 'set' | 'failed' | 'skipped';
+type AppliedResult = 'created' | 'subscribed' | 'invited' | 'set' | 'failed' | 'skipped';
 
 /** What one line of apply's output is about. */
 type AppliedSubject =

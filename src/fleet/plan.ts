@@ -48,7 +48,7 @@ export interface Blocked {
   reason: string;
 }
 
-export type GuestChange = ReturnType<typeof permissionChanges>[number];
+type GuestChange = ReturnType<typeof permissionChanges>[number];
 
 /** One company of the file and what it lacks. */
 export interface PlannedCompany {
