@@ -18,7 +18,7 @@ export function addClientTargets<C extends Command>(command: C) {
   return command
     .option('--company <company>', 'only this client (id or exact name; repeatable)', collectValues)
     .option('--file <path>', "only the clients of a file: ids or exact names, one per line ('-' = stdin)")
-    .addOption(new Option('--all', 'every active client (a quiet one too)').conflicts('inactive'))
+    .addOption(new Option('--all', 'every active client').conflicts('inactive'))
     .addOption(new Option('--active', 'the same as --all').conflicts('inactive'))
     .addOption(new Option('--inactive', 'only inactive clients').conflicts('active'));
 }
