@@ -316,5 +316,6 @@ export function planSummary(plan: Plan): string {
       ? [count(of('guest-permissions'), 'guest permission change', 'guest permission changes')]
       : []),
   ].join(', ');
-  return `Plan: ${changes.length} to add (${kinds}); ${rest}.`;
+  const verb = of('guest-permissions') > 0 ? 'to add or change' : 'to add';
+  return `Plan: ${changes.length} ${verb} (${kinds}); ${rest}.`;
 }

@@ -105,7 +105,7 @@ describe('guests invite', () => {
     });
     expect(all[2]).toEqual({ email: 'g2@csv.example', name: 'Guest, No. 2', guest_permissions: [] });
     expect(lines(r.stdout)).toHaveLength(23);
-    expect(r.stderr).toContain('Invited 23');
+    expect(r.stderr).toContain(`Company ${company}: invited 23.`);
   });
 
   it('--dry-run sends no invitation', async () => {

@@ -86,8 +86,7 @@ async function inviteCommand(rt: Runtime, company: string, opts: InviteOptions):
     ...(count('already-guest') > 0 ? [`${count('already-guest')} already guests`] : []),
     ...(count('failed') > 0 ? [`${count('failed')} not invited`] : []),
   ];
-  const text = parts.join('; ');
-  rt.out.info(`${text[0]?.toUpperCase()}${text.slice(1)} (company ${id}).`);
+  rt.out.info(`Company ${id}: ${parts.join('; ')}.`);
   if (failure instanceof InterruptedError) throw failure;
   if (failure) throw new PartialFailureError(failure.message, failure.exitCode, failure.status);
 }
@@ -152,7 +151,9 @@ const CSV_COLUMNS = ['email', 'name', 'permissions'] as const;
 
 /** One maker per data line of the CSV (each throws a UsageError naming its line). */
 function csvGuests(text: string, source: string): (() => WantedGuest)[] {
-  const [header, ...records] = parseCsv(text, source);
+  // Lines starting with # are comments, as in every file the tool reads (line numbers are kept).
+  const uncommented = text.replace(/^\uFEFF/, '').replace(/^[ \t]*#.*$/gm, '');
+  const [header, ...records] = parseCsv(uncommented, source);
   if (!header) throw new UsageError(`${source} is empty: expected a header line email,name,permissions.`);
   const names = header.fields.map((f) => f.trim().toLowerCase());
   const unknown = names.filter((n) => !(CSV_COLUMNS as readonly string[]).includes(n));

@@ -64,7 +64,7 @@ interface MoveOptions extends TargetFlags {
 const COLUMNS: Column<MoveRow>[] = [
   companyColumn(),
   { header: 'event', value: (r) => r.event, kind: 'name', priority: 2 },
-  { header: 'from', value: (r) => r.from, kind: 'email', priority: 3 },
+  { header: 'from', value: (r) => r.from, kind: 'email', priority: 4 },
   { header: 'to', value: (r) => r.to, kind: 'email', priority: 3 },
   { header: 'result', value: (r) => r.result, priority: 0, kind: 'count' },
 ];
