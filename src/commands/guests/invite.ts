@@ -24,7 +24,7 @@ export function defineInvite(guests: Command, run: Run): void {
     .option('--mailboxes', 'let the guests given with --email see the mailboxes too')
     .option(
       '--file <path>',
-      "a CSV with the header email,name,permissions ('-' = stdin); permissions: mailboxes or empty",
+      "a CSV with the header email,name,permissions ('-' = stdin; # lines skipped); permissions: mailboxes or empty",
     )
     .option('--dry-run', 'read the guests and show who would be invited; send nothing')
     .addHelpText(
