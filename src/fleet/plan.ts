@@ -18,7 +18,7 @@ import { describeCompany, lookalikeWarning } from './names.js';
 import type { DesiredCompany, DesiredState, DesiredWebhook } from './plan-file.js';
 import type { CompanyLister, KeyPort, WebhookReader } from './ports.js';
 import { CompanyDirectory } from './resolve.js';
-import { hasWebhook } from './webhook-changes.js';
+import { hasWebhook, lookalikeUrls, lookalikeUrlWarning } from './webhook-changes.js';
 import { listedEvent } from './webhook-input.js';
 
 export type Change =
@@ -153,6 +153,13 @@ export async function makePlan(
         planned.missingWebhooks = planned.desired.webhooks.filter(
           (w) => !hasWebhook(present, w.event, w.url),
         );
+        for (const w of planned.missingWebhooks) {
+          for (const existing of lookalikeUrls(present, w.event, w.url)) {
+            warnings.push(
+              lookalikeUrlWarning(w.url, w.event, existing, `for ${JSON.stringify(planned.desired.name)}`),
+            );
+          }
+        }
         unchanged += planned.desired.webhooks.length - planned.missingWebhooks.length;
       }
     },

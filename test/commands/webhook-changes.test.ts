@@ -330,3 +330,37 @@ describe('against a service that lists webhooks only under /v2 (the docs)', () =
     expect(docs.requests().filter((q) => q.method === 'POST')).toEqual([]);
   });
 });
+
+describe('look-alike URLs (host case, a trailing slash)', () => {
+  it('subscribing a URL that differs only so: a warning naming the one subscribed, and a second subscription', async () => {
+    const first = await cli(`webhooks subscribe --event task_done --company ${ACME} --url`, HOOK);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).not.toContain('warning');
+    const twin = 'https://CRM.example.com/hooks/woodpecker/';
+    const r = await cli(
+      `webhooks subscribe --event task_done --company ${ACME} --company ${BLUE} --url`,
+      twin,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr.replace(/\s+/g, ' ')).toContain(
+      `warning: ${twin} is not subscribed to TASK_DONE for company ${ACME}, but ${HOOK} is; URLs must match exactly`,
+    );
+    // Blue Harbor had neither: no warning for it. Never a match: the twin is subscribed as typed.
+    expect(r.stderr).not.toContain(`company ${BLUE}`);
+    expect(rows(r.stdout).map((row) => row[3])).toEqual(['subscribed', 'subscribed']);
+  });
+
+  it('plan warns about a look-alike URL in the file', async () => {
+    await cli(`webhooks subscribe --event task_done --company ${ACME} --url`, HOOK);
+    const file = join(scratch, 'lookalike.yaml');
+    writeFileSync(
+      file,
+      `companies:\n  - name: Acme Ltd\n    webhooks: [{event: task_done, url: "${HOOK}/"}]\n`,
+    );
+    const r = await h.run(['plan', '-f', file]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr.replace(/\s+/g, ' ')).toContain(
+      `warning: ${HOOK}/ is not subscribed to TASK_DONE for "Acme Ltd", but ${HOOK} is`,
+    );
+  });
+});

@@ -66,6 +66,7 @@ async function changeWebhooksCommand(
   });
   // TSV rows have four fields, and a fifth (the reason) on a failed row only (the contract).
   await printFleetRows(rt, outcome.rows, ROW_COLUMNS, (r) => [r.company_id, r.event, r.target_url, r.result]);
+  for (const warning of outcome.warnings) rt.out.warn(warning);
   rt.out.info(summarizeResults(outcome.rows, opts.dryRun === true));
   throwIfFailed(outcome);
 }
