@@ -8,6 +8,7 @@ import type { Command } from '@commander-js/extra-typings';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpOptions } from '../commands/mcp/index.js';
 import { requireApiKey } from '../context.js';
+import { InterruptedError } from '../errors.js';
 import type { ProgressSink } from '../output/progress.js';
 import type { Runtime } from '../runtime.js';
 import { VERSION } from '../version.js';
@@ -101,6 +102,8 @@ export async function serve(rt: Runtime, opts: McpOptions): Promise<void> {
   );
   await closed;
   await Promise.allSettled(inFlight);
+  // Stopped by a signal: the exit code says which (130, 143, 129), as for every command.
+  if (rt.ctx.signal.aborted) throw new InterruptedError();
 }
 
 /** The tools this build has commands for; writes only when allowed. */

@@ -3,8 +3,9 @@
  * schemas, every read tool's result equal to its command's --json, writes refused with nothing sent,
  * local checks before any request, and only protocol messages on stdout.
  */
+import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { jsonError } from '../helpers/cli.js';
+import { agencyEnv, BIN, jsonError } from '../helpers/cli.js';
 import { activeCompany, inactiveCompany } from '../helpers/core.js';
 import { resultJson, sharedMcp, texts, toolError } from '../helpers/mcp.js';
 
@@ -201,5 +202,33 @@ describe('agency mcp on stdout', () => {
     expect(r.stderr).toMatch(/\[keys_list\] \[debug\]/);
     expect(texts(messages.find((m) => m.id === 3).result).join('')).toMatch(/wpk_…/);
     expect(messages.find((m) => m.id === 4).result.isError).toBe(true);
+  });
+
+  it('ends on SIGTERM with the exit code of a stopped command (143)', async () => {
+    // Spawned by hand: stdin stays open, as a client keeps it.
+    const child = spawn(process.execPath, [BIN, 'mcp'], {
+      env: agencyEnv({ configDir: shared.h.configDir }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    await expect.poll(() => stderr, { timeout: 10_000 }).toMatch(/agency mcp: serving/);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(143);
+    expect(stdout).toBe('');
+  });
+
+  it('does not start without a usable profile, and says why on stderr', async () => {
+    const r = await shared.h.spawn(['-p', 'nope', 'mcp']).result;
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/No profile named "nope"/);
   });
 });
