@@ -188,6 +188,9 @@ export class Http {
   /** Removes the key from text that is about to be shown, in case the server (or a proxy) echoed it. */
   private redact(text: string): string {
     const key = this.#options.apiKey;
+    // The proxy's password too, should any message quote its URL.
+    const password = this.#options.proxy?.url.password;
+    if (password) text = text.split(password).join('[redacted]');
     // A short "key" could also be part of ordinary words: there, only a whole token is the key.
     if (key.length < 8) {
       const token = new RegExp(`(?<![\\w-])${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`, 'g');
