@@ -201,6 +201,8 @@ describe('bash', () => {
     );
     expect(bash('campaigns', 'list', '--status', 'r')).toEqual(['running']);
     expect(bash('companies', 'users', '1042', '--role', 'g')).toEqual(['guest']);
+    expect(bash('guests', '')).toEqual(['invite', 'permissions']);
+    expect(bash('blacklist', '')).toEqual(['add', 'check', 'list', 'remove']);
     // The short form runs `campaigns list`, so its options are offered there too.
     expect(bash('campaigns', '--')).toContain('--status');
   });
@@ -226,7 +228,18 @@ describe('bash', () => {
     };
     for (const command of TREE.commands) walk(command, [command.name()]);
     expect(checked).toEqual(
-      expect.arrayContaining(['plan --file', 'apply --file', 'apply --keys-out', 'campaigns list --status']),
+      expect.arrayContaining([
+        'plan --file',
+        'apply --file',
+        'apply --keys-out',
+        'campaigns list --status',
+        'companies users --role',
+        'guests invite --file',
+        'blacklist remove --file',
+        'blacklist check --file',
+        'webhooks move --event',
+        'webhooks list --file',
+      ]),
     );
   });
 
