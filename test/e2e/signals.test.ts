@@ -156,6 +156,27 @@ describe('SIGHUP and SIGTERM stop like Ctrl-C', () => {
     for (const key of made) expect(r.stdout).toContain(`${key.companyId}\t${key.key}`);
     expect(r.stderr).toMatch(new RegExp(`Interrupted after creating ${made.length} of ${ids.length} keys`));
   });
+
+  it('SIGTERM during a fleet change (webhooks subscribe --all): exit 143, a row for each subscription made', async () => {
+    h.sandbox.reset();
+    const url = 'https://hooks.example.com/terminated';
+    const run = h.spawn(['webhooks', 'subscribe', '--event', 'prospect_replied', '--url', url, '--all']);
+    await waitFor(
+      'two subscriptions were made',
+      () => h.requests().filter((q) => q.path.endsWith('/webhooks/subscribe') && q.status < 300).length >= 2,
+    );
+    run.child.kill('SIGTERM');
+    const r = await run.result;
+    expect(r.code, r.stderr).toBe(143);
+    expect(r.stderr).toMatch(/Interrupted/);
+    const made = h.requests().filter((q) => q.path.endsWith('/webhooks/subscribe') && q.status < 300);
+    const rows = r.stdout
+      .trimEnd()
+      .split('\n')
+      .filter((line) => line.endsWith('\tsubscribed'));
+    expect(rows).toHaveLength(made.length);
+    expect(made.length).toBeLessThan(h.sandbox.store.companies(MAIN_AGENCY_ID, { active: true }).length);
+  });
 });
 
 describe('a closed pipe (EPIPE)', () => {
