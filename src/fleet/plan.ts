@@ -5,7 +5,7 @@
  */
 import { mapPool } from '../api/limit.js';
 import type { Company } from '../api/types.js';
-import { AgencyError, ExitCode } from '../errors.js';
+import { AgencyError, ExitCode, InterruptedError } from '../errors.js';
 import {
   type GuestPermission,
   type GuestReader,
@@ -304,6 +304,29 @@ export function describeBlocked(blocked: Blocked): string {
 }
 
 /** The closing line of a plan, for stderr. */
+/**
+ * Whose keys a plan compared the file's labels with, when the file names keys: the service lists each
+ * user only the keys that user created, so the same file run by a teammate would create every key
+ * again. Undefined when the file names no key, or when the key's user cannot be read (the plan stands).
+ */
+export async function keysOwnerNote(
+  api: { me(): Promise<Record<string, unknown>> },
+  desired: { companies: readonly { keys: readonly string[] }[] },
+): Promise<string | undefined> {
+  if (!desired.companies.some((c) => c.keys.length > 0)) return undefined;
+  let me: Record<string, unknown>;
+  try {
+    me = await api.me();
+  } catch (error) {
+    if (error instanceof AgencyError && !(error instanceof InterruptedError)) return undefined;
+    throw error;
+  }
+  const name = typeof me.name === 'string' ? me.name : undefined;
+  const email = typeof me.email === 'string' ? me.email : undefined;
+  const who = name && email ? `${name} (${email})` : (name ?? email ?? 'the user of this key');
+  return `Keys compared with those ${who} created (each user sees only their own).`;
+}
+
 export function planSummary(plan: Plan): string {
   const changes = planChanges(plan);
   const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;

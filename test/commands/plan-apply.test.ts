@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAIN_AGENCY_ID, type RecordedRequest } from '../../src/sandbox/index.js';
 import { type Harness, startHarness } from '../helpers/cli.js';
+import { activeCompany, teammate } from '../helpers/core.js';
 
 /** The program runs in this process (test/helpers/in-process.ts). */
 const IN_PROCESS = { inProcess: true };
@@ -315,4 +316,27 @@ describe('apply at scale', () => {
     expect(hq?.[1]).toBeGreaterThanOrEqual(2);
     expect(hq?.[1]).toBeLessThanOrEqual(3);
   }, 180_000);
+});
+
+describe('whose keys a plan compares with', () => {
+  it('plan names the user of the key (key lists are per user); without keys in the file it says nothing', async () => {
+    const withKeys = file('companies:\n  - name: Acme Ltd\n    keys: [reporting]\n');
+    const mine = await h.run(['plan', '-f', withKeys]);
+    expect(mine.code, mine.stderr).toBe(0);
+    const owner = h.sandbox.store.user(1);
+    expect(mine.stderr.replace(/\s+/g, ' ')).toContain(
+      `Keys compared with those ${owner?.name} (${owner?.email}) created (each user sees only their own).`,
+    );
+    // A teammate's key: the same file is compared with the teammate's keys, and the plan says so.
+    const tom = teammate(h.sandbox);
+    const visible = activeCompany(h.sandbox, tom.id);
+    const theirFile = file(`companies:\n  - name: ${JSON.stringify(visible.name)}\n    keys: [reporting]\n`);
+    const theirs = await h.run(['plan', '-f', theirFile], { env: { AGENCY_API_KEY: tom.hqKey } });
+    expect(theirs.code, theirs.stderr).toBe(0);
+    expect(theirs.stderr.replace(/\s+/g, ' ')).toContain(
+      `Keys compared with those ${tom.name} (${tom.email}) created`,
+    );
+    const noKeys = await h.run(['plan', '-f', file('companies: [Acme Ltd]\n')]);
+    expect(noKeys.stderr).not.toContain('Keys compared');
+  });
 });

@@ -12,7 +12,7 @@ import {
 import { createInChunks } from '../../fleet/bulk-create.js';
 import { failedCount, rowsFailed } from '../../fleet/failures.js';
 import { KeysOut } from '../../fleet/keys-out.js';
-import { computePlan, planChanges, planLines, planSummary } from '../../fleet/plan.js';
+import { computePlan, keysOwnerNote, planChanges, planLines, planSummary } from '../../fleet/plan.js';
 import { type DesiredState, readDesiredState } from '../../fleet/plan-file.js';
 import { parseConcurrency } from '../../input/parse.js';
 import { confirm } from '../../input/prompt.js';
@@ -55,13 +55,16 @@ async function planAndApply(
   keysOut: KeysOut | undefined,
 ): Promise<void> {
   const { out, terminal } = rt;
-  const plan = await computePlan(desired, rt.api({ connections: concurrency + 1 }), {
+  const reader = rt.api({ connections: concurrency + 1 });
+  const plan = await computePlan(desired, reader, {
     concurrency,
     signal: rt.ctx.signal,
     warn: (message) => out.warn(message),
   });
+  const owner = await keysOwnerNote(reader, desired);
 
   for (const line of planLines(plan)) out.info(line);
+  if (owner) out.info(owner);
   const pending = planChanges(plan).length;
   // "No changes. …" when there is nothing to do: no question, no POST.
   out.info(planSummary(plan));

@@ -1,7 +1,14 @@
 /** The handler of `plan`: read the file, read the agency, print the changes it takes. */
 
 import { AgencyError, ExitCode } from '../../errors.js';
-import { computePlan, planChanges, planJson, planLines, planSummary } from '../../fleet/plan.js';
+import {
+  computePlan,
+  keysOwnerNote,
+  planChanges,
+  planJson,
+  planLines,
+  planSummary,
+} from '../../fleet/plan.js';
 import { readDesiredState } from '../../fleet/plan-file.js';
 import { parseConcurrency } from '../../input/parse.js';
 import type { Runtime } from '../../runtime.js';
@@ -17,13 +24,12 @@ export async function planCommand(rt: Runtime, opts: PlanOptions): Promise<void>
   const { out } = rt;
   const warn = (message: string) => out.warn(message);
   const desired = await readDesiredState(opts.file, { terminal: rt.terminal, signal: rt.ctx.signal, warn });
-  const plan = await computePlan(desired, rt.api({ connections: concurrency + 1 }), {
-    concurrency,
-    signal: rt.ctx.signal,
-    warn,
-  });
+  const api = rt.api({ connections: concurrency + 1 });
+  const plan = await computePlan(desired, api, { concurrency, signal: rt.ctx.signal, warn });
+  const owner = await keysOwnerNote(api, desired);
   if (out.json) out.jsonValue(planJson(plan));
   else for (const line of planLines(plan)) out.line(line);
+  if (owner) out.info(owner);
   out.info(planSummary(plan));
   const pending = planChanges(plan).length;
   if (opts.exitCode && pending > 0) {
