@@ -1,6 +1,7 @@
 /**
- * The only module that imports undici. It owns headers, the per-request deadline, the retry rules
- * of the contract, each account's turn (limit.ts), and the --debug trace (with the key redacted).
+ * The HTTP layer; with its helpers dispatcher.ts (the connection pool, through a proxy or not) and
+ * network-errors.ts, the only code that imports undici. It owns headers, the per-request deadline, the
+ * retry rules of the contract, each account's turn (limit.ts), and the --debug trace (key redacted).
  * What an answer means (data or which error) is decided in response.ts.
  * It is loaded lazily (import() on the first request) because undici is the heaviest module we have.
  */
