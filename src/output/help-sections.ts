@@ -22,6 +22,8 @@ const ENVIRONMENT: readonly [string, string][] = [
   ],
   ['NO_COLOR', 'never use colour, like --no-color'],
   ['FORCE_COLOR', '0 never uses colour, like NO_COLOR'],
+  ['HTTPS_PROXY', 'proxy for an https base URL (HTTP_PROXY for http; lower case too)'],
+  ['NO_PROXY', 'hosts reached directly: names, domain suffixes, or *, comma-separated'],
   ['NODE_EXTRA_CA_CERTS', "a file of extra CA certificates to trust, besides the system's"],
 ];
 
