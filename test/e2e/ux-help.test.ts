@@ -92,6 +92,8 @@ describe('help that teaches', () => {
       'AGENCY_TIMEOUT',
       'NO_COLOR',
       'FORCE_COLOR',
+      'HTTPS_PROXY',
+      'NO_PROXY',
     ]) {
       expect(r.stdout).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
     }
