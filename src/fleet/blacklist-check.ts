@@ -25,7 +25,7 @@ export interface CheckRow {
 }
 
 /** Consecutive batches of values whose request URL stays within `maxLength` characters. */
-function filterBatches(
+export function filterBatches(
   baseUrl: string,
   kind: BlacklistKind,
   values: readonly string[],
