@@ -126,3 +126,26 @@ export async function selectClients(
   const known = new Map(items.map((item) => [item.id, item.name]));
   return { clients: await namedClients(selection.refs, directory, known), items };
 }
+
+/**
+ * The clients `health` checks, and the period's listing as a promise: the clients' own reads need only
+ * the company list, so the HQ account reads that first, alone, and the listing's pages while the
+ * clients' reads (on their own accounts) are under way. Named clients need the listing first (it
+ * names them).
+ */
+export async function clientsToCheck(
+  api: ClientReader,
+  selection: ClientSelection,
+  period: Period,
+): Promise<{ clients: Client[]; listing: Promise<Deliverability[]> }> {
+  if (selection.kind === 'named') {
+    const { clients = [], items } = await selectClients(api, selection, period, 'active');
+    return { clients, listing: Promise.resolve(items) };
+  }
+  const active = selection.kind === 'listed' ? selection.active : true;
+  const companies = await fetchAllCompanies(api, active);
+  const listing = readDeliverability(api, period);
+  // Awaited later; a failure still reaches the caller then, but is not an unhandled rejection meanwhile.
+  listing.catch(() => undefined);
+  return { clients: companies.map(({ id, name }) => ({ id, name, active })), listing };
+}

@@ -54,7 +54,7 @@ async function attempt<T>(read: () => Promise<T>): Promise<Outcome<T>> {
 async function checkOne(
   api: AccountReader,
   client: Client,
-  deliverability: Deliverability | undefined,
+  deliverability: Deliverability | undefined | Promise<Deliverability | undefined>,
   lastOnItsWay: () => void = () => {},
 ): Promise<ClientResult> {
   const { id } = client;
@@ -81,7 +81,8 @@ async function checkOne(
     mailboxes: value(mailboxes),
     campaigns: value(campaigns),
     webhooks: value(webhooks),
-    deliverability,
+    // The listing may still be coming in while the client's own lists are read.
+    deliverability: await deliverability,
   };
   const problems = failed.map(([part, error]) => unreadable(id, client.name, `${part}: ${error.message}`));
   return { client, state: 'checked', problems: [...problems, ...checkClient(facts)] };
@@ -96,7 +97,7 @@ async function checkOne(
 export function checkClients(
   api: AccountReader,
   clients: readonly Client[],
-  items: readonly Deliverability[],
+  listing: Promise<readonly Deliverability[]>,
   options: {
     concurrency: number;
     signal: AbortSignal;
@@ -104,7 +105,7 @@ export function checkClients(
     onResult?: (result: ClientResult) => void;
   },
 ): Promise<OrderedRun<ClientResult>> {
-  const byId = new Map(items.map((item) => [item.id, item]));
+  const byId = listing.then((items) => new Map(items.map((item) => [item.id, item])));
   return mapInOrder(
     clients,
     options.concurrency,
@@ -112,7 +113,12 @@ export function checkClients(
       const result =
         client.active === false
           ? { client, state: 'inactive' as const, problems: [] }
-          : await checkOne(api, client, byId.get(client.id), release);
+          : await checkOne(
+              api,
+              client,
+              byId.then((map) => map.get(client.id)),
+              release,
+            );
       options.onDone?.();
       return result;
     },

@@ -257,6 +257,18 @@ describe('health', () => {
     expect(read.size).toBe(survey.length);
   });
 
+  it('without targets: the company list first (active only, nothing else meanwhile), then the clients and the listing', async () => {
+    const r = await h.run(['health', '--json']);
+    expect(r.code).toBe(7);
+    const paths = sent(h.sandbox).map((q) => q.path);
+    const lastCompanyPage = paths.lastIndexOf('/v2/agency/companies');
+    const firstOther = paths.findIndex((p) => p !== '/v2/agency/companies');
+    expect(lastCompanyPage).toBeLessThan(firstOther);
+    expect(sent(h.sandbox)[0]?.query.active).toBe('true');
+    // The listing is asked for with the clients' lists, after the company list, never before it.
+    expect(paths.indexOf('/v2/agency/deliverability')).toBeGreaterThan(lastCompanyPage);
+  });
+
   it('a targeted run reads only its target: one listing page and its three lists, no company list', async () => {
     const target = survey.find((s) => s.listed);
     if (!target) throw new Error('no listed client');

@@ -5,7 +5,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { ExitCode, InterruptedError, OutputError, PartialFailureError } from '../../errors.js';
-import { type ClientSelection, selectClients } from '../../fleet/clients.js';
+import { type ClientSelection, clientsToCheck } from '../../fleet/clients.js';
 import { rowsFor } from '../../fleet/deliverability.js';
 import { checkClients, ProblemsFound } from '../../fleet/health.js';
 import {
@@ -52,12 +52,11 @@ export async function healthReport(
   const { concurrency, limit, rows } = options;
   // A lane has up to 4 reads in flight (a client's last, the next one's three): room for all, and the HQ's.
   const api = rt.api({ connections: 2 * concurrency + 1 });
-  const selected = await selectClients(api, selection, period, 'active');
-  const clients = limit === undefined ? (selected.clients ?? []) : (selected.clients ?? []).slice(0, limit);
-  const { items } = selected;
+  const selected = await clientsToCheck(api, selection, period);
+  const clients = limit === undefined ? selected.clients : selected.clients.slice(0, limit);
   const progress = progressLine(rt, `of ${clients.length} clients checked`);
   let done = 0;
-  const run = await checkClients(api, clients, items, {
+  const run = await checkClients(api, clients, selected.listing, {
     concurrency,
     signal: rt.ctx.signal,
     onDone: () => progress.update(undefined, ++done),
@@ -76,6 +75,7 @@ export async function healthReport(
     );
   }
   if (run.error !== undefined) throw run.error;
+  const items = await selected.listing;
 
   const checked = results.filter((r) => r.state === 'checked').map((r) => r.client);
   const problems = sortProblems(
