@@ -176,6 +176,23 @@ describe.skipIf(!HAVE_OPENSSL)('a proxy that asks for credentials', () => {
   });
 });
 
+describe.skipIf(!HAVE_OPENSSL)('a proxy whose policy refuses the host', () => {
+  it('403 to the CONNECT: exit 1 naming the proxy and its answer, not retried', async () => {
+    const strict = await startProxy({ refuseConnect: 403 });
+    try {
+      const r = await run(['companies', 'list'], { HTTPS_PROXY: strict.url });
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(`the proxy ${strict.url} refused: 403 Forbidden`);
+      expect(r.stderr).toContain('hint: Check HTTPS_PROXY');
+      expect(strict.visits).toHaveLength(1);
+      expect(h.requests()).toEqual([]);
+    } finally {
+      await strict.close();
+    }
+  });
+});
+
 describe.skipIf(!HAVE_OPENSSL)('certificate problems: named, never retried', () => {
   it.each([
     ['expired', 'has expired (CERT_HAS_EXPIRED)'],

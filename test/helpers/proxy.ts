@@ -30,8 +30,13 @@ export interface TestProxy {
   close(): Promise<void>;
 }
 
-/** `credentials` ("user:password"): anything else is answered 407, CONNECT or forwarded alike. */
-export async function startProxy(options: { credentials?: string } = {}): Promise<TestProxy> {
+/**
+ * `credentials` ("user:password"): anything else is answered 407, CONNECT or forwarded alike.
+ * `refuseConnect`: every CONNECT is answered with this status (a proxy whose policy forbids the host).
+ */
+export async function startProxy(
+  options: { credentials?: string; refuseConnect?: number } = {},
+): Promise<TestProxy> {
   const visits: ProxyVisit[] = [];
   const sockets = new Set<Socket>();
   const expected =
@@ -69,6 +74,10 @@ export async function startProxy(options: { credentials?: string } = {}): Promis
       socket.end(
         'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="test"\r\n\r\n',
       );
+      return;
+    }
+    if (options.refuseConnect !== undefined) {
+      socket.end(`HTTP/1.1 ${options.refuseConnect} Refused by policy\r\n\r\n`);
       return;
     }
     const [host, port] = (req.url ?? '').split(':');
