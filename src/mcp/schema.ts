@@ -17,6 +17,8 @@ export interface Param {
   many: boolean;
   required: boolean;
   choices?: readonly string[] | undefined;
+  /** More JSON schema keywords for each value (a date's pattern, a URL's format). */
+  value?: Readonly<Record<string, unknown>> | undefined;
   /** '--label' for an option; undefined for an argument (given after '--', in order). */
   flag?: string | undefined;
   /** The value is text given on stdin, and the option gets '-'. */
@@ -69,6 +71,7 @@ export function paramsOf(command: Command, spec: ToolSpec): Param[] {
       many: option.variadic || option.parseArg === collectValues,
       required: option.mandatory,
       choices: option.argChoices,
+      value: spec.values?.[snake(name)],
       flag: option.long,
     });
   }
@@ -78,7 +81,7 @@ export function paramsOf(command: Command, spec: ToolSpec): Param[] {
 export function inputSchema(params: readonly Param[]): JsonSchema {
   const properties: JsonSchema['properties'] = {};
   for (const param of params) {
-    const value: Record<string, unknown> = { type: param.type };
+    const value: Record<string, unknown> = { type: param.type, ...param.value };
     if (param.type === 'integer') value.minimum = 1;
     if (param.choices) value.enum = [...param.choices];
     properties[param.property] = param.many

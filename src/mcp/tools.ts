@@ -19,6 +19,8 @@ export interface ToolSpec {
   omit?: readonly string[];
   /** Properties whose values are whole numbers (the command still checks them as it checks flags). */
   integers?: readonly string[];
+  /** JSON schema keywords for the values of some properties (a date's pattern, a URL's format). */
+  values?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   /** Property descriptions that differ from the option's help line. */
   describe?: Readonly<Record<string, string>>;
   /** Words always added to the command line (apply: --yes, since the client confirms the call). */
@@ -34,6 +36,9 @@ export interface ToolSpec {
 /** Options that name a local file, never offered: an assistant passes the values themselves. */
 export const LOCAL_FILES: readonly string[] = ['file', 'keys-out', 'html'];
 const PAGING = ['page', 'limit', 'concurrency'];
+const DATE = { pattern: '^\\d{4}-\\d{2}-\\d{2}$' };
+const WEB_ADDRESS = { format: 'uri' };
+const PERIOD = { from: DATE, to: DATE };
 
 const PLAN_TEXT = {
   option: 'file',
@@ -121,6 +126,7 @@ export const TOOLS: readonly ToolSpec[] = [
     result:
       'One record per client: emails sent, delivered, viewed, replied and bounced in the period and the one ' +
       'before (current_period, previous_period), with reply and bounce rates.',
+    values: PERIOD,
   },
   {
     path: ['health'],
@@ -131,6 +137,7 @@ export const TOOLS: readonly ToolSpec[] = [
     omit: ['fail-on'],
     integers: PAGING,
     answers: [7],
+    values: PERIOD,
   },
   {
     path: ['plan'],
@@ -164,6 +171,7 @@ export const TOOLS: readonly ToolSpec[] = [
       '"exists". Sends only what is missing.',
     write: { destructive: false, idempotent: true },
     integers: PAGING,
+    values: { url: WEB_ADDRESS },
   },
   {
     path: ['webhooks', 'unsubscribe'],
@@ -173,6 +181,7 @@ export const TOOLS: readonly ToolSpec[] = [
       '"absent". Removes only what is present.',
     write: { destructive: true, idempotent: true },
     integers: PAGING,
+    values: { url: WEB_ADDRESS },
   },
   {
     path: ['webhooks', 'move'],
@@ -183,6 +192,7 @@ export const TOOLS: readonly ToolSpec[] = [
       'A second call sends nothing.',
     write: { destructive: true, idempotent: true },
     integers: PAGING,
+    values: { from: WEB_ADDRESS, to: WEB_ADDRESS },
   },
   {
     path: ['guests', 'invite'],
@@ -191,6 +201,7 @@ export const TOOLS: readonly ToolSpec[] = [
       'One record per address: {email, result}, result "invited", "already-guest", "would-invite" ' +
       '(dry_run) or "failed". An address already a guest is not sent.',
     write: { destructive: false, idempotent: true },
+    values: { email: { format: 'email' } },
   },
   {
     path: ['guests', 'permissions'],

@@ -29,6 +29,10 @@ describe('agency mcp --allow-writes', () => {
     expect(apply?.properties).not.toHaveProperty('yes');
     expect(apply?.properties).not.toHaveProperty('keys_out');
     expect(tools.find((t) => t.name === 'keys_create')?.inputSchema.required).toEqual(['label']);
+    expect(tools.find((t) => t.name === 'webhooks_subscribe')?.inputSchema.properties).toMatchObject({
+      url: { type: 'string', format: 'uri' },
+      event: { type: 'array', items: { type: 'string', enum: expect.arrayContaining(['prospect_replied']) } },
+    });
   });
 
   it('creates a key with keys_create: one POST, the key in the result', async () => {

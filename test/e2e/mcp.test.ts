@@ -64,6 +64,10 @@ describe('agency mcp (reads only)', () => {
     expect(inventory?.inputSchema.properties).toHaveProperty('company.type', 'array');
     expect(inventory?.inputSchema.properties).not.toHaveProperty('file');
     expect(tools.find((t) => t.name === 'plan')?.inputSchema.required).toEqual(['yaml']);
+    expect(tools.find((t) => t.name === 'deliverability')?.inputSchema.properties).toMatchObject({
+      from: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
+      company: { type: 'array', items: { type: 'string' } },
+    });
   });
 
   it("answers each read tool with exactly its command's --json", async () => {
