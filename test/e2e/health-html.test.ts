@@ -29,7 +29,8 @@ const CHROMIUM_SERVICES = /(^|[\s/.])(google\.com|googleapis\.com|gstatic\.com|g
 
 const METRICS = ['sent', 'delivered', 'opened', 'replied', 'reply-rate', 'bounce-rate'];
 
-describe.skipIf(Boolean(CHROMIUM_MISSING))('health --html in headless Chromium', () => {
+// Chromium takes seconds to start, many more on a loaded machine: each test may take two minutes.
+describe.skipIf(Boolean(CHROMIUM_MISSING))('health --html in headless Chromium', { timeout: 120_000 }, () => {
   let h: Harness;
   let tmp: string;
   let page: string;
