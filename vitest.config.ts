@@ -14,6 +14,8 @@ export default defineConfig({
   // As the build does (scripts/build.mjs): tests that run the program in-process see the real version.
   define: { __AGENCY_VERSION__: JSON.stringify(version) },
   test: {
+    // A temporary directory per run; the run fails if a test leaves anything in it.
+    globalSetup: ['test/setup/temp-dir-guard.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     projects: [

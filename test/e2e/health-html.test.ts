@@ -85,7 +85,8 @@ describe.skipIf(Boolean(CHROMIUM_MISSING))('health --html in headless Chromium',
         '--proxy-bypass-list=<-loopback>',
         ...args,
       ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
+      // Chromium's scratch files (org.chromium.Chromium.*) go in the profile, removed below.
+      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TMPDIR: profile } },
     );
     let stdout = '';
     let stderr = '';

@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -16,9 +15,10 @@ import {
 } from '../../src/context.js';
 import { ConfigError, ExitCode, MissingKeyError, UsageError } from '../../src/errors.js';
 import { type IO, openOutput } from '../../src/runtime.js';
+import { testDir } from '../helpers/temp-dir.js';
 
 function configDirWith(data: unknown): string {
-  const dir = mkdtempSync(join(tmpdir(), 'agency-ctx-'));
+  const dir = testDir('agency-ctx-');
   if (data !== null)
     writeFileSync(join(dir, 'config.json'), typeof data === 'string' ? data : JSON.stringify(data));
   return dir;

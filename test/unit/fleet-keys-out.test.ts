@@ -1,13 +1,14 @@
-import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { KeysOut } from '../../src/fleet/keys-out.js';
+import { testDir } from '../helpers/temp-dir.js';
 
 describe('--keys-out file', () => {
   it('is created 0600 and each line is on disk as soon as it is appended', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'keys-out-'));
+    const dir = testDir('keys-out-');
     const path = join(dir, 'keys.tsv');
     const out = KeysOut.open(path);
     expect(statSync(path).mode & 0o777).toBe(0o600);
@@ -19,7 +20,7 @@ describe('--keys-out file', () => {
   });
 
   it('appends to an existing file and tightens it if others could read it', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'keys-out-'));
+    const dir = testDir('keys-out-');
     const path = join(dir, 'keys.tsv');
     writeFileSync(path, 'old\n');
     chmodSync(path, 0o644);
