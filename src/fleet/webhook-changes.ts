@@ -65,7 +65,7 @@ export function hasWebhook(list: readonly Webhook[], event: string, url: string)
  * trailing slash. Two URLs that differ only so are most likely one endpoint typed twice; the service
  * stores the text, so they are two subscriptions — a warning, never a match (as for names).
  */
-export function looseUrl(url: string): string {
+function looseUrl(url: string): string {
   try {
     const parsed = new URL(url);
     return `${parsed.protocol}//${parsed.host}${parsed.pathname.replace(/\/+$/, '')}${parsed.search}`;
