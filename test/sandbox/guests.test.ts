@@ -3,8 +3,10 @@
  * repeat behaviour, 10 at most, all or none), guest permissions, the blacklist's DELETE and
  * email_filter, and the 4,100-character limit of a request URL.
  */
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { testDir } from '../helpers/temp-dir.js';
 import { call, expectError, OLIVIA_ACTIVE } from './helpers.js';
 
 const users = (sb: Sandbox, company: number, role?: string) =>
@@ -180,5 +182,29 @@ describe('blacklist DELETE and email_filter', () => {
     expect(fits.status).toBe(200);
     expect(sb.requests.at(-1)?.url).toHaveLength(4100);
     expectError(await call(sb, `/v2/agency/blacklist/emails?email_filter=${fill(4101)}`), 414);
+  });
+});
+
+describe('guests in the state file', () => {
+  it('a pending invitation stays pending across a restart; accepted and permissions too', async () => {
+    const statePath = join(testDir('agency-guests-state-'), 'state.json');
+    const first = await startSandbox({ statePath, seed: { companies: 3 } });
+    await invite(first, OLIVIA_ACTIVE, [{ email: 'kept@state.example', guest_permissions: ['mailboxes'] }]);
+    await invite(first, OLIVIA_ACTIVE, [{ email: 'later@state.example' }]);
+    await call(first, '/_sandbox/guests/accept', { body: { email: 'kept@state.example' } });
+    await first.close();
+
+    const second = await startSandbox({ statePath });
+    try {
+      const guests = (await users(second, OLIVIA_ACTIVE, 'guest')).body.content;
+      expect(guests.find((g: { email: string }) => g.email === 'kept@state.example')).toMatchObject({
+        guest_permissions: ['mailboxes'],
+      });
+      expect(guests.map((g: { email: string }) => g.email)).not.toContain('later@state.example');
+      const again = await invite(second, OLIVIA_ACTIVE, [{ email: 'later@state.example' }]);
+      expect(again.body.guests[0].status).toBe('pending');
+    } finally {
+      await second.close();
+    }
   });
 });
