@@ -55,7 +55,15 @@ describe('the packed and installed tool', () => {
 
   it('carries the licences of the code it bundles', () => {
     const licences = readFileSync(join(installed, 'dist', 'THIRD_PARTY_LICENSES.md'), 'utf8');
-    for (const name of ['commander', 'undici', 'conf', 'cli-table3', 'chalk'])
+    for (const name of [
+      'commander',
+      'undici',
+      'conf',
+      'cli-table3',
+      'chalk',
+      '@modelcontextprotocol/sdk',
+      'zod',
+    ])
       expect(licences).toMatch(new RegExp(`^## ${name} \\d`, 'm'));
   });
 
@@ -92,5 +100,35 @@ describe('the packed and installed tool', () => {
     expect(me.code, me.stderr).toBe(0);
     expect(JSON.parse(me.stdout)).toMatchObject({ account_type: 'HQ' });
     expect(h.requests().map((r) => `${r.method} ${r.path}`)).toEqual(['GET /rest/v1/me']);
+  });
+
+  it('serves MCP from the install prefix: the SDK comes in its bundle', async () => {
+    const bin = join(installed, '..', '..', '..', 'bin', 'agency');
+    const env = { PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}` };
+    const requests = [
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-06-18',
+          capabilities: {},
+          clientInfo: { name: 'pack', version: '1' },
+        },
+      },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'me', arguments: {} } },
+    ];
+    const r = await h.run(['mcp'], {
+      bin,
+      env,
+      input: requests.map((m) => `${JSON.stringify(m)}\n`).join(''),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const answers = r.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    const me = answers.find((a) => a.id === 2);
+    expect(JSON.parse(me.result.content[0].text)).toMatchObject({ account_type: 'HQ' });
   });
 });
