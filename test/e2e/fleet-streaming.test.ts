@@ -5,15 +5,22 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
+import { type AgencyTerminals, startAgencyTerminals } from '../helpers/agency-terminals.js';
 import { type Harness, startHarness } from '../helpers/cli.js';
 import { lines } from '../helpers/core.js';
+import { TMUX_MISSING } from '../helpers/tmux.js';
 
 let h: Harness;
+let terminals: AgencyTerminals;
 beforeAll(async () => {
   // Every request takes 80 ms: an audit of 40 companies takes seconds, one company a fraction.
   h = await startHarness({ latencyMs: 80, seed: { companies: 40 } });
+  terminals = await startAgencyTerminals(h.configDir, [100]);
 });
-afterAll(() => h?.close());
+afterAll(async () => {
+  await terminals?.close();
+  await h?.close();
+});
 
 const companyIds = () => h.sandbox.store.companies(MAIN_AGENCY_ID).map((c) => c.id);
 /** The client companies the run sent a request for (x-company-id). */
@@ -63,6 +70,26 @@ describe('inventory streams its rows', () => {
     const r = await h.run(['inventory', '--limit', '0']);
     expect(r.code).toBe(2);
     expect(h.requests()).toEqual([]);
+  });
+});
+
+describe.skipIf(Boolean(TMUX_MISSING))('on a terminal', () => {
+  it('Ctrl-C during inventory prints the table of what was audited, then exit 130', async () => {
+    h.sandbox.reset();
+    const t = terminals.at(100);
+    await t.clear();
+    t.type('agency inventory --concurrency 2; echo "[exit $?]"');
+    await t.waitFor((screen) => Number(/(\d+) of 40 companies audited/.exec(screen)?.[1] ?? 0) >= 3, {
+      intervalMs: 20,
+    });
+    t.key('C-c');
+    const screen = await t.waitFor((s) => /\[exit \d+\]/.test(s), { history: true });
+    expect(screen).toContain('[exit 130]');
+    const audited = Number(/Interrupted after (\d+) of 40 companies/.exec(screen.replace(/\s+/g, ' '))?.[1]);
+    expect(audited).toBeGreaterThanOrEqual(3);
+    expect(screen).toMatch(/^ID +NAME +/m);
+    const rows = screen.split('\n').filter((line) => /^\d{4} {2}/.test(line));
+    expect(rows.map((row) => Number(row.slice(0, 4)))).toEqual(companyIds().slice(0, audited));
   });
 });
 

@@ -61,8 +61,8 @@ export async function healthReport(
     signal: rt.ctx.signal,
     onDone: () => progress.update(undefined, ++done),
     onResult: (result) => {
+      // Rows stream only when stdout is not the terminal: the progress line (stderr) stays.
       if (!rows.streaming) return;
-      progress.done();
       for (const problem of sortProblems(result.problems, [result.client.id])) rows.push(problem);
     },
   }).finally(progress.done);

@@ -169,10 +169,8 @@ export async function inventory(rt: Runtime, opts: InventoryOptions): Promise<vo
       progress.update(undefined, ++done);
       return report;
     },
-    (report) => {
-      progress.done();
-      rows.push(report);
-    },
+    // Rows stream only when stdout is not the terminal: the progress line (stderr) stays.
+    (report) => rows.push(report),
     rt.ctx.signal,
   ).finally(progress.done);
   await rows.end({ empty: 'No companies to audit.' });
