@@ -5,9 +5,9 @@
  */
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { agencyEnv, BIN, jsonError } from '../helpers/cli.js';
+import { agencyEnv, BIN, jsonError, writeConfig } from '../helpers/cli.js';
 import { activeCompany, inactiveCompany } from '../helpers/core.js';
-import { resultJson, sharedMcp, texts, toolError } from '../helpers/mcp.js';
+import { resultJson, sharedMcp, startMcp, texts, toolError } from '../helpers/mcp.js';
 
 const shared = sharedMcp();
 const call = shared.call;
@@ -123,6 +123,29 @@ describe('agency mcp (reads only)', () => {
       expect(key.api_key).not.toBe(whole[i]?.api_key);
       expect(key.api_key).toMatch(/^wpk_…[0-9a-f]{4}$/);
       expect(whole[i]?.api_key.endsWith(key.api_key.slice(-4))).toBe(true);
+    }
+  });
+
+  it('takes the key from -p or the environment, as every command does, for every call', async () => {
+    const [, tom] = shared.h.sandbox.users;
+    if (!tom) throw new Error('the sandbox has a second user');
+    const config = shared.h.readConfig() as { profiles: Record<string, unknown> };
+    writeConfig(shared.h.configDir, {
+      ...config,
+      profiles: { ...config.profiles, tom: { api_key: tom.hqKey, base_url: shared.h.sandbox.baseUrl } },
+    });
+    for (const [args, env] of [
+      [['-p', 'tom'], {}],
+      [[], { AGENCY_API_KEY: tom.hqKey }],
+    ] as const) {
+      const session = await startMcp(shared.h, [...args], env);
+      try {
+        const me = await session.client.callTool({ name: 'me', arguments: {} });
+        expect(resultJson(me), JSON.stringify(args)).toMatchObject({ name: tom.name });
+        expect(JSON.stringify(me) + session.stderr()).not.toContain(tom.hqKey);
+      } finally {
+        await session.close();
+      }
     }
   });
 
