@@ -1,0 +1,18 @@
+/**
+ * Tests you can find: test/README.md maps every command of the tree to the test files that run it
+ * (scripts/gen-test-index.mjs, from the built program, as the reference is), and every command has one.
+ */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/cli.js';
+
+describe('the test index', () => {
+  it('names a test file for every command, and test/README.md is what the tree and tests make now', () => {
+    const check = spawnSync(process.execPath, [join(ROOT, 'scripts/gen-test-index.mjs'), '--check'], {
+      encoding: 'utf8',
+    });
+    expect(check.stderr, 'add a test that runs the command; then `npm run docs`').toBe('');
+    expect(check.status).toBe(0);
+  });
+});
