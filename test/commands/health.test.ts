@@ -303,6 +303,7 @@ describe('health', () => {
     [['--fail-on', 'severe'], /--fail-on/],
     [['--from', 'yesterday'], /--from must be a date/],
     [['--company', 'x', '--active'], /cannot be added/],
+    [['--html', '/nonexistent-folder/report.html'], /--html .*no folder \/nonexistent-folder/],
   ])('%j is a usage error: exit 2, nothing sent', async (args, message) => {
     expectUsageError(await h.run(['health', ...args]), h.sandbox, message);
   });

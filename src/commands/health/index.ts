@@ -6,6 +6,7 @@
  */
 import { type Command, Option } from '@commander-js/extra-typings';
 import type { ChalkInstance } from 'chalk';
+import { UsageError } from '../../errors.js';
 import { type Problem, SEVERITIES, type Severity } from '../../fleet/health-checks.js';
 import type { Period } from '../../input/period.js';
 import type { Column } from '../../output/writer.js';
@@ -91,6 +92,7 @@ export async function health(rt: Runtime, opts: HealthOptions): Promise<void> {
   const concurrency =
     opts.concurrency === undefined ? DEFAULT_CONCURRENCY : parseConcurrency(opts.concurrency);
   const limit = optionalPositiveInt(opts.limit, '--limit');
+  if (opts.html !== undefined) await checkHtmlPath(opts.html);
   const rows = rowStream(rt.out, columns);
   const selection = clientSelection(await readClientTargets(rt, opts));
   const { healthReport } = await import('./report.js');
@@ -103,6 +105,17 @@ export async function health(rt: Runtime, opts: HealthOptions): Promise<void> {
   rt.out.info(report.summary);
   if (opts.html !== undefined) await report.writeHtml(opts.html);
   report.failOn(opts.failOn);
+}
+
+/** --html's file must be writable where it is named: found out before the first request, not after. */
+async function checkHtmlPath(file: string): Promise<void> {
+  const { dirname } = await import('node:path');
+  const { stat } = await import('node:fs/promises');
+  const folder = dirname(file);
+  const found = await stat(folder).catch(() => undefined);
+  if (!found?.isDirectory()) {
+    throw new UsageError(`--html ${file}: there is no folder ${folder} to write it in.`);
+  }
 }
 
 /** Clients read at once: each has its own account, and health reads only three lists per client. */
