@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Command, CommanderError, Help, Option } from '@commander-js/extra-typings';
 import { startRun } from './api/limit.js';
 import type { ActionCommand, Run } from './commands/command.js';
-import { addCommands } from './commands/index.js';
+import { addCommands, commandsByGroup } from './commands/index.js';
 import { type Environment, type GlobalFlags, readEnvironment } from './context.js';
 import { ExitCode, UsageError } from './errors.js';
 import { reportError } from './output/error-report.js';
@@ -72,7 +72,8 @@ export async function main(argv: string[], io: IO, transport?: Transport, host?:
   let code: number = ExitCode.ok;
   try {
     if (argv.length === 0) {
-      io.stdout.write((await import('./output/overview.js')).overview(program, helpWidth(io.stdout)));
+      const { overview } = await import('./output/overview.js');
+      io.stdout.write(overview(program, commandsByGroup(), helpWidth(io.stdout)));
     } else if (argv[0] === 'help' && argv[1] === 'environment' && argv.length === 2) {
       io.stdout.write(wrapText(environmentHelp(program, configFile), helpWidth(io.stdout)));
     } else {

@@ -10,17 +10,18 @@ interface CommandLike {
   readonly commands: readonly CommandLike[];
 }
 
-const GROUPS: readonly { title: string; commands: readonly string[] }[] = [
-  { title: 'Companies and keys', commands: ['companies', 'keys', 'plan', 'apply'] },
-  {
-    title: 'Accounts',
-    commands: ['me', 'mailboxes', 'webhooks', 'campaigns', 'inventory', 'blacklist', 'api'],
-  },
-  { title: 'Setup', commands: ['login', 'logout', 'profiles', 'sandbox', 'mcp', 'completion'] },
-];
+/** A heading of the overview and the top-level commands under it (src/commands/index.ts says which). */
+export interface OverviewGroup {
+  title: string;
+  names: readonly string[];
+}
 
 /** The overview, wrapped at `width` columns (the terminal's) without breaking a word. */
-export function overview(program: CommandLike, width = DEFAULT_HELP_WIDTH): string {
+export function overview(
+  program: CommandLike,
+  groups: readonly OverviewGroup[],
+  width = DEFAULT_HELP_WIDTH,
+): string {
   const entries = new Map<string, { name: string; description: string }[]>();
   for (const command of program.commands) {
     const rows = command.commands.length
@@ -31,15 +32,13 @@ export function overview(program: CommandLike, width = DEFAULT_HELP_WIDTH): stri
       : [{ name: command.name(), description: command.description() }];
     entries.set(command.name(), rows);
   }
-  const grouped = new Set(GROUPS.flatMap((g) => g.commands));
-  const groups = [
-    ...GROUPS.map((g) => ({ title: g.title, names: g.commands.filter((name) => entries.has(name)) })),
-    { title: 'Other', names: [...entries.keys()].filter((name) => !grouped.has(name)) },
-  ].filter((g) => g.names.length > 0);
+  const shown = groups
+    .map((g) => ({ title: g.title, names: g.names.filter((name) => entries.has(name)) }))
+    .filter((g) => g.names.length > 0);
   const termWidth = Math.max(...[...entries.values()].flat().map((e) => e.name.length));
 
   const lines = [program.description(), '', 'Usage: agency <command> [options]', ''];
-  for (const group of groups) {
+  for (const group of shown) {
     lines.push(group.title);
     for (const name of group.names) {
       for (const entry of entries.get(name) ?? [])
@@ -58,7 +57,7 @@ export function overview(program: CommandLike, width = DEFAULT_HELP_WIDTH): stri
     'running, and in another terminal try:  agency -p sandbox companies list',
     '',
     "  agency <command> --help  a command's options, examples and what it prints",
-    '  agency --help            global options (--profile, --json, ...), environment, exit codes',
+    '  agency --help            global options, environment, exit codes',
     '',
   );
   return wrapText(lines.join('\n'), width);

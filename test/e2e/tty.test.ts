@@ -107,15 +107,21 @@ describe.skipIf(Boolean(TMUX_MISSING))(
       const lines = screenLines(output);
       // Nothing wrapped: what the terminal shows is line for line what the program wrote.
       expect(lines).toEqual(screenLines(piped.stdout));
-      // Every command path has one line (webhooks, campaigns, blacklist, plan and apply included).
-      expect(lines.length).toBeLessThan(50);
-      for (const heading of ['Companies and keys', 'Accounts', 'Setup', 'Examples'])
+      // Every command path has one line (webhooks, campaigns, blacklist, plan and apply included): no
+      // summary wraps onto a continuation line, and the whole overview stays about one screen.
+      expect(lines.filter((line) => /^ {20,}\S/.test(line))).toEqual([]);
+      expect(lines.length).toBeLessThan(65);
+      // Every command sits under a heading of its own kind (src/commands/index.ts), none under "Other".
+      expect(lines).not.toContain('Other');
+      for (const heading of ['Companies and keys', 'Fleet health', 'Accounts', 'Setup', 'Examples'])
         expect(lines).toContain(heading);
       for (const command of [
         'companies list',
         'keys create',
         'webhooks subscribe',
         'inventory',
+        'health',
+        'guests invite',
         'login',
         'profiles use',
         'sandbox',

@@ -13,7 +13,7 @@ import { readValueEntries, VALUES_FILE_HELP } from './change.js';
 export function defineCheck(blacklist: Command, run: Run): void {
   blacklist
     .command('check')
-    .description('say whether domains or addresses are on the blacklist')
+    .description('say whether values are on the blacklist')
     .argument('[values...]', 'domains (example.com) or addresses (name@example.com), mixed freely')
     .option('--file <path>', VALUES_FILE_HELP)
     .addHelpText(

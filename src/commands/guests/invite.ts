@@ -17,7 +17,7 @@ import { collectValues, helpText, type Run } from '../command.js';
 export function defineInvite(guests: Command, run: Run): void {
   guests
     .command('invite')
-    .description('invite guests to a client company (a read-only view for its own people)')
+    .description("invite a client's people as read-only guests")
     .argument('<company>', 'company id or exact name')
     .option('--email <address>', 'the guest to invite (repeatable)', collectValues)
     .option('--name <name>', "the guest's name (with one --email)")

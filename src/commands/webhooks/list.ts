@@ -16,7 +16,7 @@ export function defineList(webhooks: Command, run: Run): void {
   // The default subcommand: `agency webhooks --company 1042` is `agency webhooks list --company 1042`.
   const command = webhooks
     .command('list', { isDefault: true })
-    .description('list the webhooks of the HQ account, a company, or many companies');
+    .description('list the webhooks of the HQ account or of companies');
   addTargetOptions(command)
     .addHelpText(
       'after',
