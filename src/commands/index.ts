@@ -7,7 +7,7 @@ import type { Command } from '@commander-js/extra-typings';
 import type { CommandFile, Run } from './command.js';
 
 /** The overview (`agency` alone) lists commands under these headings, in this order. */
-export const COMMAND_GROUPS = {
+const COMMAND_GROUPS = {
   companies: 'Companies and keys',
   health: 'Fleet health',
   accounts: 'Accounts',
