@@ -2,7 +2,9 @@
 // (scripts/command-tree.cjs) and the command lines the test files contain: `['keys', 'create', …]`
 // (argument arrays) or `agency keys create` (text). A command that no test file runs is an error.
 //
-// Options: --check (write nothing; exit 1 when test/README.md is out of date or a command has no test).
+// Options: --check (write nothing; exit 1 when a command has no test file, and say so when test/README.md
+// is out of date). The test fails only on a command without tests: test files are added all the time,
+// and `npm run docs` brings the index up to date with the reference.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -87,7 +89,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const current = readFileSync(path.join(root, INDEX), 'utf8');
   if (!check && current !== page) writeFileSync(path.join(root, INDEX), page);
   if (untested.length > 0) console.error(`No test file runs: ${untested.join(', ')}`);
-  if (check && current !== page) console.error(`${INDEX} is out of date: run \`npm run docs\`.`);
-  else if (!check) console.log(`${INDEX}: ${current === page ? 'up to date' : 'rewritten'}.`);
-  process.exitCode = untested.length > 0 || (check && current !== page) ? 1 : 0;
+  if (check)
+    console.log(`${INDEX}: ${current === page ? 'up to date' : 'out of date (run `npm run docs`)'}.`);
+  else console.log(`${INDEX}: ${current === page ? 'up to date' : 'rewritten'}.`);
+  process.exitCode = untested.length > 0 ? 1 : 0;
 }
