@@ -197,9 +197,6 @@ const CHECKS: readonly Check[] = [
   },
 ];
 
-/** The rule of `unreadable`: a client whose reads failed is a problem, never a silent gap. */
-const UNREADABLE_RULE = 'a client that could not be read: critical';
-
 /** Every problem of one client, in the order of CHECKS. */
 export function checkClient(facts: ClientFacts): Problem[] {
   const known = (read: Read) => read === 'deliverability' || facts[read] !== undefined;
@@ -214,6 +211,7 @@ export function checkClient(facts: ClientFacts): Problem[] {
   );
 }
 
+/** `unreadable` (critical): a client whose reads failed is a problem, never a silent gap. */
 export function unreadable(id: number, name: string, detail: string): Problem {
   return { company_id: id, name, severity: 'critical', check: 'unreadable', detail };
 }
