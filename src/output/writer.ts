@@ -192,7 +192,8 @@ export class Writer {
 
   /** A confirmation: stderr (not with -q). */
   success(message: string): void {
-    if (this.quiet) return;
+    // After stdout failed, the error that follows says what was created: a ✓ would contradict it.
+    if (this.quiet || this.#stdout.failed) return;
     this.#stderr(`${this.stderrChalk().green('✓')} ${this.#fit('✓ ', this.#safe(message))}\n`);
   }
 
