@@ -51,4 +51,20 @@ describe('links in the docs', () => {
     }
     expect(broken).toEqual([]);
   });
+
+  it('reach every page under docs/ from README.md', () => {
+    const reached = new Set(['README.md']);
+    const queue = ['README.md'];
+    for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+      const text = readFileSync(join(ROOT, file), 'utf8');
+      for (const match of text.matchAll(/\]\(([^)\s#]+\.md)(?:#[^)]*)?\)/g)) {
+        const target = join(dirname(file), match[1] as string);
+        if (!reached.has(target) && existsSync(join(ROOT, target))) {
+          reached.add(target);
+          queue.push(target);
+        }
+      }
+    }
+    expect(markdownFiles().filter((file) => !reached.has(file))).toEqual([]);
+  });
 });
