@@ -62,7 +62,9 @@ function printFast(argv) {
   let text = texts.version;
   if (!version) {
     if (process.env.FORCE_COLOR !== undefined || process.env.CLICOLOR_FORCE !== undefined) return false;
-    text = texts.help[argv.slice(0, -1).join(' ')];
+    const words = argv.slice(0, -1).join(' ');
+    text = texts.help[words];
+    if (words === '' && text !== undefined) text = withConfigFile(text, texts.configFileLine);
     if (text === undefined) return false;
     let stat;
     try {
@@ -83,6 +85,24 @@ function printFast(argv) {
     process.stdout.write(buffer.subarray(offset));
   }
   return true;
+}
+
+/**
+ * `agency --help` names the config file of this system: the build rendered it with a stand-in line. A
+ * path the program would print otherwise (longer than the 80 columns of piped help, or not plain ASCII,
+ * which it measures differently) is left to the program.
+ */
+function withConfigFile(text, standIn) {
+  let file;
+  try {
+    const { configDirectory, configFileIn } = require('../dist/config-path.cjs');
+    file = configFileIn(configDirectory(process.env, process.platform));
+  } catch {
+    return undefined;
+  }
+  const line = `Config file: ${file}`;
+  if (line.length > 80 || !/^[\x20-\x7e]*$/.test(line) || !text.includes(standIn)) return undefined;
+  return text.replace(standIn, () => line);
 }
 
 /**

@@ -4,11 +4,11 @@
  * completion needs every command), so `agency --help` pays for none of them.
  */
 import { setMaxListeners } from 'node:events';
-import { join } from 'node:path';
 import { Command, CommanderError, Help, Option } from '@commander-js/extra-typings';
 import { startRun } from './api/limit.js';
 import type { ActionCommand, Run } from './commands/command.js';
 import { addCommands, commandsByGroup } from './commands/index.js';
+import { configFileIn } from './config-path.js';
 import { type Environment, type GlobalFlags, readEnvironment } from './context.js';
 import { ExitCode, UsageError } from './errors.js';
 import { reportError } from './output/error-report.js';
@@ -63,7 +63,7 @@ export async function main(argv: string[], io: IO, transport?: Transport, host?:
 
   // `agency version` is `agency --version` (bin/agency.js answers both without loading the program).
   if (argv.length === 1 && argv[0] === 'version') argv = ['--version'];
-  const configFile = join(environment.configDir, 'config.json');
+  const configFile = configFileIn(environment.configDir);
   const program = await buildProgram(io, run, commandToRun(argv), configFile);
   // A signal, or a stdout that can no longer be written, stops the run the same way: nothing new starts.
   const signals = host ? HOSTED_SIGNALS : onStopSignals(() => interrupt.abort());

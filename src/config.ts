@@ -21,6 +21,7 @@ import {
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { isRecord } from './api/types.js';
+import { CONFIG_FILE_NAME, configFileIn } from './config-path.js';
 import { ConfigError, UsageError } from './errors.js';
 
 export interface Profile {
@@ -34,13 +35,8 @@ export interface ConfigData {
 }
 
 export const DEFAULT_PROFILE = 'default';
-const FILE_NAME = 'config.json';
 const LOCK_STALE_MS = 10_000;
 const LOCK_WAIT_MS = 15_000;
-
-function configPath(dir: string): string {
-  return join(dir, FILE_NAME);
-}
 
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
@@ -59,7 +55,7 @@ function emptyConfig(): ConfigData {
 
 /** Reads the config; a missing file is an empty config, a damaged one is an error that names the path. */
 export function readConfig(dir: string): ConfigData {
-  const file = configPath(dir);
+  const file = configFileIn(dir);
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -134,7 +130,7 @@ export class ConfigStore {
       return emptyConfig();
     }
     this.#data = data;
-    tightenFile(configPath(this.dir), data, this.warn);
+    tightenFile(configFileIn(this.dir), data, this.warn);
     return data;
   }
 
@@ -179,7 +175,7 @@ function tightenFile(file: string, data: ConfigData, warn: (message: string) => 
  */
 async function updateConfig(dir: string, mutate: (data: ConfigData) => void): Promise<ConfigData> {
   ensureDir(dir);
-  const file = configPath(dir);
+  const file = configFileIn(dir);
   // Loading conf takes ~25 ms: done before taking the lock, so that parallel writers wait only for
   // each other's read-modify-write.
   const { default: Conf } = await import('conf');
@@ -214,7 +210,7 @@ function tightenDir(dir: string): void {
     const stat = statSync(dir);
     if ((stat.mode & 0o077) === 0 || (stat.mode & 0o1000) !== 0) return;
     if (typeof process.getuid === 'function' && stat.uid !== process.getuid()) return;
-    if (!readdirSync(dir).every((name) => name.startsWith(FILE_NAME))) return;
+    if (!readdirSync(dir).every((name) => name.startsWith(CONFIG_FILE_NAME))) return;
     chmodSync(dir, 0o700);
   } catch {
     // Best effort: the file itself is written 0600 whatever happens here.
@@ -226,7 +222,7 @@ function tightenDir(dir: string): void {
  * A reader, or a crash at any moment, sees the old file or the new one, never a mix.
  */
 function writeWithConf(Conf: typeof import('conf').default, dir: string, data: ConfigData): void {
-  const file = configPath(dir);
+  const file = configFileIn(dir);
   try {
     const conf = new Conf<ConfigData>({
       cwd: dir,

@@ -3,11 +3,11 @@
  * flag > environment > profile > built-in default. This is the only module that reads the environment:
  * readEnvironment() turns it into typed facts once, and everything else receives those.
  */
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_MAX_IN_FLIGHT, MAX_IN_FLIGHT, MIN_IN_FLIGHT } from './api/limit.js';
 import { type ProxyEnvironment, readProxyEnvironment } from './api/proxy.js';
 import { type ConfigStore, DEFAULT_PROFILE, type Profile, validateProfileName } from './config.js';
+import { configDirectory } from './config-path.js';
 import { MissingKeyError, UsageError } from './errors.js';
 import type { TerminalSettings } from './output/terminal.js';
 import { VERSION } from './version.js';
@@ -69,15 +69,6 @@ export function readEnvironment(io: { env: Env }, platform: NodeJS.Platform = pr
     columns: Number(env.COLUMNS) || undefined,
     proxy: readProxyEnvironment(env),
   };
-}
-
-/** `$AGENCY_CONFIG_DIR`, else the platform's config directory for `agency`. */
-function configDirectory(env: Env, platform: NodeJS.Platform): string {
-  if (env.AGENCY_CONFIG_DIR) return env.AGENCY_CONFIG_DIR;
-  const home = env.HOME || homedir();
-  if (platform === 'darwin') return join(home, 'Library', 'Preferences', 'agency');
-  if (platform === 'win32') return join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'agency', 'Config');
-  return join(env.XDG_CONFIG_HOME || join(home, '.config'), 'agency');
 }
 
 /** How the output should look: usable before (or without) the config, e.g. to report a damaged file. */

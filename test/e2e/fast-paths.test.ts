@@ -4,11 +4,12 @@
  * exactly what the program prints: a global option in front (`-p x`) makes the same request go through
  * the program (run in this process, test/helpers/in-process.ts), so each pair of runs below compares the two.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type RunResult, runAgency } from '../helpers/cli.js';
+import { agencyEnv, BIN, type RunResult, runAgency } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
 
 const configDir = join(mkdtempSync(join(tmpdir(), 'agency-fast-')), 'config');
@@ -76,4 +77,38 @@ describe('answers printed without loading the program', () => {
     );
     // Two runs of the binary for every command's help (about 60 processes) on a busy machine.
   }, 120_000);
+
+  it("`agency --help` names this system's config file, and is printed without loading the program", async () => {
+    // A preload that tells on stderr when a bundle of the program is compiled (bin/agency.js uses vm.Script).
+    const tell = join(configDir, '..', 'tell.cjs');
+    writeFileSync(
+      tell,
+      "const vm = require('node:vm'); const S = vm.Script; vm.Script = class extends S { constructor(code, o) { process.stderr.write('compiled ' + (o && o.filename) + '\\n'); super(code, o); } };\n",
+    );
+    // Short paths: a config line longer than 80 columns is left to the program (it may wrap it).
+    const home = '/home/operator';
+    for (const env of [
+      { AGENCY_CONFIG_DIR: undefined, HOME: home, XDG_CONFIG_HOME: undefined },
+      { AGENCY_CONFIG_DIR: undefined, HOME: home, XDG_CONFIG_HOME: join(home, 'xdg') },
+      { AGENCY_CONFIG_DIR: '/etc/agency' },
+    ]) {
+      const fast = spawnSync(process.execPath, ['--require', tell, BIN, '--help'], {
+        env: agencyEnv({ configDir, env }),
+        encoding: 'utf8',
+      });
+      const program = await runInProcess(['-p', 'x', '--help'], { configDir, env });
+      expect(fast.stderr, JSON.stringify(env)).toBe('');
+      expect(fast.status).toBe(0);
+      expect(fast.stdout).toBe(program.stdout);
+      expect(fast.stdout).toContain(
+        `Config file: ${join(env.AGENCY_CONFIG_DIR ?? join(env.XDG_CONFIG_HOME ?? join(home, '.config'), 'agency'), 'config.json')}`,
+      );
+    }
+    // The same preload does see the program when it is loaded, so the empty stderr above means something.
+    const loaded = spawnSync(process.execPath, ['--require', tell, BIN, '-p', 'x', '--help'], {
+      env: agencyEnv({ configDir }),
+      encoding: 'utf8',
+    });
+    expect(loaded.stderr).toContain('compiled');
+  });
 });
