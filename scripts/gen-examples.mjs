@@ -126,6 +126,7 @@ async function runFile(parts, { bin, terminal, file }) {
           cwd: workDir,
           env: alone ? { ...env, AGENCY_CONFIG_DIR: alone } : env,
           stopAfterMs: kind.stopAfterMs,
+          answers: kind.answers.map((answer) => answer.replaceAll('{hq-key}', sandbox.hqKey)),
         });
         entry.output = normalise(screen).split('\n');
         if (entry.output.length === 1 && entry.output[0] === '') entry.output = [];

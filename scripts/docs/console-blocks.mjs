@@ -9,6 +9,8 @@
 //   ```console no-run          kept as written (a prompt waiting for typing, a screen caught mid-run)
 //   ```console stop=2          the command runs until Ctrl-C: stopped once its screen has not changed
 //                              for 2 seconds
+//   ```console type={hq-key};y each time the command waits at a prompt, the next answer is typed, then
+//                              Enter ({hq-key}: the sandbox's HQ key)
 //   a first line "# file: agency.yaml" in any block: the block is written to that file before the
 //   blocks after it run (a plan file, a list of names)
 
@@ -54,9 +56,14 @@ export function blockKind(block) {
   if (language !== 'console' || !(block.lines[0] ?? '').startsWith('$ ')) return undefined;
   if (words.includes('no-run')) return { kind: 'no-run' };
   const stop = words.map((w) => /^stop=(\d+(?:\.\d+)?)$/.exec(w)).find(Boolean);
-  const unknown = words.filter((w) => w !== 'no-run' && !/^stop=/.test(w));
+  const type = words.map((w) => /^type=(.+)$/.exec(w)).find(Boolean);
+  const unknown = words.filter((w) => w !== 'no-run' && !/^(stop|type)=/.test(w));
   if (unknown.length > 0) throw new Error(`unknown console block attribute(s): ${unknown.join(' ')}`);
-  return { kind: 'run', stopAfterMs: stop ? Number(stop[1]) * 1000 : undefined };
+  return {
+    kind: 'run',
+    stopAfterMs: stop ? Number(stop[1]) * 1000 : undefined,
+    answers: type ? type[1].split(';') : [],
+  };
 }
 
 /** The commands of a console block, each with the output written under it. */

@@ -52,13 +52,14 @@ export class Terminal {
    * Runs `command` with bash in `cwd` with exactly `env`, and returns the screen once it ended: the
    * lines as shown, trailing blanks dropped. With `stopAfterMs`, a command that runs until Ctrl-C gets
    * one once it has shown something and then nothing new for that long (not a fixed time from the
-   * start: on a busy machine its start alone may take seconds).
+   * start: on a busy machine its start alone may take seconds). `answers` are typed one by one, each
+   * when the command waits at a prompt (the last line ends in ':', '?' or ']', and stays so).
    *
    * The end is a line the shell prints after the command, not the end of the process: a pty hands its
    * last bytes to tmux asynchronously, so a window whose process has exited may never show them (a
    * fast `cat` then shows nothing). The shell stays alive after that line until the window is closed.
    */
-  async run(command, { cwd, env, stopAfterMs, timeoutMs = 60_000 }) {
+  async run(command, { cwd, env, stopAfterMs, answers = [], timeoutMs = 60_000 }) {
     const variables = Object.entries(env).map(([name, value]) => `${name}=${value}`);
     const done = `--- end of example ${randomBytes(6).toString('hex')} ---`;
     // Ctrl-C stops the command, not the shell around it (a trapped signal is default again in children).
@@ -90,14 +91,22 @@ export class Terminal {
       let stopped = false;
       let shown = '';
       let shownSince = started;
+      let answeredAt = '';
+      const toType = [...answers];
       for (;;) {
         const screen = await this.#screen(pane);
         const lines = screen.split('\n');
         const end = lines.indexOf(done);
         if (end !== -1) return lines.slice(0, end).join('\n').replace(/\n+$/, '');
+        if (screen !== shown) [shown, shownSince] = [screen, Date.now()];
+        const quiet = shown === '' ? 0 : Date.now() - shownSince;
+        if (toType.length > 0 && screen !== answeredAt && /[:?\]]$/.test(screen) && quiet > 300) {
+          await this.#tmux('send-keys', '-t', pane, '-l', toType.shift());
+          await this.#tmux('send-keys', '-t', pane, 'Enter');
+          answeredAt = screen;
+        }
         if (stopAfterMs !== undefined && !stopped) {
-          if (screen !== shown) [shown, shownSince] = [screen, Date.now()];
-          else if (shown !== '' && Date.now() - shownSince > stopAfterMs) {
+          if (quiet > stopAfterMs) {
             await this.#tmux('send-keys', '-t', pane, 'C-c');
             stopped = true;
           }
