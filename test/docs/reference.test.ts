@@ -41,7 +41,6 @@ describe('the generated command reference', () => {
 
   it('names a page that differs, and a page of a command that no longer exists', () => {
     expect(genDocs('--out', out).status).toBe(0);
-    expect(genDocs('--check', '--out', out).status).toBe(0);
     appendFileSync(join(out, 'docs/reference/agency-keys-create.md'), 'edited by hand\n');
     writeFileSync(join(out, 'man/man1/agency-gone.1'), '.TH GONE 1\n');
     const check = genDocs('--check', '--out', out);
