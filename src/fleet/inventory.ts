@@ -120,3 +120,22 @@ export function formatCounts(counts: Record<string, number>, order?: readonly st
   keys.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
   return keys.map((key) => `${key}:${counts[key]}`).join(',');
 }
+
+/**
+ * A report with typical figures for `company`, to lay a terminal table out before the real reports
+ * are in (src/output/row-stream.ts): the id and name are the company's; the rest is as wide as most.
+ */
+export function typicalReport(company: Company): CompanyReport {
+  return {
+    id: company.id,
+    name: company.name,
+    owner: company.owner,
+    active: company.active,
+    keys: { count: 10 },
+    mailboxes: { count: 10, types: { IMAP: 3, SMTP: 3 }, errors: 1 },
+    webhooks: { count: 2, events: ['CAMPAIGN_COMPLETED', 'PROSPECT_REPLIED'] },
+    email_accounts: { count: 10, errors: 1 },
+    campaigns: { count: 9, by_status: { RUNNING: 4, PAUSED: 2, STOPPED: 3 }, errors: 1 },
+    problems: ['2 mailbox errors', '2 account errors'],
+  };
+}

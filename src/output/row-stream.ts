@@ -1,14 +1,16 @@
 /**
  * A list printed row by row as its items arrive (fleet reads, src/fleet/ordered.ts): piped TSV and
- * CSV rows are written at once, so a pipe sees them early and an interrupted run keeps them; a
- * terminal table (its widths need every row) and --json (one array) are printed by end().
+ * CSV rows are written at once, so a pipe sees them early and an interrupted run keeps them. On a
+ * terminal, with a `sample` of rows like the ones to come, the table too is printed a row at a time
+ * (its widths fixed from the sample); without one it is printed whole by end(), as is --json.
  */
 import { columnKey, toCsv } from './csv.js';
+import { type FixedTable, fixedTable } from './table.js';
 import { cellText } from './text.js';
 import type { Column, ListOptions, Writer } from './writer.js';
 
 export interface RowStream<T> {
-  /** Rows are written as they are pushed (piped TSV or CSV); else end() prints them all. */
+  /** Rows are written as pushed (piped TSV or CSV; a table from a sample); else end() prints all. */
   readonly streaming: boolean;
   push(item: T): void;
   /** Prints what is still held (the table, the JSON array); call it also after an interrupt. */
@@ -17,15 +19,36 @@ export interface RowStream<T> {
   readonly items: readonly T[];
 }
 
-export function rowStream<T>(out: Writer, allColumns: readonly Column<T>[]): RowStream<T> {
+export interface RowStreamOptions<T> {
+  /** Rows like the ones to come, to fix a terminal table's widths before the first row is done. */
+  sample?: readonly T[] | undefined;
+  /** Called before a table row is written to the terminal (to clear a progress line). */
+  beforeRow?: (() => void) | undefined;
+}
+
+export function rowStream<T>(
+  out: Writer,
+  allColumns: readonly Column<T>[],
+  options: RowStreamOptions<T> = {},
+): RowStream<T> {
   const items: T[] = [];
   const columns = out.columns(allColumns);
-  // On a terminal, CSV goes through list() too, which makes server text inert there.
-  const immediate = !out.json && !out.streams.stdoutIsTTY;
   const csv = out.options.csv === true;
+  const terminal = out.streams.stdoutIsTTY;
+  // On a terminal, CSV goes through list() too, which makes server text inert there.
+  const progressive = !out.json && !csv && terminal && (options.sample?.length ?? 0) > 0;
+  const immediate = (!out.json && !terminal) || progressive;
+  let table: FixedTable<T> | undefined;
   let headerWritten = false;
   const writeRow = (item: T) => {
-    if (csv) {
+    if (progressive) {
+      options.beforeRow?.();
+      if (!table) {
+        table = fixedTable(options.sample ?? [], columns, out.tableWidth, out.stdoutChalk);
+        out.out(`${table.header}\n`);
+      }
+      out.out(`${table.row(item)}\n`);
+    } else if (csv) {
       const header = headerWritten ? [] : [columns.map(columnKey)];
       headerWritten = true;
       const text = toCsv(header[0] ?? [], [columns.map((c) => c.value(item))]);
@@ -42,12 +65,17 @@ export function rowStream<T>(out: Writer, allColumns: readonly Column<T>[]): Row
       items.push(item);
       if (immediate) writeRow(item);
     },
-    async end(options) {
+    async end(listOptions) {
+      if (progressive) {
+        if (table) out.tableNotes(table.hidden, items.length, listOptions);
+        else if (listOptions?.empty) out.info(listOptions.empty);
+        return;
+      }
       if (immediate) {
         if (csv && !headerWritten) await out.list([], allColumns);
         return;
       }
-      await out.list(items, allColumns, options);
+      await out.list(items, allColumns, listOptions);
     },
   };
 }

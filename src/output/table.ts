@@ -4,8 +4,8 @@
  * what must be cut (ending in '…'), colours, and lets cli-table3 lay the rows out.
  */
 import type { ChalkInstance } from 'chalk';
-import { type CellKind, defaultKind, fitTable, GAP } from './layout.js';
-import { cellText, displayWidth, truncateToWidth } from './text.js';
+import { type CellKind, type ColumnSpec, defaultKind, fitTable, GAP } from './layout.js';
+import { cellText, displayWidth, padToWidth, truncateToWidth } from './text.js';
 
 /** What a table needs to know of a column (the writer's Column<T> is one). */
 export interface TableColumn<T> {
@@ -43,18 +43,7 @@ export async function renderTable<T>(
   const { default: Table } = await import('cli-table3');
   const headers = columns.map((c) => c.header.toUpperCase());
   const cells = items.map((item) => columns.map((c) => cellText(c.value(item))));
-  const layout = fitTable(
-    columns.map((column, i) => {
-      const kind = column.kind ?? defaultKind(column.header);
-      return {
-        header: headers[i] ?? '',
-        kind,
-        priority: column.priority ?? DEFAULT_PRIORITY[kind],
-        content: Math.max(0, ...cells.map((row) => displayWidth(row[i] ?? ''))),
-      };
-    }),
-    width,
-  );
+  const layout = fitTable(specsOf(columns, headers, cells), width);
   const shown = layout.shown;
   const last = shown.length - 1;
   const table = new Table({
@@ -82,6 +71,69 @@ export async function renderTable<T>(
       .map((line) => line.trimEnd())
       .join('\n'),
     hidden: layout.hidden.map((h) => h.toLowerCase()),
+  };
+}
+
+function specsOf<T>(
+  columns: readonly TableColumn<T>[],
+  headers: readonly string[],
+  cells: readonly (readonly string[])[],
+): ColumnSpec[] {
+  return columns.map((column, i) => {
+    const kind = column.kind ?? defaultKind(column.header);
+    return {
+      header: headers[i] ?? '',
+      kind,
+      priority: column.priority ?? DEFAULT_PRIORITY[kind],
+      content: Math.max(0, ...cells.map((row) => displayWidth(row[i] ?? ''))),
+    };
+  });
+}
+
+/** A table printed a row at a time: its header line, one line per item, the columns it hid. */
+export interface FixedTable<T> {
+  header: string;
+  row(item: T): string;
+  hidden: string[];
+}
+
+/**
+ * A table whose layout is chosen before its rows arrive (a fleet read printing each row as it is
+ * done): the widths come from `sample`, rows like the ones to come (the companies' ids and names are
+ * known; the rest is a typical value); a later cell wider than its column is cut with '…'.
+ */
+export function fixedTable<T>(
+  sample: readonly T[],
+  columns: readonly TableColumn<T>[],
+  width: number,
+  chalk: ChalkInstance,
+): FixedTable<T> {
+  const headers = columns.map((c) => c.header.toUpperCase());
+  const cells = sample.map((item) => columns.map((c) => cellText(c.value(item))));
+  const { shown, hidden } = fitTable(specsOf(columns, headers, cells), width);
+  const line = (texts: readonly string[]) =>
+    texts
+      .map((text, i) =>
+        i === texts.length - 1 ? text : `${padToWidth(text, shown[i]?.width ?? 0)}${' '.repeat(GAP)}`,
+      )
+      .join('')
+      .trimEnd();
+  return {
+    header: line(shown.map(({ index, width: w }) => truncateToWidth(headers[index] ?? '', w))).replace(
+      /\S.*/,
+      (text) => chalk.bold(text),
+    ),
+    row: (item) =>
+      line(
+        shown.map(({ index, width: w }) => {
+          const column = columns[index];
+          const text = truncateToWidth(cellText(column?.value(item)), w);
+          const style = text && column?.style?.(column.value(item), chalk);
+          // Padding is measured on the text itself: colour codes take no columns.
+          return style ? style(text) + ' '.repeat(Math.max(0, w - displayWidth(text))) : text;
+        }),
+      ),
+    hidden: hidden.map((h) => h.toLowerCase()),
   };
 }
 

@@ -110,7 +110,7 @@ export class Writer {
     allColumns: readonly Column<T>[],
     options: ListOptions = {},
   ): Promise<void> {
-    const { empty, noun, count } = options;
+    const { empty } = options;
     if (this.options.json) return this.jsonList(items, allColumns);
     const columns = this.columns(allColumns);
     const tty = this.streams.stdoutIsTTY;
@@ -128,17 +128,30 @@ export class Writer {
       if (empty) this.info(empty);
       return;
     }
-    const width = usableWidth(this.streams.columns);
+    const width = this.tableWidth;
     const table = await renderTable(items, columns, width, this.chalk());
     this.out(`${table.text}\n`);
+    this.tableNotes(table.hidden, items.length, options);
+  }
+
+  /** The width a table on this terminal is fitted to. */
+  get tableWidth(): number {
+    return usableWidth(this.streams.columns);
+  }
+
+  /** The colours of stdout (a table's cells), for a table printed row by row (row-stream.ts). */
+  get stdoutChalk(): ChalkInstance {
+    return this.chalk();
+  }
+
+  /** Under a table on a terminal: which columns did not fit, and the count (stderr). */
+  tableNotes(hidden: readonly string[], shown: number, { noun, count }: ListOptions = {}): void {
     // Counts and notes are for the person watching; a redirected stderr is a log, where they are noise.
     if (!this.streams.stderrIsTTY || this.quiet) return;
-    const note = hiddenNote(table.hidden);
+    const note = hiddenNote(hidden);
     // Wrapped here: a note the terminal wrapped for us could break a word at its edge.
-    if (note) this.#stderr(`${this.stderrChalk().dim(wrapWords(note, width).join('\n'))}\n`);
-    if (noun) {
-      this.#stderr(`${this.stderrChalk().dim(countLine({ ...count, shown: items.length, noun }))}\n`);
-    }
+    if (note) this.#stderr(`${this.stderrChalk().dim(wrapWords(note, this.tableWidth).join('\n'))}\n`);
+    if (noun) this.#stderr(`${this.stderrChalk().dim(countLine({ ...count, shown, noun }))}\n`);
   }
 
   /** A single result object: JSON, or "field value" lines (tab-separated when piped). */

@@ -1,7 +1,7 @@
 /** The rendered table: hidden columns, whole names, cut text ending in '…', no trailing spaces. */
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
-import { renderTable, type TableColumn } from '../../src/output/table.js';
+import { fixedTable, renderTable, type TableColumn } from '../../src/output/table.js';
 
 type Company = { id: number; name: string; owner: string; active: boolean; campaigns: number; slots: number };
 const columns: TableColumn<Company>[] = [
@@ -58,5 +58,24 @@ describe('renderTable', () => {
     const t = await renderTable(rows, styled, 80, chalk);
     expect(t.text).toContain('\u001b[32mtrue\u001b[39m');
     expect(t.text).toContain('\u001b[31mfalse\u001b[39m');
+  });
+});
+
+describe('fixedTable (a table printed a row at a time)', () => {
+  const plain = new Chalk({ level: 0 });
+
+  it('lays out from the sample, prints rows alike, and cuts a later cell wider than its column', async () => {
+    const whole = await renderTable(rows, columns, 100, plain);
+    const table = fixedTable(rows, columns, 100, plain);
+    // The same rows give the same text as the table printed whole.
+    expect([table.header, ...rows.map(table.row)].join('\n')).toBe(whole.text);
+    const wider = { ...rows[0], owner: 'A much longer owner name than any in the sample' } as Company;
+    expect(table.row(wider)).toMatch(/ {2}A much long… {2}/);
+  });
+
+  it('hides the same columns as the table printed whole', async () => {
+    const whole = await renderTable(rows, columns, 40, plain);
+    expect(whole.hidden.length).toBeGreaterThan(0);
+    expect(fixedTable(rows, columns, 40, plain).hidden).toEqual(whole.hidden);
   });
 });

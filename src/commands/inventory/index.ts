@@ -24,6 +24,7 @@ import {
   type PartFailure,
   reportParts,
   showPart,
+  typicalReport,
 } from '../../fleet/inventory.js';
 import { mapInOrder } from '../../fleet/ordered.js';
 import type { CompanyLister } from '../../fleet/ports.js';
@@ -158,7 +159,8 @@ export async function inventory(rt: Runtime, opts: InventoryOptions): Promise<vo
   // Each row is printed as soon as it and every row before it are audited (company order): a pipe
   // sees rows early, and Ctrl-C keeps what was audited.
   const progress = progressLine(rt, `of ${companies.length} companies audited`, companies.length);
-  const rows = rowStream(rt.out, columns);
+  // On a terminal too, each row is printed as it is done, in a table laid out from typical reports.
+  const rows = rowStream(rt.out, columns, { sample: companies.map(typicalReport), beforeRow: progress.done });
   let done = 0;
   const countKeys = async (id: number) => (await collect(paginate((p) => api.listKeysPage(id, p)))).length;
   const run = await mapInOrder(
@@ -169,8 +171,10 @@ export async function inventory(rt: Runtime, opts: InventoryOptions): Promise<vo
       progress.update(undefined, ++done);
       return report;
     },
-    // Rows stream only when stdout is not the terminal: the progress line (stderr) stays.
-    (report) => rows.push(report),
+    (report) => {
+      rows.push(report); // on a terminal this clears the progress line; it is drawn again below the row
+      progress.update(undefined, done);
+    },
     rt.ctx.signal,
   ).finally(progress.done);
   await rows.end({ empty: 'No companies to audit.' });
