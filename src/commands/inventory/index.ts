@@ -57,7 +57,9 @@ export function define(command: Command, run: Run): void {
           'and campaigns with an error, and last its problems in words ("2 mailbox errors",\n' +
           '"inactive": kept on a narrow terminal, where the counters give way), then a\n' +
           'summary on stderr. Without --company or --file every company is audited.\n' +
-          'Per-company failures (an inactive company answers 409) are part of the report.',
+          'Per-company failures (an inactive company answers 409) are part of the report.\n' +
+          'Each row is printed as soon as it and the rows before it are audited (in company\n' +
+          'order; on a terminal once there are more than 20), so Ctrl-C keeps them.',
         [
           'agency inventory --active',
           'agency inventory --company "Acme Ltd"',
@@ -69,6 +71,8 @@ export function define(command: Command, run: Run): void {
 }
 
 export const DEFAULT_CONCURRENCY = 4;
+/** More companies than a screenful: the table on a terminal is printed as the audit goes. */
+const PROGRESSIVE_FROM = 20;
 const MAX_CONCURRENCY = 32;
 
 export interface InventoryOptions extends TargetFlags {
@@ -159,8 +163,10 @@ export async function inventory(rt: Runtime, opts: InventoryOptions): Promise<vo
   // Each row is printed as soon as it and every row before it are audited (company order): a pipe
   // sees rows early, and Ctrl-C keeps what was audited.
   const progress = progressLine(rt, `of ${companies.length} companies audited`, companies.length);
-  // On a terminal too, each row is printed as it is done, in a table laid out from typical reports.
-  const rows = rowStream(rt.out, columns, { sample: companies.map(typicalReport), beforeRow: progress.done });
+  // On a terminal, a long audit prints each row as it is done, in a table laid out from typical
+  // reports; a short one waits and fits the table to the real rows (an empty column is hidden first).
+  const sample = companies.length > PROGRESSIVE_FROM ? companies.map(typicalReport) : undefined;
+  const rows = rowStream(rt.out, columns, { sample, beforeRow: progress.done });
   let done = 0;
   const countKeys = async (id: number) => (await collect(paginate((p) => api.listKeysPage(id, p)))).length;
   const run = await mapInOrder(
