@@ -30,9 +30,16 @@ function words(text: string): string[] {
  * What a terminal showed is the same text as the piped help, re-wrapped: the same words in the same
  * order. A word the terminal broke at its edge ("AGENCY_PR" + "OFILE)") would not be one of them.
  */
-function expectSameWordsRewrapped(screen: string, piped: string): void {
+function expectSameWordsRewrapped(screen: string, piped: string, width: number): void {
   const plain = (text: string) => words(text).filter((w) => w !== '\\');
-  expect(plain(screen)).toEqual(plain(piped));
+  // A word longer than the screen (a long config path) cannot fit on any line: the terminal breaks it
+  // where it must, so line breaks inside it are taken out before comparing.
+  let joined = screen;
+  for (const word of new Set(plain(piped).filter((w) => w.length > width))) {
+    const broken = [...word].map((c) => c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('\n?');
+    joined = joined.replace(new RegExp(broken, 'g'), word);
+  }
+  expect(plain(joined)).toEqual(plain(piped));
 }
 
 describe.skipIf(Boolean(TMUX_MISSING))(
@@ -51,7 +58,7 @@ describe.skipIf(Boolean(TMUX_MISSING))(
         const piped = await h.run(args);
         const { output, exit } = await t.run(command);
         expect(exit, command).toBe(0);
-        expectSameWordsRewrapped(output, piped.stdout);
+        expectSameWordsRewrapped(output, piped.stdout, width);
       }
     });
 
