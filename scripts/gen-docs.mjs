@@ -56,7 +56,7 @@ function withExitCodes(readme, exitCodes) {
     '|---|---|',
     ...exitCodes.map((e) => `| ${e.code} | ${prose(e.meaning)} |`),
   ];
-  return `${readme.slice(0, start)}${[EXIT_CODES_START, ...table, EXIT_CODES_END].join('\n')}${readme.slice(end + EXIT_CODES_END.length)}`;
+  return `${readme.slice(0, start)}${[EXIT_CODES_START, '', ...table, '', EXIT_CODES_END].join('\n')}${readme.slice(end + EXIT_CODES_END.length)}`;
 }
 
 /** package.json with "man" listing every page (after "bin", where npm's docs put it). */
