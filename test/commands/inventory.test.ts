@@ -111,16 +111,16 @@ function counted(n: number, what: string): string[] {
   return n === 0 ? [] : [`${n} ${what}${n === 1 ? '' : 's'}`];
 }
 
-describe('inventory over 300 companies (default queue of 6)', () => {
+describe('inventory over 120 companies (three pages of the list) (default queue of 6)', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ seed: { companies: 300 }, latencyMs: 5 }, IN_PROCESS);
+    h = await startHarness({ seed: { companies: 120 }, latencyMs: 5 }, IN_PROCESS);
   });
   afterAll(() => h.close());
 
   it('--json reports every company; inactive ones are findings, not a crash; no 429 and never two requests at once per account', async () => {
     const companies = h.sandbox.store.companies(MAIN_AGENCY_ID);
-    expect(companies).toHaveLength(300);
+    expect(companies).toHaveLength(120);
     expect(companies.some((c) => !c.active)).toBe(true);
 
     const r = await h.run(['inventory', '--concurrency', '8', '--json'], { timeoutMs: 60_000 });
@@ -131,7 +131,7 @@ describe('inventory over 300 companies (default queue of 6)', () => {
     expect(reports).toEqual(companies.map((c) => expected(h.sandbox.store, c)));
     const inactive = companies.filter((c) => !c.active).length;
     expect(r.stderr).toContain(
-      `Audited 300 companies; ${inactive} could not be read in full (${inactive} inactive).`,
+      `Audited 120 companies; ${inactive} could not be read in full (${inactive} inactive).`,
     );
 
     const stats = h.sandbox.stats();

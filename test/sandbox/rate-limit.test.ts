@@ -53,7 +53,8 @@ describe('rate limit', () => {
   });
 
   it('shares one HQ account between both users of the agency', async () => {
-    const sb = await start({ latencyMs: 40, queueLimit: 1, queueTimeoutMs: 5000 });
+    // Long enough that all three arrive while the first is answered, even on a busy machine.
+    const sb = await start({ latencyMs: 250, queueLimit: 1, queueTimeoutMs: 5000 });
     const statuses = (
       await Promise.all([
         call(sb, '/v1/me'),
