@@ -5,6 +5,9 @@
 // the commands runs in this process.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 
@@ -19,7 +22,9 @@ export async function tmuxVersion() {
 }
 
 export class Terminal {
-  #socket = `agency-docs-${randomBytes(6).toString('hex')}`;
+  /** The server's socket, in a directory of its own that close() removes (tmux leaves the file). */
+  #dir = mkdtempSync(path.join(tmpdir(), 'agency-docs-tmux-'));
+  #socket = path.join(this.#dir, 'socket');
   #started = false;
 
   constructor({ width = 80, height = 100 } = {}) {
@@ -28,7 +33,7 @@ export class Terminal {
   }
 
   async #tmux(...args) {
-    return (await exec('tmux', ['-L', this.#socket, ...args], { maxBuffer: 1 << 24 })).stdout;
+    return (await exec('tmux', ['-S', this.#socket, ...args], { maxBuffer: 1 << 24 })).stdout;
   }
 
   async start() {
@@ -132,5 +137,6 @@ export class Terminal {
 
   async close() {
     if (this.#started) await this.#tmux('kill-server').catch(() => {});
+    rmSync(this.#dir, { recursive: true, force: true });
   }
 }
