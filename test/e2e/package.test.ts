@@ -89,6 +89,14 @@ describe('the packed and installed tool', () => {
     expect(man.stdout).toContain('KEY=$(agency keys create 1042 --label zapier)');
   });
 
+  it("ships the docs the README links to, so an installed README's links resolve", () => {
+    const readme = readFileSync(join(installed, 'README.md'), 'utf8');
+    const links = [...readme.matchAll(/\]\(((?:docs\/)[^)#\s]+)/g)].map((m) => m[1] as string);
+    expect(links).toContain('docs/mcp.md');
+    expect(links.length).toBeGreaterThan(5);
+    for (const link of links) expect(existsSync(join(installed, link)), link).toBe(true);
+  });
+
   it('prints its version and makes a request from the install prefix', async () => {
     const bin = join(installed, '..', '..', '..', 'bin', 'agency');
     const env = { PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}` };

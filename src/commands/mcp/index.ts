@@ -20,7 +20,8 @@ export function define(mcp: Command, run: Run): void {
           'one tool per command, each answering with the JSON that `--json` prints and the same\n' +
           'errors and hints. Reads only, unless --allow-writes. The key, base URL and profile come\n' +
           'from -p, the environment and the config file, as for every command; stdout carries only\n' +
-          'protocol messages, logs go to stderr. Configuration snippets: docs/mcp.md.',
+          'protocol messages, logs go to stderr. Configuration snippets for Claude Desktop, VS Code\n' +
+          'and Cursor: docs/mcp.md, shipped in the package ($(npm root -g)/agency-cli/docs/mcp.md).',
         ['agency mcp', 'agency -p acme mcp --allow-writes'],
       ),
     )
