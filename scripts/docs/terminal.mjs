@@ -126,8 +126,9 @@ export class Terminal {
     }
   }
 
+  /** -J: a line the terminal wrapped at its edge (long JSON, a key) comes back whole, not cut mid-word. */
   async #screen(pane) {
-    const text = await this.#tmux('capture-pane', '-p', '-S', '-', '-t', pane);
+    const text = await this.#tmux('capture-pane', '-p', '-J', '-S', '-', '-t', pane);
     return text
       .split('\n')
       .map((line) => line.trimEnd())
