@@ -14,32 +14,18 @@ import { type AgencyError, InterruptedError } from '../errors.js';
 import { chunked } from './blacklist.js';
 import { isRowFailure, type RowError, type RowFailure, rowError, rowFailure } from './failures.js';
 import { type GuestPermission, type GuestWriter, invitationOf } from './guests.js';
-import { type Plan, type PlannedCompany, permissionList } from './plan.js';
+import { type Change, type Plan, type PlannedCompany, permissionList } from './plan.js';
 import type { KeyPort, WebhookPort } from './ports.js';
 import { listedEvent } from './webhook-input.js';
 
 type AppliedResult = 'created' | 'subscribed' | 'invited' | 'set' | 'failed' | 'skipped';
 
-/** What one line of apply's output is about. */
+/** What one line of apply's output is about: a change of the plan, with the company's id once it exists. */
 type AppliedSubject =
   | { type: 'company'; name: string; company_id: number | null }
-  | { type: 'key'; company: string; company_id: number | null; label: string; api_key?: string }
-  | { type: 'webhook'; company: string; company_id: number | null; event: string; url: string }
-  | {
-      type: 'guest';
-      company: string;
-      company_id: number | null;
-      email: string;
-      permissions: GuestPermission[];
-    }
-  | {
-      type: 'guest-permissions';
-      company: string;
-      company_id: number | null;
-      email: string;
-      from: GuestPermission[];
-      to: GuestPermission[];
-    };
+  | (Extract<Change, { type: 'key' }> & { api_key?: string })
+  | Extract<Change, { type: 'webhook' | 'guest' }>
+  | Omit<Extract<Change, { type: 'guest-permissions' }>, 'guest_id'>;
 
 /** One line of apply's output. */
 export type Applied = AppliedSubject & { result: AppliedResult; error?: RowError };

@@ -19,7 +19,7 @@ import { keyRoutes } from './resources/keys.js';
 import { mailboxRoutes } from './resources/mailboxes.js';
 import { userRoutes } from './resources/users.js';
 import { webhookRoutes } from './resources/webhooks.js';
-import type { Route } from './routing.js';
+import type { Counters, Route } from './routing.js';
 import { loadOrSeed, saveState } from './state-file.js';
 import { Store } from './store.js';
 import type { SeedOptions, UserRecord } from './types.js';
@@ -103,7 +103,8 @@ export interface Sandbox {
   settings: SandboxSettings;
 }
 
-export interface SandboxStats {
+/** What the control API reports: connections and requests, and the counters of what routes created. */
+export interface SandboxStats extends Counters {
   /** TCP connections accepted. */
   connections: number;
   /** API requests received. */
@@ -118,22 +119,6 @@ export interface SandboxStats {
   rejected429: number;
   /** The same, per account. */
   rejected429ByAccount: Record<string, number>;
-  /** Companies created through POST /v2/agency/companies. */
-  createdCompanies: number;
-  /** Keys created through POST .../api_keys (automatic keys of new companies are not counted). */
-  createdKeys: number;
-  /** Webhook pairs added by POST /v1/webhooks/subscribe. */
-  webhooksSubscribed: number;
-  /** Webhook pairs removed by POST /v1/webhooks/unsubscribe. */
-  webhooksUnsubscribed: number;
-  /** Values newly added to the agency blacklist. */
-  blacklistAdded: number;
-  /** Values removed from the agency blacklist. */
-  blacklistRemoved: number;
-  /** Accepted requests to POST .../invite_guest. */
-  guestInvitations: number;
-  /** Accepted requests to PUT .../guests/permissions. */
-  guestPermissionChanges: number;
 }
 
 const KEEP_ALIVE_MS = 30_000;
