@@ -1,9 +1,3 @@
-/**
- * Resolves flags, environment and the config file into one immutable context. Precedence everywhere:
- * flag > environment > profile > built-in default. This is the only module that reads the environment:
- * readEnvironment() turns it into typed facts once, and everything else receives those.
- */
-import { join } from 'node:path';
 import { DEFAULT_MAX_IN_FLIGHT, MAX_IN_FLIGHT, MIN_IN_FLIGHT } from './api/limit.js';
 import { type ProxyEnvironment, readProxyEnvironment } from './api/proxy.js';
 import { type ConfigStore, DEFAULT_PROFILE, type Profile, validateProfileName } from './config.js';

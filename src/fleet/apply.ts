@@ -13,7 +13,7 @@ import type { CreatedCompany } from '../api/types.js';
 import { type AgencyError, InterruptedError } from '../errors.js';
 import { chunked } from './blacklist.js';
 import { isRowFailure, type RowError, type RowFailure, rowError, rowFailure } from './failures.js';
-import { type GuestPermission, type GuestWriter, invitationOf } from './guests.js';
+import { type GuestWriter, invitationOf } from './guests.js';
 import { type Change, type Plan, type PlannedCompany, permissionList } from './plan.js';
 import type { KeyPort, WebhookPort } from './ports.js';
 import { listedEvent } from './webhook-input.js';
