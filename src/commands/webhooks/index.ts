@@ -4,6 +4,7 @@
  */
 import type { Command } from '@commander-js/extra-typings';
 import type { Run } from '../command.js';
+import { defineEvents } from './events.js';
 import { defineList } from './list.js';
 import { defineMove } from './move.js';
 import { defineSubscribe } from './subscribe.js';
@@ -14,4 +15,5 @@ export function define(webhooks: Command, run: Run): void {
   defineSubscribe(webhooks, run);
   defineUnsubscribe(webhooks, run);
   defineMove(webhooks, run);
+  defineEvents(webhooks, run);
 }

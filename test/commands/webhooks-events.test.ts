@@ -1,0 +1,52 @@
+/**
+ * `agency webhooks events`: the event names --event takes and the names the service lists, from the
+ * tool itself: no key needed, no request sent.
+ */
+import { describe, expect, it } from 'vitest';
+import { lines, sent, sharedInProcessHarness } from '../helpers/core.js';
+
+const shared = sharedInProcessHarness();
+
+describe('webhooks events', () => {
+  it('piped: one row per event, the --event form then the listed form; nothing sent', async () => {
+    const r = await shared.h.run(['webhooks', 'events']);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = lines(r.stdout).map((line) => line.split('\t'));
+    expect(rows.length).toBeGreaterThanOrEqual(20);
+    expect(rows).toContainEqual(['prospect_replied', 'PROSPECT_REPLIED']);
+    expect(rows).toContainEqual(['campaign_paused_by_bounce_shield', 'CAMPAIGN_PAUSED_BY_BOUNCE_SHIELD']);
+    for (const [event, listedAs, ...rest] of rows) {
+      expect(rest).toEqual([]);
+      expect(event).toMatch(/^[a-z][a-z0-9_]*$/);
+      expect(listedAs).toBe(event?.toUpperCase());
+    }
+    expect(new Set(rows.map(([event]) => event)).size).toBe(rows.length);
+    expect(sent(shared.h.sandbox)).toEqual([]);
+  });
+
+  it('needs no key: no profile and no AGENCY_API_KEY still list the events', async () => {
+    const r = await shared.h.run(['webhooks', 'events', '--json'], {
+      env: { AGENCY_API_KEY: undefined, AGENCY_CONFIG_DIR: shared.tmp },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const events = JSON.parse(r.stdout) as { event: string; listed_as: string }[];
+    expect(events).toContainEqual({ event: 'email_opened', listed_as: 'EMAIL_OPENED' });
+    expect(sent(shared.h.sandbox)).toEqual([]);
+  });
+
+  it('every event it lists is one that subscribe takes without a warning', async () => {
+    const events = lines((await shared.h.run(['webhooks', 'events', '--columns', 'event'])).stdout);
+    const args = events.flatMap((event) => ['--event', event]);
+    const r = await shared.h.run([
+      'webhooks',
+      'subscribe',
+      ...args,
+      '--url',
+      'https://crm.example.com/h',
+      '--dry-run',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/not an event the tool knows/);
+    expect(lines(r.stdout)).toHaveLength(events.length);
+  });
+});
