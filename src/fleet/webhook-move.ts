@@ -152,7 +152,7 @@ async function moveEvent(
     }
     return row(target.companyId, event, move, 'moved');
   }
-  // Three URLs already: room must be made first.
+  // Three URLs already: one must go first.
   try {
     await api.unsubscribeWebhook(cid, event, move.from);
   } catch (error) {

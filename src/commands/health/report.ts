@@ -50,7 +50,7 @@ export async function healthReport(
   options: { concurrency: number; limit?: number | undefined; rows: RowStream<Problem> },
 ): Promise<HealthReport> {
   const { concurrency, limit, rows } = options;
-  // A lane has up to 4 reads in flight (a client's last, the next one's three): room for all, and the HQ's.
+  // A lane has up to 4 reads in flight (a client's last, the next one's three): enough connections for all, and the HQ's.
   const api = rt.api({ connections: 2 * concurrency + 1 });
   const selected = await clientsToCheck(api, selection, period);
   const clients = limit === undefined ? selected.clients : selected.clients.slice(0, limit);
