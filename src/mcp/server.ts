@@ -166,10 +166,15 @@ function progressNotifier(
   send: (params: { progress: number; total?: number; message: string }) => void,
 ): ProgressSink {
   let last = 0;
+  let sent = false;
   return () => {
     const base = last;
     return (done, total, message) => {
-      last = Math.max(last, base + done);
+      // A step that does not move (a phase opening at 0, a page repeated) is not sent: the
+      // protocol wants each notification's progress greater than the one before.
+      if (sent && base + done <= last) return;
+      sent = true;
+      last = base + done;
       send({ progress: last, ...(total !== undefined ? { total: base + total } : {}), message });
     };
   };
