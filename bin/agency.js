@@ -80,9 +80,16 @@ function printFast(argv) {
     while (offset < buffer.length) offset += fs.writeSync(1, buffer, offset);
   } catch (error) {
     if (error.code === 'EPIPE') return true;
-    if (error.code !== 'EAGAIN') throw error;
-    // A non-blocking pipe that is full: let the stream wait for the reader.
-    process.stdout.write(buffer.subarray(offset));
+    if (error.code === 'EAGAIN') {
+      // A non-blocking pipe that is full: let the stream wait for the reader.
+      process.stdout.write(buffer.subarray(offset));
+      return true;
+    }
+    // A full disk or an I/O error: with nothing written yet, the program writes the text again and
+    // reports the failure as every command does (src/output/stdout-watch.ts).
+    if (offset === 0) return false;
+    process.stderr.write(`error: The output could not be written to stdout whole: ${error.message}.\n`);
+    process.exitCode = 1;
   }
   return true;
 }

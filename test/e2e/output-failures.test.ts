@@ -66,6 +66,17 @@ describe('stdout on a full disk', () => {
     expect(r.stderr).not.toMatch(STACK_LINE);
   });
 
+  it('--version and piped help (printed without loading the program): exit 1 with the message, no stack trace', async () => {
+    for (const args of [['--version'], ['--help'], ['companies', 'create', '--help']]) {
+      const r = await runIntoFullDisk(args);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(1);
+      expect(r.stderr).toContain(
+        'The result could not be written to stdout: no space left on device (ENOSPC)',
+      );
+      expect(r.stderr).not.toMatch(STACK_LINE);
+    }
+  });
+
   it('keys for several companies: every created key is named', async () => {
     const ids = h.sandbox.store.companies(MAIN_AGENCY_ID, { active: true }).map((c) => c.id);
     const r = await runIntoFullDisk(['keys', 'create', ...ids.map(String), '--label', 'many-full']);
