@@ -44,12 +44,26 @@ export function collectValues(value: string, previous: string[] | undefined): st
  * The values an option suggests (completion, and "choices" in its help) without refusing others:
  * for an open set (webhook events; the service adds some) or a comma-separated list (`--status
  * running,paused`), which the handler checks itself. A closed set uses commander's `.choices()`. An
- * option whose value is a file names it `<path>`: completion then offers file names.
+ * option whose value is a file names it `<path>`: completion then offers file names (see fileTypes).
  */
 export function suggestValues<O extends { argChoices?: string[] | undefined }>(
   option: O,
   values: readonly string[],
 ): O {
   option.argChoices = [...values];
+  return option;
+}
+
+/** An option that reads a file of known kinds: completion offers directories and those files only. */
+export interface TypedFileOption {
+  fileExtensions?: readonly string[];
+}
+
+/**
+ * Marks a `<path>` option as reading files with these name endings (without the dot): `plan -f <TAB>`
+ * offers directories and *.yaml, not every file. The handler still reads any name it is given.
+ */
+export function fileTypes<O extends object>(option: O, extensions: readonly string[]): O {
+  (option as TypedFileOption).fileExtensions = [...extensions];
   return option;
 }

@@ -25,6 +25,10 @@ let binDir: string;
 let workDir: string;
 const scripts: Record<string, string> = {};
 const PROFILES = ['alpha', 'beta-2', 'work'];
+/** The work directory's entries (plans/ is a directory): what an option taking any file offers. */
+const ANY_FILE = ['agency.yaml', 'fleet.yml', 'names.txt', 'notes.md', 'plans', 'state.json'];
+/** What plan -f and apply -f offer: directories and YAML or JSON files (a plan file is either). */
+const PLAN_FILES = ['agency.yaml', 'fleet.yml', 'plans', 'state.json'];
 interface CommandLike {
   name(): string;
   readonly commands: readonly CommandLike[];
@@ -34,6 +38,7 @@ interface CommandLike {
     short?: string | undefined;
     hidden?: boolean;
     argChoices?: readonly string[] | undefined;
+    fileExtensions?: readonly string[];
   }[];
 }
 const TREE: CommandLike = await buildProgram(
@@ -68,6 +73,8 @@ beforeAll(async () => {
   mkdirSync(workDir);
   writeFileSync(join(workDir, 'names.txt'), 'Acme Ltd\n');
   writeFileSync(join(workDir, 'notes.md'), '');
+  for (const name of ['agency.yaml', 'fleet.yml', 'state.json']) writeFileSync(join(workDir, name), '');
+  mkdirSync(join(workDir, 'plans'));
   for (const shell of ['bash', 'zsh', 'fish']) {
     const r = await runAgency(['completion', shell], { configDir });
     expect(r.code, r.stderr).toBe(0);
@@ -176,7 +183,7 @@ describe('bash', () => {
   });
 
   it('completes file names for --file, and the shell names for completion', () => {
-    expect(bash('companies', 'create', '--file', '')).toEqual(['names.txt', 'notes.md']);
+    expect(bash('companies', 'create', '--file', '')).toEqual(ANY_FILE);
     expect(bash('companies', 'create', '--file', 'na')).toEqual(['names.txt']);
     expect(bash('completion', '')).toEqual(['bash', 'fish', 'zsh']);
   });
@@ -193,9 +200,23 @@ describe('bash', () => {
   });
 
   it('completes files after every option whose value is a file: plan -f, apply -f, --keys-out', () => {
-    expect(bash('plan', '-f', '')).toEqual(['names.txt', 'notes.md']);
-    expect(bash('apply', '--file', 'no')).toEqual(['notes.md']);
-    expect(bash('apply', '-f', 'x.yaml', '--keys-out', '')).toEqual(['names.txt', 'notes.md']);
+    expect(bash('apply', '-f', 'x.yaml', '--keys-out', '')).toEqual(ANY_FILE);
+    expect(bash('apply', '-f', 'x.yaml', '--keys-out', 'no')).toEqual(['notes.md']);
+  });
+
+  it('plan -f and apply -f offer directories and YAML or JSON files only', () => {
+    expect(bash('plan', '-f', '')).toEqual(PLAN_FILES);
+    expect(bash('apply', '--file', '')).toEqual(PLAN_FILES);
+    expect(bash('apply', '--file', 'no')).toEqual([]);
+    expect(bash('plan', '-f', 'pl')).toEqual(['plans']);
+    writeFileSync(join(workDir, 'plans', 'q3.yaml'), '');
+    writeFileSync(join(workDir, 'plans', 'q3.txt'), '');
+    try {
+      expect(bash('plan', '-f', 'plans/')).toEqual(['plans/q3.yaml']);
+    } finally {
+      rmSync(join(workDir, 'plans', 'q3.yaml'));
+      rmSync(join(workDir, 'plans', 'q3.txt'));
+    }
   });
 
   it('completes statuses, roles and events from the options themselves', () => {
@@ -223,8 +244,13 @@ describe('bash', () => {
           expect(offered, `${path.join(' ')} ${flag}`).toEqual([...option.argChoices].sort());
           checked.push(`${path.join(' ')} ${flag}`);
         } else if (/<(path|file)>/.test(option.flags)) {
-          expect(offered, `${path.join(' ')} ${flag}`).toEqual(['names.txt', 'notes.md']);
-          checked.push(`${path.join(' ')} ${flag}`);
+          // An option reading known kinds of file (fileTypes()) keeps directories and those files.
+          const endings = (option.fileExtensions ?? []).map((extension) => `.${extension}`);
+          const wanted = endings.length
+            ? ANY_FILE.filter((name) => name === 'plans' || endings.some((e) => name.endsWith(e)))
+            : ANY_FILE;
+          expect(offered, `${path.join(' ')} ${flag}`).toEqual(wanted);
+          checked.push(`${path.join(' ')} ${flag}${endings.length ? ' (typed)' : ''}`);
         }
       }
       for (const sub of command.commands) walk(sub, [...path, sub.name()]);
@@ -232,8 +258,8 @@ describe('bash', () => {
     for (const command of TREE.commands) walk(command, [command.name()]);
     expect(checked).toEqual(
       expect.arrayContaining([
-        'plan --file',
-        'apply --file',
+        'plan --file (typed)',
+        'apply --file (typed)',
         'apply --keys-out',
         'campaigns list --status',
         'companies users --role',
@@ -290,8 +316,9 @@ describe.skipIf(!HAS_ZSH)(HAS_ZSH ? 'zsh' : 'zsh (skipped: zsh is not installed)
       'guest',
       'owner',
     ]);
-    // zsh's _files then lists the files.
-    expect(zsh('plan', '-f', '')).toEqual(['__agency_files__']);
+    // zsh's _files then lists the files: any, or directories and files with the endings that follow.
+    expect(zsh('apply', '--keys-out', '')).toEqual(['__agency_files__']);
+    expect(zsh('plan', '-f', '')).toEqual(['.json', '.yaml', '.yml', '__agency_files__']);
   });
 
   it.skipIf(Boolean(TMUX_MISSING))(
@@ -325,6 +352,15 @@ describe.skipIf(!HAS_ZSH)(HAS_ZSH ? 'zsh' : 'zsh (skipped: zsh is not installed)
         terminal.key('Tab');
         const screen = await terminal.waitFor((s) => PROFILES.every((p) => s.includes(p)));
         expect(screen).toContain('% agency -p');
+        // plan -f <TAB>: directories and YAML or JSON files, not notes.md or names.txt.
+        terminal.key('C-u');
+        terminal.type(`clear; cd ${workDir}`);
+        terminal.type('agency plan -f ', false);
+        terminal.key('Tab');
+        const files = await terminal.waitFor((s) => s.includes('state.json'));
+        for (const name of ['agency.yaml', 'fleet.yml', 'plans/']) expect(files).toContain(name);
+        expect(files).not.toContain('notes.md');
+        expect(files).not.toContain('names.txt');
       } finally {
         await terminal.close();
       }
@@ -371,8 +407,14 @@ describe.skipIf(!HAS_FISH)(HAS_FISH ? 'fish' : 'fish (skipped: fish is not insta
   });
 
   it('completes files, statuses and roles from the options themselves', () => {
-    expect(fish('agency plan -f ')).toEqual(['names.txt', 'notes.md']);
     expect(fish('agency apply -f x.yaml --keys-out n')).toEqual(['names.txt', 'notes.md']);
+    expect(fish('agency companies create --file ')).toEqual(
+      ANY_FILE.map((n) => (n === 'plans' ? 'plans/' : n)),
+    );
+    // plan -f and apply -f: directories and YAML or JSON files only.
+    expect(fish('agency plan -f ')).toEqual(['agency.yaml', 'fleet.yml', 'plans/', 'state.json']);
+    expect(fish('agency apply --file pl')).toEqual(['plans/']);
+    expect(fish('agency apply --file no')).toEqual([]);
     expect(fish('agency campaigns --status ')).toEqual(
       ['completed', 'draft', 'edited', 'paused', 'running', 'stopped'].sort(),
     );

@@ -4,6 +4,7 @@
  */
 import type { Command } from '@commander-js/extra-typings';
 import { helpText, type Run } from '../command.js';
+import { desiredStateOption } from '../plan/index.js';
 
 export interface ApplyOptions {
   file: string;
@@ -14,7 +15,7 @@ export interface ApplyOptions {
 
 export function define(apply: Command, run: Run): void {
   apply
-    .requiredOption('-f, --file <path>', "the desired state, YAML or JSON ('-' = stdin)")
+    .addOption(desiredStateOption())
     .option('-y, --yes', 'do not ask (required when not on a terminal)')
     .option('--keys-out <path>', 'also append each new key to this file (created 0600)')
     .option('--concurrency <n>', 'client accounts worked on at once (default 4)')

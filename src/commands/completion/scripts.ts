@@ -4,7 +4,8 @@
  * (piped, its first column), so a new profile is offered without reinstalling anything. An option's
  * values come from the option itself: its choices (commander's argChoices, also set by
  * `suggestValues` for open or comma-separated lists), or file names when its value is named `<path>`
- * or `<file>` — so a new command completes with no edit here.
+ * or `<file>` (directories and the endings `fileTypes` gave it, if any: plan -f offers YAML and JSON)
+ * — so a new command completes with no edit here.
  *
  * bash and zsh share one candidate function written in the common subset of both shells (positional
  * parameters, `case`, no arrays); each shell adds a small adapter. fish gets native `complete` rules.
@@ -20,6 +21,8 @@ interface OptionNode {
   values: readonly string[];
   /** Its value is a file name. */
   files: boolean;
+  /** The name endings of the files it reads ('.yaml'); empty: any file. */
+  fileEndings: readonly string[];
 }
 
 export interface CommandNode {
@@ -38,6 +41,8 @@ interface CommanderOption {
   optional?: boolean;
   hidden?: boolean;
   argChoices?: readonly string[] | undefined;
+  /** Set by fileTypes() (../command.ts). */
+  fileExtensions?: readonly string[];
 }
 
 interface CommanderLike {
@@ -60,8 +65,16 @@ function describeOption(o: CommanderOption): OptionNode {
     takesValue,
     values: takesValue ? (o.argChoices ?? []) : [],
     files: takesValue && FILE_VALUE.test(o.flags),
+    fileEndings: (o.fileExtensions ?? []).map((extension) => `.${extension}`),
   };
 }
+
+const HELP_OPTION = describeOption({
+  flags: '-h, --help',
+  long: '--help',
+  short: '-h',
+  description: 'show help',
+});
 
 export function describeCommands(cmd: CommanderLike): CommandNode {
   // A command that runs a default subcommand (`agency campaigns`) takes that subcommand's options too.
@@ -71,10 +84,7 @@ export function describeCommands(cmd: CommanderLike): CommandNode {
   return {
     name: cmd.name(),
     description: cmd.description(),
-    options: [
-      ...own.filter((o) => !seen.has(o.flags) && seen.add(o.flags)).map(describeOption),
-      { flags: ['--help', '-h'], description: 'show help', takesValue: false, values: [], files: false },
-    ],
+    options: [...own.filter((o) => !seen.has(o.flags) && seen.add(o.flags)).map(describeOption), HELP_OPTION],
     subcommands: cmd.commands.map(describeCommands),
   };
 }
@@ -150,7 +160,10 @@ function candidates(tree: CommandNode): string {
         .filter((o) => o.files || o.values.length > 0)
         .map((o) => {
           const when = o.flags.map((f) => `"${e.path}|${f}"`).join('|');
-          const then = o.files ? 'echo __agency_files__' : `printf '%s\\n' ${o.values.join(' ')}`;
+          // Files: the marker, then the endings to keep (none: any file); each shell lists them.
+          const then = o.files
+            ? `printf '%s\\n' ${['__agency_files__', ...o.fileEndings].join(' ')}`
+            : `printf '%s\\n' ${o.values.join(' ')}`;
           return `      ${when}) ${then} ;;`;
         }),
     )
@@ -225,13 +238,24 @@ function bash(tree: CommandNode): string {
 # or add this line to ~/.bashrc:  source <(agency completion bash)
 ${candidates(tree)}
 _agency() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" words IFS=$'\\n'
+  local cur="\${COMP_WORDS[COMP_CWORD]}" words ending IFS=$'\\n'
   words="$(__agency_candidates "\${COMP_WORDS[@]:1:COMP_CWORD}")"
-  if [ "$words" = __agency_files__ ]; then
-    COMPREPLY=( $(compgen -f -- "$cur") )
-  else
-    COMPREPLY=( $(compgen -W "$words" -- "$cur") )
-  fi
+  case "$words" in
+    __agency_files__*)
+      # Quoted as file names, directories with their slash (fails quietly outside a TAB).
+      compopt -o filenames 2>/dev/null
+      if [ "$words" = __agency_files__ ]; then
+        COMPREPLY=( $(compgen -f -- "$cur") )
+      else
+        # Endings listed after the marker (plan -f: .yaml .yml .json): directories and those files.
+        COMPREPLY=( $(compgen -d -- "$cur") )
+        for ending in \${words#__agency_files__}; do
+          COMPREPLY+=( $(compgen -f -X '!*'"$ending" -- "$cur") )
+        done
+      fi
+      ;;
+    *) COMPREPLY=( $(compgen -W "$words" -- "$cur") ) ;;
+  esac
 }
 complete -F _agency agency
 `;
@@ -248,7 +272,12 @@ _agency() {
   local -a matches
   matches=( \${(f)"$(__agency_candidates "\${(@)words[2,CURRENT]}")"} )
   if [ "\${matches[1]}" = __agency_files__ ]; then
-    _files
+    # Endings listed after the marker (plan -f: .yaml .yml .json): directories and those files.
+    if (( \${#matches} > 1 )); then
+      _files -g "*(\${(j:|:)matches[2,-1]})"
+    else
+      _files
+    fi
   else
     compadd -a matches
   fi
@@ -310,6 +339,18 @@ function fish(tree: CommandNode): string {
     'function __agency_path_is',
     '    test (__agency_path) = "$argv[1]"',
     'end',
+    '# Directories and the files whose names end in one of the arguments, for the word being typed.',
+    'function __agency_files',
+    '    for path in (commandline -ct)*',
+    '        if test -d $path',
+    '            echo $path/',
+    '        else',
+    '            for ending in $argv',
+    '                string match -q -- "*$ending" $path; and echo $path; and break',
+    '            end',
+    '        end',
+    '    end',
+    'end',
     'function __agency_profiles',
     '    agency profiles list 2>/dev/null | cut -f1',
     'end',
@@ -330,11 +371,13 @@ function fish(tree: CommandNode): string {
         ? ''
         : PROFILE_OPTIONS.has(option.flags[0] ?? '')
           ? " -x -a '(__agency_profiles)'"
-          : option.files
-            ? ' -r -F'
-            : option.values.length > 0
-              ? ` -x -a ${fishQuote(option.values.join(' '))}`
-              : ' -x';
+          : option.files && option.fileEndings.length > 0
+            ? ` -r -f -a ${fishQuote(`(__agency_files ${option.fileEndings.join(' ')})`)}`
+            : option.files
+              ? ' -r -F'
+              : option.values.length > 0
+                ? ` -x -a ${fishQuote(option.values.join(' '))}`
+                : ' -x';
       lines.push(
         `complete -c agency ${when} ${flags}${value} -d ${fishQuote(firstLine(option.description))}`,
       );

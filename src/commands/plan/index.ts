@@ -2,8 +2,8 @@
  * `agency plan -f FILE`: what it takes to bring the agency to the state a file describes, read only.
  * This file defines the options alone; the handler (and with it the YAML parser) loads when it runs.
  */
-import type { Command } from '@commander-js/extra-typings';
-import { helpText, type Run } from '../command.js';
+import { type Command, Option } from '@commander-js/extra-typings';
+import { fileTypes, helpText, type Run } from '../command.js';
 
 export interface PlanOptions {
   file: string;
@@ -11,9 +11,17 @@ export interface PlanOptions {
   concurrency?: string | undefined;
 }
 
+/** `-f, --file`, the desired state for plan and apply: YAML or JSON (JSON is YAML too). */
+export function desiredStateOption() {
+  return fileTypes(
+    new Option('-f, --file <path>', "the desired state, YAML or JSON ('-' = stdin)").makeOptionMandatory(),
+    ['yaml', 'yml', 'json'],
+  );
+}
+
 export function define(plan: Command, run: Run): void {
   plan
-    .requiredOption('-f, --file <path>', "the desired state, YAML or JSON ('-' = stdin)")
+    .addOption(desiredStateOption())
     .option('--exit-code', 'exit 6 when changes are pending (for drift checks in CI)')
     .option('--concurrency <n>', 'client accounts read at once (default 4)')
     .addHelpText(
