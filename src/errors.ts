@@ -109,6 +109,19 @@ export class InterruptedError extends AgencyError {
   }
 }
 
+/**
+ * Not a failure: the run ended as it should, with an exit code that tells a script something (health
+ * found problems at or above --fail-on: 7; the user declined apply's question: 1). Its message is a
+ * plain line on stderr, like a summary, never "error: …", and --json writes no error object for it.
+ */
+export class OutcomeExit extends AgencyError {
+  readonly exitCode: ExitCode;
+  constructor(message: string, exitCode: ExitCode) {
+    super(message);
+    this.exitCode = exitCode;
+  }
+}
+
 /** Several independent operations ran and at least one failed; the details were already reported. */
 export class PartialFailureError extends AgencyError {
   readonly exitCode: ExitCode;

@@ -6,7 +6,7 @@
  * in the clients' order, so that rows can be produced as each client is done.
  */
 import type { Deliverability } from '../api/types.js';
-import { AgencyError, ExitCode, InterruptedError } from '../errors.js';
+import { AgencyError, ExitCode, InterruptedError, OutcomeExit } from '../errors.js';
 import type { Client } from './clients.js';
 import {
   type CampaignFacts,
@@ -32,8 +32,10 @@ export interface ClientResult {
 }
 
 /** Exit 7: a problem at or above --fail-on was found (the report is printed first, in full). */
-export class ProblemsFound extends AgencyError {
-  readonly exitCode = ExitCode.problemsFound;
+export class ProblemsFound extends OutcomeExit {
+  constructor(message: string) {
+    super(message, ExitCode.problemsFound);
+  }
 }
 
 type Outcome<T> = { value: T } | { error: AgencyError };

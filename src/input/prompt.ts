@@ -48,14 +48,39 @@ export function readHidden(terminal: Terminal, question: string): Promise<string
   });
 }
 
-export async function confirm(terminal: Terminal, question: string, defaultYes: boolean): Promise<boolean> {
+/**
+ * A yes/no question; Enter (or Ctrl-D) takes the default. Ctrl-C, or a stop signal while it waits, is an
+ * interruption like Ctrl-C anywhere else (exit 130), never an internal error: readline reports both as an
+ * AbortError, which is translated here.
+ */
+export async function confirm(
+  terminal: Terminal,
+  question: string,
+  defaultYes: boolean,
+  signal?: AbortSignal,
+): Promise<boolean> {
   const { createInterface } = await import('node:readline/promises');
   const rl = createInterface({ input: terminal.stdin, output: terminal.stderr, terminal: true });
   try {
-    const answer = (await rl.question(`${question} ${defaultYes ? '[Y/n]' : '[y/N]'} `)).trim().toLowerCase();
+    const prompt = `${question} ${defaultYes ? '[Y/n]' : '[y/N]'} `;
+    const answer = (await rl.question(prompt, signal ? { signal } : {})).trim().toLowerCase();
     if (answer === '') return defaultYes;
     return answer === 'y' || answer === 'yes';
+  } catch (error) {
+    if (!isAbort(error)) throw error;
+    // The answer's line was not ended by Enter: end it, so the next message starts on its own line.
+    terminal.stderr.write('\n');
+    // Ctrl-D (end of input) is the empty answer, as in the hidden prompt above.
+    if (!signal?.aborted && (error as Error).message.includes('Ctrl+D')) return defaultYes;
+    throw new InterruptedError();
   } finally {
     rl.close();
   }
+}
+
+function isAbort(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    (error.name === 'AbortError' || (error as { code?: unknown }).code === 'ABORT_ERR')
+  );
 }

@@ -4,7 +4,7 @@
  * itself; cli.ts reports the error that ends a run, and a command that goes on past a failure (one
  * company of many) reports that failure here too.
  */
-import { AgencyError, ExitCode, InterruptedError } from '../errors.js';
+import { AgencyError, ExitCode, InterruptedError, OutcomeExit } from '../errors.js';
 import type { Writer } from './writer.js';
 
 export interface ReportOptions {
@@ -31,6 +31,10 @@ export function reportError(out: Writer, error: unknown, options: ReportOptions 
     return ExitCode.failure;
   }
   const message = options.message ?? error.message;
+  if (error instanceof OutcomeExit) {
+    if (!options.printed) out.info(message);
+    return error.exitCode;
+  }
   if (!options.printed) {
     if (error instanceof InterruptedError) out.info('Interrupted.');
     else out.error(message, 'hint' in options ? options.hint : usefulHint(error));

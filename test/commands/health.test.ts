@@ -123,7 +123,11 @@ describe('health', () => {
     const r = await h.run(['health']);
     expect(r.code).toBe(7);
     expect(r.stderr).toMatch(/^\d+ critical, \d+ warnings?, \d+ info across \d+ clients\.$/m);
-    expect(r.stderr).toMatch(/error: \d+ problems? at or above critical/);
+    // Exit 7 is the report's verdict, not a failure: a summary line under the counts, never "error:".
+    expect(r.stderr).toMatch(
+      / across \d+ clients\.\n\d+ problems? at or above critical \(--fail-on critical\)\.\n$/,
+    );
+    expect(r.stderr).not.toContain('error');
     const rows = lines(r.stdout).map((line) => line.split('\t'));
     for (const row of rows) expect(row).toHaveLength(5);
     const kinds = new Set(rows.map((row) => `${row[3]}/${row[2]}`));
@@ -165,6 +169,8 @@ describe('health', () => {
         expect(p.detail).toMatch(detail);
       }
       expect(r.code).toBe(7);
+      // With --json too, exit 7 writes no {"error": …} object: nothing failed.
+      expect(r.stderr).not.toContain('"error"');
       const healthy = survey.find((s) => !has(s));
       if (healthy) {
         const other = await h.run(['health', '--company', String(healthy.id), '--json', '--fail-on', 'info']);

@@ -1,5 +1,6 @@
 /**
- * `apply` on a real terminal (tmux): it shows the plan and asks; "n" sends nothing, "y" applies.
+ * `apply` on a real terminal (tmux): it shows the plan and asks; "n" sends nothing, "y" applies,
+ * Ctrl-C at the question is an interruption (exit 130) with nothing sent.
  * Off a terminal the question cannot be asked, so --yes is required (plan-apply.test.ts).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -56,8 +57,23 @@ describe.skipIf(TMUX_MISSING !== undefined)(TMUX_MISSING ?? 'apply on a terminal
     expect(asked).toContain('Apply 2 changes? [y/N]');
     t.type('n');
     const done = await t.waitFor((s) => /\[exit \d+\]/.test(s), { history: true });
+    // Declining is the user's choice, not an error; exit 1 so that `apply && next-step` stops.
     expect(done).toContain('[exit 1]');
-    expect(done).toContain('Nothing was changed.');
+    expect(done).toMatch(/\[y\/N\] n\nApply cancelled: nothing was changed\.\n/);
+    expect(done).not.toContain('error:');
+    expect(posts()).toEqual([]);
+  });
+
+  it('Ctrl-C at the question: "Interrupted.", exit 130, nothing sent', async () => {
+    const t = term as Terminal;
+    await t.clear();
+    t.type('agency apply -f agency.yaml; echo "[exit $?]"');
+    await t.waitFor((s) => s.includes('[y/N]'));
+    t.key('C-c');
+    const done = await t.waitFor((s) => /\[exit \d+\]/.test(s), { history: true });
+    expect(done).toContain('[exit 130]');
+    expect(done).toMatch(/\[y\/N\] *\nInterrupted\.\n/);
+    expect(done).not.toMatch(/internal error|Aborted with/);
     expect(posts()).toEqual([]);
   });
 

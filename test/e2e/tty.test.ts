@@ -359,6 +359,26 @@ describe.skipIf(Boolean(TMUX_MISSING))(
         await terminal.close();
       }
     });
+    it('Ctrl-C at "make it current?" is an interruption like any other: exit 130, nothing saved', async () => {
+      const { terminal, configDir } = await loginTerminal();
+      try {
+        const before = readFileSync(join(configDir, 'config.json'), 'utf8');
+        const tom = h.sandbox.users[1] as Sandbox['users'][number];
+        terminal.type(`agency login -p work --base-url ${h.sandbox.baseUrl}; echo "[exit $?]"`);
+        await terminal.waitFor((s) => s.includes('(typing is hidden):'));
+        terminal.type(tom.hqKey);
+        await terminal.waitFor((s) => s.includes('[Y/n]'));
+        terminal.key('C-c');
+        const done = await terminal.waitFor((s) => /\[exit \d+\]/.test(s), { history: true });
+        expect(done).toContain('[exit 130]');
+        expect(done).toMatch(/\[Y\/n\] *\nInterrupted\.\n/);
+        expect(done).not.toMatch(/internal error|Aborted with/);
+        expect(done).not.toContain(tom.hqKey);
+        expect(readFileSync(join(configDir, 'config.json'), 'utf8')).toBe(before);
+      } finally {
+        await terminal.close();
+      }
+    });
   },
 );
 

@@ -29,7 +29,9 @@ export function define(apply: Command, run: Run): void {
           '"company_id<TAB>name<TAB>label<TAB>api_key" as each key arrives. Goes on past a\n' +
           'failure; a company that could not be created gets none of its keys, webhooks or\n' +
           'guests. Running it again is safe: it sends only what is still missing (a guest who\n' +
-          'has not accepted yet is invited again; the service resends the same invitation).',
+          'has not accepted yet is invited again; the service resends the same invitation).\n' +
+          'Answering "n" to the question sends nothing: "Apply cancelled", exit 1 (not an\n' +
+          'error, but `apply && next-step` stops); Ctrl-C there is exit 130.',
         [
           'agency apply -f agency.yaml',
           'agency apply -f agency.yaml --yes --keys-out new-keys.tsv',

@@ -1,7 +1,14 @@
 /** The handler of `apply`: the plan, the question, then the changes, each reported as it is made. */
 
 import type { AgencyClient } from '../../api/client.js';
-import { AgencyError, ExitCode, type OutputError, PartialFailureError, UsageError } from '../../errors.js';
+import {
+  AgencyError,
+  ExitCode,
+  OutcomeExit,
+  type OutputError,
+  PartialFailureError,
+  UsageError,
+} from '../../errors.js';
 import {
   type Applied,
   applyPlan,
@@ -19,11 +26,6 @@ import { confirm } from '../../input/prompt.js';
 import type { Creation } from '../../output/stdout-watch.js';
 import type { Runtime } from '../../runtime.js';
 import type { ApplyOptions } from './index.js';
-
-/** The user said no at the question. */
-class Declined extends AgencyError {
-  readonly exitCode = ExitCode.failure;
-}
 
 export async function applyCommand(rt: Runtime, opts: ApplyOptions): Promise<void> {
   const { terminal } = rt;
@@ -72,8 +74,12 @@ async function planAndApply(
     if (out.json) out.jsonValue([]);
     return;
   }
-  if (!opts.yes && !(await confirm(terminal, `Apply ${pending} change${pending === 1 ? '' : 's'}?`, false))) {
-    throw new Declined('Nothing was changed.');
+  if (
+    !opts.yes &&
+    !(await confirm(terminal, `Apply ${pending} change${pending === 1 ? '' : 's'}?`, false, rt.ctx.signal))
+  ) {
+    // Not an error (the user chose), but not a success either: `apply && next-step` must stop here.
+    throw new OutcomeExit('Apply cancelled: nothing was changed.', ExitCode.failure);
   }
 
   // A POST in flight is not aborted by Ctrl-C, so that its outcome (a key!) is reported; none starts after.

@@ -70,6 +70,7 @@ export async function login(rt: Runtime, opts: { verify?: boolean | undefined })
       terminal,
       `Make "${ctx.profileName}" the current profile (now "${saved.current}")?`,
       true,
+      ctx.signal,
     );
   }
   await rt.config.update((config) => {
