@@ -118,6 +118,9 @@ table.numbers{margin-top:16px}
  main{padding:16px 12px 32px}h1{font-size:22px}
  .charts{grid-template-columns:1fr}
  table.problems thead{display:none}
+ table.numbers th,table.numbers td{padding:6px}
+ table.numbers th.num{white-space:normal}
+ table.numbers td:first-child{overflow-wrap:anywhere}
  table.problems tr{display:block;padding:6px 0}
  table.problems td{display:block;border:0;padding:2px 12px}
  table.problems td:nth-child(-n+2){display:inline-block;padding-right:0}

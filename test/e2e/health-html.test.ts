@@ -151,6 +151,22 @@ describe.skipIf(Boolean(CHROMIUM_MISSING))('health --html in headless Chromium',
     expect(pageRequests()).toEqual([]);
   });
 
+  it('fits a 500 px viewport: the page is no wider than the window (no sideways scrolling)', async () => {
+    // The report holds no script; a copy with one measures it (the page's width and the window's).
+    const probe = join(tmp, 'probe.html');
+    const measure =
+      '<script>document.body.dataset.width = document.documentElement.scrollWidth + "/" + innerWidth</script>';
+    writeFileSync(probe, readFileSync(page, 'utf8').replace('</body>', `${measure}</body>`));
+    const widths = async (window: number) => {
+      const dom = await chromium([`--window-size=${window},1600`, '--dump-dom', `file://${probe}`]);
+      const [scroll, inner] = (/data-width="(\d+)\/(\d+)"/.exec(dom)?.slice(1) ?? []).map(Number);
+      return { scroll, inner };
+    };
+    expect(await widths(500)).toEqual({ scroll: 500, inner: 500 });
+    expect(await widths(1200)).toEqual({ scroll: 1200, inner: 1200 });
+    expect(pageRequests()).toEqual([]);
+  });
+
   it('the network check can fail: a page with one external image is caught', async () => {
     const control = join(tmp, 'control.html');
     writeFileSync(control, '<!doctype html><img src="http://images.example.invalid/pixel.png">');
