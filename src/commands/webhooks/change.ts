@@ -9,18 +9,7 @@ import { checkWebhookUrl } from '../../fleet/webhook-input.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { helpText, type Run } from '../command.js';
-import {
-  addTargetOptions,
-  checkEvents,
-  companyColumn,
-  eventOption,
-  openTargets,
-  printFleetRows,
-  summarizeResults,
-  type TargetFlags,
-  throwIfFailed,
-  withReason,
-} from './fleet.js';
+import { addTargetOptions, checkEvents, eventOption, runFleetChange, type TargetFlags } from './fleet.js';
 
 interface WebhookChangeOptions extends TargetFlags {
   event: string[];
@@ -45,30 +34,18 @@ export function defineChange(
     .action(run((rt, opts: WebhookChangeOptions) => changeWebhooksCommand(rt, action, opts)));
 }
 
-async function changeWebhooksCommand(
+function changeWebhooksCommand(
   rt: Runtime,
   action: WebhookAction,
   opts: WebhookChangeOptions,
 ): Promise<void> {
-  // Every local check comes before the first request (an unknown --columns name too).
-  rt.out.columns(withReason(ROW_COLUMNS));
-  const events = checkEvents(rt, opts.event);
-  const url = checkWebhookUrl(opts.url);
-  const { api, targets, concurrency } = await openTargets(rt, opts);
-  const outcome = await changeWebhooks(api, {
-    action,
-    events,
-    url,
-    targets,
-    dryRun: opts.dryRun,
-    concurrency,
-    signal: rt.ctx.signal,
-  });
   // TSV rows have four fields, and a fifth (the reason) on a failed row only (the contract).
-  await printFleetRows(rt, outcome.rows, ROW_COLUMNS, (r) => [r.company_id, r.event, r.target_url, r.result]);
-  for (const warning of outcome.warnings) rt.out.warn(warning);
-  rt.out.info(summarizeResults(outcome.rows, opts.dryRun === true));
-  throwIfFailed(outcome);
+  const rows = {
+    columns: ROW_COLUMNS,
+    fields: (r: WebhookRow) => [r.company_id, r.event, r.target_url, r.result],
+  };
+  const check = () => ({ action, events: checkEvents(rt, opts.event), url: checkWebhookUrl(opts.url) });
+  return runFleetChange(rt, opts, rows, check, changeWebhooks);
 }
 
 /**
@@ -76,7 +53,6 @@ async function changeWebhooksCommand(
  * on most rows, and said in the command line) give way on a narrow terminal.
  */
 const ROW_COLUMNS: Column<WebhookRow>[] = [
-  companyColumn(),
   { header: 'event', value: (r) => r.event, kind: 'name', priority: 2 },
   { header: 'target url', value: (r) => r.target_url, kind: 'email', priority: 3 },
   // A result is one word (would-subscribe): kept whole ('count' is never cut).

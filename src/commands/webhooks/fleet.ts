@@ -47,15 +47,19 @@ export function checkEvents(rt: Runtime, values: readonly string[]): string[] {
   return events;
 }
 
+/** The client, the target accounts, and how many of them are worked on at once. */
+export interface OpenTargets {
+  api: AgencyClient;
+  targets: Target[];
+  concurrency: number;
+}
+
 /**
  * The client and the target accounts. Local checks of the flags come first; `--file` is read before the
  * first request; names cost one listing. A write in flight is not aborted by Ctrl-C (its outcome is
  * reported); no new one starts.
  */
-export async function openTargets(
-  rt: Runtime,
-  flags: TargetFlags,
-): Promise<{ api: AgencyClient; targets: Target[]; concurrency: number }> {
+export async function openTargets(rt: Runtime, flags: TargetFlags): Promise<OpenTargets> {
   const concurrency = parseConcurrency(flags.concurrency);
   const file = flags.file === undefined ? undefined : await readInput(flags.file, rt.terminal, rt.ctx.signal);
   const api = rt.api({ connections: concurrency + 1, interruptible: false });
@@ -73,12 +77,56 @@ export interface FleetRow {
   error?: RowError;
 }
 
+/** How a fleet change shows its rows: the columns, the piped fields, and the results that fail. */
+export interface ChangeRows<R extends FleetRow> {
+  /** The columns after the account's (which comes first) and before the reason (which comes last). */
+  columns: Column<R>[];
+  fields: (row: R) => unknown[];
+  /** The results that make the exit code (default: failed). */
+  failed?: readonly string[];
+}
+
+/**
+ * A fleet change (subscribe, unsubscribe, move) in the contract's order: --columns checked, then the
+ * command's own input (`check`), then the targets read, then `change`; its rows, warnings and summary
+ * printed; the exit code of the failed rows.
+ */
+export async function runFleetChange<R extends FleetRow, I>(
+  rt: Runtime,
+  flags: TargetFlags & { dryRun?: boolean | undefined },
+  rows: ChangeRows<R>,
+  check: () => I,
+  change: (
+    api: AgencyClient,
+    input: I & ChangeScope,
+  ) => Promise<AccountsOutcome<R> & { warnings?: readonly string[] | undefined }>,
+): Promise<void> {
+  const columns = [companyColumn<R>(), ...rows.columns];
+  rt.out.columns(withReason(columns));
+  const input = check();
+  const { api, targets, concurrency } = await openTargets(rt, flags);
+  const scope = { targets, concurrency, dryRun: flags.dryRun, signal: rt.ctx.signal };
+  const outcome = await change(api, { ...input, ...scope });
+  await printFleetRows(rt, outcome.rows, columns, rows.fields);
+  for (const warning of outcome.warnings ?? []) rt.out.warn(warning);
+  rt.out.info(summarizeResults(outcome.rows, flags.dryRun === true));
+  throwIfFailed(outcome, rows.failed);
+}
+
+/** What every fleet change is given besides its own input: where, how many at once, whether for real. */
+interface ChangeScope {
+  targets: Target[];
+  concurrency: number;
+  dryRun: boolean | undefined;
+  signal: AbortSignal;
+}
+
 /**
  * The rows: `--json` as they are; piped, one tab-separated line each (`fields`), plus the reason on a
  * failed row only; on a terminal (or with --columns/--csv) a table, the reason column only when a row
  * has one. Off a terminal the key's own account has an empty company id.
  */
-export async function printFleetRows<R extends FleetRow>(
+async function printFleetRows<R extends FleetRow>(
   rt: Runtime,
   rows: R[],
   columns: Column<R>[],
@@ -104,7 +152,7 @@ export async function printFleetRows<R extends FleetRow>(
 }
 
 /** The columns a fleet command offers, for checking --columns before any request. */
-export function withReason<R extends FleetRow>(columns: Column<R>[]): Column<R>[] {
+function withReason<R extends FleetRow>(columns: Column<R>[]): Column<R>[] {
   return [...columns, reasonColumn<R>()];
 }
 
@@ -134,7 +182,7 @@ export function companyColumn<R extends { company_id: number | null }>(): Column
 }
 
 /** "2 moved, 1 already-moved." on stderr; a dry run says nothing was sent. */
-export function summarizeResults(rows: readonly FleetRow[], dryRun: boolean): string {
+function summarizeResults(rows: readonly FleetRow[], dryRun: boolean): string {
   const counts = new Map<string, number>();
   for (const row of rows) counts.set(row.result, (counts.get(row.result) ?? 0) + 1);
   const parts = [...counts].map(([result, n]) => `${n} ${result}`);

@@ -10,18 +10,7 @@ import type { MoveRow } from '../../fleet/webhook-move.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { helpText, type Run } from '../command.js';
-import {
-  addTargetOptions,
-  checkEvents,
-  companyColumn,
-  eventOption,
-  openTargets,
-  printFleetRows,
-  summarizeResults,
-  type TargetFlags,
-  throwIfFailed,
-  withReason,
-} from './fleet.js';
+import { addTargetOptions, checkEvents, eventOption, runFleetChange, type TargetFlags } from './fleet.js';
 
 export function defineMove(webhooks: Command, run: Run): void {
   const command = webhooks
@@ -62,31 +51,26 @@ interface MoveOptions extends TargetFlags {
 }
 
 const COLUMNS: Column<MoveRow>[] = [
-  companyColumn(),
   { header: 'event', value: (r) => r.event, kind: 'name', priority: 2 },
   { header: 'from', value: (r) => r.from, kind: 'email', priority: 4 },
   { header: 'to', value: (r) => r.to, kind: 'email', priority: 3 },
   { header: 'result', value: (r) => r.result, priority: 0, kind: 'count' },
 ];
 
-async function moveCommand(rt: Runtime, opts: MoveOptions): Promise<void> {
-  rt.out.columns(withReason(COLUMNS)); // an unknown --columns name is refused before any request
-  const from = checkWebhookUrl(opts.from, '--from');
-  const to = checkWebhookUrl(opts.to, '--to');
-  if (from === to) throw new UsageError('--from and --to are the same URL: nothing to move.');
-  const events = checkEvents(rt, opts.event ?? []);
-  const { api, targets, concurrency } = await openTargets(rt, opts);
-  const { moveWebhooks } = await import('../../fleet/webhook-move.js');
-  const outcome = await moveWebhooks(api, {
-    from,
-    to,
-    events,
-    targets,
-    dryRun: opts.dryRun,
-    concurrency,
-    signal: rt.ctx.signal,
+function moveCommand(rt: Runtime, opts: MoveOptions): Promise<void> {
+  const rows = {
+    columns: COLUMNS,
+    fields: (r: MoveRow) => [r.company_id, r.event, r.from, r.to, r.result],
+    failed: ['failed', 'restored'],
+  };
+  const check = () => {
+    const from = checkWebhookUrl(opts.from, '--from');
+    const to = checkWebhookUrl(opts.to, '--to');
+    if (from === to) throw new UsageError('--from and --to are the same URL: nothing to move.');
+    return { from, to, events: checkEvents(rt, opts.event ?? []) };
+  };
+  return runFleetChange(rt, opts, rows, check, async (api, move) => {
+    const { moveWebhooks } = await import('../../fleet/webhook-move.js');
+    return moveWebhooks(api, move);
   });
-  await printFleetRows(rt, outcome.rows, COLUMNS, (r) => [r.company_id, r.event, r.from, r.to, r.result]);
-  rt.out.info(summarizeResults(outcome.rows, opts.dryRun === true));
-  throwIfFailed(outcome, ['failed', 'restored']);
 }
