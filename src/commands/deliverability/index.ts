@@ -4,7 +4,6 @@
  * agency-wide listing (GET /v2/agency/deliverability), against the period of the same length before.
  */
 import type { Command } from '@commander-js/extra-typings';
-import type { PeriodPair } from '../../api/types.js';
 import type { ClientSelection } from '../../fleet/clients.js';
 import type { DeliverabilityRow } from '../../fleet/deliverability.js';
 import { change, percent } from '../../fleet/deliverability.js';
@@ -41,69 +40,58 @@ export function define(command: Command, run: Run): void {
 
 export interface DeliverabilityOptions extends ClientTargetFlags, Period {}
 
-const current = (pair: PeriodPair) => pair.current_period;
-
-/** The contract's fields; a terminal also gets the change columns, hidden first when narrow. */
-const columns: Column<DeliverabilityRow>[] = [
-  { header: 'id', value: (r) => r.id },
-  { header: 'name', value: (r) => r.name },
-  { header: 'sent', field: 'emails_sent', value: (r) => current(r.emails_sent), kind: 'count', priority: 1 },
-  {
-    header: 'delivered',
-    field: 'delivered_emails',
-    value: (r) => current(r.delivered_emails),
-    kind: 'count',
-    priority: 4,
-  },
-  { header: 'opened', field: 'views', value: (r) => current(r.views), kind: 'count', priority: 4 },
-  { header: 'replied', field: 'replies', value: (r) => current(r.replies), kind: 'count', priority: 2 },
-  { header: 'bounced', field: 'bounces', value: (r) => current(r.bounces), kind: 'count', priority: 2 },
-  { header: 'reply %', name: 'reply_rate', value: (r) => percent(r.reply_rate), kind: 'count', priority: 1 },
-  {
-    header: 'bounce %',
-    name: 'bounce_rate',
-    value: (r) => percent(r.bounce_rate),
-    kind: 'count',
-    priority: 1,
-  },
+/**
+ * The contract's counters, each of the current period; on a terminal the change against the previous
+ * period ("+12%") of some stands right after it (`change`: that column's priority, hidden first when narrow).
+ */
+const COUNTERS: readonly { header: string; field: Counter; priority: number; change?: number }[] = [
+  { header: 'sent', field: 'emails_sent', priority: 1, change: 3 },
+  { header: 'delivered', field: 'delivered_emails', priority: 4 },
+  { header: 'opened', field: 'views', priority: 4 },
+  { header: 'replied', field: 'replies', priority: 2, change: 5 },
+  { header: 'bounced', field: 'bounces', priority: 2, change: 5 },
 ];
+type Counter = 'emails_sent' | 'delivered_emails' | 'views' | 'replies' | 'bounces';
 
-/** The change against the previous period ("+12%"): on a terminal only, beside its counter. */
-const changeColumns: Column<DeliverabilityRow>[] = [
-  {
-    header: 'sent ±',
-    name: 'sent_change',
-    field: 'emails_sent',
-    value: (r) => change(r.emails_sent),
-    kind: 'count',
-    priority: 3,
-  },
-  {
-    header: 'replied ±',
-    name: 'replied_change',
-    field: 'replies',
-    value: (r) => change(r.replies),
-    kind: 'count',
-    priority: 5,
-  },
-  {
-    header: 'bounced ±',
-    name: 'bounced_change',
-    field: 'bounces',
-    value: (r) => change(r.bounces),
-    kind: 'count',
-    priority: 5,
-  },
-];
-
-/** On a terminal each change column stands right after the counter it compares. */
-function terminalColumns(): Column<DeliverabilityRow>[] {
-  const after: Record<string, Column<DeliverabilityRow>> = {
-    sent: changeColumns[0] as Column<DeliverabilityRow>,
-    replied: changeColumns[1] as Column<DeliverabilityRow>,
-    bounced: changeColumns[2] as Column<DeliverabilityRow>,
-  };
-  return columns.flatMap((c) => (after[c.header] ? [c, after[c.header] as Column<DeliverabilityRow>] : [c]));
+function deliverabilityColumns(withChanges: boolean): Column<DeliverabilityRow>[] {
+  const counters = COUNTERS.flatMap(({ header, field, priority, change: changePriority }) => {
+    const counter: Column<DeliverabilityRow> = {
+      header,
+      field,
+      value: (r) => r[field].current_period,
+      kind: 'count',
+      priority,
+    };
+    if (!withChanges || changePriority === undefined) return [counter];
+    const changed: Column<DeliverabilityRow> = {
+      header: `${header} ±`,
+      name: `${header}_change`,
+      field,
+      value: (r) => change(r[field]),
+      kind: 'count',
+      priority: changePriority,
+    };
+    return [counter, changed];
+  });
+  return [
+    { header: 'id', value: (r) => r.id },
+    { header: 'name', value: (r) => r.name },
+    ...counters,
+    {
+      header: 'reply %',
+      name: 'reply_rate',
+      value: (r) => percent(r.reply_rate),
+      kind: 'count',
+      priority: 1,
+    },
+    {
+      header: 'bounce %',
+      name: 'bounce_rate',
+      value: (r) => percent(r.bounce_rate),
+      kind: 'count',
+      priority: 1,
+    },
+  ];
 }
 
 export async function deliverability(rt: Runtime, opts: DeliverabilityOptions): Promise<void> {
@@ -111,7 +99,7 @@ export async function deliverability(rt: Runtime, opts: DeliverabilityOptions): 
   const { clientSelection } = await import('../../fleet/clients.js');
   const period = parsePeriod(opts);
   const table = rt.out.streams.stdoutIsTTY && !rt.out.options.csv;
-  const shown = rt.out.columns(table ? terminalColumns() : columns);
+  const shown = rt.out.columns(deliverabilityColumns(table));
   const selection = clientSelection(await readClientTargets(rt, opts));
   const rows = await deliverabilityRows(rt, selection, period);
   await rt.out.list(rows, shown, {
