@@ -44,20 +44,21 @@ export abstract class AgencyError extends Error {
   }
 }
 
-/** Bad input found locally: nothing was sent. */
-export class UsageError extends AgencyError {
-  readonly exitCode = ExitCode.usage;
+/** The base of the kinds of error that differ from the others by their exit code alone. */
+function exitingWith(code: ExitCode) {
+  return class extends AgencyError {
+    readonly exitCode = code;
+  };
 }
+
+/** Bad input found locally: nothing was sent. */
+export class UsageError extends exitingWith(ExitCode.usage) {}
 
 /** The config file could not be read or is damaged; it is left untouched. */
-export class ConfigError extends AgencyError {
-  readonly exitCode = ExitCode.usage;
-}
+export class ConfigError extends exitingWith(ExitCode.usage) {}
 
 /** No API key is available for the profile. */
-export class MissingKeyError extends AgencyError {
-  readonly exitCode = ExitCode.auth;
-}
+export class MissingKeyError extends exitingWith(ExitCode.auth) {}
 
 /** The service answered with an error status. */
 export class ApiError extends AgencyError {
@@ -82,8 +83,7 @@ export class ApiError extends AgencyError {
 }
 
 /** The service answered, but not with something we understand (HTML page, truncated JSON, wrong shape). */
-export class ResponseError extends AgencyError {
-  readonly exitCode = ExitCode.failure;
+export class ResponseError extends exitingWith(ExitCode.failure) {
   override readonly status: number | null;
   constructor(message: string, status: number | null, options?: ErrorDetails) {
     super(message, options);
@@ -92,18 +92,13 @@ export class ResponseError extends AgencyError {
 }
 
 /** No answer: connection refused, reset, timed out (after retries where allowed). */
-export class NetworkError extends AgencyError {
-  readonly exitCode = ExitCode.failure;
-}
+export class NetworkError extends exitingWith(ExitCode.failure) {}
 
 /** The result could not be written (stdout or an output file failed): it is not lost silently. */
-export class OutputError extends AgencyError {
-  readonly exitCode = ExitCode.failure;
-}
+export class OutputError extends exitingWith(ExitCode.failure) {}
 
 /** Ctrl-C, SIGTERM or SIGHUP. */
-export class InterruptedError extends AgencyError {
-  readonly exitCode = ExitCode.interrupted;
+export class InterruptedError extends exitingWith(ExitCode.interrupted) {
   constructor() {
     super('Interrupted');
   }

@@ -96,23 +96,15 @@ export class AgencyClient {
   }
 
   async listKeysPage(companyId: number, page: number): Promise<Page<ApiKey>> {
-    const res = await this.http.request({
-      method: 'GET',
-      path: PATHS.companyKeys(companyId),
+    const res = await this.companyRequest(companyId, 'GET', PATHS.companyKeys, 'list the keys of', {
       query: { page },
-      company: companyId,
-      action: `list the keys of company ${companyId}`,
     });
     return expectPage(res.data, isApiKey, `the key list of company ${companyId}`, this.debugging);
   }
 
   async createKey(companyId: number, label: string): Promise<string> {
-    const res = await this.http.request({
-      method: 'POST',
-      path: PATHS.companyKeys(companyId),
+    const res = await this.companyRequest(companyId, 'POST', PATHS.companyKeys, 'create a key for', {
       body: { label },
-      company: companyId,
-      action: `create a key for company ${companyId}`,
     });
     const body = expectObject(res, this.debugging, 'key creation', 'an object with "api_key"');
     if (typeof body.api_key !== 'string') {
@@ -122,12 +114,12 @@ export class AgencyClient {
   }
 
   async emailAccounts(companyId: number): Promise<EmailAccount[]> {
-    const res = await this.http.request({
-      method: 'GET',
-      path: PATHS.companyEmailAccounts(companyId),
-      company: companyId,
-      action: `list the email accounts of company ${companyId}`,
-    });
+    const res = await this.companyRequest(
+      companyId,
+      'GET',
+      PATHS.companyEmailAccounts,
+      'list the email accounts of',
+    );
     return expectList(
       this.debugging,
       res.data,
@@ -141,12 +133,8 @@ export class AgencyClient {
     page: number,
     role?: CompanyRole,
   ): Promise<Page<CompanyUser>> {
-    const res = await this.http.request({
-      method: 'GET',
-      path: PATHS.companyUsers(companyId),
+    const res = await this.companyRequest(companyId, 'GET', PATHS.companyUsers, 'list the users of', {
       query: { page, role },
-      company: companyId,
-      action: `list the users of company ${companyId}`,
     });
     return expectPage(res.data, isCompanyUser, `the user list of company ${companyId}`, this.debugging);
   }
@@ -159,13 +147,8 @@ export class AgencyClient {
     if (guests.length > MAX_GUESTS_PER_INVITATION) {
       throw new RangeError(`at most ${MAX_GUESTS_PER_INVITATION} guests per request, got ${guests.length}`);
     }
-    await this.http.request({
-      method: 'POST',
-      path: PATHS.companyInviteGuest(companyId),
-      body: { guests },
-      company: companyId,
-      action: `invite ${guests.length === 1 ? 'a guest' : `${guests.length} guests`} to company ${companyId}`,
-    });
+    const invite = `invite ${guests.length === 1 ? 'a guest' : `${guests.length} guests`} to`;
+    await this.companyRequest(companyId, 'POST', PATHS.companyInviteGuest, invite, { body: { guests } });
   }
 
   /** PUT .../guests/permissions: 200 with no body. */
@@ -173,13 +156,8 @@ export class AgencyClient {
     companyId: number,
     guests: readonly { id: number; permissions: GuestPermission[] }[],
   ): Promise<void> {
-    await this.http.request({
-      method: 'PUT',
-      path: PATHS.companyGuestPermissions(companyId),
-      body: { guests },
-      company: companyId,
-      action: `set the permissions of ${guests.length === 1 ? 'a guest' : `${guests.length} guests`} of company ${companyId}`,
-    });
+    const set = `set the permissions of ${guests.length === 1 ? 'a guest' : `${guests.length} guests`} of`;
+    await this.companyRequest(companyId, 'PUT', PATHS.companyGuestPermissions, set, { body: { guests } });
   }
 
   async me(companyId?: number): Promise<JsonObject> {
@@ -373,6 +351,26 @@ export class AgencyClient {
     const action = `read the deliverability of the clients (page ${page})`;
     const res = await this.http.request({ method: 'GET', path: PATHS.deliverability, query, action });
     return expectPage(res.data, isDeliverability, 'the deliverability listing', this.debugging);
+  }
+
+  /**
+   * A request under one client company's path: error messages name the company, and the action is
+   * `doing` followed by it ("list the keys of" company 1042).
+   */
+  private companyRequest(
+    companyId: number,
+    method: RequestSpec['method'],
+    path: (companyId: number) => string,
+    doing: string,
+    content: Pick<RequestSpec, 'query' | 'body'> = {},
+  ): Promise<HttpResponse> {
+    return this.http.request({
+      method,
+      path: path(companyId),
+      ...content,
+      company: companyId,
+      action: `${doing} company ${companyId}`,
+    });
   }
 
   /** The `api` command: any method and path, the body returned as parsed. */
