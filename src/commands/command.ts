@@ -55,7 +55,7 @@ export function suggestValues<O extends { argChoices?: string[] | undefined }>(
 }
 
 /** An option that reads a file of known kinds: completion offers directories and those files only. */
-export interface TypedFileOption {
+interface TypedFileOption {
   fileExtensions?: readonly string[];
 }
 
