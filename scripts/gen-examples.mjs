@@ -20,6 +20,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   blockKind,
+  fileText,
   parseCommands,
   parseMarkdown,
   renderCommands,
@@ -116,7 +117,7 @@ async function runFile(parts, { bin, terminal, file }) {
     for (const part of parts) {
       if (!part.lines) continue;
       const kind = blockKind(part);
-      if (kind?.kind === 'file') writeFileSync(path.join(workDir, kind.name), `${part.lines.join('\n')}\n`);
+      if (kind?.kind === 'file') writeFileSync(path.join(workDir, kind.name), fileText(part, kind.name));
       if (kind?.kind !== 'run') continue;
       const commands = parseCommands(part.lines);
       for (const entry of commands) {

@@ -12,7 +12,7 @@
 //   ```console type={hq-key};y each time the command waits at a prompt, the next answer is typed, then
 //                              Enter ({hq-key}: the sandbox's HQ key)
 //   a first line "# file: agency.yaml" in any block: the block is written to that file before the
-//   blocks after it run (a plan file, a list of names)
+//   blocks after it run (a plan file, a list of names; a .json or .jsonl file without that line)
 
 const FENCE = /^(`{3,}|~{3,})(.*)$/;
 
@@ -46,6 +46,15 @@ export function renderMarkdown(parts) {
   return parts
     .flatMap((part) => (part.plain ? part.plain : [`${part.fence}${part.info}`, ...part.lines, part.fence]))
     .join('\n');
+}
+
+/**
+ * What a file block writes: its lines, marker included (a comment in YAML, CSV or a script, and line
+ * numbers in messages match the block), except in JSON and JSON Lines, which have no comments.
+ */
+export function fileText(block, name) {
+  const lines = /\.jsonl?$/.test(name) ? block.lines.slice(1) : block.lines;
+  return `${lines.join('\n')}\n`;
 }
 
 /** A block's kind: 'run' (with its attributes), 'no-run', 'file' (with its name), or undefined. */

@@ -5,7 +5,7 @@
  */
 import { Writable } from 'node:stream';
 import type { Command } from '@commander-js/extra-typings';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, JSONRPCMessage, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpOptions } from '../commands/mcp/index.js';
 import { requireApiKey } from '../context.js';
 import { InterruptedError } from '../errors.js';
@@ -80,6 +80,7 @@ export async function serve(rt: Runtime, opts: McpOptions): Promise<void> {
   });
 
   const transport = new StdioServerTransport(rt.terminal.stdin, rt.out.streams.stdout);
+  transport.onerror = answerUnreadable(transport, log);
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve;
     // No more requests (stdin closed, as by `agency mcp < requests.jsonl`): the calls in flight are
@@ -177,6 +178,31 @@ function progressNotifier(
       last = base + done;
       send({ progress: last, ...(total !== undefined ? { total: base + total } : {}), message });
     };
+  };
+}
+
+/** JSON-RPC's codes for a line that cannot be read as a request. */
+const UNREADABLE = {
+  SyntaxError: { code: -32700, message: 'Parse error: the line is not JSON' },
+  ZodError: { code: -32600, message: 'Invalid Request: the line is not a JSON-RPC message' },
+} as const;
+
+/**
+ * A line on stdin that is not JSON (-32700) or not a JSON-RPC message (-32600) gets the error response
+ * JSON-RPC asks for, with a null id (none could be read). The SDK alone drops the line without a word,
+ * and a client would wait for an answer that never comes. Reading goes on with the next line.
+ */
+function answerUnreadable(
+  transport: { send(message: JSONRPCMessage): Promise<void> },
+  log: (line: string) => void,
+): (error: Error) => void {
+  return (error) => {
+    const answer =
+      error.name === 'SyntaxError' || error.name === 'ZodError' ? UNREADABLE[error.name] : undefined;
+    if (!answer) return;
+    log(`agency mcp: ${answer.message} (answered ${answer.code}; serving on).`);
+    const response = { jsonrpc: '2.0', id: null, error: answer };
+    transport.send(response as unknown as JSONRPCMessage).catch(() => {});
   };
 }
 

@@ -231,6 +231,40 @@ describe('agency mcp on stdout', () => {
     expect(messages.find((m) => m.id === 4).result.isError).toBe(true);
   });
 
+  it('answers a line that is not JSON (-32700) or not JSON-RPC (-32600), and serves the next one', async () => {
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    };
+    const input = [
+      JSON.stringify(initialize),
+      JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      '{"jsonrpc":"2.0","id":2,"method":"tools/list"', // cut short
+      'tools/list please',
+      JSON.stringify({ hello: 'world' }),
+      JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }),
+    ];
+    const r = await shared.h.spawn(['mcp'], { input: `${input.join('\n')}\n` }).result;
+    expect(r.code, r.stderr).toBe(0);
+    const messages = r.stdout
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l));
+    const errors = messages.filter((m) => m.error);
+    expect(errors.map((m) => [m.jsonrpc, m.id, m.error.code])).toEqual([
+      ['2.0', null, -32700],
+      ['2.0', null, -32700],
+      ['2.0', null, -32600],
+    ]);
+    expect(errors[0].error.message).toMatch(/^Parse error/);
+    // The request after the bad lines is answered: the server kept serving.
+    expect(messages.find((m) => m.id === 3)?.result.tools.length).toBeGreaterThan(0);
+    expect(messages.some((m) => m.id === 2)).toBe(false);
+    expect(r.stderr.match(/answered -32700; serving on/g)).toHaveLength(2);
+  });
+
   it('ends on SIGTERM with the exit code of a stopped command (143)', async () => {
     // Spawned by hand: stdin stays open, as a client keeps it.
     const child = spawn(process.execPath, [BIN, 'mcp'], {
