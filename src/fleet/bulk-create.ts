@@ -13,6 +13,9 @@ import { fetchAllCompanies } from './all-companies.js';
 import { exactName, NameIndex } from './names.js';
 import type { CompanyCreator, CompanyLister } from './ports.js';
 
+/** What to do when a name exists already, whoever found it (the tool's check or the service). */
+const SKIP_EXISTING_HINT = 'Use --skip-existing to create only the missing names.';
+
 export interface CreationPlan {
   toCreate: string[];
   /** Names that exist exactly (the one rule of names.ts), with the company that has each. */
@@ -209,7 +212,7 @@ export class NameClashError extends AgencyError {
         `${count} of the names already ${count === 1 ? 'exists' : 'exist'}; nothing was created:`,
         ...listLines(describeExisting(existing), max),
       ].join('\n'),
-      { hint: 'Use --skip-existing to create only the missing names.' },
+      { hint: SKIP_EXISTING_HINT },
     );
   }
 }
@@ -237,7 +240,7 @@ export function chunkFailure(result: BulkResult, total: number): AgencyError {
   const { index, error, unknown, existsNow } = failure;
   // The service refused the only request: all or nothing, so its error says everything.
   const nothingElse = created.length === 0 && unknown.length === 0 && existsNow.length === 0;
-  if (chunks.length === 1 && nothingElse && error instanceof ApiError) return error;
+  if (chunks.length === 1 && nothingElse && error instanceof ApiError) return withSkipHint(error);
   const accounted = new Set(
     [...created.map((c) => c.name), ...existsNow.map((c) => c.name), ...unknown].map(exactName),
   );
@@ -274,6 +277,22 @@ export function chunkFailure(result: BulkResult, total: number): AgencyError {
   const failed =
     chunks.length > 1 ? `Request ${index + 1} of ${chunks.length} failed` : 'Creating the companies failed';
   return new BulkCreateError(`${failed}: ${reason}\n  ${lines.join('\n  ')}`, error, hint);
+}
+
+/**
+ * A small create (≤ 10 names) does not read the list first, so an existing name is the service's
+ * refusal (400, or 409 where it says so): that answer gets the same hint as the tool's own check.
+ */
+function withSkipHint(error: ApiError): ApiError {
+  const words = `${error.title ?? ''} ${error.detail ?? ''} ${error.message}`;
+  const duplicate = (error.status === 400 || error.status === 409) && /already exist|duplicate/i.test(words);
+  if (!duplicate || error.hint !== undefined) return error;
+  return new ApiError(error.message, {
+    status: error.status,
+    title: error.title,
+    detail: error.detail,
+    hint: SKIP_EXISTING_HINT,
+  });
 }
 
 function chunk<T>(items: readonly T[], size: number): T[][] {

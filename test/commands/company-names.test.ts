@@ -106,6 +106,18 @@ describe('one rule for which names exist (companies create)', () => {
     expect(h.requests().filter((q) => q.method === 'POST')).toEqual([]);
   });
 
+  it('a small create with an existing name: the service refuses it, and the hint names --skip-existing', async () => {
+    const r = await h.run(['companies', 'create', '--name', 'Acme Ltd', '--name', 'Brand New Client']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^error: .*"Acme Ltd" already exists/m);
+    expect(r.stderr).toContain('hint: Use --skip-existing to create only the missing names.\n');
+    // ≤ 10 names: no listing first; the one POST the service refused created nothing.
+    expect(listings()).toEqual([]);
+    expect(h.requests().filter((q) => q.method === 'POST')).toHaveLength(1);
+    expect(h.sandbox.store.companies().some((c) => c.name === 'Brand New Client')).toBe(false);
+  });
+
   it('--skip-existing reports the exact match’s id, never a case variant’s', async () => {
     for (const name of ['Twin Co', 'twin co']) {
       const r = await h.run(['companies', 'create', '--name', name]);
