@@ -6,7 +6,7 @@
 import { setMaxListeners } from 'node:events';
 import { Command, CommanderError, Help, Option } from '@commander-js/extra-typings';
 import { startRun } from './api/limit.js';
-import type { ActionCommand, Run } from './commands/command.js';
+import type { ActionCommand, OpenValueSet, Run } from './commands/command.js';
 import { addCommands, commandsByGroup } from './commands/index.js';
 import { configFileIn } from './config-path.js';
 import { type Environment, type GlobalFlags, readEnvironment } from './context.js';
@@ -18,6 +18,7 @@ import {
   environmentSection,
   globalOptionsBlock,
   helpCommand,
+  markOpenSet,
   markRequired,
   optionsWithDefault,
   PROGRAM_HELP,
@@ -160,7 +161,8 @@ export async function buildProgram(
       formatItem: (term, termWidth, description, helper) =>
         formatItem(term, termWidth, description, helper.helpWidth ?? width),
       optionDescription(option) {
-        return markRequired(Help.prototype.optionDescription.call(this, option), option.mandatory);
+        const described = Help.prototype.optionDescription.call(this, option);
+        return markRequired(markOpenSet(described, (option as OpenValueSet).openValueSet), option.mandatory);
       },
       visibleOptions(command) {
         return optionsWithDefault(command, (c) => Help.prototype.visibleOptions.call(this, c as Command));

@@ -54,6 +54,23 @@ export function suggestValues<O extends { argChoices?: string[] | undefined }>(
   return option;
 }
 
+/** Set by documentedValues(): the option's values are the documented set, and others are accepted. */
+export interface OpenValueSet {
+  openValueSet?: boolean;
+}
+
+/**
+ * An open set (webhook events: the service adds some; an unknown name is sent with a warning): the
+ * values are suggested like choices (completion), but help calls them the documented set, not choices.
+ */
+export function documentedValues<O extends { argChoices?: string[] | undefined }>(
+  option: O,
+  values: readonly string[],
+): O {
+  (option as OpenValueSet).openValueSet = true;
+  return suggestValues(option, values);
+}
+
 /** An option that reads a file of known kinds: completion offers directories and those files only. */
 interface TypedFileOption {
   fileExtensions?: readonly string[];

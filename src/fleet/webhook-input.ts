@@ -1,10 +1,11 @@
 /**
  * Local checks of webhook input, made before any request: the target URL and the event's form.
  * The event list is not closed (the service adds events): an unknown well-formed name is a warning.
- * Small, importing only the error type and the one set of control characters, so that shell completion
- * can offer the names cheaply.
+ * Small, importing only the error type, the near-miss test and the one set of control characters, so
+ * that shell completion can offer the names cheaply.
  */
 import { UsageError } from '../errors.js';
+import { isNearMiss } from '../output/suggest.js';
 import { hasControlCharacters } from '../output/text.js';
 
 /** The subscribable events the service documents, in the lower-case form it takes on subscribe. */
@@ -53,10 +54,14 @@ export function checkEvent(value: string, where = '--event'): CheckedEvent {
   }
   const event = text.toLowerCase();
   if ((WEBHOOK_EVENTS as readonly string[]).includes(event)) return { event };
-  return {
-    event,
-    warning: `${JSON.stringify(text)} (${where}) is not an event the tool knows; used as given (the service adds events). Known events: ${WEBHOOK_EVENTS.join(', ')}.`,
-  };
+  const close = WEBHOOK_EVENTS.filter((known) => isNearMiss(event, known));
+  const unknown = `${JSON.stringify(text)} (${where}) is not an event the tool knows`;
+  // A near miss is most likely a typo: name the event meant, not the whole list.
+  const warning =
+    close.length > 0
+      ? `${unknown}: did you mean ${close.join(' or ')}? Used as given (the service adds events).`
+      : `${unknown}; used as given (the service adds events). Known events: ${WEBHOOK_EVENTS.join(', ')}.`;
+  return { event, warning };
 }
 
 /** The form the service lists events in. */

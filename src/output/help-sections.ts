@@ -94,6 +94,15 @@ export function environmentHelp(program: Command, configFile: string): string {
 }
 
 /** An option's description with " (required)" when commander will refuse to run without it. */
+/**
+ * An open set's values are not choices: "(choices: …)" becomes "(documented: …; others are accepted
+ * with a warning)", so that nobody reads the list as closed.
+ */
+export function markOpenSet(description: string, open: boolean | undefined): string {
+  if (!open) return description;
+  return description.replace(/\(choices: ([^)]*)\)/, '(documented: $1; others are accepted with a warning)');
+}
+
 export function markRequired(description: string, mandatory: boolean): string {
   return mandatory && !/\(required\)/.test(description) ? `${description} (required)`.trim() : description;
 }

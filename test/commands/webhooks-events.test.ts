@@ -50,3 +50,50 @@ describe('webhooks events', () => {
     expect(lines(r.stdout)).toHaveLength(events.length);
   });
 });
+
+describe('a misspelled --event', () => {
+  it('a near miss is named: "did you mean campaign_sent?", without the whole list', async () => {
+    const r = await shared.h.run([
+      'webhooks',
+      'subscribe',
+      '--event',
+      'campain_sent',
+      '--url',
+      'https://crm.example.com/h',
+      '--dry-run',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      'warning: "campain_sent" (--event) is not an event the tool knows: did you mean campaign_sent? Used as given (the service adds events).\n',
+    );
+    expect(r.stderr).not.toContain('Known events:');
+    expect(sent(shared.h.sandbox).filter((q) => q.method === 'POST')).toEqual([]);
+  });
+
+  it('a name far from every known event gets the list instead', async () => {
+    const r = await shared.h.run([
+      'webhooks',
+      'subscribe',
+      '--event',
+      'brand_new_thing',
+      '--url',
+      'https://crm.example.com/h',
+      '--dry-run',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('did you mean');
+    expect(r.stderr).toMatch(/Known events: prospect_replied, /);
+  });
+
+  it('help calls the events the documented set, not choices, since others are accepted', async () => {
+    for (const command of ['subscribe', 'unsubscribe', 'move']) {
+      const r = await shared.h.run(['webhooks', command, '--help']);
+      expect(r.code).toBe(0);
+      const flat = r.stdout.replace(/\s+/g, ' ');
+      expect(flat).toMatch(
+        /--event <event> .*\(documented: "prospect_replied", .*; others are accepted with a warning\)/,
+      );
+      expect(flat).not.toContain('choices:');
+    }
+  });
+});

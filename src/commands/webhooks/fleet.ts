@@ -18,7 +18,7 @@ import { serviceDetail } from '../../output/summary.js';
 import { cellText } from '../../output/text.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
-import { collectValues, suggestValues } from '../command.js';
+import { collectValues, documentedValues } from '../command.js';
 
 export type { TargetFlags } from '../../fleet/targets.js';
 
@@ -33,7 +33,10 @@ export function addTargetOptions<C extends Command>(command: C): C {
 
 /** `--event <event>` (repeatable), suggesting the documented events; the service accepts others too. */
 export function eventOption(description: string) {
-  return suggestValues(new Option('--event <event>', description).argParser(collectValues), WEBHOOK_EVENTS);
+  return documentedValues(
+    new Option('--event <event>', description).argParser(collectValues),
+    WEBHOOK_EVENTS,
+  );
 }
 
 /** The --event values checked, lower case, each once; an unknown name is a warning. */
