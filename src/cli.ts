@@ -6,7 +6,13 @@
 import { setMaxListeners } from 'node:events';
 import { Command, CommanderError, Help, Option } from '@commander-js/extra-typings';
 import { startRun } from './api/limit.js';
-import type { ActionCommand, OpenValueSet, Run } from './commands/command.js';
+import {
+  type ActionCommand,
+  commandPath,
+  type OpenValueSet,
+  printsList,
+  type Run,
+} from './commands/command.js';
 import { addCommands, commandsByGroup } from './commands/index.js';
 import { configFileIn } from './config-path.js';
 import { type Environment, type GlobalFlags, readEnvironment } from './context.js';
@@ -54,6 +60,7 @@ export async function main(argv: string[], io: IO, transport?: Transport, host?:
     async (...args) => {
       const command = args[args.length - 1] as ActionCommand;
       flags = command.optsWithGlobals() as GlobalFlags;
+      refuseListOptions(command, flags);
       const opened = createRuntime(flags, environment, io, interrupt.signal, transport, host?.progress);
       runtimes.push(opened);
       // The context is resolved before the handler starts (a bad setting stops any command the same way).
@@ -97,6 +104,17 @@ export async function main(argv: string[], io: IO, transport?: Transport, host?:
   await stdout.flushed();
   return stdout.exitCode(signals.exitCode(code), (error) =>
     reportError(openOutput(io, { ...(program.opts() as GlobalFlags), ...flags }, environment).out, error),
+  );
+}
+
+/** --csv and --columns shape a list: where a command prints none, they are a usage error, not ignored. */
+function refuseListOptions(command: ActionCommand, flags: GlobalFlags): void {
+  if (printsList(command)) return;
+  const given = [flags.csv ? '--csv' : '', flags.columns !== undefined ? '--columns' : ''].filter(Boolean);
+  if (given.length === 0) return;
+  const verb = given.length === 1 ? 'is' : 'are';
+  throw new UsageError(
+    `${given.join(' and ')} ${verb} for commands that print a list, and \`${commandPath(command)}\` prints none.`,
   );
 }
 
@@ -172,13 +190,18 @@ export async function buildProgram(
     .option('--base-url <url>', 'API base address including /rest (env AGENCY_BASE_URL)')
     .addOption(new Option('--json', 'print machine-readable JSON on stdout').conflicts('csv'))
     .option('--csv', 'print a list as CSV (RFC 4180, header row) on stdout, for spreadsheets')
-    .option('--columns <names>', 'choose and order the columns of a list, e.g. --columns id,name')
+    .option(
+      '--columns <names>',
+      'choose and order the columns of a list, e.g. --columns id,name; "all" for every column (and every field with --json)',
+    )
     .option('-q, --quiet', 'no confirmations, counts or progress on stderr; warnings and errors stay')
     .option('--debug', 'log each HTTP request and response to stderr, secrets redacted (env AGENCY_DEBUG=1)')
     .option('--no-color', 'never use colour (env NO_COLOR)')
     .option('--timeout <seconds>', 'deadline per HTTP request, default 30 (env AGENCY_TIMEOUT)')
     .addHelpText('after', PROGRAM_HELP);
-  program.addHelpText('afterAll', ({ command }) => (command === program ? '' : globalOptionsBlock(program)));
+  program.addHelpText('afterAll', ({ command }) =>
+    command === program ? '' : globalOptionsBlock(program, printsList(command)),
+  );
   // The program's own help only (a subcommand's help lists the global options, not this section).
   if (configFile !== undefined) program.addHelpText('after', `\n${environmentSection(configFile)}`);
   await addCommands(program, run, only);

@@ -10,6 +10,31 @@ import type { Runtime } from '../runtime.js';
 /** The last argument commander passes to an action. */
 export interface ActionCommand {
   optsWithGlobals(): unknown;
+  name(): string;
+  readonly parent: ActionCommand | null;
+}
+
+const NO_LIST = new WeakSet<object>();
+
+/**
+ * Marks a command that prints no list (a record, a script, a plan): --csv and --columns are refused
+ * there (exit 2, before anything is read or sent) instead of being ignored, and its help does not
+ * offer them.
+ */
+export function printsNoList<C extends object>(command: C): C {
+  NO_LIST.add(command);
+  return command;
+}
+
+export function printsList(command: object): boolean {
+  return !NO_LIST.has(command);
+}
+
+/** `agency companies view`: the words that run a command, for messages. */
+export function commandPath(command: ActionCommand): string {
+  const names: string[] = [];
+  for (let c: ActionCommand | null = command; c?.parent; c = c.parent) names.unshift(c.name());
+  return ['agency', ...names].join(' ');
 }
 
 interface RunOptions {

@@ -61,10 +61,11 @@ export function columnKey(column: NamedColumn): string {
  * The columns `--columns a,b,c` asks for, in that order. Names compare in lower case, and `-`, `_`
  * and spaces are the same (`email-slots` = `email_slots` = `"email slots"`); an older name (an alias)
  * still works; a name given twice is shown once. An unknown or empty name is a usage error (exit 2,
- * nothing sent) that lists the valid ones. Without `--columns`, every column in its usual order.
+ * nothing sent) that lists the valid ones. Without `--columns`, or with `--columns all`, every column
+ * in its usual order.
  */
 export function selectColumns<C extends NamedColumn>(columns: readonly C[], spec: string | undefined): C[] {
-  if (spec === undefined) return [...columns];
+  if (spec === undefined || isAll(spec)) return [...columns];
   const byName = new Map(columns.map((c) => [columnKey(c), c]));
   const valid = () => `valid columns: ${columns.map(columnKey).join(', ')}`;
   for (const column of columns) {
@@ -76,6 +77,7 @@ export function selectColumns<C extends NamedColumn>(columns: readonly C[], spec
   if (words.every((w) => w === '')) {
     throw new UsageError(`--columns needs at least one column name; ${valid()}.`);
   }
+  if (words.some(isAll)) throw new UsageError(`--columns all stands alone (every column); ${valid()}.`);
   for (const word of words) {
     if (word === '') continue;
     const column = byName.get(columnName(word));
@@ -89,6 +91,11 @@ export function selectColumns<C extends NamedColumn>(columns: readonly C[], spec
     );
   }
   return chosen;
+}
+
+/** `--columns all`: every column, in the usual order (and with --json, every field). */
+export function isAll(spec: string): boolean {
+  return spec.trim().toLowerCase() === 'all';
 }
 
 /**

@@ -64,14 +64,20 @@ export function optionsWithDefault(
   return [...own.filter((o) => o.long !== '--help'), ...lent, ...help];
 }
 
+/** Global options that shape a list, offered only by commands that print one. */
+const LIST_OPTIONS = new Set(['--csv', '--columns']);
+
 /**
  * The short block at the end of a command's help (after its examples), like gh's INHERITED FLAGS:
- * the global options by name; `agency help environment` describes them.
+ * the global options by name (`--columns <names|all>`, as `all` is easily missed);
+ * `agency help environment` describes them. A command that prints no list does not offer --csv or
+ * --columns (it refuses them).
  */
-export function globalOptionsBlock(program: { readonly options: readonly Option[] }): string {
+export function globalOptionsBlock(program: { readonly options: readonly Option[] }, list = true): string {
   const flags = program.options
     .filter((o) => !o.hidden && o.long !== '--version' && o.long !== '--help')
-    .map((o) => [o.short, o.long].filter(Boolean).join('/'));
+    .filter((o) => list || !LIST_OPTIONS.has(o.long ?? ''))
+    .map((o) => [o.short, o.long].filter(Boolean).join('/') + (o.long === '--columns' ? ' <names|all>' : ''));
   const explained = '(`agency help environment` explains them and the environment variables)';
   return `\nGlobal options: ${flags.join(', ')} ${explained}.`;
 }

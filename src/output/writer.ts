@@ -5,7 +5,8 @@
 import type { Writable } from 'node:stream';
 import { Chalk, type ChalkInstance } from 'chalk';
 import { isRecord } from '../api/types.js';
-import { columnKey, pickFields, selectColumns, toCsv } from './csv.js';
+import { UsageError } from '../errors.js';
+import { columnKey, isAll, pickFields, selectColumns, toCsv } from './csv.js';
 import { wrapWords } from './help-wrap.js';
 import { hiddenNote } from './layout.js';
 import { type Creation, type StdoutWatch, watchStdout } from './stdout-watch.js';
@@ -156,6 +157,12 @@ export class Writer {
 
   /** A single result object: JSON, or "field value" lines (tab-separated when piped). */
   record(value: Record<string, unknown>): void {
+    // A command that prints a record is marked printsNoList (refused before it runs); never ignored.
+    if (this.options.csv || this.options.columns !== undefined) {
+      throw new UsageError(
+        '--csv and --columns are for commands that print a list; this one prints a record.',
+      );
+    }
     if (this.options.json) {
       this.jsonValue(value);
       return;
@@ -176,9 +183,13 @@ export class Writer {
     this.jsonValue(this.fields(items, allColumns));
   }
 
-  /** The items as they are, or with --columns only those fields of each (a list inside a JSON object). */
+  /**
+   * The items as they are (also with `--columns all`), or with --columns only those fields of each
+   * (a list inside a JSON object).
+   */
   fields<T>(items: readonly T[], allColumns: readonly Column<T>[]): readonly unknown[] {
-    return this.options.columns === undefined ? items : pickFields(items, this.columns(allColumns));
+    const spec = this.options.columns;
+    return spec === undefined || isAll(spec) ? items : pickFields(items, this.columns(allColumns));
   }
 
   /** Pretty JSON on stdout, always (used by --json and the `api` command). */

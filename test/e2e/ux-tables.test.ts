@@ -186,6 +186,96 @@ describe('--columns and --csv piped', () => {
     expect(sent(h.sandbox)).toEqual([]);
   });
 
+  it('--columns all: every column in TSV and CSV, every field with --json; alone or not at all', async () => {
+    const plain = await h.run(['companies', 'list', '--limit', '3']);
+    const all = await h.run(['companies', 'list', '--limit', '3', '--columns', 'all']);
+    expect(all.code, all.stderr).toBe(0);
+    expect(all.stdout).toBe(plain.stdout);
+    const csv = await h.run(['companies', 'list', '--limit', '1', '--csv', '--columns', 'ALL']);
+    expect(csv.stdout.split('\r\n')[0]).toBe(
+      'id,name,owner,active,running_campaigns,email_slots,linkedin_slots',
+    );
+    const json = await h.run(['mailboxes', '--json']);
+    const jsonAll = await h.run(['mailboxes', '--json', '--columns', 'all']);
+    expect(jsonAll.code).toBe(0);
+    expect(JSON.parse(jsonAll.stdout)).toEqual(JSON.parse(json.stdout));
+    expect(JSON.parse(jsonAll.stdout)[0].details).toHaveProperty('email');
+    h.sandbox.reset();
+    const mixed = await h.run(['companies', 'list', '--columns', 'id,all']);
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toContain('--columns all stands alone (every column); valid columns: id, name,');
+    expect(sent(h.sandbox)).toEqual([]);
+  });
+
+  it('the help of a list command offers --columns <names|all>; a command without a list offers neither', async () => {
+    const list = await h.run(['mailboxes', '--help']);
+    expect(list.stdout.replace(/\s+/g, ' ')).toContain('--json, --csv, --columns <names|all>, -q/--quiet');
+    const me = await h.run(['me', '--help']);
+    expect(me.stdout.replace(/\s+/g, ' ')).toContain(
+      'Global options: -p/--profile, --base-url, --json, -q/--quiet',
+    );
+    expect(me.stdout).not.toMatch(/--csv|--columns/);
+  });
+
+  // Commands that print no list refuse --csv and --columns before anything is read or sent.
+  it.each([
+    ['me', ['me']],
+    ['companies view', ['companies', 'view', '1001']],
+    ['api', ['api', '/v1/me']],
+    ['plan', ['plan', '-f', 'no-such-file.yaml']],
+    ['apply', ['apply', '-f', 'no-such-file.yaml', '--yes']],
+    ['profiles use', ['profiles', 'use', 'default']],
+    ['logout', ['logout', '--profile', 'nosuch']],
+    ['completion', ['completion', 'bash']],
+  ])('%s: --csv or --columns is exit 2, said, with nothing sent', async (name, args) => {
+    for (const [flags, said] of [
+      [['--csv'], '--csv is'],
+      [['--columns', 'id'], '--columns is'],
+      [['--csv', '--columns', 'all'], '--csv and --columns are'],
+    ] as const) {
+      h.sandbox.reset();
+      const r = await h.run([...args, ...flags]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(
+        `error: ${said} for commands that print a list, and \`agency ${name}\` prints none.`,
+      );
+      expect(sent(h.sandbox)).toEqual([]);
+    }
+  });
+
+  it('keys create for one company honours --csv and --columns (a one-row list), else prints the key alone', async () => {
+    const company = activeCompany(h.sandbox);
+    const alone = await h.run(['keys', 'create', String(company.id), '--label', 'cols-alone']);
+    expect(alone.stdout).toMatch(/^wpk_\w+\n$/);
+    const csv = await h.run(['keys', 'create', String(company.id), '--label', 'cols-csv', '--csv']);
+    expect(csv.code, csv.stderr).toBe(0);
+    expect(csv.stdout).toMatch(
+      new RegExp(`^company_id,label,api_key\r\n${company.id},cols-csv,wpk_\\w+\r\n$`),
+    );
+    const tsv = await h.run([
+      'keys',
+      'create',
+      String(company.id),
+      '--label',
+      'cols-tsv',
+      '--columns',
+      'label,api_key',
+    ]);
+    expect(tsv.stdout).toMatch(/^cols-tsv\twpk_\w+\n$/);
+    const json = await h.run([
+      'keys',
+      'create',
+      String(company.id),
+      '--label',
+      'cols-json',
+      '--json',
+      '--columns',
+      'api_key',
+    ]);
+    expect(Object.keys(JSON.parse(json.stdout))).toEqual(['api_key']);
+  });
+
   it('--json --columns keeps only those fields, named as in JSON (an old short name too)', async () => {
     const r = await h.run(['companies', 'list', '--limit', '2', '--json', '--columns', 'name,id,campaigns']);
     expect(r.code, r.stderr).toBe(0);

@@ -10,10 +10,10 @@ import { HEADER_CONTROL } from '../../input/header.js';
 import { readInput } from '../../input/read.js';
 import { terminalSafe } from '../../output/text.js';
 import type { Runtime } from '../../runtime.js';
-import { collectValues, helpText, type Run } from '../command.js';
+import { collectValues, helpText, printsNoList, type Run } from '../command.js';
 
 export function define(api: Command, run: Run): void {
-  api
+  printsNoList(api)
     .argument('<path>', 'path under the base URL, e.g. /v2/agency/companies?active=true')
     .option('-X, --method <method>', 'HTTP method (default GET, or POST with --data)')
     .option('--data <json>', "request body: JSON text, @file, or '-' for stdin")

@@ -3,7 +3,7 @@
  * handler (and with it the YAML parser) loads when it runs.
  */
 import type { Command } from '@commander-js/extra-typings';
-import { helpText, type Run } from '../command.js';
+import { helpText, printsNoList, type Run } from '../command.js';
 import { desiredStateOption } from '../plan/index.js';
 
 export interface ApplyOptions {
@@ -14,7 +14,7 @@ export interface ApplyOptions {
 }
 
 export function define(apply: Command, run: Run): void {
-  apply
+  printsNoList(apply)
     .addOption(desiredStateOption())
     .option('-y, --yes', 'do not ask (required when not on a terminal)')
     .option('--keys-out <path>', 'also append each new key to this file (created 0600)')

@@ -4,11 +4,10 @@ import { paginate } from '../../api/paginate.js';
 import type { Company } from '../../api/types.js';
 import { CompanyDirectory, CompanyNotFoundError, parseCompanyRef } from '../../fleet/resolve.js';
 import type { Runtime } from '../../runtime.js';
-import { helpText, type Run } from '../command.js';
+import { helpText, printsNoList, type Run } from '../command.js';
 
 export function defineView(companies: Command, run: Run): void {
-  companies
-    .command('view')
+  printsNoList(companies.command('view'))
     .description("show one company's record (by id or exact name)")
     .argument('<company>', 'company id, or its exact name')
     .addHelpText(

@@ -4,11 +4,11 @@
  */
 import type { Command } from '@commander-js/extra-typings';
 import type { Runtime } from '../../runtime.js';
-import { helpText, type Run } from '../command.js';
+import { helpText, printsNoList, type Run } from '../command.js';
 import { completionScript, describeCommands } from './scripts.js';
 
 export function define(completion: Command, run: Run): void {
-  completion
+  printsNoList(completion)
     .argument('<shell>', 'bash, zsh or fish')
     .addHelpText(
       'after',

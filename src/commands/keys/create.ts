@@ -88,10 +88,12 @@ async function createKeys(rt: Runtime, companyArgs: string[], opts: CreateKeysOp
     return { company_id: companyId, label, api_key: apiKey, ...(skip ? { result: 'created' as const } : {}) };
   };
 
-  if (ids.length === 1 && opts.file === undefined) {
+  // One key alone on stdout (KEY=$(agency keys create ...)), unless --csv or --columns asks for a table.
+  const listAsked = !out.json && (out.options.csv === true || out.options.columns !== undefined);
+  if (ids.length === 1 && opts.file === undefined && !listAsked) {
     const companyId = ids[0] as number;
     const key = await obtain(companyId);
-    if (out.json) out.jsonValue(key);
+    if (out.json) out.jsonValue(out.fields([key], columns)[0]);
     else out.line(key.api_key);
     out.success(
       key.result === 'exists'
@@ -137,7 +139,7 @@ async function createKeys(rt: Runtime, companyArgs: string[], opts: CreateKeysOp
   }
   progress.done();
 
-  if (out.json) out.jsonList(created, KEY_COLUMNS);
+  if (out.json) out.jsonList(created, columns);
   else if (rt.terminal.stdoutIsTTY || out.options.columns !== undefined || out.options.csv) {
     await out.list(created, columns);
   } else {
@@ -163,7 +165,7 @@ async function createKeys(rt: Runtime, companyArgs: string[], opts: CreateKeysOp
     );
   }
   out.success(
-    `Created ${made} keys labelled ${JSON.stringify(label)}${existed > 0 ? `; ${existed} existed (printed, not created)` : ''}.`,
+    `Created ${made} ${made === 1 ? 'key' : 'keys'} labelled ${JSON.stringify(label)}${existed > 0 ? `; ${existed} existed (printed, not created)` : ''}.`,
   );
 }
 

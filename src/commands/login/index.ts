@@ -6,10 +6,10 @@ import { validateKey } from '../../input/api-key.js';
 import { confirm, readHidden } from '../../input/prompt.js';
 import { readStdin } from '../../input/read.js';
 import type { Runtime } from '../../runtime.js';
-import { helpText, type Run } from '../command.js';
+import { helpText, printsNoList, type Run } from '../command.js';
 
 export function define(command: Command, run: Run): void {
-  command
+  printsNoList(command)
     .option('--no-verify', 'save without checking the key with GET /v1/me')
     .addHelpText(
       'after',

@@ -2,10 +2,10 @@
 import type { Command } from '@commander-js/extra-typings';
 import { unknownProfile } from '../../context.js';
 import type { Runtime } from '../../runtime.js';
-import { helpText, type Run } from '../command.js';
+import { helpText, printsNoList, type Run } from '../command.js';
 
 export function define(command: Command, run: Run): void {
-  command
+  printsNoList(command)
     .addHelpText(
       'after',
       helpText(

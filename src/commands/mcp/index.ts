@@ -4,14 +4,14 @@
  * it runs.
  */
 import type { Command } from '@commander-js/extra-typings';
-import { helpText, type Run } from '../command.js';
+import { helpText, printsNoList, type Run } from '../command.js';
 
 export interface McpOptions {
   allowWrites?: boolean | undefined;
 }
 
 export function define(mcp: Command, run: Run): void {
-  mcp
+  printsNoList(mcp)
     .option('--allow-writes', 'also offer the tools that change the agency (create, subscribe, apply, …)')
     .addHelpText(
       'after',

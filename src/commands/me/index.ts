@@ -2,10 +2,11 @@
 import type { Command } from '@commander-js/extra-typings';
 import { optionalCompanyIdFor, parseOptionalCompanyRef } from '../../fleet/resolve.js';
 import type { Runtime } from '../../runtime.js';
-import { helpText, type Run } from '../command.js';
+import { helpText, printsNoList, type Run } from '../command.js';
 
 export function define(me: Command, run: Run): void {
-  me.option('--company <company>', 'act for this client company, by id or exact name (HQ key + x-company-id)')
+  printsNoList(me)
+    .option('--company <company>', 'act for this client company, by id or exact name (HQ key + x-company-id)')
     .addHelpText(
       'after',
       helpText(

@@ -3,7 +3,7 @@
  * This file defines the options alone; the handler (and with it the YAML parser) loads when it runs.
  */
 import { type Command, Option } from '@commander-js/extra-typings';
-import { fileTypes, helpText, type Run } from '../command.js';
+import { fileTypes, helpText, printsNoList, type Run } from '../command.js';
 
 export interface PlanOptions {
   file: string;
@@ -20,7 +20,7 @@ export function desiredStateOption() {
 }
 
 export function define(plan: Command, run: Run): void {
-  plan
+  printsNoList(plan)
     .addOption(desiredStateOption())
     .option('--exit-code', 'exit 6 when changes are pending (for drift checks in CI)')
     .option('--concurrency <n>', 'client accounts read at once (default 4)')

@@ -3,7 +3,7 @@ import type { Command } from '@commander-js/extra-typings';
 import { maskKey, validateProfileName } from '../../config.js';
 import { unknownProfile } from '../../context.js';
 import type { Runtime } from '../../runtime.js';
-import { helpText, type Run } from '../command.js';
+import { helpText, printsNoList, type Run } from '../command.js';
 
 export function define(profiles: Command, run: Run): void {
   profiles
@@ -19,8 +19,7 @@ export function define(profiles: Command, run: Run): void {
       ),
     )
     .action(run(listProfiles));
-  profiles
-    .command('use')
+  printsNoList(profiles.command('use'))
     .description('make a profile the current one')
     .argument('<name>')
     .addHelpText(
@@ -32,8 +31,7 @@ export function define(profiles: Command, run: Run): void {
       ),
     )
     .action(run(useProfile));
-  profiles
-    .command('remove')
+  printsNoList(profiles.command('remove'))
     .description('remove a profile and its key')
     .argument('<name>')
     .addHelpText(

@@ -3,10 +3,10 @@ import type { Command } from '@commander-js/extra-typings';
 import { ConfigError, UsageError } from '../../errors.js';
 import type { Runtime } from '../../runtime.js';
 import type { RequestLogEntry, Sandbox } from '../../sandbox/index.js';
-import { helpText, type Run } from '../command.js';
+import { helpText, printsNoList, type Run } from '../command.js';
 
 export function define(sandbox: Command, run: Run): void {
-  sandbox
+  printsNoList(sandbox)
     .option('--port <n>', 'port on 127.0.0.1 (default: a free one)')
     .option('--state <file>', 'keep the state in this file (reloaded on start)')
     .option('--latency <ms>', "processing time of each request (in its account's slot)")
