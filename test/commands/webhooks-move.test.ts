@@ -89,6 +89,12 @@ describe('webhooks move', () => {
       { company_id: BLUE, event: 'PROSPECT_REPLIED', from: FROM, to: TO, result: 'already-moved' },
     ]);
     expect(writes()).toEqual([]);
+    // Piped or on a terminal, rows where nothing was to move are counted, not listed.
+    const quiet = await move('--company', String(ACME), '--company', String(BLUE));
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stdout).toBe('');
+    expect(quiet.stderr).toContain('Nothing to do: 3 already-moved (--json lists every row).');
+    expect(writes()).toEqual([]);
   });
 
   it('at 3 URLs: unsubscribes --from first, then subscribes --to', async () => {
@@ -173,10 +179,8 @@ describe('webhooks move', () => {
       'email_opened',
     );
     expect(one.code, one.stderr).toBe(0);
-    expect(lines(one.stdout)).toEqual([
-      `${ACME}\tPROSPECT_BOUNCED\t${FROM}\t${TO}\tmoved`,
-      `${ACME}\tEMAIL_OPENED\t${FROM}\t${TO}\tabsent`,
-    ]);
+    expect(lines(one.stdout)).toEqual([`${ACME}\tPROSPECT_BOUNCED\t${FROM}\t${TO}\tmoved`]);
+    expect(one.stderr).toContain('1 moved. Not listed: 1 absent (--json lists every row).');
     expect(hooksOf(ACME)).toContain(`PROSPECT_REPLIED ${FROM}`);
 
     h.sandbox.reset();
@@ -189,6 +193,50 @@ describe('webhooks move', () => {
       'would-move',
     );
     expect(h.requests().every((q) => q.method === 'GET')).toBe(true);
+  });
+
+  it('--all lists only the companies where something moved or failed; the rest are counted; --json has every row', async () => {
+    const active = h.sandbox.store.companies(MAIN_AGENCY_ID, { active: true }).map((c) => c.id);
+    const inactive = h.sandbox.store.companies(MAIN_AGENCY_ID, { active: false }).length;
+    const [moves, done] = active.filter((id) => id !== ACME && id !== BLUE) as [number, number];
+    expect(inactive).toBeGreaterThan(0);
+    setHooks(ACME, []);
+    setHooks(BLUE, [['PROSPECT_REPLIED', FROM]]);
+    setHooks(moves, [['PROSPECT_REPLIED', FROM]]);
+    setHooks(done, [['PROSPECT_BOUNCED', TO]]);
+    // One account at a time, in company order: the first subscribe (BLUE's) is refused.
+    h.sandbox.addFault({ method: 'POST', path: '/v1/webhooks/subscribe', kind: 'status', status: 500 });
+    const r = await move('--all', '--concurrency', '1');
+    expect(r.code).toBe(1);
+    expect(lines(r.stdout).map((l) => l.split('\t').slice(0, 5).join(' '))).toEqual([
+      `${BLUE} PROSPECT_REPLIED ${FROM} ${TO} failed`,
+      `${moves} PROSPECT_REPLIED ${FROM} ${TO} moved`,
+    ]);
+    // The account already moved, those with neither URL and the inactive ones: counted only.
+    const absent = active.length - 3;
+    expect(r.stderr).toContain(
+      `Not listed: ${absent} absent, 1 already-moved, ${inactive} skipped-inactive (--json lists every row).`,
+    );
+
+    h.sandbox.reset();
+    setHooks(ACME, [['PROSPECT_REPLIED', FROM]]);
+    setHooks(BLUE, []);
+    const csv = await move('--all', '--dry-run', '--csv');
+    expect(csv.code, csv.stderr).toBe(0);
+    expect(csv.stdout.split('\r\n').filter(Boolean)).toEqual([
+      'company_id,event,from,to,result,error',
+      `${ACME},PROSPECT_REPLIED,${FROM},${TO},would-move,`,
+    ]);
+    expect(csv.stderr).toMatch(
+      /Dry run: 1 would-move\. Not listed: \d+ absent, .*\(--json lists every row\)\. Nothing was sent\./,
+    );
+
+    const json = await move('--all', '--dry-run', '--json');
+    const rows = JSON.parse(json.stdout) as { company_id: number; result: string }[];
+    expect(rows).toHaveLength(active.length + inactive);
+    expect(rows.filter((row) => row.result === 'would-move').map((row) => row.company_id)).toEqual([ACME]);
+    expect(rows.filter((row) => row.result === 'absent').length).toBeGreaterThan(0);
+    expect(json.stderr).not.toContain('Not listed');
   });
 
   it('bad input is exit 2 with nothing sent', async () => {

@@ -87,6 +87,11 @@ export interface ChangeRows<R extends FleetRow> {
   fields: (row: R) => unknown[];
   /** The results that make the exit code (default: failed). */
   failed?: readonly string[];
+  /**
+   * The results where nothing was done and nothing is wrong, left out of the table and the piped
+   * rows (on --all most companies have nothing to move) and counted on stderr; --json keeps them.
+   */
+  quiet?: readonly string[];
 }
 
 /**
@@ -110,9 +115,11 @@ export async function runFleetChange<R extends FleetRow, I>(
   const { api, targets, concurrency } = await openTargets(rt, flags);
   const scope = { targets, concurrency, dryRun: flags.dryRun, signal: rt.ctx.signal };
   const outcome = await change(api, { ...input, ...scope });
-  await printFleetRows(rt, outcome.rows, columns, rows.fields);
+  const quiet = rt.out.json ? [] : outcome.rows.filter((r) => rows.quiet?.includes(r.result));
+  const shown = quiet.length ? outcome.rows.filter((r) => !quiet.includes(r)) : outcome.rows;
+  await printFleetRows(rt, shown, columns, rows.fields);
   for (const warning of outcome.warnings ?? []) rt.out.warn(warning);
-  rt.out.info(summarizeResults(outcome.rows, flags.dryRun === true));
+  rt.out.info(summarizeResults(shown, quiet, flags.dryRun === true));
   throwIfFailed(outcome, rows.failed);
 }
 
@@ -184,13 +191,23 @@ export function companyColumn<R extends { company_id: number | null }>(): Column
   };
 }
 
-/** "2 moved, 1 already-moved." on stderr; a dry run says nothing was sent. */
-function summarizeResults(rows: readonly FleetRow[], dryRun: boolean): string {
+/**
+ * "2 moved." on stderr, then the rows not listed: "Not listed: 115 absent (--json lists every row)." or,
+ * when none is listed, "Nothing to do: 2 already-moved (--json …)". A dry run says nothing was sent.
+ */
+function summarizeResults(listed: readonly FleetRow[], quiet: readonly FleetRow[], dryRun: boolean): string {
+  const rest = quiet.length ? `${countResults(quiet)} (--json lists every row)` : '';
+  let text = countResults(listed);
+  if (!text) text = rest ? `nothing to do: ${rest}` : 'nothing to do';
+  else if (rest) text += `. Not listed: ${rest}`;
+  return dryRun ? `Dry run: ${text}. Nothing was sent.` : `${text[0]?.toUpperCase()}${text.slice(1)}.`;
+}
+
+/** "2 moved, 1 already-moved", in the order the results first came; '' for no rows. */
+function countResults(rows: readonly FleetRow[]): string {
   const counts = new Map<string, number>();
   for (const row of rows) counts.set(row.result, (counts.get(row.result) ?? 0) + 1);
-  const parts = [...counts].map(([result, n]) => `${n} ${result}`);
-  const text = parts.length ? parts.join(', ') : 'nothing to do';
-  return dryRun ? `Dry run: ${text}. Nothing was sent.` : `${text[0]?.toUpperCase()}${text.slice(1)}.`;
+  return [...counts].map(([result, n]) => `${n} ${result}`).join(', ');
 }
 
 /** After the rows are printed: exit 130 when interrupted, else the shared code of the failed rows. */

@@ -28,11 +28,12 @@ export function defineMove(webhooks: Command, run: Run): void {
           'only the --events given) subscribes --to and unsubscribes --from. An event with\n' +
           'fewer than 3 URLs gets --to first, so it is never without a URL; one at the\n' +
           "service's limit of 3 loses --from first, and if --to is then refused, --from is\n" +
-          'subscribed again (restored). Prints one row per company and event: company_id,\n' +
-          'event, from, to, result (moved, already-moved, would-move, absent,\n' +
-          'skipped-inactive, failed, restored; a failed or restored row adds the reason).\n' +
-          'A second run sends nothing. Without --company, --file or --all it acts on the\n' +
-          "key's own account.",
+          'subscribed again (restored). Prints one row per company and event where something\n' +
+          'moved, would move or failed: company_id, event, from, to, result (moved,\n' +
+          'would-move, failed, restored; a failed or restored row adds the reason). The rows\n' +
+          'where nothing was to move (absent, already-moved, skipped-inactive) are counted on\n' +
+          'stderr; --json lists them too. A second run sends nothing. Without --company, --file\n' +
+          "or --all it acts on the key's own account.",
         [
           'agency webhooks move --from https://old-crm.example.com/hook --to https://crm.example.com/hook --all --dry-run',
           'agency webhooks move --from https://old-crm.example.com/hook --to https://crm.example.com/hook --all',
@@ -62,6 +63,7 @@ function moveCommand(rt: Runtime, opts: MoveOptions): Promise<void> {
     columns: COLUMNS,
     fields: (r: MoveRow) => [r.company_id, r.event, r.from, r.to, r.result],
     failed: ['failed', 'restored'],
+    quiet: ['absent', 'already-moved', 'skipped-inactive'],
   };
   const check = () => {
     const from = checkWebhookUrl(opts.from, '--from');
