@@ -114,18 +114,10 @@ export class AgencyClient {
   }
 
   async emailAccounts(companyId: number): Promise<EmailAccount[]> {
-    const res = await this.companyRequest(
-      companyId,
-      'GET',
-      PATHS.companyEmailAccounts,
-      'list the email accounts of',
-    );
-    return expectList(
-      this.debugging,
-      res.data,
-      isIdentified,
-      `the email accounts of company ${companyId}`,
-    ) as EmailAccount[];
+    const list = 'list the email accounts of';
+    const res = await this.companyRequest(companyId, 'GET', PATHS.companyEmailAccounts, list);
+    const what = `the email accounts of company ${companyId}`;
+    return expectList(this.debugging, res.data, isIdentified, what) as EmailAccount[];
   }
 
   async listCompanyUsersPage(
@@ -224,9 +216,9 @@ export class AgencyClient {
   }
 
   /**
-   * Subscribes `targetUrl` to `event` (sent in lower case, as the service documents subscriptions).
-   * The service refuses a pair it already has with 409 "Event defined for this url." (e.g. added since
-   * the list was read): the pair is there, which is what was asked, so that is 'exists', not a failure.
+   * Subscribes `targetUrl` to `event`. The service refuses a pair it already has with 409 "Event
+   * defined for this url." (e.g. added since the list was read): the pair is there, which is what was
+   * asked, so that is 'exists', not a failure.
    */
   async subscribeWebhook(
     companyId: number | undefined,
@@ -234,13 +226,7 @@ export class AgencyClient {
     targetUrl: string,
   ): Promise<'subscribed' | 'exists'> {
     try {
-      await this.http.request({
-        method: 'POST',
-        path: PATHS.webhookSubscribe,
-        body: { target_url: targetUrl, event: event.toLowerCase() },
-        companyId,
-        action: `subscribe ${accountName(companyId)} to ${event.toUpperCase()}`,
-      });
+      await this.changeWebhook('subscribe', companyId, event, targetUrl);
       return 'subscribed';
     } catch (error) {
       if (error instanceof ApiError && error.status === 409 && ALREADY_SUBSCRIBED.test(error.detail ?? ''))
@@ -250,12 +236,23 @@ export class AgencyClient {
   }
 
   async unsubscribeWebhook(companyId: number | undefined, event: string, targetUrl: string): Promise<void> {
-    await this.http.request({
+    await this.changeWebhook('unsubscribe', companyId, event, targetUrl);
+  }
+
+  /** Both take the same body; the event is sent in lower case, as the service documents subscriptions. */
+  private changeWebhook(
+    change: 'subscribe' | 'unsubscribe',
+    companyId: number | undefined,
+    event: string,
+    targetUrl: string,
+  ): Promise<HttpResponse> {
+    const subscribe = change === 'subscribe';
+    return this.http.request({
       method: 'POST',
-      path: PATHS.webhookUnsubscribe,
+      path: subscribe ? PATHS.webhookSubscribe : PATHS.webhookUnsubscribe,
       body: { target_url: targetUrl, event: event.toLowerCase() },
       companyId,
-      action: `unsubscribe ${accountName(companyId)} from ${event.toUpperCase()}`,
+      action: `${change} ${accountName(companyId)} ${subscribe ? 'to' : 'from'} ${event.toUpperCase()}`,
     });
   }
 

@@ -109,6 +109,8 @@ export interface Deliverability {
 }
 
 const DELIVERABILITY_COUNTERS = ['emails_sent', 'delivered_emails', 'views', 'replies', 'bounces'] as const;
+/** A counter of the deliverability listing: its value is a {current_period, previous_period} pair. */
+export type DeliverabilityCounter = (typeof DELIVERABILITY_COUNTERS)[number];
 
 /** One page of the agency blacklist (0-based paging). */
 export interface BlacklistPage {

@@ -5,7 +5,7 @@
  * metric of the period as a chart of every client against the previous period, then the numbers.
  * It prints well (print CSS) and reads on a phone (narrow layout).
  */
-import type { PeriodPair } from '../api/types.js';
+import type { DeliverabilityCounter, PeriodPair } from '../api/types.js';
 import { change, type DeliverabilityRow, percent, ratio } from '../fleet/deliverability.js';
 import { type Problem, SEVERITIES, type Severity, THRESHOLDS } from '../fleet/health-checks.js';
 
@@ -44,38 +44,32 @@ interface Metric {
 }
 
 const counter =
-  (field: (row: DeliverabilityRow) => PeriodPair) =>
-  (row: DeliverabilityRow): [number, number] => [field(row).current_period, field(row).previous_period];
+  (field: DeliverabilityCounter) =>
+  (row: DeliverabilityRow): [number, number] => [row[field].current_period, row[field].previous_period];
 
 const rate =
-  (top: (row: DeliverabilityRow) => PeriodPair, bottom: (row: DeliverabilityRow) => PeriodPair) =>
+  (top: DeliverabilityCounter, bottom: DeliverabilityCounter) =>
   (row: DeliverabilityRow): [number | null, number | null] => [
-    ratio(top(row).current_period, bottom(row).current_period),
-    ratio(top(row).previous_period, bottom(row).previous_period),
+    ratio(row[top].current_period, row[bottom].current_period),
+    ratio(row[top].previous_period, row[bottom].previous_period),
   ];
 
 const METRICS: readonly Metric[] = [
-  { key: 'sent', title: 'Emails sent', pair: counter((r) => r.emails_sent), format: number },
-  { key: 'delivered', title: 'Delivered', pair: counter((r) => r.delivered_emails), format: number },
-  { key: 'opened', title: 'Opened', pair: counter((r) => r.views), format: number },
-  { key: 'replied', title: 'Replied', pair: counter((r) => r.replies), format: number },
+  { key: 'sent', title: 'Emails sent', pair: counter('emails_sent'), format: number },
+  { key: 'delivered', title: 'Delivered', pair: counter('delivered_emails'), format: number },
+  { key: 'opened', title: 'Opened', pair: counter('views'), format: number },
+  { key: 'replied', title: 'Replied', pair: counter('replies'), format: number },
   {
     key: 'reply-rate',
     title: 'Reply rate (replies / delivered)',
-    pair: rate(
-      (r) => r.replies,
-      (r) => r.delivered_emails,
-    ),
-    format: (v) => percent(v),
+    pair: rate('replies', 'delivered_emails'),
+    format: percent,
   },
   {
     key: 'bounce-rate',
     title: 'Bounce rate (bounces / sent)',
-    pair: rate(
-      (r) => r.bounces,
-      (r) => r.emails_sent,
-    ),
-    format: (v) => percent(v),
+    pair: rate('bounces', 'emails_sent'),
+    format: percent,
     marks: [THRESHOLDS.bounceWarning, THRESHOLDS.bounceCritical],
   },
 ];

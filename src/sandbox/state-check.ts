@@ -5,14 +5,26 @@ function fail(what: string): never {
   throw new Error(what);
 }
 
-function checkFields(
-  v: unknown,
-  where: string,
-  fields: Record<string, 'number' | 'string' | 'boolean'>,
-): void {
+type FieldType = 'number' | 'string' | 'boolean';
+
+/** The fields each kind of record must have, by type. */
+const FIELDS = {
+  agencies: { number: ['id'], string: ['name', 'domain'] },
+  users: { number: ['id', 'agencyId'], string: ['name', 'email', 'role', 'hqKey'] },
+  companies: {
+    number: ['id', 'agencyId', 'ownerId', 'runningCampaigns', 'emailSlots', 'linkedinSlots'],
+    string: ['name'],
+    boolean: ['active', 'seeded'],
+  },
+  keys: { number: ['companyId', 'userId'], string: ['key', 'label'] },
+  webhooks: { string: ['target_url', 'event'] },
+  guests: { number: ['id'], string: ['email', 'name'], boolean: ['accepted'] },
+} satisfies Record<string, Partial<Record<FieldType, readonly string[]>>>;
+
+function checkFields(v: unknown, where: string, kind: keyof typeof FIELDS): void {
   if (!isObject(v)) fail(`${where} is not an object`);
-  for (const [field, type] of Object.entries(fields)) {
-    if (typeof v[field] !== type) fail(`${where}.${field} is not a ${type}`);
+  for (const [type, fields] of Object.entries(FIELDS[kind]) as [FieldType, readonly string[]][]) {
+    for (const field of fields) if (typeof v[field] !== type) fail(`${where}.${field} is not a ${type}`);
   }
 }
 
@@ -25,7 +37,7 @@ export function checkState(data: unknown): SandboxState {
   }
   const state = data as unknown as SandboxState;
   state.agencies.forEach((a, i) => {
-    checkFields(a, `agencies[${i}]`, { id: 'number', name: 'string', domain: 'string' });
+    checkFields(a, `agencies[${i}]`, 'agencies');
   });
   for (const id of [MAIN_AGENCY_ID, FOREIGN_AGENCY_ID]) {
     if (!state.agencies.some((a) => a.id === id)) fail(`agency ${id} is missing`);
@@ -37,14 +49,7 @@ export function checkState(data: unknown): SandboxState {
     keys.add(key);
   };
   state.users.forEach((u, i) => {
-    checkFields(u, `users[${i}]`, {
-      id: 'number',
-      agencyId: 'number',
-      name: 'string',
-      email: 'string',
-      role: 'string',
-      hqKey: 'string',
-    });
+    checkFields(u, `users[${i}]`, 'users');
     if (!agencyIds.has(u.agencyId)) fail(`users[${i}] belongs to an unknown agency`);
     if (u.role !== 'AGENCY_OWNER' && u.role !== 'AGENCY_MEMBER') fail(`users[${i}].role is unknown`);
     unique(u.hqKey, `users[${i}]`);
@@ -53,17 +58,7 @@ export function checkState(data: unknown): SandboxState {
   const userIds = new Set(state.users.map((u) => u.id));
   const companyIds = new Set<number>();
   state.companies.forEach((c, i) => {
-    checkFields(c, `companies[${i}]`, {
-      id: 'number',
-      agencyId: 'number',
-      name: 'string',
-      ownerId: 'number',
-      active: 'boolean',
-      runningCampaigns: 'number',
-      emailSlots: 'number',
-      linkedinSlots: 'number',
-      seeded: 'boolean',
-    });
+    checkFields(c, `companies[${i}]`, 'companies');
     if (companyIds.has(c.id)) fail(`companies[${i}] repeats id ${c.id}`);
     if (c.id >= state.nextCompanyId) fail(`companies[${i}].id is not below nextCompanyId`);
     if (!agencyIds.has(c.agencyId)) fail(`companies[${i}] belongs to an unknown agency`);
@@ -71,7 +66,7 @@ export function checkState(data: unknown): SandboxState {
     companyIds.add(c.id);
   });
   state.keys.forEach((k, i) => {
-    checkFields(k, `keys[${i}]`, { key: 'string', label: 'string', companyId: 'number', userId: 'number' });
+    checkFields(k, `keys[${i}]`, 'keys');
     if (!companyIds.has(k.companyId)) fail(`keys[${i}] belongs to an unknown company`);
     if (!userIds.has(k.userId)) fail(`keys[${i}] was created by an unknown user`);
     unique(k.key, `keys[${i}]`);
@@ -87,7 +82,7 @@ function checkOptionalLists(state: SandboxState): void {
     for (const [account, list] of Object.entries(state.webhooks)) {
       if (!Array.isArray(list)) fail(`webhooks.${account} is not an array`);
       list.forEach((w, i) => {
-        checkFields(w, `webhooks.${account}[${i}]`, { target_url: 'string', event: 'string' });
+        checkFields(w, `webhooks.${account}[${i}]`, 'webhooks');
       });
     }
   }
@@ -109,7 +104,7 @@ function checkOptionalLists(state: SandboxState): void {
       if (!Array.isArray(list)) fail(`guests.${company} is not an array`);
       list.forEach((g, i) => {
         const where = `guests.${company}[${i}]`;
-        checkFields(g, where, { id: 'number', email: 'string', name: 'string', accepted: 'boolean' });
+        checkFields(g, where, 'guests');
         if (!Array.isArray(g.permissions)) fail(`${where}.permissions is not an array`);
       });
     }

@@ -4,6 +4,7 @@
  * agency-wide listing (GET /v2/agency/deliverability), against the period of the same length before.
  */
 import type { Command } from '@commander-js/extra-typings';
+import type { DeliverabilityCounter } from '../../api/types.js';
 import type { ClientSelection } from '../../fleet/clients.js';
 import type { DeliverabilityRow } from '../../fleet/deliverability.js';
 import { change, percent } from '../../fleet/deliverability.js';
@@ -44,14 +45,18 @@ export interface DeliverabilityOptions extends ClientTargetFlags, Period {}
  * The contract's counters, each of the current period; on a terminal the change against the previous
  * period ("+12%") of some stands right after it (`change`: that column's priority, hidden first when narrow).
  */
-const COUNTERS: readonly { header: string; field: Counter; priority: number; change?: number }[] = [
+const COUNTERS: readonly {
+  header: string;
+  field: DeliverabilityCounter;
+  priority: number;
+  change?: number;
+}[] = [
   { header: 'sent', field: 'emails_sent', priority: 1, change: 3 },
   { header: 'delivered', field: 'delivered_emails', priority: 4 },
   { header: 'opened', field: 'views', priority: 4 },
   { header: 'replied', field: 'replies', priority: 2, change: 5 },
   { header: 'bounced', field: 'bounces', priority: 2, change: 5 },
 ];
-type Counter = 'emails_sent' | 'delivered_emails' | 'views' | 'replies' | 'bounces';
 
 function deliverabilityColumns(withChanges: boolean): Column<DeliverabilityRow>[] {
   const counters = COUNTERS.flatMap(({ header, field, priority, change: changePriority }) => {

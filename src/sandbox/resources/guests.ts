@@ -12,7 +12,7 @@
  * permissions of accepted guests: 200 with no body; an id that is not a guest of the company is 404
  * and nothing changes.
  */
-import { jsonBody, type Result, type Route, type RouteEnv } from '../routing.js';
+import { type Input, jsonBody, type Result, type Route, type RouteEnv } from '../routing.js';
 import type { Store } from '../store.js';
 import { type GuestRecord, type HqContext, isObject, SandboxError } from '../types.js';
 import { companyUsers } from './users.js';
@@ -130,27 +130,26 @@ export function acceptInvitations(store: Store, filter: { companyId?: number; em
   return accepted;
 }
 
+/** A company's two guest writes, each counted for the sandbox's stats. */
+const GUEST_WRITES = [
+  { path: 'invite_guest', method: 'POST', write: inviteGuests, counter: 'guestInvitations' },
+  {
+    path: 'guests/permissions',
+    method: 'PUT',
+    write: setGuestPermissions,
+    counter: 'guestPermissionChanges',
+  },
+] as const;
+
 export function guestRoutes(): Route[] {
-  return [
-    {
-      pattern: /^\/v2\/agency\/companies\/([^/]+)\/invite_guest$/,
-      methods: ['POST'],
-      agency: true,
-      handle: (c, { params, body }, env: RouteEnv) => {
-        const result = inviteGuests(env.store, c, params[0] as string, jsonBody(body));
-        env.counters.guestInvitations += 1;
-        return result;
-      },
+  return GUEST_WRITES.map(({ path, method, write, counter }) => ({
+    pattern: new RegExp(`^/v2/agency/companies/([^/]+)/${path}$`),
+    methods: [method],
+    agency: true,
+    handle: (c: HqContext, { params, body }: Input, env: RouteEnv) => {
+      const result = write(env.store, c, params[0] as string, jsonBody(body));
+      env.counters[counter] += 1;
+      return result;
     },
-    {
-      pattern: /^\/v2\/agency\/companies\/([^/]+)\/guests\/permissions$/,
-      methods: ['PUT'],
-      agency: true,
-      handle: (c, { params, body }, env: RouteEnv) => {
-        const result = setGuestPermissions(env.store, c, params[0] as string, jsonBody(body));
-        env.counters.guestPermissionChanges += 1;
-        return result;
-      },
-    },
-  ];
+  }));
 }
