@@ -21,26 +21,26 @@ import { CompanyDirectory } from './resolve.js';
 import { hasWebhook, lookalikeUrls, lookalikeUrlWarning } from './webhook-changes.js';
 import { listedEvent } from './webhook-input.js';
 
+/** Where a change other than a company's creation is made: the company by name, and its id if it exists. */
+interface AtCompany {
+  company: string;
+  company_id: number | null;
+}
+
 export type Change =
   | { type: 'company'; name: string }
-  | { type: 'key'; company: string; company_id: number | null; label: string }
-  | { type: 'webhook'; company: string; company_id: number | null; event: string; url: string }
-  | {
-      type: 'guest';
-      company: string;
-      company_id: number | null;
-      email: string;
-      permissions: GuestPermission[];
-    }
-  | {
-      type: 'guest-permissions';
-      company: string;
-      company_id: number | null;
-      email: string;
-      guest_id: number;
-      from: GuestPermission[];
-      to: GuestPermission[];
-    };
+  | ({ type: 'key' } & AtCompany & { label: string })
+  | ({ type: 'webhook' } & AtCompany & { event: string; url: string })
+  | ({ type: 'guest' } & AtCompany & { email: string; permissions: GuestPermission[] })
+  | ({ type: 'guest-permissions' } & AtCompany & {
+        email: string;
+        guest_id: number;
+        from: GuestPermission[];
+        to: GuestPermission[];
+      });
+
+/** What a change of one type says besides its type and its company. */
+type ChangeFields<K extends Change['type']> = Omit<Extract<Change, { type: K }>, 'type' | keyof AtCompany>;
 
 export interface Blocked {
   company: string;
@@ -62,6 +62,9 @@ export interface PlannedCompany {
   /** Guests whose permissions differ from the file's. */
   guestChanges: GuestChange[];
 }
+
+/** The lists of what a company is missing or has otherwise: each a kind of change. */
+type ChangeList = 'missingKeys' | 'missingWebhooks' | 'missingGuests' | 'guestChanges';
 
 export interface Plan {
   companies: PlannedCompany[];
@@ -210,50 +213,32 @@ async function readWebhooks(
 
 /** The changes in the order apply makes them: companies (file order), then keys, then webhooks. */
 export function planChanges(plan: Plan): Change[] {
-  const name = (c: PlannedCompany) => c.existing?.name ?? c.desired.name;
-  const id = (c: PlannedCompany) => c.existing?.id ?? null;
+  /** One kind of change over every company, in file order, from that company's list of them. */
+  const each = <K extends Exclude<Change['type'], 'company'>, L extends ChangeList>(
+    type: K,
+    list: L,
+    fields: (item: PlannedCompany[L][number]) => ChangeFields<K>,
+  ): Change[] =>
+    plan.companies.flatMap((c) => {
+      const at: AtCompany = {
+        company: c.existing?.name ?? c.desired.name,
+        company_id: c.existing?.id ?? null,
+      };
+      return c[list].map((item) => ({ type, ...at, ...fields(item) }) as Extract<Change, { type: K }>);
+    });
   return [
     ...plan.companies
       .filter((c) => !c.existing)
       .map((c): Change => ({ type: 'company', name: c.desired.name })),
-    ...plan.companies.flatMap((c) =>
-      c.missingKeys.map((label): Change => ({ type: 'key', company: name(c), company_id: id(c), label })),
-    ),
-    ...plan.companies.flatMap((c) =>
-      c.missingWebhooks.map(
-        (w): Change => ({
-          type: 'webhook',
-          company: name(c),
-          company_id: id(c),
-          event: listedEvent(w.event),
-          url: w.url,
-        }),
-      ),
-    ),
-    ...plan.companies.flatMap((c) =>
-      c.missingGuests.map(
-        (g): Change => ({
-          type: 'guest',
-          company: name(c),
-          company_id: id(c),
-          email: g.email,
-          permissions: g.permissions,
-        }),
-      ),
-    ),
-    ...plan.companies.flatMap((c) =>
-      c.guestChanges.map(
-        (g): Change => ({
-          type: 'guest-permissions',
-          company: name(c),
-          company_id: id(c),
-          email: g.email,
-          guest_id: g.id,
-          from: g.from,
-          to: g.to,
-        }),
-      ),
-    ),
+    ...each('key', 'missingKeys', (label) => ({ label })),
+    ...each('webhook', 'missingWebhooks', (w) => ({ event: listedEvent(w.event), url: w.url })),
+    ...each('guest', 'missingGuests', (g) => ({ email: g.email, permissions: g.permissions })),
+    ...each('guest-permissions', 'guestChanges', (g) => ({
+      email: g.email,
+      guest_id: g.id,
+      from: g.from,
+      to: g.to,
+    })),
   ];
 }
 
