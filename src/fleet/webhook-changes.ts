@@ -153,6 +153,7 @@ export async function eachAccount<R>(
 
 export async function changeWebhooks(api: WebhookPort, change: WebhookChange): Promise<WebhookChangeOutcome> {
   const lookalikes = new Map<string, string[]>();
+  const changeRows = changeAccount(api, change);
   const outcome = await eachAccount(api, change.targets, change, {
     skipped: (target) =>
       change.events.map((event) => row(target.companyId, event, change.url, 'skipped-inactive')),
@@ -163,7 +164,7 @@ export async function changeWebhooks(api: WebhookPort, change: WebhookChange): P
       })),
     withList: (target, present, fail) => {
       if (change.action === 'subscribe') noteLookalikes(target, present);
-      return changeAccount(api, target, present, change, fail);
+      return changeRows(target, present, fail);
     },
   });
   const expected = change.targets.length * change.events.length;
@@ -189,38 +190,47 @@ export async function changeWebhooks(api: WebhookPort, change: WebhookChange): P
   }
 }
 
-async function changeAccount(
-  api: WebhookPort,
-  target: Target,
-  present: readonly Webhook[],
-  change: WebhookChange,
-  fail: (error: AgencyError) => void,
-): Promise<WebhookRow[]> {
-  const { companyId } = target;
-  const cid = companyId ?? undefined;
-  const rows: WebhookRow[] = [];
-  for (const event of change.events) {
-    if (change.signal?.aborted) break;
-    const has = hasWebhook(present, event, change.url);
-    const subscribe = change.action === 'subscribe';
-    if (has === subscribe) {
-      rows.push(row(companyId, event, change.url, subscribe ? 'exists' : 'absent'));
-      continue;
-    }
-    if (change.dryRun) {
-      rows.push(row(companyId, event, change.url, subscribe ? 'would-subscribe' : 'would-unsubscribe'));
-      continue;
-    }
+/** One account whose list was read: only what is missing (subscribe) or present (unsubscribe) is sent. */
+function changeAccount(api: WebhookPort, change: WebhookChange): AccountWork<WebhookRow>['withList'] {
+  const subscribe = change.action === 'subscribe';
+  const { url } = change;
+  return (target, present, fail) =>
+    eachEvent(change.events, change.signal, async (event) => {
+      const { companyId } = target;
+      if (hasWebhook(present, event, url) === subscribe)
+        return row(companyId, event, url, subscribe ? 'exists' : 'absent');
+      if (change.dryRun)
+        return row(companyId, event, url, subscribe ? 'would-subscribe' : 'would-unsubscribe');
+      try {
+        let result: WebhookResult = 'unsubscribed';
+        if (subscribe) result = await api.subscribeWebhook(companyId ?? undefined, event, url);
+        else await api.unsubscribeWebhook(companyId ?? undefined, event, url);
+        return row(companyId, event, url, result);
+      } catch (error) {
+        if (!isRowFailure(error)) throw error;
+        fail(error);
+        return { ...row(companyId, event, url, 'failed'), error: rowError(error) };
+      }
+    });
+}
+
+/**
+ * The rows of one account's events, one event at a time and in order. None starts once the run is
+ * interrupted (Ctrl-C); the rows made so far are kept.
+ */
+export async function eachEvent<R>(
+  events: readonly string[],
+  signal: AbortSignal | undefined,
+  rowOf: (event: string) => Promise<R>,
+): Promise<R[]> {
+  const rows: R[] = [];
+  for (const event of events) {
+    if (signal?.aborted) break;
     try {
-      let result: WebhookResult = 'unsubscribed';
-      if (subscribe) result = await api.subscribeWebhook(cid, event, change.url);
-      else await api.unsubscribeWebhook(cid, event, change.url);
-      rows.push(row(companyId, event, change.url, result));
+      rows.push(await rowOf(event));
     } catch (error) {
       if (error instanceof InterruptedError) break;
-      if (!isRowFailure(error)) throw error;
-      fail(error);
-      rows.push({ ...row(companyId, event, change.url, 'failed'), error: rowError(error) });
+      throw error;
     }
   }
   return rows;

@@ -11,11 +11,17 @@
  * Reads first, so a second run sends nothing (`already-moved`, or `absent`).
  */
 import type { Webhook } from '../api/types.js';
-import { type AgencyError, InterruptedError } from '../errors.js';
+import type { AgencyError } from '../errors.js';
 import { isRowFailure, type RowError, rowError } from './failures.js';
 import type { WebhookPort } from './ports.js';
 import type { Target } from './targets.js';
-import { type AccountsOutcome, eachAccount, hasWebhook } from './webhook-changes.js';
+import {
+  type AccountsOutcome,
+  type AccountWork,
+  eachAccount,
+  eachEvent,
+  hasWebhook,
+} from './webhook-changes.js';
 import { listedEvent } from './webhook-input.js';
 
 /** The service's cap on URLs subscribed to one event in one account. */
@@ -67,7 +73,7 @@ export function moveWebhooks(api: WebhookPort, move: WebhookMove): Promise<Accou
   return eachAccount(api, move.targets, move, {
     skipped: (target) => rowsFor(target, named, 'skipped-inactive'),
     unreadable: (target, error) => rowsFor(target, named, 'failed', error),
-    withList: (target, present, fail) => moveAccount(api, target, present, move, fail),
+    withList: moveAccount(api, move),
   });
 }
 
@@ -83,37 +89,19 @@ function eventsOf(present: readonly Webhook[], move: WebhookMove): string[] {
   return events;
 }
 
-async function moveAccount(
-  api: WebhookPort,
-  target: Target,
-  present: readonly Webhook[],
-  move: WebhookMove,
-  fail: (error: AgencyError) => void,
-): Promise<MoveRow[]> {
-  const events = eventsOf(present, move);
-  if (events.length === 0) return [row(target.companyId, null, move, 'absent')];
-  const rows: MoveRow[] = [];
-  for (const event of events) {
-    if (move.signal?.aborted) break;
-    const hasFrom = hasWebhook(present, event, move.from);
-    const hasTo = hasWebhook(present, event, move.to);
-    if (!hasFrom) {
-      rows.push(row(target.companyId, event, move, hasTo ? 'already-moved' : 'absent'));
-      continue;
-    }
-    if (move.dryRun) {
-      rows.push(row(target.companyId, event, move, 'would-move'));
-      continue;
-    }
-    const urls = present.filter((w) => w.event.toLowerCase() === event).length;
-    try {
-      rows.push(await moveEvent(api, target, event, move, { hasTo, full: urls >= MAX_URLS_PER_EVENT }, fail));
-    } catch (error) {
-      if (error instanceof InterruptedError) break;
-      throw error;
-    }
-  }
-  return rows;
+function moveAccount(api: WebhookPort, move: WebhookMove): AccountWork<MoveRow>['withList'] {
+  return async (target, present, fail) => {
+    const events = eventsOf(present, move);
+    if (events.length === 0) return [row(target.companyId, null, move, 'absent')];
+    return eachEvent(events, move.signal, async (event) => {
+      const hasFrom = hasWebhook(present, event, move.from);
+      const hasTo = hasWebhook(present, event, move.to);
+      if (!hasFrom) return row(target.companyId, event, move, hasTo ? 'already-moved' : 'absent');
+      if (move.dryRun) return row(target.companyId, event, move, 'would-move');
+      const full = present.filter((w) => w.event.toLowerCase() === event).length >= MAX_URLS_PER_EVENT;
+      return moveEvent(api, target, event, move, { hasTo, full }, fail);
+    });
+  };
 }
 
 /** One event of one account, in the order the 3-URL cap allows. */

@@ -3,7 +3,7 @@ import { ApiError, ExitCode, NetworkError, UsageError } from '../../src/errors.j
 import { sharedExitCode } from '../../src/fleet/failures.js';
 import { changeWebhooks, type WebhookChange } from '../../src/fleet/webhook-changes.js';
 import { checkEvent, checkWebhookUrl, WEBHOOK_EVENTS } from '../../src/fleet/webhook-input.js';
-import { FakeAgency } from './fleet-fake.js';
+import { type Call, FakeAgency } from './fleet-fake.js';
 
 const URL_A = 'https://crm.example.com/hooks/woodpecker';
 
@@ -74,7 +74,9 @@ describe('webhooks subscribe / unsubscribe across accounts', () => {
       { company_id: 1002, event: 'PROSPECT_REPLIED', target_url: URL_A, result: 'subscribed' },
       { company_id: 1002, event: 'PROSPECT_BOUNCED', target_url: URL_A, result: 'subscribed' },
     ]);
-    expect(a.posts()).toEqual([
+    // Accounts run at once (concurrency 4): the order is the account's own, within each account.
+    const byCompany = (c: Call) => ('company' in c ? (c.company ?? 0) : 0);
+    expect(a.posts().sort((x, y) => byCompany(x) - byCompany(y))).toEqual([
       { op: 'subscribe', company: 1001, event: 'prospect_bounced', url: URL_A },
       { op: 'subscribe', company: 1002, event: 'prospect_replied', url: URL_A },
       { op: 'subscribe', company: 1002, event: 'prospect_bounced', url: URL_A },
