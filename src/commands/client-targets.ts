@@ -14,13 +14,18 @@ export interface ClientTargetFlags extends TargetFlags {
   inactive?: boolean | undefined;
 }
 
-export function addClientTargets<C extends Command>(command: C) {
+/**
+ * `inactive: 'refused'` (health, which cannot read an inactive client): --inactive is kept out of help
+ * and completion, and the command refuses it with its reason (refuseInactive).
+ */
+export function addClientTargets<C extends Command>(command: C, inactive: 'offered' | 'refused' = 'offered') {
+  const inactiveOption = new Option('--inactive', 'only inactive clients').conflicts('active');
   return command
     .option('--company <company>', 'only this client (id or exact name; repeatable)', collectValues)
     .option('--file <path>', "only the clients of a file: ids or exact names, one per line ('-' = stdin)")
     .addOption(new Option('--all', 'every active client').conflicts('inactive'))
     .addOption(new Option('--active', 'the same as --all').conflicts('inactive'))
-    .addOption(new Option('--inactive', 'only inactive clients').conflicts('active'));
+    .addOption(inactive === 'offered' ? inactiveOption : inactiveOption.hideHelp());
 }
 
 /** The targets with --file's text read (or stdin with '-'). */

@@ -263,6 +263,16 @@ describe('health', () => {
     expect(read.size).toBe(survey.length);
   });
 
+  it('--inactive is refused (exit 2, nothing sent): an inactive client cannot be read, so there is nothing to check', async () => {
+    const r = await h.run(['health', '--inactive']);
+    expectUsageError(r, h.sandbox, /health checks active clients only/);
+    expect(r.stderr).toMatch(/deliverability --inactive/);
+    expectUsageError(await h.run(['health', '--inactive', '--json']), h.sandbox, /active clients only/);
+    // Not offered: help leaves it out; deliverability, which can read them, keeps it.
+    expect((await h.run(['health', '--help'])).stdout).not.toMatch(/^ +--inactive /m);
+    expect((await h.run(['deliverability', '--help'])).stdout).toMatch(/^ +--inactive /m);
+  });
+
   it('without targets: the company list first (active only, nothing else meanwhile), then the clients and the listing', async () => {
     const r = await h.run(['health', '--json']);
     expect(r.code).toBe(7);

@@ -15,7 +15,7 @@ import { addClientTargets, type ClientTargetFlags, readClientTargets } from '../
 import { helpText, type Run } from '../command.js';
 
 export function define(command: Command, run: Run): void {
-  addClientTargets(command)
+  addClientTargets(command, 'refused')
     .option('--from <date>', 'first day of the period, YYYY-MM-DD (default: 30 days ago)')
     .option('--to <date>', 'last day of the period, YYYY-MM-DD (default: today)')
     .addOption(
@@ -37,7 +37,8 @@ export function define(command: Command, run: Run): void {
           '(warning); a bounce rate at or above 2% (warning) or 5% (critical); a campaign\n' +
           'with an error (critical); a reply rate that fell by half against the previous\n' +
           'period (warning); no running campaign (info); no webhook (info); a client that\n' +
-          'could not be read (unreadable, critical). Inactive clients are not checked.\n' +
+          'could not be read (unreadable, critical). Inactive clients are not checked\n' +
+          '(their accounts cannot be read; --inactive is refused).\n' +
           'Without targets every active client is checked. A summary goes to stderr.\n' +
           '--limit N checks the first N. --json prints the whole report by severity:\n' +
           '{"period", "companies_checked", "problems"}. Exit 7 when a problem at or above\n' +
@@ -84,6 +85,13 @@ const columns: Column<Problem>[] = [
 ];
 
 export async function health(rt: Runtime, opts: HealthOptions): Promise<void> {
+  if (opts.inactive) {
+    throw new UsageError(
+      "health checks active clients only: an inactive client's mailboxes, campaigns and webhooks " +
+        'cannot be read (the service answers 409).',
+      { hint: 'For their sending figures: agency deliverability --inactive' },
+    );
+  }
   const { parsePeriod } = await import('../../input/period.js');
   const { clientSelection } = await import('../../fleet/clients.js');
   const { optionalPositiveInt, parseConcurrency } = await import('../../input/parse.js');
