@@ -10,7 +10,7 @@ import type { CreationPlan } from '../../fleet/bulk-create.js';
 import { lookalikeWarning } from '../../fleet/names.js';
 import { parseNameLines, validateNames } from '../../input/parse.js';
 import { readInput } from '../../input/read.js';
-import { activeStyle } from '../../output/columns.js';
+import { companyColumns } from '../../output/columns.js';
 import { progressLine } from '../../output/progress.js';
 import { exists, listLines, MAX_LISTED } from '../../output/summary.js';
 import type { Column } from '../../output/writer.js';
@@ -62,12 +62,7 @@ const PLAN_COLUMNS: Column<PlanRow>[] = [
 ];
 
 function createdColumns(withKeys: boolean | undefined): Column<CreatedRow>[] {
-  const columns: Column<CreatedRow>[] = [
-    { header: 'id', value: (c) => c.id },
-    { header: 'name', value: (c) => c.name },
-    { header: 'owner', value: (c) => c.owner, priority: 2 },
-    { header: 'active', value: (c) => c.active, style: activeStyle, priority: 1 },
-  ];
+  const columns = companyColumns<CreatedRow>();
   if (withKeys) columns.push({ header: 'api key', value: (c) => c.api_key, kind: 'id' });
   return columns;
 }

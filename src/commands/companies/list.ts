@@ -4,7 +4,7 @@ import { paginate } from '../../api/paginate.js';
 import type { Company } from '../../api/types.js';
 import { UsageError } from '../../errors.js';
 import { optionalPositiveInt } from '../../input/parse.js';
-import { activeStyle } from '../../output/columns.js';
+import { companyColumns } from '../../output/columns.js';
 import { progressLine } from '../../output/progress.js';
 import { pageFacts } from '../../output/summary.js';
 import type { Column } from '../../output/writer.js';
@@ -40,11 +40,8 @@ export function defineList(companies: Command, run: Run): void {
     .action(run(listCompanies));
 }
 
-const companyColumns: Column<Company>[] = [
-  { header: 'id', value: (c) => c.id },
-  { header: 'name', value: (c) => c.name },
-  { header: 'owner', value: (c) => c.owner, priority: 2 },
-  { header: 'active', value: (c) => c.active, style: activeStyle, priority: 1 },
+const listColumns: Column<Company>[] = [
+  ...companyColumns<Company>(),
   {
     header: 'campaigns',
     name: 'running_campaigns',
@@ -70,7 +67,7 @@ async function listCompanies(rt: Runtime, opts: ListCompaniesOptions): Promise<v
   const active = opts.active ? true : opts.inactive ? false : undefined;
   const search = opts.search?.trim();
   if (search === '') throw new UsageError('--search needs some text, such as --search dental.');
-  rt.out.columns(companyColumns);
+  rt.out.columns(listColumns);
   const api = rt.api();
   const pages = pageFacts((p: number) => api.listCompaniesPage(p, active));
   const progress = progressLine(rt, 'companies');
@@ -96,7 +93,7 @@ async function listCompanies(rt: Runtime, opts: ListCompaniesOptions): Promise<v
     progress.done();
   }
   const filter = active === undefined ? '' : active ? 'active ' : 'inactive ';
-  await rt.out.list(companies, companyColumns, {
+  await rt.out.list(companies, listColumns, {
     empty:
       search === undefined
         ? emptyCompanies(filter, page)

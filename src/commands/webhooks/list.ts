@@ -43,17 +43,10 @@ const webhookColumns: Column<Webhook>[] = [
   { header: 'target url', value: (w) => w.target_url },
 ];
 
-interface Subscription {
-  company_id: number | null;
-  event: string;
-  target_url: string;
-}
+/** Across accounts: the same, after the account's column. */
+type Subscription = Webhook & { company_id: number | null };
 
-const subscriptionColumns: Column<Subscription>[] = [
-  companyColumn(),
-  { header: 'event', value: (r) => r.event, kind: 'name' },
-  { header: 'target url', value: (r) => r.target_url },
-];
+const subscriptionColumns: Column<Subscription>[] = [companyColumn(), ...webhookColumns];
 
 async function listWebhooks(rt: Runtime, opts: TargetFlags): Promise<void> {
   const fleet = opts.all === true || opts.file !== undefined || (opts.company?.length ?? 0) > 1;
