@@ -105,6 +105,13 @@ export async function* paginateZeroBased<T>(
   yield* pipeline(read, 0, false, options);
 }
 
+/**
+ * Pages asked ahead and answered, held until the consumer gets to them, at most this many times the
+ * depth: a page answered out of order frees its place in the account's queue for the next page at
+ * once, without the listing running away from a slow consumer.
+ */
+const HELD_PER_DEPTH = 2;
+
 async function* pipeline<T>(
   read: (page: number) => Promise<Fetched<T>>,
   first: number,
@@ -115,53 +122,93 @@ async function* pipeline<T>(
   if (limit !== undefined && limit <= 0) return;
   const depth = options.inFlight ?? runDepth;
   const currentDepth = () => Math.max(1, typeof depth === 'number' ? depth : depth());
-  /** Pages asked for ahead and not yet delivered, by page number. */
+  /** Pages asked for ahead and not yet delivered (in flight or answered), by page number. */
   const ahead = new Map<number, Promise<Fetched<T>>>();
   const lastAllowed = first + MAX_PAGES - 1;
   let limitCap = lastAllowed;
   let nextToAsk = first + 1;
+  /** The last page to ask for, once the first page has said how many there are. */
+  let lastToAsk = first;
+  let inFlight = 0;
+  /** The page the consumer is waiting for, if it is waiting, and the pages asked ahead answered so far. */
+  let awaiting: number | undefined;
+  const answered = new Set<number>();
+  /** The listing ended (its end, the consumer left, or a page asked ahead failed): ask for no more. */
+  let stopped = false;
+  // Called after each page delivered and as each page asked ahead is answered, in whatever order.
+  const askAhead = () => {
+    while (
+      !stopped &&
+      nextToAsk <= lastToAsk &&
+      inFlight < currentDepth() &&
+      ahead.size < currentDepth() * HELD_PER_DEPTH
+    ) {
+      inFlight++;
+      const page = nextToAsk;
+      const pending = read(page);
+      pending.then(
+        (fetched) => {
+          inFlight--;
+          answered.add(page);
+          if (fetched.end) stopped = true;
+          // Once the page the consumer waits for is in, it is checked first (a repeat ends the
+          // listing) and the consumer asks for more.
+          else if (awaiting === undefined || !answered.has(awaiting)) askAhead();
+        },
+        () => {
+          // The failure is thrown when the consumer gets to that page; nothing after it is needed.
+          inFlight--;
+          stopped = true;
+        },
+      );
+      ahead.set(nextToAsk++, pending);
+    }
+  };
   let delivered = 0;
   let previous: string | undefined;
-  for (let page = first; ; page++) {
-    const fetched = await (ahead.get(page) ?? read(page));
-    ahead.delete(page);
-    const signature = fetched.items.length > 0 ? JSON.stringify(fetched.items) : undefined;
-    if (signature !== undefined && signature === previous) {
-      throw new ResponseError(
-        `The service answered page ${page} with the same items as page ${page - 1}; stopped rather than repeat them.`,
-        null,
-      );
-    }
-    previous = signature;
-    // After the first page the page size is known: never ask ahead for a page beyond the limit.
-    if (page === first && limit !== undefined && fetched.items.length > 0) {
-      limitCap = first + Math.ceil(limit / fetched.items.length) - 1;
-    }
-    const end =
-      onlyFirst || fetched.end || (limit !== undefined && delivered + fetched.items.length >= limit);
-    if (!end) {
-      const lastToAsk = Math.min(fetched.lastPage, limitCap, lastAllowed);
-      nextToAsk = Math.max(nextToAsk, page + 1);
-      while (nextToAsk <= lastToAsk && ahead.size < currentDepth()) {
-        const pending = read(nextToAsk);
-        // A page asked ahead may fail after the listing has ended (limit, or an earlier failure).
-        pending.catch(() => undefined);
-        ahead.set(nextToAsk++, pending);
+  try {
+    for (let page = first; ; page++) {
+      awaiting = page;
+      const fetched = await (ahead.get(page) ?? read(page));
+      awaiting = undefined;
+      ahead.delete(page);
+      answered.delete(page);
+      const signature = fetched.items.length > 0 ? JSON.stringify(fetched.items) : undefined;
+      if (signature !== undefined && signature === previous) {
+        throw new ResponseError(
+          `The service answered page ${page} with the same items as page ${page - 1}; stopped rather than repeat them.`,
+          null,
+        );
+      }
+      previous = signature;
+      // After the first page the page size is known: never ask ahead for a page beyond the limit.
+      if (page === first && limit !== undefined && fetched.items.length > 0) {
+        limitCap = first + Math.ceil(limit / fetched.items.length) - 1;
+      }
+      const end =
+        onlyFirst || fetched.end || (limit !== undefined && delivered + fetched.items.length >= limit);
+      if (end) stopped = true;
+      else {
+        lastToAsk = Math.min(fetched.lastPage, limitCap, lastAllowed);
+        nextToAsk = Math.max(nextToAsk, page + 1);
+        askAhead();
+      }
+      for (const item of fetched.items) {
+        yield item;
+        delivered++;
+        if (limit !== undefined && delivered >= limit) return;
+      }
+      options.onPage?.(fetched.pagination, delivered);
+      if (end) return;
+      if (page >= lastAllowed) {
+        throw new ResponseError(
+          `The service still had pages after ${MAX_PAGES.toLocaleString('en-US')} pages; stopped rather than follow it forever.`,
+          null,
+        );
       }
     }
-    for (const item of fetched.items) {
-      yield item;
-      delivered++;
-      if (limit !== undefined && delivered >= limit) return;
-    }
-    options.onPage?.(fetched.pagination, delivered);
-    if (end) return;
-    if (page >= lastAllowed) {
-      throw new ResponseError(
-        `The service still had pages after ${MAX_PAGES.toLocaleString('en-US')} pages; stopped rather than follow it forever.`,
-        null,
-      );
-    }
+  } finally {
+    stopped = true;
   }
 }
 

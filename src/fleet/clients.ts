@@ -4,6 +4,8 @@
  * --inactive = the inactive ones. Checked locally first; a named id costs no company listing when the
  * deliverability listing already names the client, and otherwise only the pages until it is found.
  */
+
+import { paginate } from '../api/paginate.js';
 import type { Company, Deliverability } from '../api/types.js';
 import { UsageError } from '../errors.js';
 import type { Period } from '../input/period.js';
@@ -127,25 +129,58 @@ export async function selectClients(
   return { clients: await namedClients(selection.refs, directory, known), items };
 }
 
+export interface ClientsToCheck {
+  /** The clients in order: a list, or (every/listed) a stream that follows the company list's pages. */
+  clients: readonly Client[] | AsyncIterable<Client>;
+  /** How many there are (--limit counted in), as the company list's first page says when streamed. */
+  total: number | undefined;
+  /** The period's deliverability listing, still coming in. */
+  listing: Promise<Deliverability[]>;
+}
+
 /**
- * The clients `health` checks, and the period's listing as a promise: the clients' own reads need only
- * the company list, so the HQ account reads that first, alone, and the listing's pages while the
- * clients' reads (on their own accounts) are under way. Named clients need the listing first (it
+ * The clients `health` checks, and the period's listing as a promise. Their own reads need only the
+ * company list, and each page's clients can be read as soon as it arrives: so the HQ account reads the
+ * first page alone, and the clients' reads start while the rest of the list and the listing's pages
+ * come in (`limit`: no page beyond the first N clients). Named clients need the listing first (it
  * names them).
  */
 export async function clientsToCheck(
   api: ClientReader,
   selection: ClientSelection,
   period: Period,
-): Promise<{ clients: Client[]; listing: Promise<Deliverability[]> }> {
+  limit?: number,
+): Promise<ClientsToCheck> {
   if (selection.kind === 'named') {
     const { clients = [], items } = await selectClients(api, selection, period, 'active');
-    return { clients, listing: Promise.resolve(items) };
+    const chosen = limit === undefined ? clients : clients.slice(0, limit);
+    return { clients: chosen, total: chosen.length, listing: Promise.resolve(items) };
   }
   const active = selection.kind === 'listed' ? selection.active : true;
-  const companies = await fetchAllCompanies(api, active);
+  let total: number | undefined;
+  const companies = paginate(
+    async (page: number) => {
+      const answer = await api.listCompaniesPage(page, active);
+      if (page === 1) total = answer.pagination_data?.total_elements;
+      return answer;
+    },
+    { limit },
+  )[Symbol.asyncIterator]();
+  const first = await companies.next();
   const listing = readDeliverability(api, period);
   // Awaited later; a failure still reaches the caller then, but is not an unhandled rejection meanwhile.
   listing.catch(() => undefined);
-  return { clients: companies.map(({ id, name }) => ({ id, name, active })), listing };
+  if (total !== undefined && limit !== undefined) total = Math.min(total, limit);
+  const clients = async function* (): AsyncGenerator<Client> {
+    try {
+      for (let step = first; !step.done; step = await companies.next()) {
+        const { id, name } = step.value;
+        yield { id, name, active };
+      }
+    } finally {
+      // A run that stops early (Ctrl-C, --limit reached, an error) asks for no further page.
+      await companies.return(undefined);
+    }
+  };
+  return { clients: clients(), total: first.done ? 0 : total, listing };
 }

@@ -49,27 +49,64 @@ async function attempt<T>(read: () => Promise<T>): Promise<Outcome<T>> {
   }
 }
 
+/** A client's reads: mailboxes, campaigns, webhooks. */
+const READS = 3;
+
 /**
- * One client: its three reads at once, then every check whose read succeeded. `lastOnItsWay` is told
- * when one read is left: the service is on it, and the fan-out may start the next client meanwhile.
+ * When a lane may start its next client. A client's reads queue back to back in its own account, so
+ * the service is done with them about READS × (its time per request) after they were sent, whatever
+ * the round trip: the next client's reads, sent then, arrive as the service finishes this client's,
+ * and the lanes keep `concurrency` accounts at work instead of leaving each idle for a round trip.
+ * The time per request is the spacing of a client's answers (the median of the last ones).
+ */
+export class LanePacer {
+  readonly #spacings: number[] = [];
+
+  note(spacingMs: number): void {
+    this.#spacings.push(spacingMs);
+    if (this.#spacings.length > 31) this.#spacings.shift();
+  }
+
+  /** The service's time per request, once a few answers have shown it. */
+  perRequest(): number | undefined {
+    if (this.#spacings.length < 3) return undefined;
+    const sorted = [...this.#spacings].sort((a, b) => a - b);
+    return sorted[sorted.length >> 1];
+  }
+}
+
+/**
+ * One client: its three reads at once, then every check whose read succeeded. `release` frees the
+ * lane: once the first answer is in, when the pacer says the service is about done with the client,
+ * and at the latest when one read is left (the service is on it).
  */
 async function checkOne(
   api: AccountReader,
   client: Client,
   deliverability: Deliverability | undefined | Promise<Deliverability | undefined>,
-  lastOnItsWay: () => void = () => {},
+  release: () => void,
+  pacer: LanePacer,
 ): Promise<ClientResult> {
   const { id } = client;
-  let left = 3;
+  const sentAt = Date.now();
+  let left = READS;
+  let lastAnswer: number | undefined;
+  let timer: NodeJS.Timeout | undefined;
   const settled = <T>(outcome: Outcome<T>) => {
-    if (--left === 1) lastOnItsWay();
+    const now = Date.now();
+    if (lastAnswer === undefined) {
+      const perRequest = pacer.perRequest();
+      if (perRequest !== undefined) timer = setTimeout(release, sentAt + READS * perRequest - now);
+    } else pacer.note(now - lastAnswer);
+    lastAnswer = now;
+    if (--left === 1) release();
     return outcome;
   };
   const [mailboxes, campaigns, webhooks] = await Promise.all([
     attempt(() => api.mailboxes(id)).then(settled),
     attempt(() => api.campaigns(id)).then(settled),
     attempt(() => api.webhooks(id)).then(settled),
-  ]);
+  ]).finally(() => clearTimeout(timer));
   const outcomes = { mailboxes, campaigns, webhooks };
   const failed = Object.entries(outcomes).flatMap(([part, outcome]) =>
     'error' in outcome ? [[part, outcome.error] as const] : [],
@@ -91,14 +128,14 @@ async function checkOne(
 }
 
 /**
- * Every client checked, `concurrency` at a time (a lane moves on when its client's last read is on its
- * way back); `onResult` gets each client's result in the clients' order as soon as it and every client
+ * Every client checked, `concurrency` at a time (a lane moves on when the service is about done with
+ * its client, see LanePacer), as they come (`clients` may still be coming in); `onResult` gets each client's result in the clients' order as soon as it and every client
  * before it are done (so rows are printed as they come, and an interrupted run keeps them). An
  * inactive client the company list marked is not read.
  */
 export function checkClients(
   api: AccountReader,
-  clients: readonly Client[],
+  clients: readonly Client[] | AsyncIterable<Client>,
   listing: Promise<readonly Deliverability[]>,
   options: {
     concurrency: number;
@@ -108,6 +145,7 @@ export function checkClients(
   },
 ): Promise<OrderedRun<ClientResult>> {
   const byId = listing.then((items) => new Map(items.map((item) => [item.id, item])));
+  const pacer = new LanePacer();
   return mapInOrder(
     clients,
     options.concurrency,
@@ -120,6 +158,7 @@ export function checkClients(
               client,
               byId.then((map) => map.get(client.id)),
               release,
+              pacer,
             );
       options.onDone?.();
       return result;

@@ -12,14 +12,16 @@ export interface OrderedRun<R> {
 }
 
 /**
- * Maps items with at most `concurrency` lanes and calls `emit` in input order. A worker may call
- * `release()` to free its lane before it is done (its last request is on its way back), as with
- * mapPool. A worker's error stops new work; the workers in flight are awaited, what is done in order
- * is still emitted, and the error is returned (not thrown), so that the caller prints what was done
+ * Maps items with at most `concurrency` lanes and calls `emit` in input order. The items may be an
+ * async iterable that is still coming in (clients as the company list's pages arrive): a lane takes
+ * the next one when it is free. A worker may call `release()` to free its lane before it is done (its
+ * last request is on its way back), as with mapPool. A worker's error, or the items' (a page that
+ * could not be read), stops new work; the workers in flight are awaited, what is done in order is
+ * still emitted, and the error is returned (not thrown), so that the caller prints what was done
  * before reporting it. An aborted `signal` stops new work the same way.
  */
 export async function mapInOrder<T, R>(
-  items: readonly T[],
+  items: readonly T[] | AsyncIterable<T>,
   concurrency: number,
   worker: (item: T, index: number, release: () => void) => Promise<R>,
   emit: (result: R, index: number) => void,
@@ -28,9 +30,13 @@ export async function mapInOrder<T, R>(
   const done = new Map<number, R>();
   const results: R[] = [];
   const running: Promise<void>[] = [];
-  let next = 0;
+  const source = puller(items);
   let error: unknown;
   let failed = false;
+  const fail = (thrown: unknown) => {
+    if (!failed) error = thrown;
+    failed = true;
+  };
   // The gap a failed item leaves stops the flush: only the rows before it are emitted.
   const flush = () => {
     while (done.has(results.length)) {
@@ -41,29 +47,62 @@ export async function mapInOrder<T, R>(
       emit(result, index);
     }
   };
-  const lanes = Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, async () => {
-    while (next < items.length && !failed && !signal?.aborted) {
-      const index = next++;
+  const laneCount = Math.max(1, Array.isArray(items) ? Math.min(concurrency, items.length) : concurrency);
+  const lanes = Array.from({ length: laneCount }, async () => {
+    while (!failed && !signal?.aborted) {
+      let next: { item: T; index: number } | undefined;
+      try {
+        next = await source.next();
+      } catch (thrown) {
+        fail(thrown);
+        return;
+      }
+      if (!next || failed || signal?.aborted) return;
+      const { item, index } = next;
       let release = () => {};
       const released = new Promise<void>((resolve) => {
         release = resolve;
       });
-      const work = worker(items[index] as T, index, release).then(
-        (result) => {
-          done.set(index, result);
-          flush();
-        },
-        (thrown: unknown) => {
-          if (!failed) error = thrown;
-          failed = true;
-        },
-      );
+      const work = worker(item, index, release).then((result) => {
+        done.set(index, result);
+        flush();
+      }, fail);
       running.push(work);
       await Promise.race([work, released]);
     }
   });
   await Promise.all(lanes);
   await Promise.all(running);
+  await source.close();
   flush();
   return failed ? { results, error } : { results };
+}
+
+/** The items one at a time, numbered, whichever lane asks; an iterable is closed when the run ends. */
+function puller<T>(items: readonly T[] | AsyncIterable<T>) {
+  let index = 0;
+  if (Array.isArray(items)) {
+    const list = items as readonly T[];
+    return {
+      next: async () => (index < list.length ? { item: list[index] as T, index: index++ } : undefined),
+      close: async () => {},
+    };
+  }
+  const iterator = (items as AsyncIterable<T>)[Symbol.asyncIterator]();
+  let ended = false;
+  return {
+    next: async () => {
+      if (ended) return undefined;
+      const step = await iterator.next();
+      if (step.done) {
+        ended = true;
+        return undefined;
+      }
+      return { item: step.value, index: index++ };
+    },
+    // A run stopped early asks no further page.
+    close: async () => {
+      if (!ended) await iterator.return?.()?.catch(() => undefined);
+    },
+  };
 }

@@ -48,7 +48,11 @@ export interface ApiDeps {
   /** Network round trip outside the account's slot: half before a request reaches the queue, half after its answer. */
   rttMs: number;
   /** Per-account counters of the control API's stats. */
-  byAccount: { requests: Record<string, number>; rejected429: Record<string, number> };
+  byAccount: {
+    requests: Record<string, number>;
+    rejected429: Record<string, number>;
+    servedMs: Record<string, number>;
+  };
   /** v1 paths answer errors in the v1 envelope and an empty list as 204 (else as v2 does). */
   v1Dialect: boolean;
   queueLimit: number;
@@ -83,6 +87,7 @@ export function createApiHandler(deps: ApiDeps) {
     body: Body,
     record: RecordedRequest,
     gone: AbortSignal,
+    served: { from?: number; to?: number },
   ): Promise<Processed> {
     const method = req.method ?? 'GET';
     const dialect = deps.v1Dialect ? dialectOf(relPath) : 'v2';
@@ -131,6 +136,8 @@ export function createApiHandler(deps: ApiDeps) {
           : `Request waited more than ${deps.queueTimeoutMs} ms for account ${context.account}`;
       return error(429, detail);
     }
+    const slotFrom = performance.timeOrigin + performance.now();
+    served.from = slotFrom;
     try {
       if (deps.latencyMs > 0) await processingTime(deps.latencyMs, deps.closing);
       const input: Input = { method, params, query: queryOf(url), body };
@@ -144,6 +151,8 @@ export function createApiHandler(deps: ApiDeps) {
       if (deps.closing.aborted) return undefined;
       throw thrown;
     } finally {
+      served.to = performance.timeOrigin + performance.now();
+      bump(deps.byAccount.servedMs, context.account, served.to - slotFrom);
       release();
     }
   }
@@ -165,6 +174,7 @@ export function createApiHandler(deps: ApiDeps) {
     counters.requests += 1;
     const goneController = new AbortController();
     const arrived = performance.now();
+    const served: { from?: number; to?: number } = {};
     // Reported when the answer is handed to the network ('finish'), or when the request ends without
     // one ('close'): a later event would make the request look longer than it was.
     let reported = false;
@@ -180,6 +190,8 @@ export function createApiHandler(deps: ApiDeps) {
         startedAt: performance.timeOrigin + arrived,
         endedAt: performance.timeOrigin + ended,
         ...(record.fault ? { fault: record.fault } : {}),
+        account: record.account,
+        ...(served.from === undefined ? {} : { servedFrom: served.from, servedTo: served.to }),
       });
     };
     res.once('finish', report);
@@ -228,7 +240,7 @@ export function createApiHandler(deps: ApiDeps) {
     if (answersInsteadOfService(fault) && !(await travel(gone))) return;
     if (await answerBeforeProcessing(fault, res, record, dialect, gone)) return;
 
-    const result = await processApi(req, relPath, url, body, record, gone);
+    const result = await processApi(req, relPath, url, body, record, gone, served);
     if (!result || !(await travel(gone))) {
       if (!res.headersSent) res.destroy();
       return;
@@ -249,8 +261,8 @@ function requestUrl(req: IncomingMessage): string {
   return `http://${req.headers.host ?? ''}${req.url ?? '/'}`;
 }
 
-function bump(counts: Record<string, number>, account: string): void {
-  counts[account] = (counts[account] ?? 0) + 1;
+function bump(counts: Record<string, number>, account: string, by = 1): void {
+  counts[account] = (counts[account] ?? 0) + by;
 }
 
 /**

@@ -3,6 +3,7 @@
  * injection and request recording, put together behind one node:http server. What each request
  * goes through is in api.ts; the rules in resources/*.ts; the control API in control.ts.
  */
+import { setMaxListeners } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createApiHandler, type RecordedRequest } from './api.js';
@@ -80,6 +81,11 @@ export interface RequestLogEntry {
   endedAt: number;
   /** Kind of the fault that fired, if any. */
   fault?: string;
+  /** Rate-limit account ('hq:<agencyId>' or 'company:<id>'); '' when the request never got that far. */
+  account: string;
+  /** When the account's slot was given and given back (the service's own work), if it got one. */
+  servedFrom?: number;
+  servedTo?: number;
 }
 
 export interface Sandbox {
@@ -119,6 +125,8 @@ export interface SandboxStats extends Counters {
   rejected429: number;
   /** The same, per account. */
   rejected429ByAccount: Record<string, number>;
+  /** The account's slot held, in ms (the service's own work, --latency included), per account. */
+  servedMsByAccount: Record<string, number>;
 }
 
 const KEEP_ALIVE_MS = 30_000;
@@ -170,21 +178,29 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     guestPermissionChanges: 0,
   });
   const counters = zero();
-  const byAccount = { requests: {} as Record<string, number>, rejected429: {} as Record<string, number> };
+  const byAccount = {
+    requests: {} as Record<string, number>,
+    rejected429: {} as Record<string, number>,
+    servedMs: {} as Record<string, number>,
+  };
   const stats = (): SandboxStats => ({
     ...counters,
     maxConcurrentByAccount: { ...limiter.maxConcurrent },
     maxQueuedByAccount: { ...limiter.maxQueued },
     requestsByAccount: { ...byAccount.requests },
     rejected429ByAccount: { ...byAccount.rejected429 },
+    servedMsByAccount: { ...byAccount.servedMs },
   });
   const closing = new AbortController();
+  // Every request in progress listens for it (its timers): many clients at once are no leak.
+  setMaxListeners(0, closing.signal);
 
   const reset = () => {
     requests.length = 0;
     Object.assign(counters, zero());
     byAccount.requests = {};
     byAccount.rejected429 = {};
+    byAccount.servedMs = {};
     limiter.resetStats();
     faults.clear();
   };

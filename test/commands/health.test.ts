@@ -273,16 +273,33 @@ describe('health', () => {
     expect((await h.run(['deliverability', '--help'])).stdout).toMatch(/^ +--inactive /m);
   });
 
-  it('without targets: the company list first (active only, nothing else meanwhile), then the clients and the listing', async () => {
+  it("without targets: the company list's first page alone (active only), then each page's clients are read while the next pages come in", async () => {
+    const active = h.sandbox.store.companies(MAIN_AGENCY_ID, { active: true });
+    expect(active.length).toBeGreaterThan(50); // two pages of the company list
+    // The list's first two requests are held 600 ms each: page 1, then one asked ahead.
+    h.sandbox.addFault({ kind: 'stall', path: '/v2/agency/companies', stallMs: 600, times: 2 });
     const r = await h.run(['health', '--json']);
-    expect(r.code).toBe(7);
-    const paths = sent(h.sandbox).map((q) => q.path);
-    const lastCompanyPage = paths.lastIndexOf('/v2/agency/companies');
-    const firstOther = paths.findIndex((p) => p !== '/v2/agency/companies');
-    expect(lastCompanyPage).toBeLessThan(firstOther);
-    expect(sent(h.sandbox)[0]?.query.active).toBe('true');
-    // The listing is asked for with the clients' lists, after the company list, never before it.
-    expect(paths.indexOf('/v2/agency/deliverability')).toBeGreaterThan(lastCompanyPage);
+    expect(r.code, r.stderr).toBe(7);
+    const requests = h.sandbox.requests;
+    const [first] = requests;
+    expect([first?.path, first?.query]).toEqual(['/rest/v2/agency/companies', { active: 'true', page: '1' }]);
+    // Nothing else is asked for before the first page is in: the clients come from it.
+    const afterFirst = requests.slice(1);
+    expect(afterFirst.every((q) => q.startedAt >= (first?.startedAt ?? 0) + 500)).toBe(true);
+    const companyPages = requests.filter((q) => q.path === '/rest/v2/agency/companies');
+    expect(companyPages.map((q) => q.query)).toEqual([
+      { active: 'true', page: '1' },
+      { active: 'true', page: '2' },
+    ]);
+    // The second page was held 600 ms; the first page's clients were read meanwhile.
+    const second = companyPages[1] as (typeof requests)[number];
+    const firstPageIds = new Set(active.slice(0, 50).map((c) => String(c.id)));
+    const readMeanwhile = requests.filter(
+      (q) => firstPageIds.has(q.headers['x-company-id'] ?? '') && q.startedAt < second.startedAt + 400,
+    );
+    expect(readMeanwhile.length).toBeGreaterThanOrEqual(3 * 8); // every lane at work
+    expect(requests.filter((q) => q.path === '/rest/v2/agency/deliverability').length).toBeGreaterThan(0);
+    expect(JSON.parse(r.stdout).companies_checked).toBe(active.length);
   });
 
   it('a targeted run reads only its target: one listing page and its three lists, no company list', async () => {
@@ -313,6 +330,27 @@ describe('health', () => {
       page: '1',
       per_page: '50',
     });
+  });
+
+  it('a targeted client the listing leaves out: the listing, the company list up to the page naming it, its three lists', async () => {
+    const all = h.sandbox.store.companies(MAIN_AGENCY_ID);
+    const quiet = survey.filter((s) => !s.listed).at(-1);
+    if (!quiet) throw new Error('every client has activity');
+    const r = await h.run(['health', '--company', String(quiet.id), '--json']);
+    expect([0, 7]).toContain(r.code);
+    const listingPages = Math.max(1, Math.ceil(survey.filter((s) => s.listed).length / 50));
+    const pageOfQuiet = Math.floor(all.findIndex((c) => c.id === quiet.id) / 50) + 1;
+    const paths = sent(h.sandbox).map((q) => `${q.path} ${q.headers['x-company-id'] ?? 'HQ'}`);
+    expect(paths.sort()).toEqual(
+      [
+        ...Array.from({ length: listingPages }, () => '/v2/agency/deliverability HQ'),
+        ...Array.from({ length: pageOfQuiet }, () => '/v2/agency/companies HQ'),
+        `/v2/mailboxes ${quiet.id}`,
+        `/v1/campaign_list ${quiet.id}`,
+        `/v1/webhooks ${quiet.id}`,
+      ].sort(),
+    );
+    expect(JSON.parse(r.stdout).companies_checked).toBe(1);
   });
 
   it.each([

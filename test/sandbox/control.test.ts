@@ -50,6 +50,7 @@ describe('control API and recording', () => {
       requestsByAccount: { 'hq:1': 1 },
       rejected429: 0,
       rejected429ByAccount: {},
+      servedMsByAccount: { 'hq:1': expect.any(Number) },
       createdCompanies: 0,
       createdKeys: 0,
       webhooksSubscribed: 0,

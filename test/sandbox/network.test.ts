@@ -31,6 +31,10 @@ describe('network round trip and queue statistics', () => {
     expect(stats.maxConcurrentByAccount).toEqual({ 'hq:1': 1, [`company:${OLIVIA_ACTIVE}`]: 1 });
     expect(stats.rejected429ByAccount).toEqual({ 'hq:1': 3 });
     expect(stats.rejected429).toBe(3);
+    // The service's own work: 7 HQ requests served (3 refused), 300 ms each; 2 on the client account.
+    expect(stats.servedMsByAccount['hq:1']).toBeGreaterThanOrEqual(7 * 299);
+    expect(stats.servedMsByAccount['hq:1']).toBeLessThan(7 * 300 + 500);
+    expect(stats.servedMsByAccount[`company:${OLIVIA_ACTIVE}`]).toBeGreaterThanOrEqual(2 * 299);
     const viaHttp = await (await fetch(`${sb.url}/_sandbox/stats`)).json();
     expect(viaHttp).toMatchObject({
       maxQueuedByAccount: stats.maxQueuedByAccount,
@@ -41,6 +45,7 @@ describe('network round trip and queue statistics', () => {
       requestsByAccount: {},
       maxQueuedByAccount: {},
       rejected429ByAccount: {},
+      servedMsByAccount: {},
     });
   });
 

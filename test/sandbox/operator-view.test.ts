@@ -38,6 +38,12 @@ describe('the sandbox as a tool', () => {
       ['GET', '/rest/v1/me', 0, 'reset-after'],
     ]);
     expect(log[0]?.ms).toBeGreaterThanOrEqual(19);
+    // The account and its slot (the service's own work), for an account's timeline; none without one.
+    expect(log.map((e) => e.account)).toEqual(['hq:1', '', 'hq:1']);
+    const first = log[0] as RequestLogEntry;
+    expect((first.servedTo ?? 0) - (first.servedFrom ?? 0)).toBeGreaterThanOrEqual(19);
+    expect(first.servedFrom).toBeGreaterThanOrEqual(first.startedAt);
+    expect(log[1]?.servedFrom).toBeUndefined();
     // A timeline: each request's arrival and end, in order.
     for (const [i, e] of log.entries()) {
       expect(e.endedAt - e.startedAt).toBeCloseTo(e.ms, 2);

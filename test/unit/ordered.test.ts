@@ -78,3 +78,60 @@ describe('mapInOrder', () => {
     expect(run.results).toEqual([0, 1]);
   });
 });
+
+describe('mapInOrder over items still coming in (an async iterable)', () => {
+  async function* arriving(ids: number[], failAfter?: number) {
+    for (const id of ids) {
+      await later(3);
+      if (id === failAfter) throw new Error('page 2 could not be read');
+      yield id;
+    }
+  }
+
+  it('lanes take each item as it arrives; results in order', async () => {
+    const emitted: number[] = [];
+    const run = await mapInOrder(
+      arriving([1, 2, 3, 4, 5]),
+      2,
+      async (id) => id * 10,
+      (r) => emitted.push(r),
+    );
+    expect(run).toEqual({ results: [10, 20, 30, 40, 50] });
+    expect(emitted).toEqual([10, 20, 30, 40, 50]);
+  });
+
+  it("the items' own error ends the run after what was done, and is returned", async () => {
+    const run = await mapInOrder(
+      arriving([1, 2, 3, 4], 3),
+      2,
+      async (id) => id,
+      () => {},
+    );
+    expect(run.results).toEqual([1, 2]);
+    expect((run.error as Error).message).toBe('page 2 could not be read');
+  });
+
+  it('a run stopped early closes the items (no further page is asked for)', async () => {
+    let closed = false;
+    async function* endless() {
+      try {
+        for (let i = 0; ; i++) yield i;
+      } finally {
+        closed = true;
+      }
+    }
+    const controller = new AbortController();
+    const run = await mapInOrder(
+      endless(),
+      1,
+      async (i) => {
+        if (i === 2) controller.abort();
+        return i;
+      },
+      () => {},
+      controller.signal,
+    );
+    expect(run.results).toEqual([0, 1, 2]);
+    expect(closed).toBe(true);
+  });
+});

@@ -117,7 +117,7 @@ describe('paging always ends', () => {
     expect(asked).toEqual([1, 2]);
   });
 
-  it('a page that repeats the previous page is an error, after at most the pages in flight', async () => {
+  it('a page that repeats the previous page is an error, after at most the pages asked ahead', async () => {
     let calls = 0;
     const stuck = async (page: number): Promise<Page<number>> => {
       calls++;
@@ -130,7 +130,8 @@ describe('paging always ends', () => {
     expect(error).toBeInstanceOf(ResponseError);
     expect((error as ResponseError).exitCode).toBe(1);
     expect((error as Error).message).toMatch(/page 2 with the same items as page 1/);
-    expect(calls).toBeLessThanOrEqual(4);
+    // Page 1, then pages asked ahead while its items were handed on: up to twice the depth are held.
+    expect(calls).toBeLessThanOrEqual(1 + 2 * 3);
   });
 
   it('a server that ignores the page parameter is an error, not a loop', async () => {
@@ -306,5 +307,37 @@ describe('paginateZeroBased (the blacklist)', () => {
     expect(values).toHaveLength(450);
     expect(b.asked.map(([p]) => p).sort()).toEqual([0, 1, 2, 3, 4]);
     expect(b.peak()).toBeLessThanOrEqual(3);
+  });
+});
+
+describe('paginate asks ahead as pages come back, in whatever order', () => {
+  it('a page answered before an earlier one frees its place at once (depth 3)', async () => {
+    const asked: number[] = [];
+    const answers = new Map<number, () => void>();
+    const fetchPage = (page: number) =>
+      new Promise<Page<number>>((resolve) => {
+        asked.push(page);
+        answers.set(page, () =>
+          resolve({
+            content: [page],
+            pagination_data: { total_elements: 6, total_pages: 6, current_page_number: page, page_size: 1 },
+          }),
+        );
+      });
+    const tick = () => new Promise((r) => setTimeout(r, 5));
+    const listing = collect(paginate(fetchPage, { inFlight: 3 }));
+    await tick();
+    answers.get(1)?.();
+    await tick();
+    expect(asked).toEqual([1, 2, 3, 4]);
+    // Page 3 comes back before page 2: page 5 is asked for then, not once page 2 is in.
+    answers.get(3)?.();
+    await tick();
+    expect(asked).toEqual([1, 2, 3, 4, 5]);
+    for (const page of [2, 4, 5]) answers.get(page)?.();
+    await tick();
+    answers.get(6)?.();
+    expect(await listing).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(asked).toEqual([1, 2, 3, 4, 5, 6]);
   });
 });

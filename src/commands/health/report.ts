@@ -50,11 +50,13 @@ export async function healthReport(
   options: { concurrency: number; limit?: number | undefined; rows: RowStream<Problem> },
 ): Promise<HealthReport> {
   const { concurrency, limit, rows } = options;
-  // A lane has up to 4 reads in flight (a client's last, the next one's three): enough connections for all, and the HQ's.
+  // A lane has up to 5 reads in flight (a client's last two, the next one's three): enough connections
+  // for all, and the HQ's.
   const api = rt.api({ connections: 2 * concurrency + 1 });
-  const selected = await clientsToCheck(api, selection, period);
-  const clients = limit === undefined ? selected.clients : selected.clients.slice(0, limit);
-  const progress = progressLine(rt, `of ${clients.length} clients checked`);
+  const selected = await clientsToCheck(api, selection, period, limit);
+  const { clients, total } = selected;
+  const ofTotal = total === undefined ? '' : ` of ${total}`;
+  const progress = progressLine(rt, total === undefined ? 'clients checked' : `of ${total} clients checked`);
   let done = 0;
   const run = await checkClients(api, clients, selected.listing, {
     concurrency,
@@ -70,7 +72,7 @@ export async function healthReport(
   if (rt.ctx.signal.aborted || run.error instanceof InterruptedError) {
     if (rows.streaming) await rows.end();
     throw new PartialFailureError(
-      `Interrupted after ${results.length} of ${clients.length} clients; the rows above are what was checked.`,
+      `Interrupted after ${results.length}${ofTotal} clients; the rows above are what was checked.`,
       ExitCode.interrupted,
     );
   }
@@ -80,7 +82,7 @@ export async function healthReport(
   const checked = results.filter((r) => r.state === 'checked').map((r) => r.client);
   const problems = sortProblems(
     results.flatMap((r) => r.problems),
-    clients.map((c) => c.id),
+    results.map((r) => r.client.id),
   );
   const json: HealthJson = {
     period: { from: period.from ?? null, to: period.to ?? null },
