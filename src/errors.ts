@@ -94,6 +94,12 @@ export class ResponseError extends exitingWith(ExitCode.failure) {
 /** No answer: connection refused, reset, timed out (after retries where allowed). */
 export class NetworkError extends exitingWith(ExitCode.failure) {}
 
+/**
+ * No answer through a proxy: the proxy refused or could not be reached. Its hint is about the proxy
+ * variables; the "is the sandbox running?" hint of a refused local connection does not apply.
+ */
+export class ProxyFailure extends NetworkError {}
+
 /** The result could not be written (stdout or an output file failed): it is not lost silently. */
 export class OutputError extends exitingWith(ExitCode.failure) {}
 
@@ -134,6 +140,19 @@ export function sharedStatus(statuses: readonly (number | null)[]): number | nul
   const [first] = statuses;
   if (first === undefined || first === null) return null;
   return statuses.every((status) => status === first) ? first : null;
+}
+
+/** Whether the error, or one of its causes, carries this system error code (ECONNREFUSED). */
+export function hasCauseCode(error: unknown, code: string): boolean {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    if ((e as { code?: unknown }).code === code) return true;
+  }
+  return false;
+}
+
+/** A refused connection (nothing listens there): the request never left this machine. */
+export function connectionRefused(error: unknown): boolean {
+  return hasCauseCode(error, 'ECONNREFUSED');
 }
 
 export function exitCodeForStatus(status: number): ExitCode {

@@ -6,20 +6,20 @@
  * It is loaded lazily (import() on the first request) because undici is the heaviest module we have.
  */
 import { type Dispatcher, request } from 'undici';
-import { InterruptedError, NetworkError, ResponseError, UsageError } from '../errors.js';
+import { InterruptedError, ResponseError, UsageError } from '../errors.js';
 import { hasKeyShape } from '../input/api-key.js';
 import { HEADER_CONTROL } from '../input/header.js';
 import { createDispatcher, MAX_ANSWER_BYTES } from './dispatcher.js';
 import { type AccountGates, sharedGates } from './limit.js';
-import { certificateProblem, describeNetworkError, isTooLarge } from './network-errors.js';
-import { type ProxySettings, proxyRefusal, redactedProxy } from './proxy.js';
+import { describeNetworkError, isTooLarge } from './network-errors.js';
+import { BodyError, noAnswer } from './no-answer.js';
+import { bypassesProxy, localThroughProxyHint, type ProxySettings } from './proxy.js';
 import {
   type AnswerContext,
   failed,
   type HttpResponse,
   type ReadAnswer,
   readAnswer,
-  reasonPhrase,
   settle,
 } from './response.js';
 import {
@@ -85,19 +85,6 @@ export interface RequestSpec {
 
 /** Headers the tool sets itself or the connection owns: `api -H` cannot replace them. */
 const RESERVED_HEADERS = new Set(['x-api-key', 'host', 'content-length', 'connection', 'transfer-encoding']);
-
-/** The answer's status and headers arrived, but its body did not (connection closed, deadline passed). */
-class BodyError extends Error {
-  readonly code: string | undefined;
-  constructor(
-    readonly status: number,
-    readonly reason: string,
-    cause: unknown,
-  ) {
-    super(reason, { cause });
-    this.code = (cause as NodeJS.ErrnoException | undefined)?.code;
-  }
-}
 
 type Attempt = { kind: 'response'; answer: ReadAnswer } | { kind: 'network'; error: Error };
 
@@ -329,39 +316,21 @@ export class Http {
         gaveUp && !gaveUp.retry && gaveUp.reason === 'retry-after' ? gaveUp.retryAfterMs : undefined,
       debugging: this.debugging,
       redact: (text) => this.redact(text),
+      proxyHint: localThroughProxyHint(this.#options.baseUrl, this.#proxyInUse),
     };
     if (outcome.kind === 'response') return settle(outcome.answer, context);
-    const tries = attempts > 1 ? ` (tried ${attempts} times)` : '';
-    const error = outcome.error;
-    const { proxy } = this.#options;
-    const refused = proxy && proxyRefusal(error);
-    if (proxy && refused) {
-      throw new NetworkError(
-        failed(
-          context,
-          `the proxy ${redactedProxy(proxy.url)} refused: ${refused} ${reasonPhrase(refused)}`.trimEnd(),
-        ),
-        {
-          hint: `Check ${proxy.variable} (the proxy's address, and user:password@ before it if it asks for them), or list this host in NO_PROXY.`,
-          cause: error,
-        },
-      );
-    }
-    const why =
-      error instanceof BodyError
-        ? `the service answered ${error.status}, but ${error.reason}`
-        : describeNetworkError(error, new URL(this.#options.baseUrl).host);
-    const via = proxy ? ` through the proxy ${redactedProxy(proxy.url)}` : '';
-    throw new NetworkError(failed(context, `${why}${via}${tries}`), {
-      hint: certificateProblem(error)
-        ? "The certificate is checked against the system's authorities and NODE_EXTRA_CA_CERTS, never skipped: a network with its own authority needs NODE_EXTRA_CA_CERTS=/path/to/its-ca.pem."
-        : !isIdempotent(spec.method)
-          ? 'The service may or may not have processed this request: check before you run it again.'
-          : error instanceof BodyError
-            ? `The answer was cut short on the way (a proxy or an unstable connection); try again${this.debugging ? '' : ', or run with --debug'}.`
-            : `Check the base URL (${this.#options.baseUrl})${proxy ? `, ${proxy.variable}` : ''} and your network.`,
-      cause: error,
+    throw noAnswer(outcome.error, {
+      context,
+      attempts,
+      idempotent: isIdempotent(spec.method),
+      proxy: this.#proxyInUse,
     });
+  }
+
+  /** The proxy the base URL goes through: none when NO_PROXY sends it direct. */
+  get #proxyInUse(): ProxySettings | undefined {
+    const { proxy, baseUrl } = this.#options;
+    return proxy && !bypassesProxy(baseUrl, proxy.noProxy) ? proxy : undefined;
   }
 }
 

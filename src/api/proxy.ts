@@ -46,14 +46,18 @@ export function proxyFor(baseUrl: string, env: ProxyEnvironment): ProxySettings 
   const chosen = baseUrl.startsWith('https:') ? env.https : env.http;
   if (!chosen) return undefined;
   const [variable, value] = chosen;
+  // `proxy.example.com:3128` without a scheme means http://, as curl reads it.
+  const text = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`;
   let url: URL;
   try {
-    // `proxy.example.com:3128` without a scheme means http://, as curl reads it.
-    url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`);
+    url = new URL(text);
   } catch {
-    throw new UsageError(`${variable} is not a proxy URL: ${redactText(value)}; nothing was sent.`, {
-      hint: `Set it like ${variable}=http://proxy.example.com:3128 (user:password@ before the host if it needs them).`,
-    });
+    throw new UsageError(
+      `${variable} is not a proxy URL: ${redactText(value)} (${whatIsWrong(text)}); nothing was sent.`,
+      {
+        hint: `Set it like ${variable}=http://proxy.example.com:3128 (user:password@ before the host if it needs them).`,
+      },
+    );
   }
   if (!['http:', 'https:', 'socks5:', 'socks:'].includes(url.protocol)) {
     throw new UsageError(
@@ -64,6 +68,76 @@ export function proxyFor(baseUrl: string, env: ProxyEnvironment): ProxySettings 
     );
   }
   return { url, variable, noProxy: env.noProxy ?? '' };
+}
+
+/** Why a proxy value is not a URL, in a few words (the credentials are never quoted). */
+function whatIsWrong(text: string): string {
+  const afterScheme = text.replace(/^[^:]*:\/\//, '');
+  const authority = afterScheme.split(/[/?#]/)[0] ?? '';
+  const hostPort = authority.slice(authority.lastIndexOf('@') + 1);
+  if (/\s/.test(text)) return 'it contains a space';
+  if (hostPort === '' || hostPort.startsWith(':')) return 'it has no host';
+  const port = /:([^:\]]*)$/.exec(hostPort)?.[1];
+  if (port !== undefined && !/^\d+$/.test(port)) return `its port "${port}" is not a number`;
+  if (port !== undefined && Number(port) > 65535) return `its port ${port} is above 65535`;
+  return 'expected scheme://host:port';
+}
+
+/** host:port of the proxy, never its credentials: what messages name. */
+export function proxyAddress(url: URL): string {
+  const port = url.port || DEFAULT_PORTS[url.protocol] || '';
+  return port ? `${url.hostname}:${port}` : url.hostname;
+}
+
+const DEFAULT_PORTS: Record<string, string> = {
+  'http:': '80',
+  'https:': '443',
+  'socks:': '1080',
+  'socks5:': '1080',
+};
+
+/**
+ * Whether NO_PROXY sends this base URL direct, matched exactly as undici's EnvHttpProxyAgent (which
+ * routes the requests) matches it: `*`; a host and its subdomains (`example.com`, `.example.com` and
+ * `*.example.com` alike), with `:port` optionally.
+ */
+export function bypassesProxy(baseUrl: string, noProxy: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return false;
+  }
+  if (noProxy.trim() === '*') return true;
+  const hostname = url.host.replace(/:\d*$/, '').toLowerCase();
+  const port = url.port || DEFAULT_PORTS[url.protocol] || '';
+  for (const entry of noProxy.split(/[,\s]/).filter(Boolean)) {
+    const [, host = entry, entryPort] = /^(.+):(\d+)$/.exec(entry) ?? [];
+    if (entryPort && Number(entryPort) !== Number(port)) continue;
+    const name = host.replace(/^\*?\./, '').toLowerCase();
+    if (hostname === name || hostname.endsWith(`.${name}`)) return true;
+  }
+  return false;
+}
+
+/**
+ * A base URL on this machine (the sandbox) whose requests a proxy variable sends through a proxy, which
+ * cannot reach this machine's 127.0.0.1: the hint that says so and how to go direct.
+ */
+export function localThroughProxyHint(baseUrl: string, proxy: ProxySettings | undefined): string | undefined {
+  if (!proxy) return undefined;
+  let host: string;
+  try {
+    host = new URL(baseUrl).hostname;
+  } catch {
+    return undefined;
+  }
+  if (!(host === 'localhost' || host === '[::1]' || /^127\./.test(host))) return undefined;
+  const noProxy = proxy.noProxy ? `${proxy.noProxy},${host}` : `${host},localhost`;
+  return (
+    `${baseUrl} is on this machine, but ${proxy.variable} sends its requests through the proxy ` +
+    `${proxyAddress(proxy.url)}: set NO_PROXY=${noProxy} to go direct, or unset ${proxy.variable}.`
+  );
 }
 
 /** The proxy's address without its credentials: http://[redacted]@proxy:3128. */

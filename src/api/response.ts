@@ -70,7 +70,15 @@ export interface AnswerContext {
   debugging: boolean;
   /** Removes the key from any text about to be shown. */
   redact: (text: string) => string;
+  /**
+   * Set when the base URL is on this machine but a proxy carries the requests: a gateway error is then
+   * most likely the proxy's, and this hint (NO_PROXY) replaces the service's.
+   */
+  proxyHint?: string | undefined;
 }
+
+/** The answers a proxy gives when it cannot reach the address it was asked for. */
+const GATEWAY_STATUSES = [502, 503, 504];
 
 const TOO_MANY_REQUESTS = 'E_TOO_MANY_REQUESTS';
 /** The status each v1 error code means, whatever status carried it (the docs list them under 400). */
@@ -159,9 +167,11 @@ export function settle(answer: ReadAnswer, ctx: AnswerContext): HttpResponse {
       ),
       status,
       {
-        hint: ctx.debugging
-          ? 'The response may have been cut short or come from a proxy; try again.'
-          : 'The response may have been cut short or come from a proxy; try again, or run with --debug.',
+        hint:
+          ctx.proxyHint ??
+          (ctx.debugging
+            ? 'The response may have been cut short or come from a proxy; try again.'
+            : 'The response may have been cut short or come from a proxy; try again, or run with --debug.'),
       },
     );
   }
@@ -209,16 +219,19 @@ function apiError(answer: ReadAnswer, ctx: AnswerContext): ApiError {
     ctx,
     `the service answered ${status}${meant}${quoted ? ` ${quoted}` : ''}${served}${tries}${waited}`,
   );
-  const hint = hintFor({
-    status: meaning,
-    title,
-    detail,
-    path: ctx.path,
-    baseUrl: ctx.baseUrl,
-    company: ctx.company,
-    companyHeader: ctx.companyHeader,
-    message,
-  });
+  const fromProxy = ctx.proxyHint !== undefined && GATEWAY_STATUSES.includes(status);
+  const hint = fromProxy
+    ? ctx.proxyHint
+    : hintFor({
+        status: meaning,
+        title,
+        detail,
+        path: ctx.path,
+        baseUrl: ctx.baseUrl,
+        company: ctx.company,
+        companyHeader: ctx.companyHeader,
+        message,
+      });
   // The status is the service's own, except a 429 in disguise (retried and reported as one); the exit
   // code follows the meaning.
   return new ApiError(message, {

@@ -6,7 +6,14 @@
  */
 import { MAX_COMPANIES_PER_REQUEST } from '../api/client.js';
 import type { Company, CreatedCompany } from '../api/types.js';
-import { AgencyError, ApiError, ExitCode, InterruptedError, UsageError } from '../errors.js';
+import {
+  AgencyError,
+  ApiError,
+  connectionRefused,
+  ExitCode,
+  InterruptedError,
+  UsageError,
+} from '../errors.js';
 import type { Progress } from '../output/progress.js';
 import { listLines, MAX_LISTED } from '../output/summary.js';
 import { fetchAllCompanies } from './all-companies.js';
@@ -158,7 +165,8 @@ export async function createInChunks(
 function answerMayBeLost(error: AgencyError): boolean {
   if (error instanceof UsageError || error instanceof InterruptedError) return false;
   if (error instanceof ApiError) return error.status >= 500;
-  return true;
+  // A refused connection (the service's, or a proxy's) means the request never left this machine.
+  return !connectionRefused(error);
 }
 
 /**

@@ -5,7 +5,7 @@
  * the user changes the right one.
  */
 import { type Context, DEFAULT_TIMEOUT_SECONDS, type Environment, type GlobalFlags } from '../context.js';
-import { AgencyError, NetworkError } from '../errors.js';
+import { AgencyError, NetworkError, ProxyFailure } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 
 export interface RunFacts {
@@ -27,7 +27,7 @@ export function networkHint(error: unknown, facts: RunFacts): string | undefined
       ? error.hint.replace('the base URL', `the base URL (${facts.baseUrl}, from ${where})`)
       : undefined;
   }
-  if (!(error instanceof NetworkError)) return undefined;
+  if (!(error instanceof NetworkError) || error instanceof ProxyFailure) return undefined;
   const code = causeCode(error);
   if (code === 'ECONNREFUSED' && facts.baseUrl !== undefined && isLocal(facts.baseUrl)) {
     return `${pointsAt(facts)} ${facts.baseUrl}: is \`agency sandbox\` running? Start it in another terminal, or check the port.`;

@@ -5,6 +5,9 @@
  * its credentials never printed, --debug showing the proxy redacted, the in-flight limits kept, and
  * certificate problems named and never retried.
  */
+
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
 import { type Harness, type RunResult, startHarness } from '../helpers/cli.js';
@@ -155,7 +158,7 @@ describe.skipIf(!HAVE_OPENSSL)('a proxy that asks for credentials', () => {
       expect(r.code, r.stderr).toBe(1);
       expect(r.stdout).toBe('');
       expect(r.stderr).toContain(
-        `the proxy http://[redacted]@127.0.0.1:${guarded.port} refused: 407 Proxy Authentication Required`,
+        `the proxy 127.0.0.1:${guarded.port} (${name}) refused: 407 Proxy Authentication Required`,
       );
       expect(r.stderr).toContain(`hint: Check ${name}`);
       expect(r.stderr).not.toContain('wrong-Pass');
@@ -183,13 +186,70 @@ describe.skipIf(!HAVE_OPENSSL)('a proxy whose policy refuses the host', () => {
       const r = await run(['companies', 'list'], { HTTPS_PROXY: strict.url });
       expect(r.code, r.stderr).toBe(1);
       expect(r.stdout).toBe('');
-      expect(r.stderr).toContain(`the proxy ${strict.url} refused: 403 Forbidden`);
+      expect(r.stderr).toContain(`the proxy 127.0.0.1:${strict.port} (HTTPS_PROXY) refused: 403 Forbidden`);
       expect(r.stderr).toContain('hint: Check HTTPS_PROXY');
       expect(strict.visits).toHaveLength(1);
       expect(h.requests()).toEqual([]);
     } finally {
       await strict.close();
     }
+  });
+});
+
+describe('a proxy that is not there, or not a URL', () => {
+  /** A port on 127.0.0.1 where nothing listens. */
+  async function closedPort(): Promise<number> {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    return port;
+  }
+
+  it('the proxy refuses the connection: said of the proxy (host:port, variable), never its credentials; the local sandbox gets a NO_PROXY hint', async () => {
+    const port = await closedPort();
+    const r = await run(
+      ['companies', 'create', '--name', 'Through A Dead Proxy'],
+      {
+        HTTP_PROXY: `http://alice:${SECRET}@127.0.0.1:${port}`,
+      },
+      h.sandbox.baseUrl,
+    );
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(
+      `the proxy 127.0.0.1:${port} (HTTP_PROXY) refused the connection; nothing reached the service`,
+    );
+    // A refused connection sent nothing: the company is "not created", not "unknown".
+    expect(r.stderr).toMatch(/Not created \(1\):\n +Through A Dead Proxy/);
+    expect(r.stderr).not.toMatch(/Unknown whether|is `agency sandbox` running/);
+    expect(r.stderr).toContain(
+      `hint: ${h.sandbox.baseUrl} is on this machine, but HTTP_PROXY sends its requests through the proxy 127.0.0.1:${port}: set NO_PROXY=127.0.0.1,localhost to go direct, or unset HTTP_PROXY.`,
+    );
+    expect(r.stderr).not.toContain(SECRET);
+    expect(r.stderr).not.toContain('alice');
+    expect(h.requests()).toEqual([]);
+  });
+
+  it('NO_PROXY that covers the sandbox: the dead proxy is never asked', async () => {
+    const port = await closedPort();
+    const r = await run(
+      ['me'],
+      { HTTP_PROXY: `http://127.0.0.1:${port}`, NO_PROXY: 'localhost,127.0.0.1' },
+      h.sandbox.baseUrl,
+    );
+    expect(r.code, r.stderr).toBe(0);
+  });
+
+  it('an invalid proxy URL: exit 2 naming the variable and what is wrong, nothing sent', async () => {
+    const r = await run(['me'], { HTTP_PROXY: `http://alice:${SECRET}@proxy.corp:99999` }, h.sandbox.baseUrl);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(
+      'error: HTTP_PROXY is not a proxy URL: http://[redacted]@proxy.corp:99999 (its port 99999 is above 65535); nothing was sent.',
+    );
+    expect(r.stderr).not.toContain(SECRET);
+    expect(h.requests()).toEqual([]);
   });
 });
 

@@ -1,6 +1,8 @@
 /** Which proxy a base URL uses, read as curl and gh read the variables, and how it is shown. */
 import { describe, expect, it } from 'vitest';
 import {
+  bypassesProxy,
+  proxyAddress,
   proxyFor,
   proxyRefusal,
   proxyToken,
@@ -64,5 +66,40 @@ describe('the proxy variables', () => {
     expect(proxyRefusal(new Error('Proxy response (403) !== 200 when HTTP Tunneling'))).toBe(403);
     expect(proxyRefusal(new Error('Proxy Authentication Required (407)'))).toBe(407);
     expect(proxyRefusal(new Error('connect ECONNREFUSED'))).toBeUndefined();
+  });
+
+  it.each([
+    ['http://proxy:99999', 'its port 99999 is above 65535'],
+    ['http://proxy:abc', 'its port "abc" is not a number'],
+    ['http://bob:hunter2@:3128', 'it has no host'],
+    ['http://', 'it has no host'],
+    ['http://pro xy:3128', 'it contains a space'],
+  ])('%s: the message says what is wrong with it', (value, why) => {
+    const env = readProxyEnvironment({ HTTP_PROXY: value });
+    expect(() => proxyFor('http://127.0.0.1:8099/rest', env)).toThrow(
+      new RegExp(
+        `^HTTP_PROXY is not a proxy URL: .*\\(${why.replace(/[()"]/g, '\\$&')}\\); nothing was sent\\.$`,
+      ),
+    );
+    expect(() => proxyFor('http://127.0.0.1:8099/rest', env)).not.toThrow(/hunter2/);
+  });
+
+  it('messages name the proxy as host:port, never with its credentials', () => {
+    expect(proxyAddress(new URL('http://alice:pw@proxy.corp:3128'))).toBe('proxy.corp:3128');
+    expect(proxyAddress(new URL('http://proxy.corp'))).toBe('proxy.corp:80');
+  });
+
+  it('NO_PROXY is matched as undici matches it: hosts with their subdomains, ports, *', () => {
+    const local = 'http://127.0.0.1:8099/rest';
+    expect(bypassesProxy(local, '')).toBe(false);
+    expect(bypassesProxy(local, '*')).toBe(true);
+    expect(bypassesProxy(local, 'localhost, 127.0.0.1')).toBe(true);
+    expect(bypassesProxy(local, '127.0.0.1:8099')).toBe(true);
+    expect(bypassesProxy(local, '127.0.0.1:8098')).toBe(false);
+    expect(bypassesProxy('https://api.woodpecker.co/rest', 'woodpecker.co')).toBe(true);
+    expect(bypassesProxy('https://api.woodpecker.co/rest', '.woodpecker.co')).toBe(true);
+    expect(bypassesProxy('https://api.woodpecker.co/rest', '*.woodpecker.co')).toBe(true);
+    expect(bypassesProxy('https://api.woodpecker.co/rest', 'pecker.co')).toBe(false);
+    expect(bypassesProxy('https://api.woodpecker.co/rest', 'woodpecker.co:80')).toBe(false);
   });
 });

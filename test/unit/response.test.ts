@@ -238,3 +238,38 @@ describe('answers that are not usable data', () => {
     expect(res.headers['x-request-id']).toBe('abc');
   });
 });
+
+describe('a local base URL reached through a proxy', () => {
+  const proxyHint = 'http://127.0.0.1:8099/rest is on this machine, but HTTP_PROXY sends … set NO_PROXY=…';
+
+  it('a gateway error (most likely the proxy, which cannot reach this machine) gets the NO_PROXY hint', () => {
+    for (const status of [502, 503, 504]) {
+      const e = error(
+        status,
+        { title: 'Bad Gateway', status, detail: 'upstream unreachable' },
+        { proxyHint },
+      );
+      expect(e.hint).toBe(proxyHint);
+    }
+    const page = (() => {
+      try {
+        settle(
+          readAnswer({
+            status: 502,
+            headers: { 'content-type': 'text/html' },
+            text: '<html>proxy error</html>',
+          }),
+          ctx({ proxyHint }),
+        );
+      } catch (e) {
+        return e as ResponseError;
+      }
+      throw new Error('expected an error');
+    })();
+    expect(page.hint).toBe(proxyHint);
+  });
+
+  it("the service's own refusals keep their hints", () => {
+    expect(error(401, { title: 'Unauthorized', status: 401 }, { proxyHint }).hint).toMatch(/agency login/);
+  });
+});
