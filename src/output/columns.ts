@@ -24,3 +24,14 @@ export function companyColumns<R extends CreatedCompany>(): Column<R>[] {
     { header: 'active', value: (c) => c.active, style: activeStyle, priority: 1 },
   ];
 }
+
+/** Why a row failed (its error's message), last in the rows of a command that goes on past failures. */
+export function reasonColumn<R extends { error?: { message: string } | undefined }>(): Column<R> {
+  return {
+    header: 'reason',
+    name: 'error',
+    aliases: ['reason'],
+    value: (r) => r.error?.message,
+    kind: 'problem',
+  };
+}

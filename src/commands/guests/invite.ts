@@ -10,6 +10,7 @@ import { checkDistinct, checkGuestEmail } from '../../fleet/guests.js';
 import { companyIdFor, parseCompanyRef } from '../../fleet/resolve.js';
 import { parseCsv } from '../../input/csv.js';
 import { readInput } from '../../input/read.js';
+import { reasonColumn } from '../../output/columns.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { collectValues, helpText, type Run } from '../command.js';
@@ -58,13 +59,7 @@ const columns: Column<InviteRow>[] = [
   { header: 'email', value: (r) => r.email, kind: 'email' },
   { header: 'result', value: (r) => r.result, kind: 'count' },
 ];
-const errorColumn: Column<InviteRow> = {
-  header: 'reason',
-  name: 'error',
-  aliases: ['reason'],
-  value: (r) => r.error?.message,
-  kind: 'problem',
-};
+const errorColumn = reasonColumn<InviteRow>();
 
 async function inviteCommand(rt: Runtime, company: string, opts: InviteOptions): Promise<void> {
   const ref = parseCompanyRef(company, 'company');

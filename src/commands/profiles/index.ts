@@ -1,6 +1,6 @@
 /** `agency profiles list | use | remove`. A whole key is never shown here: at most its first and last 4 characters. */
 import type { Command } from '@commander-js/extra-typings';
-import { maskKey, validateProfileName } from '../../config.js';
+import { type ConfigData, maskKey, validateProfileName } from '../../config.js';
 import { unknownProfile } from '../../context.js';
 import type { Runtime } from '../../runtime.js';
 import { helpText, printsNoList, type Run } from '../command.js';
@@ -19,31 +19,41 @@ export function define(profiles: Command, run: Run): void {
       ),
     )
     .action(run(listProfiles));
-  printsNoList(profiles.command('use'))
-    .description('make a profile the current one')
-    .argument('<name>')
-    .addHelpText(
-      'after',
-      helpText(
+  // use and remove act on one saved profile, named; they say what they did on stderr and print no list.
+  const onProfile = (
+    verb: string,
+    description: string,
+    help: { prints: string; examples: string[] },
+    handler: (rt: Runtime, name: string, opts: object) => Promise<void>,
+  ) =>
+    printsNoList(profiles.command(verb))
+      .description(description)
+      .argument('<name>')
+      .addHelpText('after', helpText(help.prints, help.examples))
+      .action(run(handler));
+  onProfile(
+    'use',
+    'make a profile the current one',
+    {
+      prints:
         'Says which profile is now current (on stderr). Later commands use it, unless\n' +
-          '--profile or AGENCY_PROFILE names another.',
-        ['agency profiles use sandbox', 'agency profiles use default'],
-      ),
-    )
-    .action(run(useProfile));
-  printsNoList(profiles.command('remove'))
-    .description('remove a profile and its key')
-    .argument('<name>')
-    .addHelpText(
-      'after',
-      helpText(
+        '--profile or AGENCY_PROFILE names another.',
+      examples: ['agency profiles use sandbox', 'agency profiles use default'],
+    },
+    useProfile,
+  );
+  onProfile(
+    'remove',
+    'remove a profile and its key',
+    {
+      prints:
         'Says which profile was removed (on stderr). If it was the current one,\n' +
-          '"default" becomes current: the tool never switches to another account by\n' +
-          'itself.',
-        ['agency profiles remove old-agency', 'agency profiles remove sandbox'],
-      ),
-    )
-    .action(run(removeProfile));
+        '"default" becomes current: the tool never switches to another account by\n' +
+        'itself.',
+      examples: ['agency profiles remove old-agency', 'agency profiles remove sandbox'],
+    },
+    removeProfile,
+  );
 }
 
 interface ProfileRow {
@@ -96,24 +106,16 @@ export async function listProfiles(rt: Runtime, _opts: object): Promise<void> {
 }
 
 export async function useProfile(rt: Runtime, name: string, _opts: object): Promise<void> {
-  validateProfileName(name);
-  const known = rt.config.read().profiles;
-  if (!known[name]) throw unknownProfile(name, Object.keys(known));
-  await rt.config.update((config) => {
-    if (!config.profiles[name]) throw unknownProfile(name, Object.keys(config.profiles));
+  await changeProfile(rt, name, (config) => {
     config.current = name;
   });
   rt.out.success(`Now using profile "${name}".`);
 }
 
 export async function removeProfile(rt: Runtime, name: string, _opts: object): Promise<void> {
-  validateProfileName(name);
-  const known = rt.config.read().profiles;
-  if (!known[name]) throw unknownProfile(name, Object.keys(known));
   let wasCurrent = false;
   let hadKey = false;
-  await rt.config.update((config) => {
-    if (!config.profiles[name]) throw unknownProfile(name, Object.keys(config.profiles));
+  await changeProfile(rt, name, (config) => {
     hadKey = Boolean(config.profiles[name]?.api_key);
     delete config.profiles[name];
     wasCurrent = config.current === name;
@@ -123,4 +125,15 @@ export async function removeProfile(rt: Runtime, name: string, _opts: object): P
   rt.out.success(
     `Removed profile "${name}"${hadKey ? ' and its key' : ''}.${wasCurrent ? ' It was the current profile.' : ''}`,
   );
+}
+
+/** A change to a saved profile: a name that is not one is refused, checked again inside the update. */
+async function changeProfile(rt: Runtime, name: string, change: (config: ConfigData) => void): Promise<void> {
+  validateProfileName(name);
+  const known = rt.config.read().profiles;
+  if (!known[name]) throw unknownProfile(name, Object.keys(known));
+  await rt.config.update((config) => {
+    if (!config.profiles[name]) throw unknownProfile(name, Object.keys(config.profiles));
+    change(config);
+  });
 }

@@ -14,6 +14,7 @@ import type { AccountsOutcome } from '../../fleet/webhook-changes.js';
 import { checkEvent, WEBHOOK_EVENTS } from '../../fleet/webhook-input.js';
 import { DEFAULT_CONCURRENCY, parseConcurrency } from '../../input/parse.js';
 import { readInput } from '../../input/read.js';
+import { reasonColumn } from '../../output/columns.js';
 import { serviceDetail } from '../../output/summary.js';
 import { cellText } from '../../output/text.js';
 import type { Column } from '../../output/writer.js';
@@ -164,16 +165,6 @@ async function printFleetRows<R extends FleetRow>(
 /** The columns a fleet command offers, for checking --columns before any request. */
 function withReason<R extends FleetRow>(columns: Column<R>[]): Column<R>[] {
   return [...columns, reasonColumn<R>()];
-}
-
-function reasonColumn<R extends FleetRow>(): Column<R> {
-  return {
-    header: 'reason',
-    name: 'error',
-    aliases: ['reason'],
-    value: (r) => r.error?.message,
-    kind: 'problem',
-  };
 }
 
 function shortReason(row: FleetRow): string | undefined {
