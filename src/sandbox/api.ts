@@ -47,12 +47,8 @@ export interface ApiDeps {
   latencyMs: number;
   /** Network round trip outside the account's slot: half before a request reaches the queue, half after its answer. */
   rttMs: number;
-  /** Per-account counters of the control API's stats. */
-  byAccount: {
-    requests: Record<string, number>;
-    rejected429: Record<string, number>;
-    servedMs: Record<string, number>;
-  };
+  /** Per-account counters of the control API's stats: account → requests, 429 answers, time served. */
+  byAccount: Record<'requests' | 'rejected429' | 'servedMs', Record<string, number>>;
   /** v1 paths answer errors in the v1 envelope and an empty list as 204 (else as v2 does). */
   v1Dialect: boolean;
   queueLimit: number;
