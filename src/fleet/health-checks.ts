@@ -184,7 +184,9 @@ const CHECKS: readonly Check[] = [
           'info',
           count === 0
             ? 'no campaign at all'
-            : `none of its ${count} campaign${count === 1 ? '' : 's'} is running`,
+            : count === 1
+              ? 'its one campaign is not running'
+              : `none of its ${count} campaigns is running`,
         ],
       ];
     },

@@ -10,15 +10,36 @@ export interface Period {
   to?: string | undefined;
 }
 
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
 function parseDay(value: string, flag: string): string {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value.trim());
-  const day = match
-    ? new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])))
-    : undefined;
-  if (!match || !day || day.toISOString().slice(0, 10) !== match[0]) {
+  if (!match) {
     throw new UsageError(
       `${flag} must be a date as YYYY-MM-DD, such as 2026-05-01 (got ${JSON.stringify(value)}).`,
     );
+  }
+  const [, year, month, day] = match.map(Number) as [number, number, number, number];
+  // Date.UTC would roll 2026-02-30 over to March 2: a day the calendar lacks is refused instead.
+  const name = MONTHS[month - 1];
+  const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (name === undefined)
+    throw new UsageError(`${flag} ${match[0]} is not a date: there is no month ${month}.`);
+  if (day < 1 || day > days) {
+    throw new UsageError(`${flag} ${match[0]} is not a date: ${name} ${year} has ${days} days.`);
   }
   return match[0];
 }

@@ -8,6 +8,7 @@
 import type { DeliverabilityCounter, PeriodPair } from '../api/types.js';
 import { change, type DeliverabilityRow, percent, ratio } from '../fleet/deliverability.js';
 import { type Problem, SEVERITIES, type Severity, THRESHOLDS } from '../fleet/health-checks.js';
+import { NOUNS, plural } from './summary.js';
 
 export interface HtmlReport {
   title: string;
@@ -226,7 +227,7 @@ export function renderHealthHtml(report: HtmlReport): string {
 <body>
 <main>
 <h1>${escapeHtml(report.title)}</h1>
-<p class="meta">${escapeHtml(report.periodLabel)} · ${report.companiesChecked} clients checked · generated ${escapeHtml(report.generatedAt.toISOString().replace('T', ' ').slice(0, 16))} UTC</p>
+<p class="meta">${escapeHtml(report.periodLabel)} · ${plural(report.companiesChecked, NOUNS.client)} checked · generated ${escapeHtml(report.generatedAt.toISOString().replace('T', ' ').slice(0, 16))} UTC</p>
 <ul class="summary">${counts}</ul>
 <h2>Problems</h2>
 ${problemsSection(report.problems)}

@@ -7,7 +7,17 @@
 /** At most this many names or ids in a message; then "and N more". */
 export const MAX_LISTED = 20;
 
-function plural(count: number, noun: readonly [string, string]): string {
+/** The nouns messages count, singular and plural. */
+export const NOUNS = {
+  company: ['company', 'companies'],
+  client: ['client', 'clients'],
+  key: ['key', 'keys'],
+  guest: ['guest', 'guests'],
+  change: ['change', 'changes'],
+} as const satisfies Record<string, readonly [string, string]>;
+
+/** "1 company", "2 companies": a count with its noun in the right form. */
+export function plural(count: number, noun: readonly [string, string]): string {
   return `${count} ${count === 1 ? noun[0] : noun[1]}`;
 }
 
@@ -91,17 +101,19 @@ export interface Failure {
  * "85 failed: 403 Forbidden — no access to these companies" followed by the subjects on one line.
  */
 export function groupFailures(failures: readonly Failure[], max = MAX_LISTED): string[] {
-  const groups = new Map<string, (string | number)[]>();
+  const groups = new Map<string, { count: number; subjects: Set<string | number> }>();
   for (const f of failures) {
-    const list = groups.get(f.reason) ?? [];
-    list.push(f.subject);
-    groups.set(f.reason, list);
+    const group = groups.get(f.reason) ?? { count: 0, subjects: new Set() };
+    group.count += 1;
+    // Two events of one company fail alike: the company is named once.
+    group.subjects.add(f.subject);
+    groups.set(f.reason, group);
   }
   return [...groups]
-    .sort((a, b) => b[1].length - a[1].length)
-    .flatMap(([reason, subjects]) => [
-      `${subjects.length} failed: ${reason}`,
-      `  ${inlineList(subjects, max)}`,
+    .sort((a, b) => b[1].count - a[1].count)
+    .flatMap(([reason, { count, subjects }]) => [
+      `${count} failed: ${reason}`,
+      `  ${inlineList([...subjects], max)}`,
     ]);
 }
 

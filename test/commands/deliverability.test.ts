@@ -136,7 +136,12 @@ describe('deliverability', () => {
 
   it.each([
     [['--from', '2026-5-1'], /--from must be a date as YYYY-MM-DD/],
-    [['--to', '2026-02-30'], /--to must be a date as YYYY-MM-DD/],
+    // A day the calendar lacks is not rolled over to March: it is not a date.
+    [['--to', '2026-02-30'], /^error: --to 2026-02-30 is not a date: February 2026 has 28 days\.$/m],
+    [['--from', '2024-02-30'], /^error: --from 2024-02-30 is not a date: February 2024 has 29 days\.$/m],
+    [['--from', '2026-04-31'], /--from 2026-04-31 is not a date: April 2026 has 30 days/],
+    [['--from', '2026-13-01'], /--from 2026-13-01 is not a date: there is no month 13/],
+    [['--from', '2026-05-00'], /--from 2026-05-00 is not a date: May 2026 has 31 days/],
     [['--from', '2026-05-10', '--to', '2026-05-01'], /--from 2026-05-10 is after --to 2026-05-01/],
     [['--from', '2999-01-01'], /--from 2999-01-01 is in the future/],
     [['--company', '0'], /Invalid company id/],

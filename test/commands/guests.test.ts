@@ -196,6 +196,8 @@ describe('guests permissions', () => {
     ]);
     expect(again.code, again.stderr).toBe(0);
     expect(lines(again.stdout)).toEqual([`${ids[0]}\tp1@perm.example\tmailboxes\tunchanged`]);
+    // One guest is "1 guest", never "1 guests".
+    expect(again.stderr).toContain(`Set mailboxes for 0 of 1 guest of company ${company}.`);
     expect(sent(h.sandbox).filter((q) => q.method === 'PUT')).toEqual([]);
 
     const none = await h.run([

@@ -205,6 +205,21 @@ describe('webhooks subscribe', () => {
     expect(acmeRow?.[3]).toBe('subscribed');
   });
 
+  it('two events failing alike for one company: both rows counted, the company named once', async () => {
+    const r = await cli(
+      'webhooks subscribe --event prospect_replied --event prospect_bounced --url',
+      `${HOOK}/twice`,
+      '--company',
+      String(INACTIVE),
+      '--company',
+      String(ACME),
+      '--dry-run',
+    );
+    expect(r.code).toBe(5);
+    expect(r.stderr).toContain('error: 2 of 4 rows failed (see the rows marked failed).\n');
+    expect(r.stderr).toMatch(new RegExp(`\\n {2}2 failed: 409 Conflict — .*\\n {4}${INACTIVE}\\n`));
+  });
+
   it('a 4th subscription of one event fails with the service’s words; the other rows go on', async () => {
     const urls = [1, 2, 3].map((n) => `${HOOK}/limit-${n}`);
     for (const url of urls) {

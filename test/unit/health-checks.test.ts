@@ -89,6 +89,18 @@ describe('health checks at their thresholds', () => {
     ).toEqual(['critical campaign_error', 'info no_running_campaign', 'info no_webhook']);
   });
 
+  it('no running campaign: its detail counts the campaigns in words that fit the count', () => {
+    const detail = (statuses: string[]) =>
+      checkClient(
+        facts({ campaigns: statuses.map((status, id) => ({ id, name: 'C', status, error: null })) }),
+      )
+        .filter((p) => p.check === 'no_running_campaign')
+        .map((p) => p.detail);
+    expect(detail([])).toEqual(['no campaign at all']);
+    expect(detail(['PAUSED'])).toEqual(['its one campaign is not running']);
+    expect(detail(['PAUSED', 'DRAFT'])).toEqual(['none of its 2 campaigns is running']);
+  });
+
   it('a read that failed runs none of its checks (no "no webhook" for a list that could not be read)', () => {
     expect(found(facts({ campaigns: undefined, webhooks: undefined, mailboxes: undefined }))).toEqual([]);
   });

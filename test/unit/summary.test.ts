@@ -7,6 +7,8 @@ import {
   groupFailures,
   inlineList,
   listLines,
+  NOUNS,
+  plural,
 } from '../../src/output/summary.js';
 
 const COMPANIES = ['company', 'companies'] as const;
@@ -93,6 +95,27 @@ describe('groupFailures', () => {
       '1 failed: 409 Conflict — inactive',
       '  1200',
     ]);
+  });
+});
+
+describe('groupFailures: a subject that failed twice the same way', () => {
+  it('counts both failures and names the subject once', () => {
+    const inactive = '409 Conflict — Company is inactive';
+    expect(
+      groupFailures([
+        { subject: 1007, reason: inactive },
+        { subject: 1007, reason: inactive },
+        { subject: 1014, reason: inactive },
+      ]),
+    ).toEqual([`3 failed: ${inactive}`, '  1007, 1014']);
+  });
+});
+
+describe('plural', () => {
+  it('one is singular; zero and many are plural', () => {
+    expect(plural(1, NOUNS.company)).toBe('1 company');
+    expect(plural(0, NOUNS.company)).toBe('0 companies');
+    expect(plural(2, NOUNS.guest)).toBe('2 guests');
   });
 });
 

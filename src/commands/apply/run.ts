@@ -24,6 +24,7 @@ import { type DesiredState, readDesiredState } from '../../fleet/plan-file.js';
 import { parseConcurrency } from '../../input/parse.js';
 import { confirm } from '../../input/prompt.js';
 import type { Creation } from '../../output/stdout-watch.js';
+import { NOUNS, plural } from '../../output/summary.js';
 import type { Runtime } from '../../runtime.js';
 import type { ApplyOptions } from './index.js';
 
@@ -120,7 +121,7 @@ async function planAndApply(
   const failed = outcome.applied.length - made.length;
   if (outcome.interrupted) {
     throw new PartialFailureError(
-      `Interrupted after ${made.length} of ${pending} changes (listed on stdout). Run apply again to finish.`,
+      `Interrupted after ${made.length} of ${plural(pending, NOUNS.change)} (listed on stdout). Run apply again to finish.`,
       ExitCode.interrupted,
     );
   }

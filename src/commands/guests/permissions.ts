@@ -10,6 +10,7 @@ import { AgencyError, ExitCode, UsageError } from '../../errors.js';
 import { checkGuestEmail, permissionsOf, readGuests, samePermissions } from '../../fleet/guests.js';
 import { companyIdFor, parseCompanyRef } from '../../fleet/resolve.js';
 import { parseCompanyId } from '../../input/parse.js';
+import { NOUNS, plural } from '../../output/summary.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { collectValues, helpText, type Run } from '../command.js';
@@ -117,7 +118,7 @@ async function permissionsCommand(rt: Runtime, company: string, opts: Permission
   const what = permissions.length === 0 ? 'no extra permissions' : 'mailboxes';
   rt.out.info(
     opts.dryRun
-      ? `Would set ${what} for ${changing} of ${rows.length} guests (dry run, nothing sent).`
-      : `Set ${what} for ${changing} of ${rows.length} guests of company ${id}.`,
+      ? `Would set ${what} for ${changing} of ${plural(rows.length, NOUNS.guest)} (dry run, nothing sent).`
+      : `Set ${what} for ${changing} of ${plural(rows.length, NOUNS.guest)} of company ${id}.`,
   );
 }

@@ -19,6 +19,7 @@ import type { Period } from '../../input/period.js';
 import { renderHealthHtml } from '../../output/health-html.js';
 import { progressLine } from '../../output/progress.js';
 import type { RowStream } from '../../output/row-stream.js';
+import { NOUNS, plural } from '../../output/summary.js';
 import type { Runtime } from '../../runtime.js';
 
 /** `--json`: the contract's object. */
@@ -55,8 +56,8 @@ export async function healthReport(
   const api = rt.api({ connections: 2 * concurrency + 1 });
   const selected = await clientsToCheck(api, selection, period, limit);
   const { clients, total } = selected;
-  const ofTotal = total === undefined ? '' : ` of ${total}`;
-  const progress = progressLine(rt, total === undefined ? 'clients checked' : `of ${total} clients checked`);
+  const clientsOf = total === undefined ? 'clients' : `of ${plural(total, NOUNS.client)}`;
+  const progress = progressLine(rt, `${clientsOf} checked`);
   let done = 0;
   const run = await checkClients(api, clients, selected.listing, {
     concurrency,
@@ -72,7 +73,7 @@ export async function healthReport(
   if (rt.ctx.signal.aborted || run.error instanceof InterruptedError) {
     if (rows.streaming) await rows.end();
     throw new PartialFailureError(
-      `Interrupted after ${results.length}${ofTotal} clients; the rows above are what was checked.`,
+      `Interrupted after ${results.length} ${clientsOf}; the rows above are what was checked.`,
       ExitCode.interrupted,
     );
   }

@@ -35,6 +35,7 @@ import { readInput } from '../../input/read.js';
 import { activeStyle } from '../../output/columns.js';
 import { progressLine } from '../../output/progress.js';
 import { rowStream } from '../../output/row-stream.js';
+import { NOUNS, plural } from '../../output/summary.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { collectValues, helpText, type Run } from '../command.js';
@@ -162,7 +163,11 @@ export async function inventory(rt: Runtime, opts: InventoryOptions): Promise<vo
 
   // Each row is printed as soon as it and every row before it are audited (company order): a pipe
   // sees rows early, and Ctrl-C keeps what was audited.
-  const progress = progressLine(rt, `of ${companies.length} companies audited`, companies.length);
+  const progress = progressLine(
+    rt,
+    `of ${plural(companies.length, NOUNS.company)} audited`,
+    companies.length,
+  );
   // On a terminal, a long audit prints each row as it is done, in a table laid out from typical
   // reports; a short one waits and fits the table to the real rows (an empty column is hidden first).
   const sample = companies.length > PROGRESSIVE_FROM ? companies.map(typicalReport) : undefined;
@@ -188,7 +193,7 @@ export async function inventory(rt: Runtime, opts: InventoryOptions): Promise<vo
   if (run.error !== undefined && !interrupted) throw run.error;
   if (interrupted) {
     throw new PartialFailureError(
-      `Interrupted after ${run.results.length} of ${companies.length} companies; the rows above are what was audited.`,
+      `Interrupted after ${run.results.length} of ${plural(companies.length, NOUNS.company)}; the rows above are what was audited.`,
       ExitCode.interrupted,
     );
   }
@@ -243,13 +248,12 @@ function summarize(rt: Runtime, reports: readonly CompanyReport[], named: boolea
   // (as with every fleet target), so there its 409 counts toward the exit code too.
   const counted = named ? failed : unexpected;
   if (counted.length === 0) return;
-  const many = counted.length === 1 ? '1 company' : `${counted.length} companies`;
   // One failure per company, with the reason of its first part that failed (a company is listed once);
   // the exit code is the one all its parts share.
   throw rowsFailed(
     named
       ? `${counted.length} of the named companies could not be read in full:`
-      : `${many} could not be read for reasons other than being inactive:`,
+      : `${plural(counted.length, NOUNS.company)} could not be read for reasons other than being inactive:`,
     counted.map((r) => {
       const parts = failures(r, named);
       return {

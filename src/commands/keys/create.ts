@@ -10,6 +10,7 @@ import { validateLabel } from '../../input/parse.js';
 import { readInput } from '../../input/read.js';
 import { reportError } from '../../output/error-report.js';
 import { progressLine } from '../../output/progress.js';
+import { NOUNS, plural } from '../../output/summary.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { helpText, type Run } from '../command.js';
@@ -106,7 +107,7 @@ async function createKeys(rt: Runtime, companyArgs: string[], opts: CreateKeysOp
   // Agency endpoints share the HQ account's limit: one request at a time, in order.
   const created: CreatedKey[] = [];
   const failures: RowFailure[] = [];
-  const progress = progressLine(rt, `of ${ids.length} keys created`, ids.length);
+  const progress = progressLine(rt, `of ${plural(ids.length, NOUNS.key)} created`, ids.length);
   let interrupted = false;
   for (const companyId of ids) {
     if (rt.ctx.signal.aborted) {
@@ -152,14 +153,14 @@ async function createKeys(rt: Runtime, companyArgs: string[], opts: CreateKeysOp
   const existedNote = existed > 0 ? ` (${existed} existed)` : '';
   if (interrupted) {
     throw new PartialFailureError(
-      `Interrupted after creating ${made} of ${ids.length} keys${existedNote} (listed on stdout); ${notTried} not tried.`,
+      `Interrupted after creating ${made} of ${plural(ids.length, NOUNS.key)}${existedNote} (listed on stdout); ${notTried} not tried.`,
       ExitCode.interrupted,
     );
   }
   if (failures.length > 0) {
     const which = failures.map((f) => `${f.subject}${f.status ? ` (${f.status})` : ''}`).join(', ');
     throw rowsFailed(
-      `Created ${made} of ${ids.length} keys${existedNote}; failed for ${failures.length}: ${which}.`,
+      `Created ${made} of ${plural(ids.length, NOUNS.key)}${existedNote}; failed for ${failures.length}: ${which}.`,
       failures,
       { grouped: false },
     );

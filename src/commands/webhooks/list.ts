@@ -6,6 +6,7 @@ import type { Command } from '@commander-js/extra-typings';
 import type { Webhook } from '../../api/types.js';
 import { type RowError, rowError, rowsFailed } from '../../fleet/failures.js';
 import { reportError } from '../../output/error-report.js';
+import { NOUNS, plural } from '../../output/summary.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { listOneAccount } from '../account-list.js';
@@ -105,14 +106,17 @@ async function listAcrossAccounts(rt: Runtime, opts: TargetFlags): Promise<void>
     .filter((r) => r.result === 'listed')
     .map(({ company_id, event, target_url }) => ({ company_id, event, target_url }));
   await rt.out.list(subscriptions, columns, {
-    empty: `None of the ${targets.length - skipped} companies has a webhook.`,
+    empty:
+      targets.length - skipped === 1
+        ? 'The company has no webhook.'
+        : `None of the ${targets.length - skipped} companies has a webhook.`,
     noun: ['subscription', 'subscriptions'],
   });
   if (skipped > 0) rt.out.info(`${skipped} inactive ${skipped === 1 ? 'company' : 'companies'} skipped.`);
   const unread = outcome.rows.filter((r) => r.result === 'failed');
   if (outcome.interrupted || unread.length === 0) return throwIfFailed(outcome);
   throw rowsFailed(
-    `The webhooks of ${unread.length} of ${targets.length} companies could not be read (errors above); the rows are the others'.`,
+    `The webhooks of ${unread.length} of ${plural(targets.length, NOUNS.company)} could not be read (errors above); the rows are the others'.`,
     outcome.failures,
     { grouped: false },
   );
