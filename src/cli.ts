@@ -8,10 +8,10 @@ import { Command, CommanderError, Help, Option } from '@commander-js/extra-typin
 import { startRun } from './api/limit.js';
 import {
   type ActionCommand,
-  commandPath,
   type OpenValueSet,
   printsList,
   type Run,
+  refuseListOptions,
 } from './commands/command.js';
 import { addCommands, commandsByGroup } from './commands/index.js';
 import { configFileIn } from './config-path.js';
@@ -104,17 +104,6 @@ export async function main(argv: string[], io: IO, transport?: Transport, host?:
   await stdout.flushed();
   return stdout.exitCode(signals.exitCode(code), (error) =>
     reportError(openOutput(io, { ...(program.opts() as GlobalFlags), ...flags }, environment).out, error),
-  );
-}
-
-/** --csv and --columns shape a list: where a command prints none, they are a usage error, not ignored. */
-function refuseListOptions(command: ActionCommand, flags: GlobalFlags): void {
-  if (printsList(command)) return;
-  const given = [flags.csv ? '--csv' : '', flags.columns !== undefined ? '--columns' : ''].filter(Boolean);
-  if (given.length === 0) return;
-  const verb = given.length === 1 ? 'is' : 'are';
-  throw new UsageError(
-    `${given.join(' and ')} ${verb} for commands that print a list, and \`${commandPath(command)}\` prints none.`,
   );
 }
 

@@ -1,12 +1,12 @@
 /**
  * Where the config file is: `$AGENCY_CONFIG_DIR`, else the platform's config directory for `agency`.
- * Imports nothing of ours: the build also bundles it alone (dist/config-path.cjs), so that bin/agency.js
- * names the file in `agency --help` without loading the program.
+ * Imports nothing of ours at run time (a type import is erased): the build also bundles it alone
+ * (dist/config-path.cjs), so that bin/agency.js names the file in `agency --help` without loading
+ * the program.
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-
-type Env = Readonly<Record<string, string | undefined>>;
+import type { Env } from './context.js';
 
 export function configDirectory(env: Env, platform: NodeJS.Platform): string {
   if (env.AGENCY_CONFIG_DIR) return env.AGENCY_CONFIG_DIR;

@@ -5,9 +5,8 @@
  * the variable, reads its URL, and says everything about it with the credentials redacted.
  * docs/network.md lists what differs from curl.
  */
+import type { Env } from '../context.js';
 import { UsageError } from '../errors.js';
-
-type Env = Readonly<Record<string, string | undefined>>;
 
 /** The proxy variables as the environment holds them: [name, value] of the form that is set. */
 export interface ProxyEnvironment {

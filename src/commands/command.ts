@@ -5,6 +5,8 @@
  * is loaded only when its command runs (or when help or completion needs them all).
  */
 import type { Command } from '@commander-js/extra-typings';
+import type { GlobalFlags } from '../context.js';
+import { UsageError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
 
 /** The last argument commander passes to an action. */
@@ -28,6 +30,17 @@ export function printsNoList<C extends object>(command: C): C {
 
 export function printsList(command: object): boolean {
   return !NO_LIST.has(command);
+}
+
+/** --csv and --columns shape a list: where a command prints none, they are a usage error, not ignored. */
+export function refuseListOptions(command: ActionCommand, flags: GlobalFlags): void {
+  if (printsList(command)) return;
+  const given = [flags.csv ? '--csv' : '', flags.columns !== undefined ? '--columns' : ''].filter(Boolean);
+  if (given.length === 0) return;
+  const verb = given.length === 1 ? 'is' : 'are';
+  throw new UsageError(
+    `${given.join(' and ')} ${verb} for commands that print a list, and \`${commandPath(command)}\` prints none.`,
+  );
 }
 
 /** `agency companies view`: the words that run a command, for messages. */
