@@ -44,7 +44,7 @@ export function refuseListOptions(command: ActionCommand, flags: GlobalFlags): v
 }
 
 /** `agency companies view`: the words that run a command, for messages. */
-export function commandPath(command: ActionCommand): string {
+function commandPath(command: ActionCommand): string {
   const names: string[] = [];
   for (let c: ActionCommand | null = command; c?.parent; c = c.parent) names.unshift(c.name());
   return ['agency', ...names].join(' ');
