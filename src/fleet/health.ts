@@ -59,7 +59,7 @@ const READS = 3;
  * and the lanes keep `concurrency` accounts at work instead of leaving each idle for a round trip.
  * The time per request is the spacing of a client's answers (the median of the last ones).
  */
-export class LanePacer {
+class LanePacer {
   readonly #spacings: number[] = [];
 
   note(spacingMs: number): void {
