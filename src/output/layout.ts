@@ -1,22 +1,24 @@
 /**
  * Fitting a table to the terminal's width, the way a reader would choose: the columns a reader came
- * for (the id, the name or address, and what went wrong) keep their space; when there is not enough,
- * whole low-priority columns (counters, descriptive text) are hidden (and the caller says so on
- * stderr) before anything essential is cut; an id is never cut. Pure: widths in, a layout out.
+ * for (the id, the name or address, and what went wrong) keep their place. When there is not enough
+ * room, whole low-priority columns (counters, descriptions) are hidden first (and the caller says so on
+ * stderr); then long cells wrap within their column, onto more lines, rather than being cut; only when
+ * even wrapped columns do not fit are the remaining short columns (a type, roles, a check) hidden too.
+ * An id or a count is never wrapped or cut. Pure: widths in, a layout out.
  */
 
 /**
  * What a column holds, which decides how it may give way:
- * - id: never cut, never hidden;
- * - name, email: kept whole while another column can be hidden; cut only as a last resort;
+ * - id: never narrowed, never hidden;
+ * - name, email: kept whole while another column can be hidden; wrapped only after that;
  * - problem: an error or what is wrong with the row: essential like a name (hidden only when no row
- *   has one), and cut after the descriptive text;
- * - text: may be cut to a few characters (an owner, a type, a list of events);
+ *   has one);
+ * - text: may wrap to a few characters (an owner, a type, a list of events);
  * - count: a number under a long header: shown whole, or hidden as a whole.
  */
 export type CellKind = 'id' | 'name' | 'email' | 'problem' | 'text' | 'count';
 
-/** The kinds a reader came for: cut only once every other shown column is at its floor. */
+/** The kinds a reader came for: narrowed only once every other shown column is at its floor. */
 function essential(kind: CellKind): boolean {
   return kind === 'name' || kind === 'email' || kind === 'problem';
 }
@@ -27,11 +29,20 @@ export interface ColumnSpec {
   kind: CellKind;
   /**
    * Lower numbers matter more. Priority 0 is never hidden (an id and a name are what a row is); among
-   * equals the rightmost column is hidden first.
+   * equals the rightmost column is hidden first. Priorities 1 and 2 (the roles a filter is about, a
+   * type) are hidden only when wrapping the long cells is not enough (KEPT_WHILE_WRAPPED).
    */
   priority: number;
   /** Display width of the widest cell. */
   content: number;
+}
+
+export interface FitOptions {
+  /**
+   * --columns named the columns: wrap them (headers too) rather than hide them; hide only what cannot
+   * fit even then.
+   */
+  hideNone?: boolean | undefined;
 }
 
 export interface TableLayout {
@@ -43,14 +54,21 @@ export interface TableLayout {
 
 /** Two spaces between columns, as gh prints them. */
 export const GAP = 2;
-/** A text column that must give way keeps this much of itself before the table drops a column. */
+/** A text column that wraps early (a check, roles) keeps this much before another column is hidden for it. */
 const TEXT_NEED = 12;
-/** ...and this much when every droppable column is gone and it still has to shrink. */
-const TEXT_FLOOR = 5;
-/** A problem (an error message) keeps this much before a name or an address is cut for it. */
-const PROBLEM_READABLE = 20;
-/** A name or an address cut as a last resort keeps at least this much. */
-const NAME_FLOOR = 10;
+/**
+ * Columns that matter though they are not the row's name (the roles a filter is about, a health
+ * check, a webhook's URL: priority 1) stay as long as the essential columns fit beside them wrapped
+ * down to their floor; those of priority 2 (a mailbox's type, a webhook's event) while they fit
+ * whole beside essential columns wrapped to lines of WRAP_READABLE.
+ */
+const KEPT_WHILE_WRAPPED = 1;
+const KEPT_WHILE_READABLE = 2;
+const WRAP_READABLE = 20;
+/** The narrowest a wrapped text column becomes (`admin,owner`, `no_running_campaign` on two lines). */
+const TEXT_FLOOR = 11;
+/** The narrowest a wrapped name, address or problem becomes: a few words a line. */
+const NAME_FLOOR = 12;
 /**
  * The space a name or an address needs before other columns are hidden for it: the longest real names
  * and addresses fit, and one outlier (an 84-character name) does not hide a column for every row.
@@ -66,28 +84,44 @@ function natural(column: ColumnSpec): number {
   return Math.max(1, column.header.length, column.content);
 }
 
-/** The width under which the table would rather hide another column than cut this one. */
+/** The width under which the table would rather hide another column than wrap this one. */
 function need(column: ColumnSpec): number {
   const full = natural(column);
-  if (column.kind === 'text') return Math.min(full, Math.max(TEXT_NEED, column.header.length));
+  // A description is shown whole or hidden: wrapped on every row it would push the rows apart.
+  if (column.kind === 'text')
+    return wrapsEarly(column) ? Math.min(full, Math.max(TEXT_NEED, column.header.length)) : full;
   if (essential(column.kind)) return Math.min(full, NAME_NEED);
   return full;
 }
 
-/** The narrowest a shown column may become when nothing can be hidden any more. */
-function floor(column: ColumnSpec): number {
+/**
+ * The narrowest a shown column may become, its cells wrapped; never narrower than its header, unless
+ * every column was asked for (`tight`: then a header may wrap between its words, `EMAIL` / `SLOTS`).
+ */
+function floor(column: ColumnSpec, tight = false): number {
   const full = natural(column);
+  const header = tight
+    ? Math.max(...column.header.split(' ').map((word) => word.length))
+    : column.header.length;
   switch (column.kind) {
     case 'id':
     case 'count':
-      return full; // whole, header included: `COMPANY`, not `COM…`
-    case 'name':
-    case 'email':
-    case 'problem':
-      return Math.min(full, NAME_FLOOR);
+      // Whole, header included: `COMPANY`, not `COM…`.
+      return tight ? Math.max(1, column.content, header) : full;
+    case 'text':
+      return Math.min(full, Math.max(TEXT_FLOOR, header));
     default:
-      return Math.min(full, TEXT_FLOOR);
+      return Math.min(full, Math.max(NAME_FLOOR, header));
   }
+}
+
+/**
+ * A short text column that matters (a check's name, roles: priority 1) wraps first, before a name
+ * does; other descriptions (an owner, a type) stay whole while they are shown, and are hidden rather
+ * than wrapped on every row.
+ */
+function wrapsEarly(column: ColumnSpec): boolean {
+  return column.kind === 'text' && column.priority <= KEPT_WHILE_WRAPPED;
 }
 
 /** Whether `a` is hidden before `b`: higher priority number first, then the rightmost. */
@@ -101,14 +135,26 @@ function hiddenBefore(columns: readonly ColumnSpec[], a: number, b: number): boo
   return pa !== pb ? pa > pb : a > b;
 }
 
-export function fitTable(columns: readonly ColumnSpec[], width: number): TableLayout {
+export function fitTable(
+  columns: readonly ColumnSpec[],
+  width: number,
+  options: FitOptions = {},
+): TableLayout {
   const visible = columns.map((_, i) => i);
   const needs = columns.map(need);
-  const widthOf = (indexes: readonly number[]) => total(indexes.map((i) => needs[i] ?? 0));
+  const floors = columns.map((c) => floor(c, options.hideNone));
+  const readable = columns.map((c, i) => {
+    if (essential(c.kind)) return Math.min(natural(c), WRAP_READABLE);
+    return wrapsEarly(c) ? (floors[i] ?? 1) : natural(c);
+  });
+  const widthOf = (indexes: readonly number[], of: readonly number[] = needs) =>
+    total(indexes.map((i) => of[i] ?? 0));
 
-  // 1. Hide whole columns, least important first, until what remains fits at the width it needs.
+  // 1. Hide whole columns, least important first, until what remains fits at the width it needs; a
+  //    column that matters (a type, roles) stays as long as wrapping the long cells makes it fit.
   const dropped: number[] = [];
-  while (widthOf(visible) > width) {
+  // With --columns, only what cannot fit even wrapped to its floor is hidden (and said).
+  while (options.hideNone ? widthOf(visible, floors) > width : widthOf(visible) > width) {
     let victim = -1;
     for (const i of visible) {
       const column = columns[i];
@@ -116,7 +162,14 @@ export function fitTable(columns: readonly ColumnSpec[], width: number): TableLa
       if (!column || column.kind === 'id' || (column.priority === 0 && column.content > 0)) continue;
       if (victim < 0 || hiddenBefore(columns, i, victim)) victim = i;
     }
-    if (victim < 0) break;
+    const chosen = columns[victim];
+    if (!chosen) break;
+    const kept =
+      !options.hideNone &&
+      chosen.content > 0 &&
+      ((chosen.priority <= KEPT_WHILE_WRAPPED && widthOf(visible, floors) <= width) ||
+        (chosen.priority <= KEPT_WHILE_READABLE && widthOf(visible, readable) <= width));
+    if (kept) break;
     visible.splice(visible.indexOf(victim), 1);
     dropped.push(victim);
   }
@@ -132,30 +185,9 @@ export function fitTable(columns: readonly ColumnSpec[], width: number): TableLa
   const widths = new Map(visible.map((i) => [i, needs[i] ?? 1]));
   const sum = () => total([...widths.values()]);
   if (sum() > width) {
-    // 2. Still too wide with only the columns that cannot be hidden: cut the widest (never below its
-    //    floor, never an id), one column at a time, so the loss is shared. In stages: descriptive text
-    //    first; then a problem down to a readable start; then names, addresses and problems alike.
-    const stages = [
-      (c: ColumnSpec) => (essential(c.kind) ? need(c) : floor(c)),
-      (c: ColumnSpec) => (c.kind === 'problem' ? Math.min(need(c), PROBLEM_READABLE) : need(c)),
-      floor,
-    ];
-    let stage = 0;
-    while (sum() > width && stage < stages.length) {
-      const limit = stages[stage] as (c: ColumnSpec) => number;
-      let widest = -1;
-      for (const [i, w] of widths) {
-        const column = columns[i];
-        if (!column || w <= limit(column)) continue;
-        if (widest < 0 || w > (widths.get(widest) ?? 0) || (w === widths.get(widest) && i > widest))
-          widest = i;
-      }
-      if (widest < 0) {
-        stage++; // Nothing left to cut at this stage; at the last one the terminal will wrap the row.
-        continue;
-      }
-      widths.set(widest, (widths.get(widest) ?? 1) - 1);
-    }
+    // 2. Still too wide: narrow columns (never below their floor, never an id or a count); their
+    //    cells wrap onto more lines.
+    narrow(columns, widths, width, floors);
   } else {
     // 3. Space to spare: give it back, most important columns first, up to each one's full width.
     let spare = width - sum();
@@ -174,6 +206,51 @@ export function fitTable(columns: readonly ColumnSpec[], width: number): TableLa
     shown: visible.map((index) => ({ index, width: widths.get(index) ?? 1 })),
     hidden: dropped.sort((a, b) => a - b).map((i) => columns[i]?.header ?? ''),
   };
+}
+
+/**
+ * Narrows the shown columns until the table fits `width`, sharing the loss in proportion to the room
+ * each has above its target (a column far above it gives most), in stages: first names, problems
+ * and the text columns that wrap early, to lines still read at a glance (WRAP_READABLE; such text to
+ * its floor), while other text and an address or a URL keep their width (it breaks only at punctuation, which reads worse than wrapped
+ * words); then addresses and URLs to such lines; then every column down to its floor. Widths are changed in place; when every column is at
+ * its floor and the table is still too wide, the terminal wraps the row.
+ */
+function narrow(
+  columns: readonly ColumnSpec[],
+  widths: Map<number, number>,
+  width: number,
+  floors: readonly number[],
+): void {
+  const readable = (i: number, start: number) => Math.min(start, Math.max(floors[i] ?? start, WRAP_READABLE));
+  const stages = [
+    (i: number, start: number) => {
+      const kind = columns[i]?.kind;
+      if (kind === 'email') return start;
+      if (kind === 'text') return wrapsEarly(columns[i] as ColumnSpec) ? (floors[i] ?? start) : start;
+      return readable(i, start);
+    },
+    (i: number, start: number) => (columns[i]?.kind === 'email' ? readable(i, start) : start),
+    (i: number, start: number) => Math.min(start, floors[i] ?? start),
+  ];
+  for (const target of stages) {
+    const start = new Map(widths);
+    const room = (i: number, w: number) => {
+      const from = start.get(i) ?? w;
+      const to = target(i, from);
+      return from > to ? (w - to) / (from - to) : 0;
+    };
+    while (total([...widths.values()]) > width) {
+      let most = -1;
+      let mostRoom = 0;
+      for (const [i, w] of widths) {
+        const r = room(i, w);
+        if (r > mostRoom || (r === mostRoom && r > 0 && i > most)) [most, mostRoom] = [i, r];
+      }
+      if (most < 0) break;
+      widths.set(most, (widths.get(most) ?? 1) - 1);
+    }
+  }
 }
 
 /** The stderr note for hidden columns: "2 columns hidden — widen the window, or use --columns". */

@@ -1,11 +1,12 @@
 /**
- * A list as a terminal table, like gh's: an upper-case header, two spaces between columns, every row on
- * one line. Which columns show and how wide is layout.ts's choice; this file measures the cells, cuts
- * what must be cut (ending in '…'), colours, and lets cli-table3 lay the rows out.
+ * A list as a terminal table, like gh's: an upper-case header, two spaces between columns. Which
+ * columns show and how wide is layout.ts's choice; this file measures the cells, wraps a cell wider
+ * than its column onto more lines of that column (never cutting it), colours, and lets cli-table3 lay
+ * the rows out.
  */
 import type { ChalkInstance } from 'chalk';
-import { type CellKind, type ColumnSpec, defaultKind, fitTable, GAP } from './layout.js';
-import { cellText, displayWidth, padToWidth, truncateToWidth } from './text.js';
+import { type CellKind, type ColumnSpec, defaultKind, type FitOptions, fitTable, GAP } from './layout.js';
+import { cellText, displayWidth, wrapToWidth } from './text.js';
 
 /** What a table needs to know of a column (the writer's Column<T> is one). */
 export interface TableColumn<T> {
@@ -39,15 +40,21 @@ export async function renderTable<T>(
   columns: readonly TableColumn<T>[],
   width: number,
   chalk: ChalkInstance,
+  options: FitOptions = {},
 ): Promise<RenderedTable> {
   const { default: Table } = await import('cli-table3');
   const headers = columns.map((c) => c.header.toUpperCase());
   const cells = items.map((item) => columns.map((c) => cellText(c.value(item))));
-  const layout = fitTable(specsOf(columns, headers, cells), width);
+  const layout = fitTable(specsOf(columns, headers, cells), width, options);
   const shown = layout.shown;
   const last = shown.length - 1;
   const table = new Table({
-    head: shown.map(({ index, width: w }) => chalk.bold(truncateToWidth(headers[index] ?? '', w))),
+    // A header wraps between its words only when --columns asked for more than fits (layout.ts).
+    head: shown.map(({ index, width: w }) =>
+      wrapToWidth(headers[index] ?? '', w)
+        .map((line) => chalk.bold(line))
+        .join('\n'),
+    ),
     // The gap between columns is part of each column's width, so cells fit and are never cut again.
     colWidths: shown.map(({ width: w }, i) => (i === last ? w : w + GAP)),
     chars: BORDERLESS,
@@ -56,12 +63,9 @@ export async function renderTable<T>(
   });
   items.forEach((item, row) => {
     table.push(
-      shown.map(({ index, width: w }) => {
-        const column = columns[index];
-        const text = truncateToWidth(cells[row]?.[index] ?? '', w);
-        const style = text && column?.style?.(column.value(item), chalk);
-        return style ? style(text) : text;
-      }),
+      shown.map(({ index, width: w }) =>
+        cellLines(columns[index], item, cells[row]?.[index] ?? '', w, chalk).printed.join('\n'),
+      ),
     );
   });
   return {
@@ -72,6 +76,19 @@ export async function renderTable<T>(
       .join('\n'),
     hidden: layout.hidden.map((h) => h.toLowerCase()),
   };
+}
+
+/** A cell wrapped to its column's width: its lines as text (to measure) and as printed (coloured). */
+function cellLines<T>(
+  column: TableColumn<T> | undefined,
+  item: T,
+  text: string,
+  width: number,
+  chalk: ChalkInstance,
+): { plain: string[]; printed: string[] } {
+  const plain = wrapToWidth(text, width);
+  const style = text ? column?.style?.(column.value(item), chalk) : undefined;
+  return { plain, printed: style ? plain.map((line) => style(line)) : plain };
 }
 
 function specsOf<T>(
@@ -100,38 +117,47 @@ export interface FixedTable<T> {
 /**
  * A table whose layout is chosen before its rows arrive (a fleet read printing each row as it is
  * done): the widths come from `sample`, rows like the ones to come (the companies' ids and names are
- * known; the rest is a typical value); a later cell wider than its column is cut with '…'.
+ * known; the rest is a typical value); a later cell wider than its column wraps within it.
  */
 export function fixedTable<T>(
   sample: readonly T[],
   columns: readonly TableColumn<T>[],
   width: number,
   chalk: ChalkInstance,
+  options: FitOptions = {},
 ): FixedTable<T> {
   const headers = columns.map((c) => c.header.toUpperCase());
   const cells = sample.map((item) => columns.map((c) => cellText(c.value(item))));
-  const { shown, hidden } = fitTable(specsOf(columns, headers, cells), width);
-  const line = (texts: readonly string[]) =>
-    texts
-      .map((text, i) =>
-        i === texts.length - 1 ? text : `${padToWidth(text, shown[i]?.width ?? 0)}${' '.repeat(GAP)}`,
+  const { shown, hidden } = fitTable(specsOf(columns, headers, cells), width, options);
+  /** One line of the table from each column's text (plain, to measure) and what to print (coloured). */
+  const line = (parts: readonly { plain: string; printed: string }[]) =>
+    parts
+      .map(({ plain, printed }, i) =>
+        i === parts.length - 1
+          ? printed
+          : printed + ' '.repeat(Math.max(0, (shown[i]?.width ?? 0) - displayWidth(plain)) + GAP),
       )
       .join('')
       .trimEnd();
+  /** A row of wrapped cells, as many lines as its tallest cell. */
+  const block = (cells: readonly { plain: string[]; printed: string[] }[]) => {
+    const height = Math.max(1, ...cells.map((c) => c.plain.length));
+    return Array.from({ length: height }, (_, k) =>
+      line(cells.map((c) => ({ plain: c.plain[k] ?? '', printed: c.printed[k] ?? '' }))),
+    ).join('\n');
+  };
   return {
-    header: line(shown.map(({ index, width: w }) => truncateToWidth(headers[index] ?? '', w))).replace(
-      /\S.*/,
-      (text) => chalk.bold(text),
+    header: block(
+      shown.map(({ index, width: w }) => {
+        const plain = wrapToWidth(headers[index] ?? '', w);
+        return { plain, printed: plain.map((text) => chalk.bold(text)) };
+      }),
     ),
     row: (item) =>
-      line(
-        shown.map(({ index, width: w }) => {
-          const column = columns[index];
-          const text = truncateToWidth(cellText(column?.value(item)), w);
-          const style = text && column?.style?.(column.value(item), chalk);
-          // Padding is measured on the text itself: colour codes take no columns.
-          return style ? style(text) + ' '.repeat(Math.max(0, w - displayWidth(text))) : text;
-        }),
+      block(
+        shown.map(({ index, width: w }) =>
+          cellLines(columns[index], item, cellText(columns[index]?.value(item)), w, chalk),
+        ),
       ),
     hidden: hidden.map((h) => h.toLowerCase()),
   };

@@ -93,3 +93,42 @@ export function truncateToWidth(text: string, width: number): string {
 export function padToWidth(text: string, width: number): string {
   return text + ' '.repeat(Math.max(0, width - displayWidth(text)));
 }
+
+/** Where a word without spaces may break: after these (`hello@`, `example.`, `/hooks/`, `no_running_`). */
+const BREAK_AFTER = new Set(['/', '@', '.', ',', '_', '-', '?', '&', '=', ':', ';']);
+
+/**
+ * Text on lines of at most `width` columns, for a table cell that is too narrow to hold it: broken
+ * at a space (which is dropped) where there is one; a long word (an address, a URL) after one of its
+ * punctuation marks; else at the width. Nothing is lost: joined again, the lines are the text.
+ */
+export function wrapToWidth(text: string, width: number): string[] {
+  if (displayWidth(text) <= width || width <= 0) return [text];
+  const lines: string[] = [];
+  let rest = [...text];
+  while (rest.length > 0 && displayWidth(rest.join('')) > width) {
+    // The longest start of the rest that fits.
+    let fit = 0;
+    let used = 0;
+    while (fit < rest.length && used + charWidth(rest[fit] as string) <= width) {
+      used += charWidth(rest[fit] as string);
+      fit++;
+    }
+    fit = Math.max(1, fit);
+    let cut = -1;
+    let skip = 0;
+    // A space just after what fits is a break too: "Acme Ltd" at width 4 → "Acme", "Ltd".
+    for (let i = Math.min(fit, rest.length - 1); i > 0 && cut < 0; i--) {
+      if (rest[i] === ' ') [cut, skip] = [i, 1];
+    }
+    for (let i = fit; i > 1 && cut < 0; i--) {
+      if (BREAK_AFTER.has(rest[i - 1] as string)) cut = i;
+    }
+    if (cut < 0) cut = fit;
+    lines.push(rest.slice(0, cut).join('').trimEnd());
+    rest = rest.slice(cut + skip);
+    while (rest[0] === ' ') rest.shift();
+  }
+  if (rest.length > 0) lines.push(rest.join(''));
+  return lines;
+}

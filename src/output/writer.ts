@@ -8,7 +8,7 @@ import { isRecord } from '../api/types.js';
 import { UsageError } from '../errors.js';
 import { columnKey, isAll, pickFields, selectColumns, toCsv } from './csv.js';
 import { wrapWords } from './help-wrap.js';
-import { hiddenNote } from './layout.js';
+import { type FitOptions, hiddenNote } from './layout.js';
 import { type Creation, type StdoutWatch, watchStdout } from './stdout-watch.js';
 import { type CountContext, countLine } from './summary.js';
 import { renderTable, type TableColumn } from './table.js';
@@ -130,7 +130,7 @@ export class Writer {
       return;
     }
     const width = this.tableWidth;
-    const table = await renderTable(items, columns, width, this.chalk());
+    const table = await renderTable(items, columns, width, this.chalk(), this.tableFit);
     this.out(`${table.text}\n`);
     this.tableNotes(table.hidden, items.length, options);
   }
@@ -138,6 +138,11 @@ export class Writer {
   /** The width a table on this terminal is fitted to. */
   get tableWidth(): number {
     return usableWidth(this.streams.columns);
+  }
+
+  /** --columns named what to show: a table hides none of it (layout.ts). */
+  get tableFit(): FitOptions {
+    return { hideNone: this.options.columns !== undefined };
   }
 
   /** The colours of stdout (a table's cells), for a table printed row by row (row-stream.ts). */

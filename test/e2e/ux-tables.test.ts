@@ -9,6 +9,7 @@ import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
 import { type AgencyTerminals, startAgencyTerminals } from '../helpers/agency-terminals.js';
 import { type Harness, startHarness } from '../helpers/cli.js';
 import { activeCompany, direct, lines, sent } from '../helpers/core.js';
+import { readTable, wholeText } from '../helpers/table-text.js';
 import { TMUX_MISSING } from '../helpers/tmux.js';
 
 const COMMA_NAME = 'Smith, Jones & "Partners"';
@@ -70,29 +71,66 @@ describe.skipIf(Boolean(TMUX_MISSING))(
       expect(output).not.toContain('…');
     });
 
-    it('inventory at 60 columns keeps ids and names whole', async () => {
+    it('inventory at 60 columns keeps ids and names whole (a long name on two lines of its column)', async () => {
       const t = terminals.at(60);
       const { output, exit } = await t.run('agency inventory --active');
       expect(exit).toBe(0);
-      for (const company of companies()
-        .filter((c) => c.active)
-        .slice(0, 10)) {
-        expect(output).toMatch(new RegExp(`^${company.id} {2}${escapeRegExp(company.name)}(  |$)`, 'm'));
-      }
+      const table = readTable(output, ['ID', 'NAME']);
+      const active = companies().filter((c) => c.active);
+      expect(table.rows.map((r) => r.ID?.join(''))).toEqual(active.map((c) => String(c.id)));
+      active.forEach((company, i) => {
+        expect(wholeText(table.rows[i]?.NAME, company.name), output).toBe(true);
+      });
+      expect(output).not.toContain('…');
       expect(output.replace(/\n/g, ' ')).toMatch(
         /\d+ columns? hidden \(.*\) — widen the window, or use --columns/,
       );
     });
 
-    it('mailboxes at 60 and 100 columns show every address whole', async () => {
+    it('mailboxes at 60 and 100 columns show every address whole (wrapped at 60)', async () => {
       const company = activeCompany(h.sandbox);
       const mailboxes = await direct(h.sandbox, '/v2/mailboxes', { company: company.id });
       expect(mailboxes.body.length).toBeGreaterThan(0);
       for (const width of [60, 100]) {
         const { output, exit } = await terminals.at(width).run(`agency mailboxes --company ${company.id}`);
         expect(exit).toBe(0);
-        for (const m of mailboxes.body) expect(output).toContain(m.details.email);
+        const table = readTable(output, ['ID', 'EMAIL']);
+        mailboxes.body.forEach((m: { details: { email: string } }, i: number) => {
+          expect(wholeText(table.rows[i]?.EMAIL, m.details.email), output).toBe(true);
+        });
+        if (width === 100) for (const m of mailboxes.body) expect(output).toContain(m.details.email);
       }
+    });
+
+    it('--columns all shows the columns a table hides by default, wrapped (headers too) to fit', async () => {
+      const company = activeCompany(h.sandbox);
+      const plain = await terminals.at(60).run(`agency mailboxes --company ${company.id}`);
+      expect(plain.output).toMatch(/columns? hidden \(.*sent today/);
+      const { output, exit } = await terminals
+        .at(60)
+        .run(`agency mailboxes --company ${company.id} --columns all`);
+      expect(exit).toBe(0);
+      expect(output).not.toContain('hidden');
+      const header = lines(output).slice(0, 2).join(' ');
+      for (const word of [
+        'ID',
+        'TYPE',
+        'EMAIL',
+        'FROM',
+        'NAME',
+        'DAILY',
+        'LIMIT',
+        'SENT',
+        'TODAY',
+        'ERROR',
+      ]) {
+        expect(header).toContain(word);
+      }
+      for (const line of lines(output)) expect(line.length).toBeLessThanOrEqual(60);
+      // At 60 columns only what cannot fit even wrapped is hidden, and said.
+      const narrow = await terminals.at(60).run('agency companies list --limit 3 --columns all');
+      expect(lines(narrow.output)[0]).toMatch(/^ID +NAME +OWNER +ACTIVE +CAMPAIGNS/);
+      for (const line of lines(narrow.output)) expect(line.length).toBeLessThanOrEqual(60);
     });
 
     it('--columns chooses and orders the table, and hides nothing it was asked for', async () => {

@@ -104,20 +104,20 @@ describe('fitTable: companies list', () => {
     expect(t.used).toBeLessThanOrEqual(60);
   });
 
-  it('at 40 columns keeps id and name, hides the rest, and cuts the name only as a last resort', () => {
+  it('at 40 columns keeps id, name and active (the name wraps, readable); narrower, id and name', () => {
     const t = describeLayout(columns, 40);
-    expect(Object.keys(t.shown)).toEqual(['ID', 'NAME']);
+    expect(Object.keys(t.shown)).toEqual(['ID', 'NAME', 'ACTIVE']);
     expect(t.shown.ID).toBe(4);
-    expect(t.shown.NAME).toBe(30);
+    expect(t.shown.NAME).toBeGreaterThanOrEqual(20);
+    expect(t.used).toBeLessThanOrEqual(40);
     const tiny = describeLayout(columns, 24);
-    expect(Object.keys(tiny.shown)).toEqual(['ID', 'NAME']);
     expect(tiny.shown).toEqual({ ID: 4, NAME: 18 });
   });
 
-  it('never cuts an id, however narrow', () => {
+  it('never narrows an id, however narrow; a name wraps down to 12 columns at most', () => {
     const t = describeLayout(specs(COMPANY_COLUMNS, [[123456789012, 'A very long company name indeed']]), 12);
     expect(t.shown.ID).toBe(12);
-    expect(t.shown.NAME).toBe(10);
+    expect(t.shown.NAME).toBe(12);
   });
 });
 
@@ -131,13 +131,13 @@ describe('fitTable: mailboxes (addresses before counters)', () => {
     expect(t.shown.ERROR).toBe(45);
   });
 
-  it('at 100 columns keeps every address whole and hides counters before cutting it', () => {
+  it('at 100 columns keeps every address whole and hides counters before wrapping it', () => {
     const t = describeLayout(columns, 100);
     expect(t.shown.EMAIL).toBe(43);
     expect(t.used).toBeLessThanOrEqual(100);
-    // The error is cut rather than the address, and a counter is hidden before the error is cut short.
+    // The error wraps rather than the address, and counters are hidden before the error wraps short.
     expect(t.shown.ERROR).toBeGreaterThanOrEqual(12);
-    expect(t.hidden).toEqual(['SENT TODAY']);
+    expect(t.hidden).toEqual(['DAILY LIMIT', 'SENT TODAY']);
   });
 
   it('at 80 columns hides the sender name and counters, and the address stays whole', () => {
@@ -147,12 +147,12 @@ describe('fitTable: mailboxes (addresses before counters)', () => {
     expect(t.used).toBeLessThanOrEqual(80);
   });
 
-  it('at 60 columns keeps the whole address and what still fits beside it', () => {
+  it('at 60 columns keeps the type and the error beside the address, wrapping what is long', () => {
     const t = describeLayout(columns, 60);
-    // The error would need 12 columns; the 4-column type fits in what is left.
-    expect(Object.keys(t.shown)).toEqual(['ID', 'TYPE', 'EMAIL']);
-    expect(t.shown.EMAIL).toBe(43);
-    expect(t.hidden).toEqual(['FROM NAME', 'DAILY LIMIT', 'SENT TODAY', 'ERROR']);
+    expect(Object.keys(t.shown)).toEqual(['ID', 'TYPE', 'EMAIL', 'ERROR']);
+    expect(t.hidden).toEqual(['FROM NAME', 'DAILY LIMIT', 'SENT TODAY']);
+    expect(t.shown.EMAIL).toBeGreaterThanOrEqual(20);
+    expect(t.used).toBeLessThanOrEqual(60);
   });
 });
 
@@ -244,5 +244,104 @@ describe('what a reader came for (issue 21)', () => {
       [[1007, 'Company 1007 is inactive, and a long explanation follows here']],
     );
     expect(describeLayout(columns, 30).shown.COMPANY).toBe(7);
+  });
+});
+
+describe('wrapping rather than cutting (issue 21, third pass)', () => {
+  const HEALTH: Def[] = [
+    { header: 'company', kind: 'id', priority: 0 },
+    { header: 'name', kind: 'name', priority: 0 },
+    { header: 'severity', kind: 'count', priority: 0 },
+    { header: 'check', kind: 'text', priority: 1 },
+    { header: 'detail', kind: 'problem', priority: 0 },
+  ];
+  const problems = [
+    [
+      1005,
+      'Lighthouse Outfitters GmbH',
+      'critical',
+      'mailbox_error',
+      `hello@lighthouse.example (SMTP): ${'x'.repeat(60)}`,
+    ],
+    [1001, 'Acme Ltd', 'info', 'no_running_campaign', 'none of its 1 campaign is running'],
+  ];
+
+  it.each([60, 80, 100])(
+    'health at %i columns: company, name, severity, check and detail all stay',
+    (width) => {
+      const t = describeLayout(specs(HEALTH, problems), width);
+      expect(t.hidden).toEqual([]);
+      expect(t.shown.COMPANY).toBe(7);
+      expect(t.shown.SEVERITY).toBe(8);
+      expect(t.shown.CHECK).toBeGreaterThanOrEqual(11);
+      expect(t.shown.DETAIL).toBeGreaterThanOrEqual(12);
+      expect(t.used).toBeLessThanOrEqual(width);
+      // The detail, what the reader came for, gets at least as much room as the name.
+      if (width > 60) expect(t.shown.DETAIL).toBeGreaterThanOrEqual(t.shown.NAME ?? 0);
+    },
+  );
+
+  const SUBSCRIBE: Def[] = [
+    { header: 'company', kind: 'id', priority: 0 },
+    { header: 'event', kind: 'name', priority: 2 },
+    { header: 'target url', kind: 'email', priority: 1 },
+    { header: 'result', kind: 'count', priority: 0 },
+    { header: 'reason', kind: 'problem', priority: 0 },
+  ];
+  const url = 'https://hooks.crm-integration4.example.com/webhooks/woodpecker/link-clicked';
+  const results = [
+    [1004, 'LINK_CLICKED', url, 'failed', 'An event can be subscribed to at most 3 URLs per account.'],
+    [1007, 'LINK_CLICKED', url, 'failed', 'Company 1007 is inactive'],
+  ];
+
+  it('webhooks subscribe: the URL stays (wrapped) at 60, 80 and 100 columns; the event goes first', () => {
+    const at60 = describeLayout(specs(SUBSCRIBE, results), 60);
+    expect(at60.hidden).toEqual(['EVENT']);
+    for (const width of [60, 80, 100]) {
+      const t = describeLayout(specs(SUBSCRIBE, results), width);
+      expect(t.shown['TARGET URL']).toBeGreaterThanOrEqual(20);
+      expect(t.shown.REASON).toBeGreaterThanOrEqual(12);
+      expect(t.used).toBeLessThanOrEqual(width);
+    }
+    expect(describeLayout(specs(SUBSCRIBE, results), 80).hidden).toEqual([]);
+  });
+
+  it('an address keeps its width while a problem beside it wraps to readable lines', () => {
+    const columns = specs(
+      [
+        { header: 'id', kind: 'id', priority: 0 },
+        { header: 'type', kind: 'text', priority: 2 },
+        { header: 'email', kind: 'email', priority: 0 },
+        { header: 'error', kind: 'problem', priority: 0 },
+      ],
+      [[10052, 'SMTP', 'hello@lighthouseoutfittersgmbh.example', 'x'.repeat(72)]],
+    );
+    expect(describeLayout(columns, 80).shown).toEqual({ ID: 5, TYPE: 4, EMAIL: 38, ERROR: 27 });
+  });
+
+  it('the roles a filter is about stay at 60 columns (wrapped), not hidden', () => {
+    const users = specs(
+      [
+        { header: 'id', kind: 'id', priority: 0 },
+        { header: 'name', kind: 'name', priority: 0 },
+        { header: 'email', kind: 'email', priority: 0 },
+        { header: 'roles', kind: 'text', priority: 1 },
+      ],
+      [[1004001, 'Julia Nowak', 'zoe.dubois1@guest-pinecrestroboticsltd.example', 'authorized_team_member']],
+    );
+    const t = describeLayout(users, 60);
+    expect(t.hidden).toEqual([]);
+    expect(t.shown.ROLES).toBe(11);
+    expect(t.used).toBeLessThanOrEqual(60);
+  });
+
+  it('with --columns (hideNone) columns wrap, headers too, and only what cannot fit then is hidden', () => {
+    const columns = specs(COMPANY_COLUMNS, COMPANIES);
+    expect(fitTable(columns, 80).hidden).toEqual(['EMAIL SLOTS', 'LINKEDIN SLOTS']);
+    const asked = fitTable(columns, 80, { hideNone: true });
+    expect(asked.hidden).toEqual([]);
+    // `EMAIL SLOTS` over a one-digit count may take 5 columns: its header wraps between the words.
+    expect(asked.shown.find((c) => c.index === 5)?.width).toBeGreaterThanOrEqual(5);
+    expect(fitTable(columns, 60, { hideNone: true }).hidden).toEqual(['LINKEDIN SLOTS']);
   });
 });

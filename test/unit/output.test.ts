@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { progressLine } from '../../src/output/progress.js';
 import { displayWidth, truncateToWidth } from '../../src/output/text.js';
 import { type Column, Writer } from '../../src/output/writer.js';
+import { readTable, wholeText } from '../helpers/table-text.js';
 
 interface Fake {
   writer: Writer;
@@ -64,16 +65,22 @@ const rows: Row[] = [
 const ESC = /\u001b\[/;
 
 describe('tables on a terminal', () => {
-  it('fit the width: columns that do not fit are hidden first, then a long name is cut with …', async () => {
+  it('fit the width: a long name wraps within its column, never cut; short columns stay', async () => {
     const f = fake({ tty: true, columns: 40 });
     await f.writer.list(rows, columns, { noun: ['company', 'companies'] });
-    const lines = f.stdout().trimEnd().split('\n');
-    expect(lines).toHaveLength(3);
-    for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(40);
-    expect(lines[0]).toBe('ID    NAME');
-    expect(lines[1]).toBe('1001  Acme Ltd');
-    expect(lines[2]).toMatch(/^1002 {2}The Extraordinarily Long Company…$/);
-    expect(f.stderr()).toBe('1 column hidden (active) — widen the\nwindow, or use --columns\n2 companies\n');
+    const text = f.stdout();
+    for (const line of text.trimEnd().split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(40);
+    expect(text).not.toContain('…');
+    const table = readTable(text, ['ID', 'NAME', 'ACTIVE']);
+    expect(table.rows.map((r) => r.ID)).toEqual([['1001'], ['1002']]);
+    expect(table.rows[0]?.NAME).toEqual(['Acme Ltd']);
+    expect(wholeText(table.rows[1]?.NAME, LONG)).toBe(true);
+    expect(table.rows[1]?.NAME?.length).toBeGreaterThan(2);
+    // Wrapped between words: every line of the name is whole words of it.
+    for (const piece of table.rows[1]?.NAME ?? [])
+      expect(LONG.split(' ')).toEqual(expect.arrayContaining(piece.split(' ')));
+    expect(table.rows[1]?.ACTIVE).toEqual(['false']);
+    expect(f.stderr()).toBe('2 companies\n');
   });
 
   it('show everything when it fits, with two spaces between columns', async () => {
@@ -84,33 +91,39 @@ describe('tables on a terminal', () => {
     );
   });
 
-  it('hide detail columns before a name is cut, and cut an outlier name before hiding for it', async () => {
+  it('hide description columns before a name wraps, and wrap an outlier name before hiding for it', async () => {
     const detail = 'x'.repeat(40);
     const item = { id: 1001, name: LONG, a: detail, b: detail };
     const cols: Column<typeof item>[] = [
       { header: 'id', value: (r) => r.id },
       { header: 'name', value: (r) => r.name },
-      { header: 'events', value: (r) => r.a },
-      { header: 'types', value: (r) => r.b },
+      { header: 'events', value: (r) => r.a, priority: 3 },
+      { header: 'types', value: (r) => r.b, priority: 3 },
     ];
     const narrow = fake({ tty: true, columns: 50 });
     await narrow.writer.list([item], cols);
-    expect(narrow.stdout().split('\n')[0]).toBe('ID    NAME');
-    expect(narrow.stdout().split('\n')[1]).toBe(`1001  ${LONG.slice(0, 43)}…`);
-    // At 100 columns the 93-character name keeps 48 columns or more and both details stay.
+    const table = readTable(narrow.stdout(), ['ID', 'NAME']);
+    expect(table.lines[0]).toBe('ID    NAME');
+    expect(wholeText(table.rows[0]?.NAME, LONG)).toBe(true);
+    // At 100 columns the 93-character name keeps 48 columns or more; a description is shown whole or
+    // not at all (wrapped on every row it would push the rows apart): one fits, the other is hidden.
     const wide = fake({ tty: true, columns: 100 });
     await wide.writer.list([item], cols);
-    const row = wide.stdout().split('\n')[1] ?? '';
-    expect(row).toBe(`1001  ${LONG.slice(0, 65)}…  ${'x'.repeat(11)}…  ${'x'.repeat(11)}…`);
-    expect(displayWidth(row)).toBeLessThanOrEqual(100);
+    const all = readTable(wide.stdout(), ['ID', 'NAME', 'EVENTS']);
+    expect(wholeText(all.rows[0]?.NAME, LONG)).toBe(true);
+    expect(all.rows[0]?.NAME?.[0]?.length).toBeGreaterThanOrEqual(48);
+    expect(all.rows[0]?.EVENTS).toEqual([detail]);
+    expect(wide.stderr()).toContain('1 column hidden (types)');
+    for (const line of all.lines) expect(displayWidth(line)).toBeLessThanOrEqual(100);
+    expect(wide.stdout()).not.toContain('…');
   });
 
   it('measure wide characters by the columns they take', async () => {
     const f = fake({ tty: true, columns: 30 });
-    const wide: Row[] = [{ id: 7, name: '東京ロボティクス株式会社 東京本社 営業部', active: true }];
-    await f.writer.list(wide, columns);
+    const name = '東京ロボティクス株式会社 東京本社 営業部';
+    await f.writer.list([{ id: 7, name, active: true }], columns);
     for (const line of f.stdout().trimEnd().split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(30);
-    expect(f.stdout()).toContain('…');
+    expect(wholeText(readTable(f.stdout(), ['ID', 'NAME']).rows[0]?.NAME, name)).toBe(true);
   });
 
   it('colour states only when told to, and never the padding', async () => {

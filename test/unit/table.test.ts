@@ -1,7 +1,8 @@
-/** The rendered table: hidden columns, whole names, cut text ending in '…', no trailing spaces. */
+/** The rendered table: hidden columns, whole names, long cells wrapped (never cut), no trailing spaces. */
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { fixedTable, renderTable, type TableColumn } from '../../src/output/table.js';
+import { wrapToWidth } from '../../src/output/text.js';
 
 type Company = { id: number; name: string; owner: string; active: boolean; campaigns: number; slots: number };
 const columns: TableColumn<Company>[] = [
@@ -42,11 +43,26 @@ describe('renderTable', () => {
     expect(t.text.split('\n')[2]).toBe('1114  Red Fox Design Studio Partners  Olivia Owner  false');
   });
 
-  it('at 30 columns cuts the name as a last resort, never the id', async () => {
+  it('at 30 columns wraps the name between its words, never cutting it or the id', async () => {
     const t = await renderTable(rows, columns, 30, plain);
     const lines = t.text.split('\n');
-    expect(lines[2]).toMatch(/^1114 {2}Red Fox Design Studio P…$/);
+    expect(lines[0]).toMatch(/^ID {4}NAME/);
+    expect(lines[2]).toMatch(/^1114 {2}Red Fox Design /);
+    expect(lines[3]).toMatch(/^ {6}Studio Partners/);
+    expect(t.text).not.toContain('…');
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(30);
+  });
+
+  it('wraps a coloured cell line by line, each line coloured alone', async () => {
+    const chalk = new Chalk({ level: 1 });
+    const styled: TableColumn<Company>[] = [
+      columns[0] as TableColumn<Company>,
+      { header: 'name', value: (c) => c.name, style: (_v, k) => k.red },
+    ];
+    const t = await renderTable(rows, styled, 24, chalk);
+    const lines = t.text.split('\n');
+    expect(lines[2]).toBe('1114  \u001b[31mRed Fox Design\u001b[39m');
+    expect(lines[3]).toBe('      \u001b[31mStudio Partners\u001b[39m');
   });
 
   it('colours cells with the column style only', async () => {
@@ -64,18 +80,59 @@ describe('renderTable', () => {
 describe('fixedTable (a table printed a row at a time)', () => {
   const plain = new Chalk({ level: 0 });
 
-  it('lays out from the sample, prints rows alike, and cuts a later cell wider than its column', async () => {
+  it('lays out from the sample, prints rows alike, and wraps a later cell wider than its column', async () => {
     const whole = await renderTable(rows, columns, 100, plain);
     const table = fixedTable(rows, columns, 100, plain);
     // The same rows give the same text as the table printed whole.
     expect([table.header, ...rows.map(table.row)].join('\n')).toBe(whole.text);
     const wider = { ...rows[0], owner: 'A much longer owner name than any in the sample' } as Company;
-    expect(table.row(wider)).toMatch(/ {2}A much long… {2}/);
+    const [first, ...rest] = table.row(wider).split('\n');
+    expect(first).toMatch(/^1001 {2}Acme Ltd +A much {2,}true/);
+    expect(rest.map((line) => line.trim()).join(' ')).toBe('longer owner name than any in the sample');
+    // Wrapped at 60 too, the two ways of printing agree line for line.
+    const narrow = fixedTable(rows, columns, 30, plain);
+    expect([narrow.header, ...rows.map(narrow.row)].join('\n')).toBe(
+      (await renderTable(rows, columns, 30, plain)).text,
+    );
   });
 
   it('hides the same columns as the table printed whole', async () => {
     const whole = await renderTable(rows, columns, 40, plain);
     expect(whole.hidden.length).toBeGreaterThan(0);
     expect(fixedTable(rows, columns, 40, plain).hidden).toEqual(whole.hidden);
+  });
+});
+
+describe('wrapToWidth (a cell too long for its column)', () => {
+  it('breaks prose at spaces, dropping them', () => {
+    expect(wrapToWidth('SMTP authentication failed: 535 5.7.8', 16)).toEqual([
+      'SMTP',
+      'authentication',
+      'failed: 535',
+      '5.7.8',
+    ]);
+  });
+
+  it('breaks an address or a URL after its punctuation, keeping every character', () => {
+    expect(wrapToWidth('hello@lighthouseoutfitters.example', 28)).toEqual([
+      'hello@lighthouseoutfitters.',
+      'example',
+    ]);
+    const url = 'https://hooks.crm.example.com/webhooks/woodpecker';
+    const lines = wrapToWidth(url, 20);
+    expect(lines.join('')).toBe(url);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(20);
+    expect(wrapToWidth('no_running_campaign', 11)).toEqual(['no_running_', 'campaign']);
+  });
+
+  it('breaks a word with nowhere to break at the width, and measures wide characters', () => {
+    expect(wrapToWidth('abcdefghij', 4)).toEqual(['abcd', 'efgh', 'ij']);
+    const lines = wrapToWidth('東京ロボティクス株式会社', 10);
+    expect(lines).toEqual(['東京ロボテ', 'ィクス株式', '会社']);
+  });
+
+  it('leaves text that fits alone', () => {
+    expect(wrapToWidth('Acme Ltd', 8)).toEqual(['Acme Ltd']);
+    expect(wrapToWidth('', 5)).toEqual(['']);
   });
 });

@@ -78,9 +78,9 @@ const columns: Column<Problem>[] = [
     priority: 0,
     style: (value, chalk) => SEVERITY_STYLE[value as Severity]?.(chalk),
   },
-  // A check's name is shown whole or not at all (kind 'count'); on a narrow terminal it goes first,
-  // since the detail says the same and more.
-  { header: 'check', value: (p) => p.check, kind: 'count', priority: 3 },
+  // The check names the kind of problem (what --json and scripts select on): kept on a narrow
+  // terminal, wrapped at its underscores (`no_running_` / `campaign`) before the detail is.
+  { header: 'check', value: (p) => p.check, kind: 'text', priority: 1 },
   { header: 'detail', value: (p) => p.detail, kind: 'problem' },
 ];
 

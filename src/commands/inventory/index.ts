@@ -91,7 +91,8 @@ export interface InventoryOptions extends TargetFlags {
 const columns: Column<CompanyReport>[] = [
   { header: 'id', value: (r) => r.id },
   { header: 'name', value: (r) => r.name },
-  { header: 'active', value: (r) => r.active, style: activeStyle, priority: 1 },
+  // PROBLEMS says "inactive" too: on a narrow terminal this column goes before a name has to wrap.
+  { header: 'active', value: (r) => r.active, style: activeStyle, priority: 3 },
   { header: 'keys', value: (r) => showPart(r.keys, (k) => String(k.count)), kind: 'count' },
   { header: 'mailboxes', value: (r) => showPart(r.mailboxes, (m) => String(m.count)), kind: 'count' },
   {

@@ -49,12 +49,12 @@ function changeWebhooksCommand(
 }
 
 /**
- * The company, the result and the reason are what a reader came for; the event and the URL (the same
- * on most rows, and said in the command line) give way on a narrow terminal.
+ * The company, the result and the reason are what a reader came for, and the URL is what the row is
+ * about: on a narrow terminal it wraps, and the event (said in the command line) gives way first.
  */
 const ROW_COLUMNS: Column<WebhookRow>[] = [
   { header: 'event', value: (r) => r.event, kind: 'name', priority: 2 },
-  { header: 'target url', value: (r) => r.target_url, kind: 'email', priority: 3 },
+  { header: 'target url', value: (r) => r.target_url, kind: 'email', priority: 1 },
   // A result is one word (would-subscribe): kept whole ('count' is never cut).
   { header: 'result', value: (r) => r.result, priority: 0, kind: 'count' },
 ];
