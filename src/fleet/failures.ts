@@ -12,6 +12,16 @@ export interface RowError {
   message: string;
 }
 
+/**
+ * The error of a run that stops at its first failed request (blacklist chunks, guest invitations),
+ * thrown after its rows are printed: an interruption stays one (exit 130); any other failure is the
+ * run's partial failure, with that request's exit code and status.
+ */
+export function runFailure(failure: AgencyError): AgencyError {
+  if (failure instanceof InterruptedError) return failure;
+  return new PartialFailureError(failure.message, failure.exitCode, failure.status);
+}
+
 export function rowError(error: AgencyError): RowError {
   return { status: error.status, message: error.message };
 }

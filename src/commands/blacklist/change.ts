@@ -4,7 +4,6 @@
  * src/fleet/blacklist-changes.ts.
  */
 import type { Command } from '@commander-js/extra-typings';
-import { InterruptedError, PartialFailureError } from '../../errors.js';
 import { type BlacklistEntry, normalizeBlacklistEntries } from '../../fleet/blacklist.js';
 import {
   addMissingToBlacklist,
@@ -13,7 +12,9 @@ import {
   removeListedFromBlacklist,
   summarizeBlacklistChange,
 } from '../../fleet/blacklist-changes.js';
+import { runFailure } from '../../fleet/failures.js';
 import { readInput } from '../../input/read.js';
+import { withReasonIfFailed } from '../../output/columns.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { helpText, type Run } from '../command.js';
@@ -83,8 +84,7 @@ async function changeBlacklist(
   opts: ChangeOptions,
 ): Promise<void> {
   const kind = blacklistKind(opts);
-  // An unknown --columns name is refused before anything is read or sent (the error column included).
-  const chosen = rt.out.options.columns === undefined ? undefined : rt.out.columns([...columns, errorColumn]);
+  const shown = withReasonIfFailed(rt.out, columns, errorColumn);
   const entries = await readValueEntries(rt, values, opts.file);
   const { values: wanted, notes } = normalizeBlacklistEntries(kind, entries, action);
   for (const note of notes) rt.out.info(note);
@@ -96,8 +96,7 @@ async function changeBlacklist(
     action === 'add'
       ? await addMissingToBlacklist(api, kind, wanted, existing, options)
       : await removeListedFromBlacklist(api, kind, wanted, existing, options);
-  await rt.out.list(rows, chosen ?? (failure ? [...columns, errorColumn] : columns));
+  await rt.out.list(rows, shown(failure !== undefined));
   rt.out.info(summarizeBlacklistChange(kind, rows, action));
-  if (failure instanceof InterruptedError) throw failure;
-  if (failure) throw new PartialFailureError(failure.message, failure.exitCode, failure.status);
+  if (failure) throw runFailure(failure);
 }

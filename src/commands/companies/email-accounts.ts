@@ -2,7 +2,7 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { EmailAccount } from '../../api/types.js';
 import { companyIdFor, parseCompanyRef } from '../../fleet/resolve.js';
-import { detail } from '../../output/columns.js';
+import { detailColumn } from '../../output/columns.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { helpText, type Run } from '../command.js';
@@ -29,19 +29,16 @@ export function defineEmailAccounts(companies: Command, run: Run): void {
 const columns: Column<EmailAccount>[] = [
   { header: 'id', value: (a) => a.id },
   { header: 'type', value: (a) => a.type, priority: 2 },
-  { header: 'email', field: 'details.email', value: (a) => detail(a, 'email') },
-  { header: 'provider', field: 'details.provider', value: (a) => detail(a, 'provider'), priority: 3 },
-  { header: 'from name', field: 'details.from_name', value: (a) => detail(a, 'from_name'), priority: 3 },
-  {
-    header: 'campaigns',
+  detailColumn('email', 'email'),
+  detailColumn('provider', 'provider', { priority: 3 }),
+  detailColumn('from name', 'from_name', { priority: 3 }),
+  detailColumn('campaigns', 'running_campaigns', {
     name: 'running_campaigns',
     aliases: ['campaigns'],
-    field: 'details.running_campaigns',
-    value: (a) => detail(a, 'running_campaigns'),
     kind: 'count',
     priority: 4,
-  },
-  { header: 'error', field: 'details.error', value: (a) => detail(a, 'error') },
+  }),
+  detailColumn('error', 'error'),
 ];
 
 async function listEmailAccounts(rt: Runtime, company: string, _opts: object): Promise<void> {

@@ -4,13 +4,14 @@
  * read or sent.
  */
 import type { Command } from '@commander-js/extra-typings';
-import { InterruptedError, PartialFailureError, UsageError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
+import { runFailure } from '../../fleet/failures.js';
 import type { InviteRow, WantedGuest } from '../../fleet/guests.js';
 import { checkDistinct, checkGuestEmail } from '../../fleet/guests.js';
 import { companyIdFor, parseCompanyRef } from '../../fleet/resolve.js';
 import { parseCsv } from '../../input/csv.js';
 import { readInput } from '../../input/read.js';
-import { reasonColumn } from '../../output/columns.js';
+import { reasonColumn, withReasonIfFailed } from '../../output/columns.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { collectValues, helpText, type Run } from '../command.js';
@@ -59,11 +60,10 @@ const columns: Column<InviteRow>[] = [
   { header: 'email', value: (r) => r.email, kind: 'email' },
   { header: 'result', value: (r) => r.result, kind: 'count' },
 ];
-const errorColumn = reasonColumn<InviteRow>();
 
 async function inviteCommand(rt: Runtime, company: string, opts: InviteOptions): Promise<void> {
   const ref = parseCompanyRef(company, 'company');
-  const chosen = rt.out.options.columns === undefined ? undefined : rt.out.columns([...columns, errorColumn]);
+  const shown = withReasonIfFailed(rt.out, columns, reasonColumn<InviteRow>());
   const wanted = await wantedGuests(rt, opts);
   const api = rt.api({ interruptible: false });
   const id = await companyIdFor(api, ref);
@@ -72,7 +72,7 @@ async function inviteCommand(rt: Runtime, company: string, opts: InviteOptions):
     dryRun: opts.dryRun === true,
     signal: rt.ctx.signal,
   });
-  await rt.out.list(rows, chosen ?? (failure ? [...columns, errorColumn] : columns));
+  await rt.out.list(rows, shown(failure !== undefined));
   const count = (result: string) => rows.filter((r) => r.result === result).length;
   const parts = [
     opts.dryRun
@@ -82,8 +82,7 @@ async function inviteCommand(rt: Runtime, company: string, opts: InviteOptions):
     ...(count('failed') > 0 ? [`${count('failed')} not invited`] : []),
   ];
   rt.out.info(`Company ${id}: ${parts.join('; ')}.`);
-  if (failure instanceof InterruptedError) throw failure;
-  if (failure) throw new PartialFailureError(failure.message, failure.exitCode, failure.status);
+  if (failure) throw runFailure(failure);
 }
 
 /** The guests of the flags or of the CSV file, each checked; nothing is sent when one is wrong. */

@@ -1,7 +1,7 @@
 /** `agency mailboxes [--company <company>]`: the mailboxes of the HQ account or of a client company. */
 import type { Command } from '@commander-js/extra-typings';
 import type { Mailbox } from '../../api/types.js';
-import { detail } from '../../output/columns.js';
+import { detailColumn } from '../../output/columns.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { listOneAccount } from '../account-list.js';
@@ -40,21 +40,9 @@ export async function listMailboxes(rt: Runtime, opts: { company?: string | unde
 const mailboxColumns: Column<Mailbox>[] = [
   { header: 'id', value: (m) => m.id },
   { header: 'type', value: (m) => m.type, priority: 2 },
-  { header: 'email', field: 'details.email', value: (m) => detail(m, 'email') },
-  { header: 'from name', field: 'details.from_name', value: (m) => detail(m, 'from_name'), priority: 3 },
-  {
-    header: 'daily limit',
-    field: 'details.daily_limit',
-    value: (m) => detail(m, 'daily_limit'),
-    kind: 'count',
-    priority: 4,
-  },
-  {
-    header: 'sent today',
-    field: 'details.sent_today',
-    value: (m) => detail(m, 'sent_today'),
-    kind: 'count',
-    priority: 4,
-  },
-  { header: 'error', field: 'details.error', value: (m) => detail(m, 'error') },
+  detailColumn('email', 'email'),
+  detailColumn('from name', 'from_name', { priority: 3 }),
+  detailColumn('daily limit', 'daily_limit', { kind: 'count', priority: 4 }),
+  detailColumn('sent today', 'sent_today', { kind: 'count', priority: 4 }),
+  detailColumn('error', 'error'),
 ];

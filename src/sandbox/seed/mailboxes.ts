@@ -8,14 +8,18 @@ import { domainOf, mix, PEOPLE, pick } from './names.js';
 
 type Provider = 'Google' | 'Other';
 
-interface SmtpMailboxDetails {
+/** What an SMTP entry and its IMAP entry both have: the address and how the service connects to it. */
+interface MailboxConnection {
   email: string;
   provider: Provider;
   login: string;
   server: string;
   port: number;
-  from_name: string;
   error: string | null;
+}
+
+interface SmtpMailboxDetails extends MailboxConnection {
+  from_name: string;
   imap_id: number;
   daily_limit: number;
   sent_today: number;
@@ -30,13 +34,7 @@ interface SmtpMailboxDetails {
 
 type WarmupStatus = 'RUNNING' | 'PAUSED' | 'STOPPED' | 'NOT_STARTED';
 
-interface ImapMailboxDetails {
-  email: string;
-  provider: Provider;
-  login: string;
-  server: string;
-  port: number;
-  error: string | null;
+interface ImapMailboxDetails extends MailboxConnection {
   private: boolean;
 }
 
