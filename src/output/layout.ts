@@ -13,12 +13,13 @@
  * - name, email: kept whole while another column can be hidden; wrapped only after that;
  * - problem: an error or what is wrong with the row: essential like a name (hidden only when no row
  *   has one);
- * - text: may wrap to a few characters (an owner, a type, a list of events);
+ * - text: a short column a reader filters on (roles, a check: priority 1) wraps to a few characters;
+ *   a description (an owner, a type, a list of events) is shown whole or hidden;
  * - count: a number under a long header: shown whole, or hidden as a whole.
  */
 export type CellKind = 'id' | 'name' | 'email' | 'problem' | 'text' | 'count';
 
-/** The kinds a reader came for: narrowed only once every other shown column is at its floor. */
+/** The kinds a reader came for: they wrap, and counters and descriptions are hidden for them first. */
 function essential(kind: CellKind): boolean {
   return kind === 'name' || kind === 'email' || kind === 'problem';
 }
@@ -253,11 +254,15 @@ function narrow(
   }
 }
 
-/** The stderr note for hidden columns: "2 columns hidden — widen the window, or use --columns". */
-export function hiddenNote(hidden: readonly string[]): string | undefined {
+/**
+ * The stderr note for hidden columns: "2 columns hidden (…) — widen the window, or use --columns"
+ * (only "widen the window" when --columns already chose them).
+ */
+export function hiddenNote(hidden: readonly string[], chosen = false): string | undefined {
   if (hidden.length === 0) return undefined;
   const count = hidden.length === 1 ? '1 column hidden' : `${hidden.length} columns hidden`;
-  return `${count} (${hidden.map((h) => h.toLowerCase()).join(', ')}) — widen the window, or use --columns`;
+  const advice = chosen ? 'widen the window' : 'widen the window, or use --columns';
+  return `${count} (${hidden.map((h) => h.toLowerCase()).join(', ')}) — ${advice}`;
 }
 
 /**

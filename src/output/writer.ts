@@ -154,7 +154,7 @@ export class Writer {
   tableNotes(hidden: readonly string[], shown: number, { noun, count }: ListOptions = {}): void {
     // Counts and notes are for the person watching; a redirected stderr is a log, where they are noise.
     if (!this.streams.stderrIsTTY || this.quiet) return;
-    const note = hiddenNote(hidden);
+    const note = hiddenNote(hidden, this.options.columns !== undefined);
     // Wrapped here: a note the terminal wrapped for us could break a word at its edge.
     if (note) this.#stderr(`${this.stderrChalk().dim(wrapWords(note, this.tableWidth).join('\n'))}\n`);
     if (noun) this.#stderr(`${this.stderrChalk().dim(countLine({ ...count, shown, noun }))}\n`);

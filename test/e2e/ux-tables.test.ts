@@ -130,6 +130,9 @@ describe.skipIf(Boolean(TMUX_MISSING))(
       // At 60 columns only what cannot fit even wrapped is hidden, and said.
       const narrow = await terminals.at(60).run('agency companies list --limit 3 --columns all');
       expect(lines(narrow.output)[0]).toMatch(/^ID +NAME +OWNER +ACTIVE +CAMPAIGNS/);
+      expect(narrow.output.replace(/\s+/g, ' ')).toMatch(
+        /1 column hidden \(linkedin slots\) — widen the window \d/,
+      );
       for (const line of lines(narrow.output)) expect(line.length).toBeLessThanOrEqual(60);
     });
 

@@ -202,6 +202,8 @@ describe('fitTable: general rules', () => {
     expect(hiddenNote(['EMAIL SLOTS', 'LINKEDIN SLOTS'])).toBe(
       '2 columns hidden (email slots, linkedin slots) — widen the window, or use --columns',
     );
+    // --columns chose them already: only a wider window shows them.
+    expect(hiddenNote(['LINKEDIN SLOTS'], true)).toBe('1 column hidden (linkedin slots) — widen the window');
   });
 });
 
