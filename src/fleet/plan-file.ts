@@ -164,13 +164,8 @@ class PlanFileReader {
 
   /** `guests: [{email, name?, permissions?: [mailboxes] | []}]`, each address once per company. */
   #guests(node: unknown): WantedGuest[] {
-    if (node === undefined || isNull(node)) return [];
-    if (!isSeq(node)) {
-      this.#problem(node, `"guests" must be a list of {email, name, permissions}, not ${describe(node)}`);
-      return [];
-    }
     const guests: WantedGuest[] = [];
-    for (const item of node.items) {
+    for (const item of this.#items(node, 'guests', '{email, name, permissions}')) {
       const map = this.#map(item, 'a guest ({email, name, permissions})');
       if (!map) continue;
       const fields = this.#fields(map, ['email', 'name', 'permissions'], 'in a guest');
@@ -210,46 +205,41 @@ class PlanFileReader {
   }
 
   #name(node: unknown): string | undefined {
-    const raw = this.#string(node, 'a company name');
-    if (raw === undefined) return undefined;
-    const name = raw.trim();
-    if (name === '') this.#problem(node, 'empty company name');
-    else if (hasControlCharacters(name))
-      this.#problem(node, `the company name ${JSON.stringify(name)} contains control characters`);
-    else if (name.length > MAX_NAME_LENGTH)
-      this.#problem(node, `the company name is longer than ${MAX_NAME_LENGTH} characters`);
-    else return name;
-    return undefined;
+    return this.#text(node, 'company name', MAX_NAME_LENGTH);
   }
 
   #labels(node: unknown): string[] {
-    if (node === undefined || isNull(node)) return [];
-    if (!isSeq(node)) {
-      this.#problem(node, `"keys" must be a list of key labels, not ${describe(node)}`);
-      return [];
-    }
     const labels: string[] = [];
-    for (const item of node.items) {
-      const label = this.#string(item, 'a key label')?.trim();
-      if (label === undefined) continue;
-      if (label === '') this.#problem(item, 'empty key label');
-      else if (hasControlCharacters(label))
-        this.#problem(item, `the key label ${JSON.stringify(label)} contains control characters`);
-      else if (label.length > MAX_LABEL_LENGTH)
-        this.#problem(item, `the key label is longer than ${MAX_LABEL_LENGTH} characters`);
-      else labels.push(label);
+    for (const item of this.#items(node, 'keys', 'key labels')) {
+      const label = this.#text(item, 'key label', MAX_LABEL_LENGTH);
+      if (label !== undefined) labels.push(label);
     }
     return unique(labels, (l) => l);
   }
 
-  #webhooks(node: unknown): DesiredWebhook[] {
+  /** A company name or a key label: trimmed, not empty, no control characters, at most `max` long. */
+  #text(node: unknown, what: 'company name' | 'key label', max: number): string | undefined {
+    const text = this.#string(node, `a ${what}`)?.trim();
+    if (text === undefined) return undefined;
+    if (text === '') this.#problem(node, `empty ${what}`);
+    else if (hasControlCharacters(text))
+      this.#problem(node, `the ${what} ${JSON.stringify(text)} contains control characters`);
+    else if (text.length > max) this.#problem(node, `the ${what} is longer than ${max} characters`);
+    else return text;
+    return undefined;
+  }
+
+  /** The items of an optional list (absent or null: none); anything else is a problem, and none. */
+  #items(node: unknown, field: string, of: string): unknown[] {
     if (node === undefined || isNull(node)) return [];
-    if (!isSeq(node)) {
-      this.#problem(node, `"webhooks" must be a list of {event, url}, not ${describe(node)}`);
-      return [];
-    }
+    if (isSeq(node)) return node.items;
+    this.#problem(node, `"${field}" must be a list of ${of}, not ${describe(node)}`);
+    return [];
+  }
+
+  #webhooks(node: unknown): DesiredWebhook[] {
     const result: DesiredWebhook[] = [];
-    for (const item of node.items) {
+    for (const item of this.#items(node, 'webhooks', '{event, url}')) {
       const map = this.#map(item, 'a webhook ({event, url})');
       if (!map) continue;
       const fields = this.#fields(map, ['event', 'url'], 'in a webhook');
