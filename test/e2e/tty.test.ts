@@ -3,13 +3,14 @@
  * (a tmux pane of a fixed size) and the screen read back — help and the overview, tables that fit the
  * width, colour and NO_COLOR, counts and empty states, masked keys, the progress line, the hidden
  * login prompt and `profiles list`. Requests and the config file are checked too, where they matter.
+ * What the same commands print into a pipe is run in this process (test/helpers/in-process.ts).
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAIN_AGENCY_ID, type Sandbox, startSandbox } from '../../src/sandbox/index.js';
-import { BIN, CANARY_KEY, type Harness, runAgency, startHarness, writeConfig } from '../helpers/cli.js';
+import { BIN, CANARY_KEY, type Harness, startHarness, writeConfig } from '../helpers/cli.js';
 import { activeCompany, direct, inactiveCompany, owner, sent } from '../helpers/core.js';
 import { readTable, wholeText } from '../helpers/table-text.js';
 import { stripEscapes, Terminal, TMUX_MISSING } from '../helpers/tmux.js';
@@ -39,7 +40,7 @@ function terminalEnv(configDir: string): Record<string, string> {
 }
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({}, { inProcess: true });
   slow = await startSandbox({ hqKey: CANARY_KEY, latencyMs: 400 });
   empty = await startSandbox({ hqKey: CANARY_KEY, seed: { companies: 0 } });
   tmp = mkdtempSync(join(tmpdir(), 'agency-tty-'));
@@ -80,7 +81,7 @@ function screenLines(output: string): string[] {
 }
 
 // Every command's help (purpose, options, examples, what it prints) is checked by walking the command
-// tree in test/commands/help.test.ts; this is what only a spawned binary shows.
+// tree in test/commands/help.test.ts; these are the mistakes a terminal user makes.
 describe('mistakes (piped)', () => {
   it('a mistyped command or option suggests the right one, exit 2, nothing sent', async () => {
     for (const [args, suggestion] of [
@@ -208,7 +209,7 @@ describe.skipIf(Boolean(TMUX_MISSING))(
       expect(output.trim()).toBe(
         'No companies yet — create one with: agency companies create --name "Acme Ltd"',
       );
-      const piped = await runAgency(['-p', 'empty', 'companies', 'list'], { configDir: h.configDir });
+      const piped = await h.run(['-p', 'empty', 'companies', 'list']);
       expect(piped).toMatchObject({ code: 0, stdout: '', stderr: '' });
     });
 
@@ -231,7 +232,7 @@ describe.skipIf(Boolean(TMUX_MISSING))(
     });
 
     it('no progress line when stderr is not a terminal', async () => {
-      const piped = await runAgency(['-p', 'slow', 'companies', 'list'], { configDir: h.configDir });
+      const piped = await h.run(['-p', 'slow', 'companies', 'list']);
       expect(piped.code).toBe(0);
       expect(piped.stderr).toBe('');
       const errFile = join(tmp, 'progress.err');

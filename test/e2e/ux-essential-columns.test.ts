@@ -19,7 +19,7 @@ let terminals: AgencyTerminals;
 let broken: { id: number; name: string; email: string; error: string };
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({}, { inProcess: true });
   terminals = await startAgencyTerminals(h.configDir, WIDTHS);
   for (const company of h.sandbox.store.companies(MAIN_AGENCY_ID).filter((c) => c.active)) {
     const answer = await direct(h.sandbox, '/v2/mailboxes', { company: company.id });

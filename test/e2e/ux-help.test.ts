@@ -14,7 +14,7 @@ let h: Harness;
 let terminals: AgencyTerminals;
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({}, { inProcess: true });
   terminals = await startAgencyTerminals(h.configDir, [60, 100], 80);
 });
 afterAll(async () => {

@@ -19,7 +19,7 @@ let terminals: AgencyTerminals;
 let tmp: string;
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({}, { inProcess: true });
   terminals = await startAgencyTerminals(h.configDir, [100], 40);
   tmp = terminals.tmp;
 });

@@ -2,7 +2,7 @@
  * Issue 14, items 1–4, as an operator sees them: tables that fit 60 and 100 columns by hiding
  * low-priority columns (said on stderr) instead of cutting names and addresses; --columns and --csv;
  * counts that say what --limit and --page left out; -q. In a real terminal (tmux) where the point is
- * about one, and by spawning the binary for pipes.
+ * about one, and the program run in this process (test/helpers/in-process.ts) for pipes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
@@ -17,7 +17,7 @@ let h: Harness;
 let terminals: AgencyTerminals;
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({}, { inProcess: true });
   const created = await direct(h.sandbox, '/v2/agency/companies', {
     body: { companies: [{ name: COMMA_NAME }] },
   });

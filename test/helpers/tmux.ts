@@ -3,7 +3,7 @@
  * size, running a plain shell. Tests type into it (send-keys) and read the screen (capture-pane),
  * the way a person uses the tool. tmux is optional: callers skip with a clear message without it.
  */
-import { spawnSync } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -26,6 +26,8 @@ export class Terminal {
   readonly #socket = `agency-test-${randomBytes(6).toString('hex')}`;
   readonly width: number;
   readonly height: number;
+  /** What waitFor() reads the screen through: one client for the whole session, not a process a look. */
+  #control: ControlClient | undefined;
 
   private constructor(width: number, height: number) {
     this.width = width;
@@ -43,6 +45,7 @@ export class Terminal {
     // Scrolled-off lines stay readable with screen({history: true}); `clear` must not push old lines there.
     terminal.#tmux(['set-option', '-g', 'history-limit', '5000']);
     terminal.#tmux(['set-option', '-g', 'scroll-on-clear', 'off'], undefined, true);
+    terminal.#control = new ControlClient(terminal.#options());
     if (!options.shell) {
       terminal.type("PS1='$ '; PS2=''; unset PROMPT_COMMAND");
       await terminal.clear();
@@ -63,10 +66,7 @@ export class Terminal {
 
   /** The visible screen; with `escapes`, including colour and attribute sequences. */
   screen(options: { escapes?: boolean; history?: boolean } = {}): string {
-    const args = ['capture-pane', '-p', '-t', 'main'];
-    if (options.escapes) args.push('-e');
-    if (options.history) args.push('-S', '-');
-    return this.#tmux(args).replace(/\n+$/, '\n');
+    return this.#tmux(captureArgs(options)).replace(/\n+$/, '\n');
   }
 
   /** Polls the screen until `done` holds (bounded); returns that screen, or throws with the last one. */
@@ -77,10 +77,26 @@ export class Terminal {
     const deadline = Date.now() + (options.timeoutMs ?? 20_000);
     let screen = '';
     for (;;) {
-      screen = this.screen(options);
+      // Armed before the look, so that what the pane prints while it is read still wakes the next one.
+      const printed = this.#control?.nextOutput();
+      screen = this.#control
+        ? (
+            await this.#control.command(captureArgs(options).join(' ')).catch(() => this.screen(options))
+          ).replace(/\n+$/, '\n')
+        : this.screen(options);
       if (done(screen)) return screen;
       if (Date.now() > deadline) throw new Error(`Timed out waiting for the terminal; it shows:\n${screen}`);
-      await sleep(options.intervalMs ?? 50);
+      // The next look shortly after the pane prints (a burst of output is read once, and a program gets
+      // the moment a person would leave it before answering: a prompt is printed before the program
+      // turns echo off), or after the interval at the latest (the screen changes without printing only
+      // when a test clears or resizes it).
+      const interval = new AbortController();
+      const settled = printed?.then(() => sleep(30));
+      await Promise.race([
+        settled,
+        sleep(options.intervalMs ?? (settled ? 250 : 50), undefined, { signal: interval.signal }),
+      ]).catch(() => {});
+      interval.abort();
     }
   }
 
@@ -121,26 +137,106 @@ export class Terminal {
       .map(Number)
       .filter((pid) => pid > 0);
     this.#tmux(['kill-server'], undefined, true);
+    await this.#control?.closed;
     if (socket.includes(this.#socket)) rmSync(socket, { force: true });
     const deadline = Date.now() + 5000;
     while (pids.some(isRunning) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   }
 
+  /** tmux's own options: UTF-8, this terminal's server, no configuration file. */
+  #options(): string[] {
+    return ['-u', '-L', this.#socket, '-f', '/dev/null'];
+  }
+
   #tmux(args: string[], command?: string[], ignoreErrors = false): string {
-    const full = [
-      '-u',
-      '-L',
-      this.#socket,
-      '-f',
-      '/dev/null',
-      ...args,
-      ...(command ? [shellQuote(command)] : []),
-    ];
+    const full = [...this.#options(), ...args, ...(command ? [shellQuote(command)] : [])];
     const result = spawnSync('tmux', full, { encoding: 'utf8' });
     if (result.status !== 0 && !ignoreErrors) {
       throw new Error(`tmux ${args[0]} failed (${result.status}): ${result.stderr}`);
     }
     return result.stdout;
+  }
+}
+
+function captureArgs(options: { escapes?: boolean; history?: boolean }): string[] {
+  const args = ['capture-pane', '-p', '-t', 'main'];
+  if (options.escapes) args.push('-e');
+  if (options.history) args.push('-S', '-');
+  return args;
+}
+
+/**
+ * A tmux control-mode client (`tmux -C`) attached to the session: commands written to it are answered
+ * between `%begin` and `%end` lines (flag 1: sent by this client), and `%output` lines tell when the pane
+ * printed. Reading the screen through it costs no process, where each look of `tmux capture-pane` is one;
+ * typing stays with separate tmux processes, so that it is done when type() returns.
+ */
+class ControlClient {
+  readonly #child: ChildProcessWithoutNullStreams;
+  readonly #answers: { resolve(text: string): void; reject(error: Error): void }[] = [];
+  #wakers: (() => void)[] = [];
+  #partial = '';
+  #block: string[] | undefined;
+  #failed: Error | undefined;
+  /** Settles when the client has exited (the server was killed). */
+  readonly closed: Promise<void>;
+
+  constructor(tmuxOptions: string[]) {
+    this.#child = spawn('tmux', [...tmuxOptions, '-C', 'attach-session', '-t', 'main'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    this.#child.stdout.setEncoding('utf8').on('data', (chunk: string) => this.#read(chunk));
+    this.#child.stdin.on('error', () => {});
+    this.closed = new Promise((resolve) => {
+      this.#child.on('error', (error) => this.#fail(error));
+      this.#child.on('close', () => {
+        this.#fail(new Error('the tmux control client has exited'));
+        resolve();
+      });
+    });
+  }
+
+  /** Runs a tmux command; resolves with its output. */
+  command(line: string): Promise<string> {
+    if (this.#failed) return Promise.reject(this.#failed);
+    return new Promise((resolve, reject) => {
+      this.#answers.push({ resolve, reject });
+      this.#child.stdin.write(`${line}\n`);
+    });
+  }
+
+  /** Settles when the pane next prints something. */
+  nextOutput(): Promise<void> {
+    return new Promise((resolve) => this.#wakers.push(resolve));
+  }
+
+  #read(chunk: string): void {
+    const lines = (this.#partial + chunk).split('\n');
+    this.#partial = lines.pop() ?? '';
+    for (const line of lines) {
+      if (this.#block) {
+        const end = /^%(end|error) \d+ \d+ 1$/.exec(line);
+        if (!end) {
+          this.#block.push(line);
+          continue;
+        }
+        const text = this.#block.map((l) => `${l}\n`).join('');
+        this.#block = undefined;
+        const answer = this.#answers.shift();
+        if (end[1] === 'end') answer?.resolve(text);
+        else answer?.reject(new Error(`tmux: ${text}`));
+      } else if (/^%begin \d+ \d+ 1$/.test(line)) {
+        this.#block = [];
+      } else if (line.startsWith('%output ')) {
+        for (const wake of this.#wakers.splice(0)) wake();
+      }
+    }
+  }
+
+  #fail(error: Error): void {
+    this.#failed ??= error;
+    for (const answer of this.#answers.splice(0)) answer.reject(error);
+    for (const wake of this.#wakers.splice(0)) wake();
   }
 }
 
