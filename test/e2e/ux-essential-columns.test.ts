@@ -156,6 +156,33 @@ describe.skipIf(Boolean(TMUX_MISSING))(
     );
 
     it.each(WIDTHS)(
+      'webhooks move --dry-run at %i columns: company, the new URL whole, result',
+      async (width) => {
+        const subscribed = await h.run([
+          'webhooks',
+          'subscribe',
+          '--event',
+          'link_clicked',
+          '--url',
+          `${HOOK}/1`,
+          '--company',
+          String(broken.id),
+        ]);
+        expect(subscribed.code, subscribed.stderr).toBe(0);
+        const to = `${HOOK}/moved-to-the-new-crm`;
+        const { output, exit } = await terminals
+          .at(width)
+          .run(`agency webhooks move --from ${HOOK}/1 --to ${to} --company ${broken.id} --dry-run`);
+        expect(exit).toBe(0);
+        const table = tableAt(width, output, ['COMPANY', 'TO', 'RESULT'], /^\d+ {2}/);
+        expect(table.rows).toHaveLength(1);
+        expect(table.rows[0]?.COMPANY).toEqual([String(broken.id)]);
+        expect(wholeText(table.rows[0]?.TO, to), output).toBe(true);
+        expect(table.rows[0]?.RESULT).toEqual(['would-move']);
+      },
+    );
+
+    it.each(WIDTHS)(
       'health at %i columns: company, name, severity, check and detail whole',
       async (width) => {
         const { output, exit } = await terminals.at(width).run(`agency health --company ${broken.id}`);

@@ -51,10 +51,12 @@ interface MoveOptions extends TargetFlags {
   dryRun?: boolean | undefined;
 }
 
+// The URLs are what the rows are about: on a narrow terminal they wrap; `from` (said in the command
+// line) gives way before the event, `to` only when nothing else can.
 const COLUMNS: Column<MoveRow>[] = [
   { header: 'event', value: (r) => r.event, kind: 'name', priority: 2 },
-  { header: 'from', value: (r) => r.from, kind: 'email', priority: 4 },
-  { header: 'to', value: (r) => r.to, kind: 'email', priority: 3 },
+  { header: 'from', value: (r) => r.from, kind: 'email', priority: 3 },
+  { header: 'to', value: (r) => r.to, kind: 'email', priority: 1 },
   { header: 'result', value: (r) => r.result, priority: 0, kind: 'count' },
 ];
 
