@@ -50,6 +50,22 @@ function today(now = new Date()): string {
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }
 
+/** The service's default window, in days, ending today (or at --to). */
+export const DEFAULT_WINDOW_DAYS = 30;
+
+/**
+ * The days a report covers, as dates: what was asked, and for what was left out the service's default
+ * (the last 30 days up to today, or up to --to), on this machine's calendar. Nothing is sent from it:
+ * it says in --json which days the numbers are about, where null would leave the reader guessing.
+ */
+export function coveredDays(period: Period, now = new Date()): { from: string; to: string } {
+  const to = period.to ?? today(now);
+  if (period.from !== undefined) return { from: period.from, to };
+  const [year, month, day] = to.split('-').map(Number) as [number, number, number];
+  const from = new Date(Date.UTC(year, month - 1, day - (DEFAULT_WINDOW_DAYS - 1)));
+  return { from: from.toISOString().slice(0, 10), to };
+}
+
 export function parsePeriod(options: Period, now = new Date()): Period {
   const from = options.from === undefined ? undefined : parseDay(options.from, '--from');
   const to = options.to === undefined ? undefined : parseDay(options.to, '--to');

@@ -10,6 +10,21 @@ import type { Harness } from '../helpers/cli.js';
 import { direct, directAllPages, expectUsageError, lines, sent, startCoreHarness } from '../helpers/core.js';
 import { plain, runOnTerminal } from '../helpers/terminal-run.js';
 
+/** YYYY-MM-DD on this machine's calendar. */
+function localDay(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+/** The service's default window as dates: the 30 days up to today. */
+function lastThirtyDays(): { from: string; to: string } {
+  const now = new Date();
+  return {
+    from: localDay(new Date(now.getFullYear(), now.getMonth(), now.getDate() - 29)),
+    to: localDay(now),
+  };
+}
+
 const IN_PROCESS = { inProcess: true };
 const SEVERITIES = ['critical', 'warning', 'info'];
 
@@ -160,7 +175,7 @@ describe('health', () => {
         problems: Problem[];
       };
       expect(Object.keys(report)).toEqual(['period', 'companies_checked', 'problems']);
-      expect(report.period).toEqual({ from: null, to: null });
+      expect(report.period).toEqual(lastThirtyDays());
       expect(report.companies_checked).toBe(1);
       const found = report.problems.filter((p) => p.check === check && p.severity === severity);
       expect(found.length, JSON.stringify(report.problems)).toBeGreaterThan(0);
@@ -240,13 +255,33 @@ describe('health', () => {
     );
   });
 
+  it('--json says which days it covers: the service default as dates, never null; the request is unchanged', async () => {
+    const client = String(survey[0]?.id);
+    const period = async (...args: string[]) => {
+      const r = await h.run(['health', '--company', client, '--json', '--fail-on', 'critical', ...args]);
+      return (JSON.parse(r.stdout) as { period: unknown }).period;
+    };
+    h.sandbox.reset();
+    expect(await period()).toEqual(lastThirtyDays());
+    // Without --from/--to the service's own default applies: nothing is added to the request.
+    const listing = sent(h.sandbox).filter((q) => q.path.endsWith('/v2/agency/deliverability'));
+    expect(listing.length).toBeGreaterThan(0);
+    for (const q of listing) expect(Object.keys(q.query).sort()).toEqual(['page', 'per_page']);
+    expect(await period('--from', '2026-01-05', '--to', '2026-02-03')).toEqual({
+      from: '2026-01-05',
+      to: '2026-02-03',
+    });
+    expect(await period('--to', '2026-03-01')).toEqual({ from: '2026-01-31', to: '2026-03-01' });
+    expect(await period('--from', '2026-01-05')).toEqual({ from: '2026-01-05', to: localDay(new Date()) });
+  });
+
   it('an inactive client is not checked and is not a problem', async () => {
     const inactive = h.sandbox.store.companies(MAIN_AGENCY_ID, { active: false })[0];
     if (!inactive) throw new Error('seed has no inactive company');
     const r = await h.run(['health', '--company', String(inactive.id), '--json']);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({
-      period: { from: null, to: null },
+      period: lastThirtyDays(),
       companies_checked: 0,
       problems: [],
     });

@@ -15,7 +15,7 @@ import {
   type Severity,
   sortProblems,
 } from '../../fleet/health-checks.js';
-import type { Period } from '../../input/period.js';
+import { coveredDays, type Period } from '../../input/period.js';
 import { renderHealthHtml } from '../../output/health-html.js';
 import { progressLine } from '../../output/progress.js';
 import type { RowStream } from '../../output/row-stream.js';
@@ -24,8 +24,8 @@ import type { Runtime } from '../../runtime.js';
 
 /** `--json`: the contract's object. */
 interface HealthJson {
-  /** The period asked for; null = the service's default (the last 30 days). */
-  period: { from: string | null; to: string | null };
+  /** The days the report covers: the ones asked for, else the service's default window as dates. */
+  period: { from: string; to: string };
   companies_checked: number;
   problems: Problem[];
 }
@@ -86,7 +86,7 @@ export async function healthReport(
     results.map((r) => r.client.id),
   );
   const json: HealthJson = {
-    period: { from: period.from ?? null, to: period.to ?? null },
+    period: coveredDays(period),
     companies_checked: checked.length,
     problems,
   };
