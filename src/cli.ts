@@ -3,8 +3,8 @@
  * src/commands/index.ts; each one's file is loaded only when that command runs (or when help or
  * completion needs every command), so `agency --help` pays for none of them.
  */
-import { setMaxListeners } from 'node:events';
 import { Command, CommanderError, Help, Option } from '@commander-js/extra-typings';
+import { onAbort } from './abort-watch.js';
 import { startRun } from './api/limit.js';
 import {
   type ActionCommand,
@@ -47,10 +47,10 @@ export type { IO } from './runtime.js';
 export async function main(argv: string[], io: IO, transport?: Transport, host?: Host): Promise<number> {
   if (!host) startRun(); // a 429 of an earlier run in this process must not slow this one down
   const interrupt = new AbortController();
-  // Every request in flight or waiting for its account's turn listens for Ctrl-C: a fan-out has dozens.
-  setMaxListeners(0, interrupt.signal);
+  // Every request in flight or waiting for its account's turn listens for Ctrl-C through abort-watch.ts
+  // (one listener on the signal, however many requests).
   if (host?.signal.aborted) interrupt.abort();
-  host?.signal.addEventListener('abort', () => interrupt.abort(), { once: true });
+  const stopHost = host ? onAbort(host.signal, () => interrupt.abort()) : undefined;
   const environment = readEnvironment(io);
   let flags: GlobalFlags = {};
   const runtimes: { runtime: Runtime; close(): Promise<void> }[] = [];
@@ -99,6 +99,7 @@ export async function main(argv: string[], io: IO, transport?: Transport, host?:
     }
   } finally {
     signals.stop();
+    stopHost?.();
     await Promise.allSettled(runtimes.map((runtime) => runtime.close()));
   }
   await stdout.flushed();

@@ -6,6 +6,7 @@
  * It is loaded lazily (import() on the first request) because undici is the heaviest module we have.
  */
 import { type Dispatcher, request } from 'undici';
+import { onAbort } from '../abort-watch.js';
 import { InterruptedError, ResponseError, UsageError } from '../errors.js';
 import { hasKeyShape } from '../input/api-key.js';
 import { HEADER_CONTROL } from '../input/header.js';
@@ -230,9 +231,8 @@ export class Http {
       controller.abort();
     }, this.#options.timeoutMs);
     const interrupt = this.#options.signal;
-    const onInterrupt = () => controller.abort();
     if (interrupt?.aborted) controller.abort();
-    else interrupt?.addEventListener('abort', onInterrupt, { once: true });
+    const stopWatching = interrupt ? onAbort(interrupt, () => controller.abort()) : undefined;
     const { signal } = controller;
     const started = Date.now(); // not performance.now(): loading perf_hooks costs ~1.5 ms
     const seconds = `${this.#options.timeoutMs / 1000} s`;
@@ -276,7 +276,7 @@ export class Http {
       throw error;
     } finally {
       clearTimeout(timer);
-      interrupt?.removeEventListener('abort', onInterrupt);
+      stopWatching?.();
     }
   }
 
@@ -348,13 +348,14 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new InterruptedError());
     const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
+      stopWatching?.();
       resolve();
     }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new InterruptedError());
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
+    const stopWatching = signal
+      ? onAbort(signal, () => {
+          clearTimeout(timer);
+          reject(new InterruptedError());
+        })
+      : undefined;
   });
 }

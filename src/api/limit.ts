@@ -6,6 +6,7 @@
  * flight and goes alone, so writes happen one at a time and in order, and no read overtakes a write
  * that was asked for before it. After any 429 the depth is 1 for the rest of the run.
  */
+import { onAbort } from '../abort-watch.js';
 import { InterruptedError } from '../errors.js';
 
 /** 1 processing + 2 waiting; AGENCY_MAX_IN_FLIGHT may choose 1 (one after another) to 7 (1 + the queue of 6). */
@@ -83,7 +84,7 @@ export class AccountGates {
     const queue = this.#queue(account);
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(new InterruptedError());
-      const onAbort = () => {
+      const interrupted = () => {
         const index = queue.waiting.indexOf(waiter);
         if (index >= 0) queue.waiting.splice(index, 1);
         reject(new InterruptedError());
@@ -92,7 +93,7 @@ export class AccountGates {
       const waiter: Waiter = {
         access,
         grant: () => {
-          signal?.removeEventListener('abort', onAbort);
+          stopWatching?.();
           let released = false;
           resolve(() => {
             if (released) return;
@@ -103,7 +104,7 @@ export class AccountGates {
           });
         },
       };
-      signal?.addEventListener('abort', onAbort, { once: true });
+      const stopWatching = signal ? onAbort(signal, interrupted) : undefined;
       if (first) queue.waiting.unshift(waiter);
       else queue.waiting.push(waiter);
       this.#pump(queue);

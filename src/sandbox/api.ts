@@ -3,7 +3,6 @@
  * acts on, the account's queue (the rate limit), processing time, and the rule itself.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { requireHq, resolveContext } from './access.js';
 import { dialectOf, errorIn } from './error-body.js';
 import { answerAfterProcessing, answerBeforeProcessing, answersInsteadOfService } from './fault-answers.js';
@@ -13,6 +12,7 @@ import { type Body, type Counters, findRoute, type Input, type Result, type Rout
 import type { RequestLogEntry } from './server.js';
 import type { Store } from './store.js';
 import { type HqContext, type RequestContext, SandboxError } from './types.js';
+import type { Waits } from './waits.js';
 import { apiKeyOf, headersOf, parseBody, queryOf, readBody, send, sendError } from './wire.js';
 
 export interface RecordedRequest {
@@ -53,8 +53,8 @@ export interface ApiDeps {
   v1Dialect: boolean;
   queueLimit: number;
   queueTimeoutMs: number;
-  /** Aborted when the sandbox closes. */
-  closing: AbortSignal;
+  /** Simulated time; all of it ends when the sandbox closes. */
+  waits: Waits;
 }
 
 type Processed = (Result & { route?: Route }) | undefined;
@@ -67,12 +67,7 @@ export function createApiHandler(deps: ApiDeps) {
   /** Half the round trip (the network, outside the account's slot); false when the client left meanwhile. */
   async function travel(gone: AbortSignal): Promise<boolean> {
     if (deps.rttMs <= 0) return true;
-    try {
-      await sleep(deps.rttMs / 2, undefined, { signal: AbortSignal.any([gone, deps.closing]) });
-      return true;
-    } catch {
-      return false;
-    }
+    return deps.waits.sleep(deps.rttMs / 2, gone);
   }
 
   /** Routing, auth, context, limiter and handler; undefined when the client is gone. */
@@ -135,7 +130,7 @@ export function createApiHandler(deps: ApiDeps) {
     const slotFrom = performance.timeOrigin + performance.now();
     served.from = slotFrom;
     try {
-      if (deps.latencyMs > 0) await processingTime(deps.latencyMs, deps.closing);
+      if (deps.latencyMs > 0) await processingTime(deps.latencyMs, deps.waits);
       const input: Input = { method, params, query: queryOf(url), body };
       const env = { store, counters, v1Dialect: deps.v1Dialect };
       const result = route.agency
@@ -144,7 +139,7 @@ export function createApiHandler(deps: ApiDeps) {
       return { ...result, route };
     } catch (thrown) {
       if (thrown instanceof SandboxError) return fail(thrown);
-      if (deps.closing.aborted) return undefined;
+      if (deps.waits.ended) return undefined;
       throw thrown;
     } finally {
       served.to = performance.timeOrigin + performance.now();
@@ -266,11 +261,11 @@ function bump(counts: Record<string, number>, account: string, by = 1): void {
  * pages of 20 ms is a 10 % error in what the benchmark compares against: sleep to just before the
  * deadline, then yield until it has passed.
  */
-async function processingTime(ms: number, signal: AbortSignal): Promise<void> {
+async function processingTime(ms: number, waits: Waits): Promise<void> {
   const deadline = performance.now() + ms;
-  if (ms > 3) await sleep(ms - 2, undefined, { signal });
+  if (ms > 3 && !(await waits.sleep(ms - 2))) throw new Error('the sandbox is closing');
   while (performance.now() < deadline) {
-    if (signal.aborted) throw signal.reason;
+    if (waits.ended) throw new Error('the sandbox is closing');
     await new Promise((resolve) => setImmediate(resolve));
   }
 }

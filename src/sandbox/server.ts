@@ -3,7 +3,6 @@
  * injection and request recording, put together behind one node:http server. What each request
  * goes through is in api.ts; the rules in resources/*.ts; the control API in control.ts.
  */
-import { setMaxListeners } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createApiHandler, type RecordedRequest } from './api.js';
@@ -24,6 +23,7 @@ import type { Counters, Route } from './routing.js';
 import { loadOrSeed, saveState } from './state-file.js';
 import { Store } from './store.js';
 import type { SeedOptions, UserRecord } from './types.js';
+import { createWaits } from './waits.js';
 import { sendError } from './wire.js';
 
 export type { RecordedRequest } from './api.js';
@@ -191,9 +191,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     rejected429ByAccount: { ...byAccount.rejected429 },
     servedMsByAccount: { ...byAccount.servedMs },
   });
-  const closing = new AbortController();
-  // Every request in progress listens for it (its timers): many clients at once are no leak.
-  setMaxListeners(0, closing.signal);
+  const waits = createWaits();
 
   const reset = () => {
     requests.length = 0;
@@ -228,7 +226,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     v1Dialect: settings.v1Dialect,
     queueLimit,
     queueTimeoutMs,
-    closing: closing.signal,
+    waits,
   });
   const control = { store, faults, requests: () => requests, stats, reset };
 
@@ -239,7 +237,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
         ? handleControl(control, req, res, url)
         : handleApi(req, res, url);
     work.catch((error: unknown) => {
-      if (closing.signal.aborted) return;
+      if (waits.ended) return;
       if (!res.headersSent && !res.destroyed)
         sendError(res, 500, `Sandbox error: ${(error as Error).message}`);
       else res.destroy();
@@ -274,7 +272,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     addFault: (rule) => faults.add(rule),
     close: () =>
       new Promise<void>((resolve, reject) => {
-        closing.abort();
+        waits.endAll();
         limiter.dispose();
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();

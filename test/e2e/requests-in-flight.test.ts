@@ -187,3 +187,26 @@ describe('--limit and failures', () => {
     }
   }, 30_000);
 });
+
+describe('a wide fan-out under latency', () => {
+  it('no MaxListenersExceededWarning from the tool or the sandbox, and closing the sandbox ends its waits', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    // The sandbox runs in this process: its warnings come here; the tool's are on its stderr.
+    const h = await startHarness({ seed: { companies: 60 }, latencyMs: 20, rttMs: 10 });
+    try {
+      const r = await h.run(['inventory', '--concurrency', '32'], { env: { AGENCY_MAX_IN_FLIGHT: '7' } });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).not.toMatch(/MaxListeners|Warning/);
+      const health = await h.run(['health', '--concurrency', '32']);
+      expect(health.stderr).not.toMatch(/MaxListeners|Warning/);
+    } finally {
+      const closed = Date.now();
+      await h.close();
+      expect(Date.now() - closed).toBeLessThan(2000);
+      process.off('warning', onWarning);
+    }
+    expect(warnings.filter((w) => w.includes('MaxListeners'))).toEqual([]);
+  });
+});
