@@ -33,6 +33,7 @@ import { formatItem, helpWidth, wrapText } from './output/help-wrap.js';
 import { networkHint, type RunFacts, runFacts } from './output/network-hints.js';
 import { watchStdout } from './output/stdout-watch.js';
 import { keepCloseSuggestion } from './output/suggest.js';
+import { terminalSafe } from './output/text.js';
 import { createRuntime, type Host, type IO, openOutput, type Runtime, type Transport } from './runtime.js';
 import { onStopSignals, type SignalWatch } from './stop-signals.js';
 import { VERSION } from './version.js';
@@ -103,8 +104,12 @@ export async function main(argv: string[], io: IO, transport?: Transport, host?:
     await Promise.allSettled(runtimes.map((runtime) => runtime.close()));
   }
   await stdout.flushed();
-  return stdout.exitCode(signals.exitCode(code), (error) =>
-    reportError(openOutput(io, { ...(program.opts() as GlobalFlags), ...flags }, environment).out, error),
+  return stdout.exitCode(
+    signals.exitCode(code),
+    (error) =>
+      reportError(openOutput(io, { ...(program.opts() as GlobalFlags), ...flags }, environment).out, error),
+    // The writer says nothing after a closed pipe; this note (what it cost) is written past it.
+    (text) => io.stderr.write(terminalSafe(text)),
   );
 }
 

@@ -109,7 +109,13 @@ export function requestsFor(plan: CreationPlan, skipExisting: boolean): number {
 export async function createInChunks(
   clients: { reads: CompanyLister; writes: CompanyCreator },
   plan: CreationPlan,
-  run: { signal: AbortSignal; notes: BulkNotes; progress?: Progress | undefined },
+  run: {
+    signal: AbortSignal;
+    notes: BulkNotes;
+    progress?: Progress | undefined;
+    /** Each chunk's companies as soon as they are known to exist (to print them then). */
+    onCreated?: ((companies: readonly CreatedCompany[]) => void) | undefined;
+  },
 ): Promise<BulkResult> {
   const chunks = chunk(plan.toCreate, MAX_COMPANIES_PER_REQUEST);
   const created: CreatedCompany[] = [];
@@ -121,7 +127,9 @@ export async function createInChunks(
       break;
     }
     try {
-      created.push(...(await clients.writes.createCompanies(names)));
+      const companies = await clients.writes.createCompanies(names);
+      created.push(...companies);
+      run.onCreated?.(companies);
       progress?.update(undefined, created.length);
     } catch (error) {
       if (!(error instanceof AgencyError)) throw error;
@@ -143,6 +151,7 @@ export async function createInChunks(
         break;
       }
       created.push(...found);
+      run.onCreated?.(found);
       // The service applies a request all or nothing: only a whole chunk found lets the run go on.
       if (found.length < names.length) {
         failure = { index, error, unknown: [], existsNow: [] };

@@ -18,6 +18,8 @@ export interface Creation {
 export class StdoutWatch {
   #failure: NodeJS.ErrnoException | undefined;
   readonly #created: Creation[] = [];
+  /** Created since the last write that reached stdout: their lines are the next to be written. */
+  #unwritten: Creation[] = [];
   readonly #listeners: (() => void)[] = [];
 
   constructor(readonly stream: Writable) {
@@ -48,14 +50,17 @@ export class StdoutWatch {
   /** Something now exists that the output was about to show. */
   created(creation: Creation): void {
     this.#created.push(creation);
+    this.#unwritten.push(creation);
   }
 
   write(text: string): void {
     if (this.#failure) return;
     this.stream.write(text);
-    // A file's stream writes synchronously and knows at once: nothing more is written after a failure.
+    // A file's stream, and on Linux a pipe's, writes synchronously and knows at once (a closed pipe:
+    // EPIPE): nothing more is written, and no further request starts, after a failure.
     const errored = (this.stream as { errored?: Error | null }).errored;
     if (errored) this.#fail(errored);
+    else this.#unwritten = [];
   }
 
   /** Resolves once what was written has left the process (or could not). */
@@ -66,31 +71,49 @@ export class StdoutWatch {
   }
 
   /**
-   * The run's exit code now that stdout's fate is known: unchanged when stdout was fine, 0 after a
-   * closed pipe, 1 after any other failure, with the message (through `report`) of what was lost.
+   * The run's exit code now that stdout's fate is known: unchanged when stdout was fine, 1 after a
+   * failure, with the message (through `report`) of what was lost. A closed pipe is exit 0 without a
+   * word, unless something was created whose line the reader never got (the pipe closed while its
+   * request was out): that is named, with the command that reads it back, through `note` (stderr).
    */
-  exitCode(code: number, report: (error: OutputError) => number): number {
+  exitCode(code: number, report: (error: OutputError) => number, note: (text: string) => void): number {
     const failure = this.#failure;
     if (!failure) return code;
-    if (this.closed) return ExitCode.ok;
+    if (this.closed) {
+      const lost = this.#unwritten;
+      if (lost.length > 0) {
+        const { list, hint } = describeCreated(lost);
+        note(
+          `The reader of stdout left before ${lost.length === 1 ? 'this was' : 'these were'} shown; created all the same:\n${list}\nhint: ${hint}\n`,
+        );
+      }
+      return ExitCode.ok;
+    }
     const reason = describeWriteError(failure);
     const created = this.#created;
     if (created.length === 0)
       return report(new OutputError(`The result could not be written to stdout: ${reason}.`));
-    const shown = created.slice(0, 10);
-    const more = created.length > shown.length ? `\n  … and ${created.length - shown.length} more` : '';
-    const commands = [...new Set(shown.map((c) => c.readBack))];
+    const { list, hint } = describeCreated(created);
     return report(
       new OutputError(
-        `The result could not be written to stdout: ${reason}. Created all the same:\n` +
-          shown.map((c) => `  ${c.what}`).join('\n') +
-          more,
+        `The result could not be written to stdout: ${reason}. Created all the same:\n${list}`,
         {
-          hint: `Read ${created.length === 1 ? 'it' : 'them'} back with ${commands.map((c) => `\`${c}\``).join(', ')}.`,
+          hint,
         },
       ),
     );
   }
+}
+
+/** The first 10 creations, one per line, and the commands that read them back. */
+function describeCreated(created: readonly Creation[]): { list: string; hint: string } {
+  const shown = created.slice(0, 10);
+  const more = created.length > shown.length ? `\n  … and ${created.length - shown.length} more` : '';
+  const commands = [...new Set(shown.map((c) => c.readBack))];
+  return {
+    list: shown.map((c) => `  ${c.what}`).join('\n') + more,
+    hint: `Read ${created.length === 1 ? 'it' : 'them'} back with ${commands.map((c) => `\`${c}\``).join(', ')}.`,
+  };
 }
 
 const watches = new WeakMap<Writable, StdoutWatch>();

@@ -77,11 +77,14 @@ describe('stdout on a full disk', () => {
     }
   });
 
-  it('keys for several companies: every created key is named', async () => {
+  it('keys for several companies: the first line that fails stops the run; the key it carried is named', async () => {
     const ids = h.sandbox.store.companies(MAIN_AGENCY_ID, { active: true }).map((c) => c.id);
     const r = await runIntoFullDisk(['keys', 'create', ...ids.map(String), '--label', 'many-full']);
     expect(r.code, r.stderr).toBe(1);
-    for (const id of ids) expect(r.stderr).toContain(`the key "many-full" of company ${id}`);
+    const [first, ...rest] = ids;
+    expect(r.stderr).toContain(`the key "many-full" of company ${first}`);
+    expect(h.requests().filter((q) => q.method === 'POST')).toHaveLength(1);
+    for (const id of rest) expect(keysOf(id).filter((k) => k.label === 'many-full')).toEqual([]);
   });
 });
 
@@ -119,32 +122,86 @@ describe('a closed pipe', () => {
       file,
       `defaults:\n  keys: [piped-1, piped-2]\ncompanies:\n${names.map((n) => `  - ${n}\n`).join('')}`,
     );
-    const errFile = join(tmp, 'pipe.err');
-    // Each answer takes 300 ms: head has long gone when the second key's line is written.
-    h.sandbox.addFault({
-      kind: 'stall',
-      method: 'POST',
-      path: '/v2/agency/companies/*/api_keys',
-      stallMs: 300,
-      times: 0,
-    });
-    const script = `"${process.execPath}" "${BIN}" apply -f "${file}" --yes 2>"${errFile}" | head -1 >/dev/null; echo "\${PIPESTATUS[0]}"`;
-    const child = spawn('bash', ['-c', script], {
-      env: agencyEnv({ configDir: h.configDir }),
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let status = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      status += chunk;
-    });
-    await new Promise((resolve) => child.on('close', resolve));
-    expect(status.trim()).toBe('0');
-    // The plan went to stderr before; after the pipe closed, not a word (no error, no "Interrupted").
-    const stderr = readFileSync(errFile, 'utf8');
+    slowKeyCreation();
+    const { status, stderr } = await intoHeadOne(['apply', '-f', file, '--yes']);
+    expect(status).toBe('0');
+    // The plan went to stderr before; after the pipe closed no error, no "Interrupted": only the key
+    // whose line the reader never got, if its request was out when the pipe closed.
     expect(stderr).toMatch(/^Plan: /m);
     expect(stderr).not.toMatch(/error|Interrupted|Applied/i);
     const posts = h.requests().filter((q) => q.method === 'POST');
     expect(posts.length).toBeLessThan(names.length * 2);
     expect(posts.length).toBeLessThanOrEqual(2);
   });
+
+  it('keys create for several companies | head -1: the second key stops the run, is named, exit 0', async () => {
+    const all = h.sandbox.store.companies(MAIN_AGENCY_ID, { active: true }).map((c) => c.id);
+    slowKeyCreation();
+    const { status, stderr } = await intoHeadOne(['keys', 'create', ...all.map(String), '--label', 'p1']);
+    expect(status, stderr).toBe('0');
+    const posts = h.requests().filter((q) => q.method === 'POST');
+    // The first key reached head; the second's line found the pipe closed: nothing starts after it.
+    expect(posts).toHaveLength(2);
+    const second = all[1] as number;
+    expect(keysOf(second).filter((k) => k.label === 'p1')).toHaveLength(1);
+    expect(keysOf(all[2] as number).filter((k) => k.label === 'p1')).toEqual([]);
+    expect(stderr).toBe(
+      'The reader of stdout left before this was shown; created all the same:\n' +
+        `  the key "p1" of company ${second}\n` +
+        `hint: Read it back with \`agency keys list ${second} --reveal\`.\n`,
+    );
+  });
+
+  it('companies create of 25 names | head -1: no chunk starts after the closed pipe; what it lost is named', async () => {
+    const names = Array.from({ length: 25 }, (_, i) => `Piped Co ${i + 1}`);
+    const file = join(tmp, 'names.txt');
+    writeFileSync(file, `${names.join('\n')}\n`);
+    h.sandbox.addFault({
+      kind: 'stall',
+      method: 'POST',
+      path: '/v2/agency/companies',
+      stallMs: 300,
+      times: 0,
+    });
+    const { status, stderr } = await intoHeadOne(['companies', 'create', '--file', file]);
+    expect(status, stderr).toBe('0');
+    const posts = h.requests().filter((q) => q.method === 'POST');
+    // The first chunk's rows went out; the pipe is found closed by the second chunk's rows at the latest.
+    expect(posts.length).toBeLessThanOrEqual(2);
+    const created = h.sandbox.store.companies(MAIN_AGENCY_ID).filter((c) => c.name.startsWith('Piped Co'));
+    expect(created.length).toBe(posts.length * 10);
+    // Named: every company of the rows that could not be written (the last chunk's, from some row on).
+    const named = [...stderr.matchAll(/company "(Piped Co \d+)" \(id (\d+)\)/g)].map((m) => m[1]);
+    expect(named.length).toBeGreaterThan(0);
+    expect(named).toEqual(created.slice(created.length - named.length).map((c) => c.name));
+    expect(stderr).not.toMatch(/error|Interrupted|Created \d/);
+  });
 });
+
+/** Each new key's answer takes 300 ms: head has long gone when the second key's line is written. */
+function slowKeyCreation(): void {
+  h.sandbox.addFault({
+    kind: 'stall',
+    method: 'POST',
+    path: '/v2/agency/companies/*/api_keys',
+    stallMs: 300,
+    times: 0,
+  });
+}
+
+/** Runs agency with stdout into `| head -1` (stderr to a file): its exit status and stderr. */
+async function intoHeadOne(args: string[]): Promise<{ status: string; stderr: string }> {
+  const errFile = join(tmp, 'pipe.err');
+  const quoted = args.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  const script = `"${process.execPath}" "${BIN}" ${quoted} 2>"${errFile}" | head -1 >/dev/null; echo "\${PIPESTATUS[0]}"`;
+  const child = spawn('bash', ['-c', script], {
+    env: agencyEnv({ configDir: h.configDir }),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let status = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    status += chunk;
+  });
+  await new Promise((resolve) => child.on('close', resolve));
+  return { status: status.trim(), stderr: readFileSync(errFile, 'utf8') };
+}

@@ -12,6 +12,7 @@ import { parseNameLines, validateNames } from '../../input/parse.js';
 import { readInput } from '../../input/read.js';
 import { companyColumns } from '../../output/columns.js';
 import { progressLine } from '../../output/progress.js';
+import { type RowStream, rowStream } from '../../output/row-stream.js';
 import { exists, listLines, MAX_LISTED } from '../../output/summary.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
@@ -96,11 +97,15 @@ async function createCompanies(rt: Runtime, opts: CreateOptions): Promise<void> 
   }
   if (plan.toCreate.length === 0) {
     out.info('Nothing to create: every name exists already.');
-    await printCreated(rt, [], opts);
+    await printAll(rt, [], opts);
     return;
   }
 
   const several = plan.toCreate.length > MAX_COMPANIES_PER_REQUEST;
+  // Piped, each chunk's rows are written as it is created: a reader that left (`| head -1`) stops the
+  // run before the next chunk. With --with-keys the rows wait for the keys, read after the last chunk.
+  const rows = opts.withKeys ? undefined : rowStream(out, createdColumns(false));
+  const stream = rows?.streaming ? rows : undefined;
   const result = await bulk.createInChunks(
     // Ctrl-C does not abort a POST in flight: its outcome must be known to be reported. No new one starts.
     { reads, writes: rt.api({ interruptible: false }) },
@@ -109,15 +114,14 @@ async function createCompanies(rt: Runtime, opts: CreateOptions): Promise<void> 
       signal: rt.ctx.signal,
       notes: { info: (m) => out.info(m), warn: (m) => out.warn(m) },
       progress: several ? progressLine(rt, 'companies created') : undefined,
+      onCreated: stream && ((companies) => printCreated(rt, companies, stream)),
     },
   );
   const { created, failure } = result;
-  if (failure) {
-    // The contract: on a partial failure, stdout carries exactly what was created.
-    if (created.length > 0) await printCreated(rt, created, opts);
-    throw bulk.chunkFailure(result, plan.toCreate.length);
-  }
-  await printCreated(rt, created, opts);
+  // The contract: on a partial failure, stdout carries exactly what was created.
+  if (stream) await stream.end();
+  else if (!failure || created.length > 0) await printAll(rt, created, opts);
+  if (failure) throw bulk.chunkFailure(result, plan.toCreate.length);
   out.success(`Created ${created.length} compan${created.length === 1 ? 'y' : 'ies'}.`);
 }
 
@@ -174,15 +178,23 @@ async function printPlan(rt: Runtime, plan: CreationPlan, opts: CreateOptions): 
   );
 }
 
-async function printCreated(rt: Runtime, created: CreatedRow[], opts: CreateOptions): Promise<void> {
+/** Each new company's row, said first to exist (if stdout fails, the error names it). */
+function printCreated(rt: Runtime, created: readonly CreatedRow[], rows: RowStream<CreatedRow>): void {
   for (const company of created) {
     rt.out.created({
       what: `company ${JSON.stringify(company.name)} (id ${company.id})`,
       readBack: `agency companies view ${company.id}`,
     });
+    rows.push(company);
   }
+}
+
+/** The whole list at the end (a table, --json, or rows that wait for --with-keys). */
+async function printAll(rt: Runtime, created: CreatedRow[], opts: CreateOptions): Promise<void> {
+  const rows = rowStream(rt.out, createdColumns(opts.withKeys));
   if (opts.withKeys) await attachKeys(rt, created);
-  await rt.out.list(created, createdColumns(opts.withKeys));
+  printCreated(rt, created, rows);
+  await rows.end();
 }
 
 /**

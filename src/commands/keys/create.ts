@@ -10,6 +10,7 @@ import { validateLabel } from '../../input/parse.js';
 import { readInput } from '../../input/read.js';
 import { reportError } from '../../output/error-report.js';
 import { progressLine } from '../../output/progress.js';
+import { rowStream } from '../../output/row-stream.js';
 import { NOUNS, plural } from '../../output/summary.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
@@ -68,6 +69,8 @@ const KEY_COLUMNS: Column<CreatedKey>[] = [
   { header: 'api key', value: (k) => k.api_key, kind: 'id' },
 ];
 const RESULT_COLUMN: Column<CreatedKey> = { header: 'result', value: (k) => k.result, kind: 'count' };
+/** Piped without --columns or --csv: "company_id<TAB>api_key". */
+const PIPED_COLUMNS = [KEY_COLUMNS[0], KEY_COLUMNS[2]] as Column<CreatedKey>[];
 
 async function createKeys(rt: Runtime, companyArgs: string[], opts: CreateKeysOptions): Promise<void> {
   const label = validateLabel(opts.label);
@@ -104,8 +107,11 @@ async function createKeys(rt: Runtime, companyArgs: string[], opts: CreateKeysOp
     return;
   }
 
-  // Agency endpoints share the HQ account's limit: one request at a time, in order.
-  const created: CreatedKey[] = [];
+  // Agency endpoints share the HQ account's limit: one request at a time, in order. Piped, each key's
+  // line is written as it is created: a reader that left (`| head -1`) stops the run at the next line.
+  const plainPipe = !out.json && !rt.terminal.stdoutIsTTY && !listAsked;
+  const rows = rowStream(out, plainPipe ? PIPED_COLUMNS : columns);
+  const created = rows.items;
   const failures: RowFailure[] = [];
   const progress = progressLine(rt, `of ${plural(ids.length, NOUNS.key)} created`, ids.length);
   let interrupted = false;
@@ -115,7 +121,7 @@ async function createKeys(rt: Runtime, companyArgs: string[], opts: CreateKeysOp
       break;
     }
     try {
-      created.push(await obtain(companyId));
+      rows.push(await obtain(companyId));
       progress.update(undefined, created.length);
     } catch (error) {
       if (error instanceof InterruptedError) {
@@ -139,13 +145,7 @@ async function createKeys(rt: Runtime, companyArgs: string[], opts: CreateKeysOp
     }
   }
   progress.done();
-
-  if (out.json) out.jsonList(created, columns);
-  else if (rt.terminal.stdoutIsTTY || out.options.columns !== undefined || out.options.csv) {
-    await out.list(created, columns);
-  } else {
-    for (const key of created) out.out(`${key.company_id}\t${key.api_key}\n`);
-  }
+  await rows.end();
 
   const existed = created.filter((k) => k.result === 'exists').length;
   const made = created.length - existed;
