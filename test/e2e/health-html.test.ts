@@ -5,20 +5,17 @@
  * makes no network request: every request Chromium makes goes to a proxy of the test, which must see
  * none (a control page with one external image proves that it would). Skipped where chromium is missing.
  */
-import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Browser, CHROMIUM, startChromium } from '../helpers/chromium.js';
 import type { Harness } from '../helpers/cli.js';
 import { startCoreHarness } from '../helpers/core.js';
 import { countColour, readPng } from '../helpers/png.js';
 
-const CHROMIUM = ['chromium', 'chromium-browser'].find(
-  (name) => spawnSync(name, ['--version'], { encoding: 'utf8' }).status === 0,
-);
 const CHROMIUM_MISSING = CHROMIUM
   ? undefined
   : 'chromium is not installed (apt-get install -y chromium); the HTML report tests are skipped';
@@ -57,51 +54,25 @@ describe.skipIf(Boolean(CHROMIUM_MISSING))('health --html in headless Chromium',
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   }, 60_000);
   afterAll(async () => {
+    await browser?.close();
     await h?.close();
     await new Promise((resolve) => proxy?.close(resolve));
     if (tmp) rmSync(tmp, { recursive: true, force: true });
   });
 
   /**
-   * Chromium with its own profile, every request sent to the test's proxy (loopback included). Run
-   * asynchronously: the proxy lives in this process and must be free to answer.
+   * One Chromium for the file (test/helpers/chromium.ts), with its own profile and every request sent
+   * to the test's proxy (loopback included). Driven asynchronously: the proxy lives in this process and
+   * must be free to answer.
    */
-  const chromium = async (args: string[]): Promise<string> => {
-    const profile = mkdtempSync(join(tmp, 'profile-'));
+  let browser: Browser | undefined;
+  const chromium = async (): Promise<Browser> => {
     const port = (proxy.address() as AddressInfo).port;
-    const child = spawn(
-      CHROMIUM as string,
-      [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--hide-scrollbars',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        `--user-data-dir=${profile}`,
-        `--proxy-server=http://127.0.0.1:${port}`,
-        '--proxy-bypass-list=<-loopback>',
-        ...args,
-      ],
-      // Chromium's scratch files (org.chromium.Chromium.*) go in the profile, removed below.
-      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TMPDIR: profile } },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    clearTimeout(timer);
-    rmSync(profile, { recursive: true, force: true });
-    if (status !== 0) throw new Error(`chromium failed (${status}): ${stderr}`);
-    return stdout;
+    browser ??= await startChromium(tmp, [
+      `--proxy-server=http://127.0.0.1:${port}`,
+      '--proxy-bypass-list=<-loopback>',
+    ]);
+    return browser;
   };
 
   /** What the page asked for: every proxied request except Chromium's own services (updates, sign-in). */
@@ -117,7 +88,9 @@ describe.skipIf(Boolean(CHROMIUM_MISSING))('health --html in headless Chromium',
   });
 
   it('shows every problem in the problems table, grouped by client, and one chart per metric', async () => {
-    const dom = await chromium(['--dump-dom', `file://${page}`]);
+    const browser = await chromium();
+    await browser.open(`file://${page}`);
+    const dom = await browser.dom();
     const table = dom.slice(dom.indexOf('<table class="problems"'), dom.indexOf('</table>') + 8);
     // One group per client, in the order of its worst problem; within it, the client's problems in order.
     const groups = table.split('<tbody class="client').slice(1);
@@ -134,20 +107,18 @@ describe.skipIf(Boolean(CHROMIUM_MISSING))('health --html in headless Chromium',
   });
 
   it('on a screenshot: the severity colours and the chart bars are drawn; nothing was requested', async () => {
-    const shot = join(tmp, 'wide.png');
-    await chromium(['--window-size=1200,6000', `--screenshot=${shot}`, `file://${page}`]);
-    const image = readPng(readFileSync(shot));
+    const browser = await chromium();
+    await browser.open(`file://${page}`, { width: 1200, height: 6000 });
+    const image = readPng(await browser.screenshot());
     expect([image.width, image.height]).toEqual([1200, 6000]);
     expect(countColour(image, '#2f6fdb')).toBeGreaterThan(2000); // this period's bars
     expect(countColour(image, '#b9c3d3')).toBeGreaterThan(1000); // the previous period's
     expect(countColour(image, '#c0262d')).toBeGreaterThan(200); // critical
     expect(countColour(image, '#a15c00')).toBeGreaterThan(50); // warning
-    const narrow = join(tmp, 'narrow.png');
-    await chromium(['--window-size=390,1600', `--screenshot=${narrow}`, `file://${page}`]);
-    expect(readPng(readFileSync(narrow)).width).toBe(390);
-    const pdf = join(tmp, 'report.pdf');
-    await chromium([`--print-to-pdf=${pdf}`, '--no-pdf-header-footer', `file://${page}`]);
-    expect(readFileSync(pdf).subarray(0, 5).toString()).toBe('%PDF-');
+    await browser.open(`file://${page}`, { width: 390, height: 1600 });
+    expect(readPng(await browser.screenshot()).width).toBe(390);
+    await browser.open(`file://${page}`);
+    expect((await browser.pdf()).subarray(0, 5).toString()).toBe('%PDF-');
     expect(pageRequests()).toEqual([]);
   });
 
@@ -158,7 +129,9 @@ describe.skipIf(Boolean(CHROMIUM_MISSING))('health --html in headless Chromium',
       '<script>document.body.dataset.width = document.documentElement.scrollWidth + "/" + innerWidth</script>';
     writeFileSync(probe, readFileSync(page, 'utf8').replace('</body>', `${measure}</body>`));
     const widths = async (window: number) => {
-      const dom = await chromium([`--window-size=${window},1600`, '--dump-dom', `file://${probe}`]);
+      const browser = await chromium();
+      await browser.open(`file://${probe}`, { width: window, height: 1600 });
+      const dom = await browser.dom();
       const [scroll, inner] = (/data-width="(\d+)\/(\d+)"/.exec(dom)?.slice(1) ?? []).map(Number);
       return { scroll, inner };
     };
@@ -170,7 +143,7 @@ describe.skipIf(Boolean(CHROMIUM_MISSING))('health --html in headless Chromium',
   it('the network check can fail: a page with one external image is caught', async () => {
     const control = join(tmp, 'control.html');
     writeFileSync(control, '<!doctype html><img src="http://images.example.invalid/pixel.png">');
-    await chromium(['--dump-dom', `file://${control}`]);
+    await (await chromium()).open(`file://${control}`);
     expect(pageRequests()).toEqual(['GET http://images.example.invalid/pixel.png']);
     proxied.length = 0;
   });
