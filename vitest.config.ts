@@ -15,8 +15,9 @@ export default defineConfig({
   // As the build does (scripts/build.mjs): tests that run the program in-process see the real version.
   define: { __AGENCY_VERSION__: JSON.stringify(version) },
   test: {
-    // A temporary directory per run; the run fails if a test leaves anything in it.
-    globalSetup: ['test/setup/temp-dir-guard.ts'],
+    // A temporary directory per run; the run fails if a test leaves anything in it. Processes that start
+    // without this machine's extra certificates (each would parse them first).
+    globalSetup: ['test/setup/temp-dir-guard.ts', 'test/setup/node-startup.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     projects: [
