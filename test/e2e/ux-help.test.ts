@@ -3,10 +3,13 @@
  * with this system's config path, required options marked, `agency help <command...>`, and
  * suggestions only for near misses.
  */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AgencyTerminals, startAgencyTerminals } from '../helpers/agency-terminals.js';
-import { type Harness, startHarness } from '../helpers/cli.js';
+import { agencyEnv, BIN, type Harness, startHarness } from '../helpers/cli.js';
 import { sent } from '../helpers/core.js';
 import { TMUX_MISSING } from '../helpers/tmux.js';
 
@@ -116,6 +119,45 @@ describe('help that teaches', () => {
     // And the short forms take them.
     const listed = await h.run(['campaigns', '--status', 'running', '--columns', 'id']);
     expect(listed.code, listed.stderr).toBe(0);
+  });
+
+  it('the xargs example of `guests permissions --help` runs as written: no warning, every guest in one run', async () => {
+    const help = await h.run(['guests', 'permissions', '--help']);
+    const example = help.stdout
+      .replace(/ \\\n\s+/g, ' ')
+      .split('\n')
+      .map((line) => line.trim().replace(/^\$ /, ''))
+      .find((line) => line.includes('| xargs'));
+    expect(example).toBeDefined();
+    const company = (example ?? '').match(/users (\d+)/)?.[1] as string;
+    const listed = await h.run(['companies', 'users', company, '--role', 'guest']);
+    const guests = listed.stdout.trimEnd().split('\n').filter(Boolean);
+    expect(guests.length).toBeGreaterThan(0);
+    const bin = mkdtempSync(join(tmpdir(), 'agency-example-'));
+    try {
+      writeFileSync(join(bin, 'agency'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, {
+        mode: 0o755,
+      });
+      h.sandbox.reset();
+      // Not spawnSync: the sandbox answers from this process, whose event loop must keep running.
+      const run = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+        execFile(
+          'sh',
+          ['-c', example ?? ''],
+          { env: { ...agencyEnv({ configDir: h.configDir }), PATH: `${bin}:${process.env.PATH ?? ''}` } },
+          (error, stdout, stderr) => resolve({ status: error ? (error.code as number) : 0, stdout, stderr }),
+        );
+      });
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stderr).not.toMatch(/warning/i);
+      expect(run.stdout.trimEnd().split('\n')).toHaveLength(guests.length);
+      // One run: the guests read once, at most one PUT for all of them.
+      const reads = sent(h.sandbox).filter((q) => q.path.endsWith(`/companies/${company}/users`));
+      expect(reads.map((q) => q.query.role)).toEqual(['guest', 'guest']);
+      expect(sent(h.sandbox).filter((q) => q.method === 'PUT').length).toBeLessThanOrEqual(1);
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
   });
 
   it('`agency version` prints the version, like --version', async () => {

@@ -39,7 +39,8 @@ export function definePermissions(guests: Command, run: Run): void {
         [
           'agency guests permissions 1042 --guest ceo@acme.example --mailboxes',
           'agency guests permissions "Acme Ltd" --guest 5000012 --guest cfo@acme.example --none',
-          'agency companies users 1042 --role guest | cut -f3 | xargs -n1 -I{} \\\n      agency guests permissions 1042 --guest {} --none',
+          // Every guest in one run (one PUT): `--guest=ID` per line, which xargs puts on one command line.
+          "agency companies users 1042 --role guest | cut -f1 | sed 's/^/--guest=/' | \\\n      xargs agency guests permissions 1042 --none",
         ],
       ),
     )
