@@ -154,6 +154,16 @@ describe('inventory targets', () => {
     expectUsageError(await h.run(['inventory', '--file', onlyComments]), h.sandbox, /names no company/);
   });
 
+  it('help says what the default and --all each audit: every company vs the active ones', async () => {
+    const help = (await h.run(['inventory', '--help'])).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain('--all the active companies only, as for fleet commands');
+    expect(help).toContain(
+      'Which companies: with no option, every company of the agency, active and inactive',
+    );
+    expect(help).toContain('--all and --active audit the active ones only');
+    expect(help).not.toContain('Without --company or --file every company is audited');
+  });
+
   it('--all audits every active company (like --active)', async () => {
     const r = await h.run(['inventory', '--all', '--json'], { timeoutMs: 60_000 });
     expect(r.code, r.stderr).toBe(0);

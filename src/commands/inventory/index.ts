@@ -44,8 +44,8 @@ export function define(command: Command, run: Run): void {
   command
     .option('--company <company>', 'audit this company (id or exact name; repeatable)', collectValues)
     .option('--file <path>', "audit the companies of a file: ids or exact names, one per line ('-' = stdin)")
-    .addOption(new Option('--all', 'every active company').conflicts('inactive'))
-    .addOption(new Option('--active', 'only active companies').conflicts('inactive'))
+    .addOption(new Option('--all', 'the active companies only, as for fleet commands').conflicts('inactive'))
+    .addOption(new Option('--active', 'the active companies only (the same as --all)').conflicts('inactive'))
     .addOption(new Option('--inactive', 'only inactive companies').conflicts('active'))
     .option('--concurrency <n>', 'client companies audited at once (default 4)')
     .option('--limit <n>', 'audit only the first N companies (in the order listed)')
@@ -57,8 +57,13 @@ export function define(command: Command, run: Run): void {
           'mailboxes with an error), webhook events, email accounts, campaigns by status\n' +
           'and campaigns with an error, and last its problems in words ("2 mailbox errors",\n' +
           '"inactive": kept on a narrow terminal, where the counters give way), then a\n' +
-          'summary on stderr. Without --company or --file every company is audited.\n' +
-          'Per-company failures (an inactive company answers 409) are part of the report.\n' +
+          'summary on stderr.\n' +
+          '\n' +
+          'Which companies: with no option, every company of the agency, active and\n' +
+          'inactive (an inactive one is a row that says so: the service refuses to read\n' +
+          'it). --all and --active audit the active ones only (--all means every active\n' +
+          'company for every fleet command); --inactive only the inactive ones; --company\n' +
+          'and --file only those named. Other per-company failures are part of the report.\n' +
           'Each row is printed as soon as it and the rows before it are audited (in company\n' +
           'order; on a terminal once there are more than 20), so Ctrl-C keeps them.',
         [
