@@ -24,6 +24,7 @@ module.exports = { bootProgram, loadBundle, loadedBundles };
 
 function runProgram(argv) {
   const { main } = bootProgram();
+  leaveHungUpTerminals();
   // stdout's failures are the program's to report (src/output/stdout-watch.ts). stderr has nowhere to
   // report its own: a closed pipe ends the run quietly, any other failure (a terminal that went away)
   // is ignored rather than crashing a run that may still be writing its result.
@@ -41,6 +42,27 @@ function runProgram(argv) {
   };
   main(argv, io).then((code) => {
     process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+  });
+}
+
+/**
+ * At exit, Node restores the terminal settings of every standard stream that was a terminal when it
+ * started, and aborts (SIGABRT/SIGSEGV, a native stack trace) if that terminal has since hung up (a closed
+ * window or ssh session: tcsetattr fails with EIO). A run stopped by that hang-up (SIGHUP) must end with
+ * its report and exit 129 instead: a stream whose terminal is gone is closed first, which Node's restore
+ * skips.
+ */
+function leaveHungUpTerminals() {
+  const { isatty } = require('node:tty');
+  const terminals = [0, 1, 2].filter((fd) => isatty(fd));
+  if (terminals.length === 0) return;
+  process.on('exit', () => {
+    for (const fd of terminals) {
+      if (isatty(fd)) continue;
+      try {
+        fs.closeSync(fd);
+      } catch {}
+    }
   });
 }
 

@@ -1,8 +1,8 @@
 /**
  * SIGINT, SIGTERM and SIGHUP (a closed terminal or ssh session) all stop a run the same way (contract,
  * "Output failures and signals"): nothing new starts, what is in flight is awaited and reported, and the
- * exit is 128 + the signal's number (130, 143, 129). A second signal, or a command still busy after
- * 10 s, ends the process at once.
+ * exit is 128 + the signal's number (130, 143, 129). A second Ctrl-C or SIGTERM, or a command still busy
+ * after 10 s, ends the process at once.
  */
 import { ExitCode } from './errors.js';
 
@@ -22,6 +22,9 @@ export function onStopSignals(abort: () => void): SignalWatch {
   let received: StopSignal | undefined;
   const handler = (signal: StopSignal) => {
     const again = received !== undefined;
+    // A closed terminal hangs up more than once (the kernel, the shell passing it on to its job, the
+    // terminal program): not a person insisting, so the run still ends with its report.
+    if (again && signal === 'SIGHUP') return;
     received ??= signal;
     abort();
     const code = SIGNAL_EXIT[received];
