@@ -92,20 +92,26 @@ export function suggestValues<O extends { argChoices?: string[] | undefined }>(
   return option;
 }
 
-/** Set by documentedValues(): the option's values are the documented set, and others are accepted. */
+/**
+ * Set by documentedValues(): the option's values are a documented set, others are accepted, and help
+ * says where the set is listed (this text) instead of listing it.
+ */
 export interface OpenValueSet {
-  openValueSet?: boolean;
+  openValueSet?: string;
 }
 
 /**
  * An open set (webhook events: the service adds some; an unknown name is sent with a warning): the
- * values are suggested like choices (completion), but help calls them the documented set, not choices.
+ * values are suggested like choices (completion, the MCP schema), but help names the set and where
+ * it is listed (`listed`, e.g. "one of the documented events: see `agency webhooks events`") rather
+ * than printing a long list, and does not call them choices.
  */
 export function documentedValues<O extends { argChoices?: string[] | undefined }>(
   option: O,
   values: readonly string[],
+  listed: string,
 ): O {
-  (option as OpenValueSet).openValueSet = true;
+  (option as OpenValueSet).openValueSet = listed;
   return suggestValues(option, values);
 }
 

@@ -101,12 +101,13 @@ export function environmentHelp(program: Command, configFile: string): string {
 
 /** An option's description with " (required)" when commander will refuse to run without it. */
 /**
- * An open set's values are not choices: "(choices: …)" becomes "(documented: …; others are accepted
- * with a warning)", so that nobody reads the list as closed.
+ * An open set's values are not choices: "(choices: …)" becomes "(<where they are listed>; others are
+ * accepted with a warning)", so that nobody reads the list as closed, and a long list (22 events)
+ * does not push the other options off the screen.
  */
-export function markOpenSet(description: string, open: boolean | undefined): string {
-  if (!open) return description;
-  return description.replace(/\(choices: ([^)]*)\)/, '(documented: $1; others are accepted with a warning)');
+export function markOpenSet(description: string, listed: string | undefined): string {
+  if (!listed) return description;
+  return description.replace(/\(choices: [^)]*\)/, () => `(${listed}; others are accepted with a warning)`);
 }
 
 export function markRequired(description: string, mandatory: boolean): string {

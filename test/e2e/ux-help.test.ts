@@ -7,10 +7,13 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildProgram } from '../../src/cli.js';
 import { type AgencyTerminals, startAgencyTerminals } from '../helpers/agency-terminals.js';
 import { agencyEnv, BIN, type Harness, startHarness } from '../helpers/cli.js';
 import { sent } from '../helpers/core.js';
+import { runOnTerminal } from '../helpers/terminal-run.js';
 import { TMUX_MISSING } from '../helpers/tmux.js';
 
 let h: Harness;
@@ -204,5 +207,107 @@ describe('help that teaches', () => {
     expect(near.stderr).toContain('(Did you mean companies?)');
     const sub = await h.run(['companies', 'lst']);
     expect(sub.stderr).toContain('(Did you mean list?)');
+  });
+});
+
+interface CommandNode {
+  name(): string;
+  readonly commands: readonly CommandNode[];
+}
+
+/** The words of every command of the tree (`keys create`, …), from the program itself. */
+async function everyCommand(): Promise<string[][]> {
+  const program: CommandNode = await buildProgram(
+    { stdout: new Writable({ write: (_c, _e, done) => done() }), stderr: process.stderr },
+    () => async () => {},
+  );
+  const walk = (node: CommandNode, words: string[]): string[][] =>
+    node.commands
+      .filter((c) => c.name() !== 'help')
+      .flatMap((c) => [[...words, c.name()], ...walk(c, [...words, c.name()])]);
+  return walk(program, []);
+}
+
+/** The lines of the Examples section of a help text. */
+function exampleLines(help: string): string[] {
+  const section = help.split('\nExamples:\n')[1] ?? '';
+  return section.split('\n\n')[0]?.split('\n') ?? [];
+}
+
+/** The example commands as a shell reads them: ` \` + newline + indent joined, comments apart. */
+function pastedExamples(lines: readonly string[]): { commands: string[]; comments: string[] } {
+  const text = lines.join('\n').replace(/ \\\n\s*/g, ' ');
+  const commands = text
+    .split('\n')
+    .filter((l) => !/^\s*#/.test(l))
+    .map((l) => l.trim());
+  const comments = text.split('\n').filter((l) => /^\s*#/.test(l));
+  return { commands, comments };
+}
+
+describe('help examples can be pasted at any width (new-user finding 6)', () => {
+  it('every example reads the same at 60 and 80 columns, never wrapped inside a comment or between an option and its value', async () => {
+    const commands = await everyCommand();
+    let checked = 0;
+    for (const words of commands) {
+      const piped = await h.run([...words, '--help']);
+      const narrow = await runOnTerminal(h, [...words, '--help'], { columns: 60 });
+      expect(piped.code).toBe(0);
+      const at80 = exampleLines(piped.stdout);
+      const at60 = exampleLines(narrow.stdout);
+      if (at80.length === 0) continue;
+      checked++;
+      const name = words.join(' ');
+      expect(pastedExamples(at60), name).toEqual(pastedExamples(at80));
+      for (const lines of [at80, at60]) {
+        lines.forEach((line, i) => {
+          // A comment is a line of its own: no command after it, no continuation inside it.
+          if (!/^\s*#/.test(line)) expect(line, name).not.toMatch(/\s#[^'"]*$/);
+          expect(line, name).not.toMatch(/^\s*#.*\\$/);
+          // `--event \` then `prospect_bounced`: an option parted from its value.
+          const next = lines[i + 1]?.trim() ?? '';
+          if (/\s--?[A-Za-z][\w-]* \\$/.test(line)) expect(next, `${name}: ${line}`).toMatch(/^-/);
+        });
+      }
+    }
+    expect(checked).toBeGreaterThan(20);
+  });
+
+  it('keys create: the comment goes above its command; webhooks subscribe keeps --event with its event', async () => {
+    const keys = exampleLines((await h.run(['keys', 'create', '--help'])).stdout);
+    const skip = keys.findIndex((l) => l.includes('--skip-existing)'));
+    expect(keys[skip - 1]).toBe('  # same key on every run');
+    expect(keys[skip]).toBe('  $ KEY=$(agency keys create 1042 --label zapier --skip-existing)');
+    const webhooks = exampleLines((await h.run(['webhooks', 'subscribe', '--help'])).stdout);
+    expect(webhooks).toContain('      --event prospect_bounced \\');
+  });
+
+  it('plan --help prints its YAML sample as written, at 60 columns too', async () => {
+    for (const help of [
+      (await h.run(['plan', '--help'])).stdout,
+      (await runOnTerminal(h, ['plan', '--help'], { columns: 60 })).stdout,
+    ]) {
+      const sample = help.split('\nThe file:\n')[1]?.split('\n\n')[0]?.split('\n') ?? [];
+      expect(sample).toContain(
+        '      - { event: prospect_replied, url: https://crm.example.com/hooks/woodpecker }',
+      );
+      expect(sample).toContain(
+        '      guests:                # invited; a pending invitation shows as + guest until accepted',
+      );
+      // Every line is a YAML line at its indent: nothing was wrapped onto a line of its own.
+      for (const line of sample) expect(line).toMatch(/^ {2}( {2})*(- |[a-z]+:|\S.*#)/);
+      expect(sample).toHaveLength(10);
+    }
+  });
+});
+
+describe('help is not wider than 100 columns on a wide terminal (new-user finding 31)', () => {
+  it('at 200 columns a paragraph wraps at 100', async () => {
+    const r = await runOnTerminal(h, ['companies', 'create', '--help'], { columns: 200 });
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(100);
+    const paragraph = lines.find((l) => l.startsWith('Prints the created companies')) ?? '';
+    expect(paragraph.length).toBeGreaterThan(85);
   });
 });

@@ -37,6 +37,7 @@ export function eventOption(description: string) {
   return documentedValues(
     new Option('--event <event>', description).argParser(collectValues),
     WEBHOOK_EVENTS,
+    'one of the documented events: see `agency webhooks events`',
   );
 }
 
