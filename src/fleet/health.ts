@@ -61,17 +61,19 @@ const READS = 3;
  */
 class LanePacer {
   readonly #spacings: number[] = [];
+  #median: number | undefined;
 
   note(spacingMs: number): void {
     this.#spacings.push(spacingMs);
     if (this.#spacings.length > 31) this.#spacings.shift();
+    if (this.#spacings.length < 3) return;
+    const sorted = [...this.#spacings].sort((a, b) => a - b);
+    this.#median = sorted[sorted.length >> 1];
   }
 
   /** The service's time per request, once a few answers have shown it. */
   perRequest(): number | undefined {
-    if (this.#spacings.length < 3) return undefined;
-    const sorted = [...this.#spacings].sort((a, b) => a - b);
-    return sorted[sorted.length >> 1];
+    return this.#median;
   }
 }
 
