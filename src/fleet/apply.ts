@@ -14,6 +14,7 @@ import { type AgencyError, InterruptedError } from '../errors.js';
 import { chunked } from './blacklist.js';
 import { isRowFailure, type RowError, type RowFailure, rowError, rowFailure } from './failures.js';
 import { type GuestWriter, invitationOf } from './guests.js';
+import { createKeySettled } from './lost-answer.js';
 import { type Change, type Plan, type PlannedCompany, permissionList } from './plan.js';
 import type { KeyPort, WebhookPort } from './ports.js';
 import { listedEvent } from './webhook-input.js';
@@ -38,7 +39,7 @@ export interface CreationOutcome {
 }
 
 export interface ApplyPorts {
-  keys: Pick<KeyPort, 'createKey'>;
+  keys: Pick<KeyPort, 'createKey' | 'listKeysPage'>;
   webhooks: Pick<WebhookPort, 'subscribeWebhook'>;
   guests: GuestWriter;
   /**
@@ -51,6 +52,8 @@ export interface ApplyPorts {
 export interface ApplyPlanOptions {
   concurrency: number;
   signal?: AbortSignal | undefined;
+  /** Told what a read-back found after an answer was lost. */
+  note?: ((message: string) => void) | undefined;
   /** Told of each change as it is made (or fails), in order per account. */
   onChange?: ((applied: Applied) => void | Promise<void>) | undefined;
 }
@@ -162,9 +165,14 @@ export async function applyPlan(
   keys: for (const c of plan.companies) {
     for (const label of c.missingKeys) {
       const subject = { type: 'key' as const, ...subjectOf(c), label };
+      // The plan read the keys: none has this label, so after a lost answer one with it is the new one.
       const going = await attempt(c, subject, async (id) => ({
         result: 'created',
-        api_key: await ports.keys.createKey(id, label),
+        api_key: await createKeySettled(ports.keys, id, label, {
+          before: new Set(),
+          retry: 'Running apply again is safe: it reads first and creates only what is missing.',
+          note: (message) => options.note?.(message),
+        }),
       }));
       if (!going) break keys;
     }

@@ -6,17 +6,11 @@
  */
 import { MAX_COMPANIES_PER_REQUEST } from '../api/client.js';
 import type { Company, CreatedCompany } from '../api/types.js';
-import {
-  AgencyError,
-  ApiError,
-  connectionRefused,
-  ExitCode,
-  InterruptedError,
-  UsageError,
-} from '../errors.js';
+import { AgencyError, ApiError, ExitCode, InterruptedError } from '../errors.js';
 import type { Progress } from '../output/progress.js';
 import { listLines, MAX_LISTED } from '../output/summary.js';
 import { fetchAllCompanies } from './all-companies.js';
+import { answerMayBeLost } from './lost-answer.js';
 import { exactName, NameIndex } from './names.js';
 import type { CompanyCreator, CompanyLister } from './ports.js';
 
@@ -165,17 +159,6 @@ export async function createInChunks(
   }
   progress?.done();
   return { chunks, created, failure };
-}
-
-/**
- * A 4xx answer means the request was refused (nothing created). A network failure, an unreadable
- * body or a 5xx (a gateway may answer after the service did the work) leave the outcome open.
- */
-function answerMayBeLost(error: AgencyError): boolean {
-  if (error instanceof UsageError || error instanceof InterruptedError) return false;
-  if (error instanceof ApiError) return error.status >= 500;
-  // A refused connection (the service's, or a proxy's) means the request never left this machine.
-  return !connectionRefused(error);
 }
 
 /**

@@ -7,6 +7,7 @@ import { mapPool } from '../api/limit.js';
 import type { Webhook } from '../api/types.js';
 import { type AgencyError, InterruptedError } from '../errors.js';
 import { isRowFailure, type RowError, type RowFailure, rowError, rowFailure } from './failures.js';
+import { settledWebhookWrites } from './lost-answer.js';
 import type { WebhookPort, WebhookReader } from './ports.js';
 import type { Target } from './targets.js';
 import { listedEvent } from './webhook-input.js';
@@ -153,7 +154,12 @@ export async function eachAccount<R>(
 
 export async function changeWebhooks(api: WebhookPort, change: WebhookChange): Promise<WebhookChangeOutcome> {
   const lookalikes = new Map<string, string[]>();
-  const changeRows = changeAccount(api, change);
+  // A write whose answer was lost is settled by reading the account's webhooks again.
+  const settledNotes: string[] = [];
+  const changeRows = changeAccount(
+    settledWebhookWrites(api, (note) => settledNotes.push(note)),
+    change,
+  );
   const outcome = await eachAccount(api, change.targets, change, {
     skipped: (target) =>
       change.events.map((event) => row(target.companyId, event, change.url, 'skipped-inactive')),
@@ -176,7 +182,11 @@ export async function changeWebhooks(api: WebhookPort, change: WebhookChange): P
         : `for ${accounts.length} accounts (${accounts.join(', ')})`;
     return lookalikeUrlWarning(change.url, event, existing, where);
   });
-  return { ...outcome, warnings, interrupted: outcome.rows.length < expected };
+  return {
+    ...outcome,
+    warnings: [...settledNotes, ...warnings],
+    interrupted: outcome.rows.length < expected,
+  };
 
   function noteLookalikes(target: Target, present: readonly Webhook[]): void {
     for (const event of change.events) {

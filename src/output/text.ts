@@ -132,3 +132,8 @@ export function wrapToWidth(text: string, width: number): string[] {
   if (rest.length > 0) lines.push(rest.join(''));
   return lines;
 }
+
+/** A word as a POSIX shell reads it back: as it is when plain, else in single quotes. */
+export function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}

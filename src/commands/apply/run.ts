@@ -19,6 +19,7 @@ import {
 import { createInChunks } from '../../fleet/bulk-create.js';
 import { failedCount, rowsFailed } from '../../fleet/failures.js';
 import { KeysOut } from '../../fleet/keys-out.js';
+import { settledWebhookWrites } from '../../fleet/lost-answer.js';
 import { computePlan, keysOwnerNote, planChanges, planLines, planSummary } from '../../fleet/plan.js';
 import { type DesiredState, readDesiredState } from '../../fleet/plan-file.js';
 import { parseConcurrency } from '../../input/parse.js';
@@ -93,13 +94,15 @@ async function planAndApply(
     plan,
     {
       keys: api,
-      webhooks: api,
+      // After a lost answer, the account's webhooks are read again to learn what happened.
+      webhooks: settledWebhookWrites(api, (message) => out.warn(message)),
       guests: api,
       createCompanies: (names, knownIds) => createForApply(rt, api, names, knownIds),
     },
     {
       concurrency,
       signal: AbortSignal.any([rt.ctx.signal, keysFileFailed.signal]),
+      note: (message) => out.warn(message),
       onChange: (entry) => {
         if (entry.result === 'failed' || entry.result === 'skipped') {
           out.failure(describeApplied(entry));

@@ -5,6 +5,7 @@
 import type { Command } from '@commander-js/extra-typings';
 import { AgencyError, ExitCode, InterruptedError, PartialFailureError, UsageError } from '../../errors.js';
 import { type RowFailure, rowFailure, rowsFailed } from '../../fleet/failures.js';
+import { createKeySettled } from '../../fleet/lost-answer.js';
 import { CompanyDirectory, companyFileEntries, resolveCompanies } from '../../fleet/resolve.js';
 import { validateLabel } from '../../input/parse.js';
 import { readInput } from '../../input/read.js';
@@ -12,6 +13,7 @@ import { reportError } from '../../output/error-report.js';
 import { progressLine } from '../../output/progress.js';
 import { rowStream } from '../../output/row-stream.js';
 import { NOUNS, plural } from '../../output/summary.js';
+import { shellWord } from '../../output/text.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { helpText, type Run } from '../command.js';
@@ -87,7 +89,13 @@ async function createKeys(rt: Runtime, companyArgs: string[], opts: CreateKeysOp
   const obtain = async (companyId: number): Promise<CreatedKey> => {
     const found = keyLabelled && (await keyLabelled(api, companyId, label));
     if (found) return { company_id: companyId, label, api_key: found.api_key, result: 'exists' };
-    const apiKey = await api.createKey(companyId, label);
+    // After a lost answer the company's keys say whether it was made. With --skip-existing they were
+    // just read and none had the label, so a key with it then is the new one.
+    const apiKey = await createKeySettled(api, companyId, label, {
+      before: skip ? new Set() : undefined,
+      retry: `\`agency keys create ${companyId} --label ${shellWord(label)} --skip-existing\` prints the key if it exists and creates it if not.`,
+      note: (message) => out.warn(message),
+    });
     out.created(createdKey(companyId, label));
     return { company_id: companyId, label, api_key: apiKey, ...(skip ? { result: 'created' as const } : {}) };
   };
@@ -131,15 +139,11 @@ async function createKeys(rt: Runtime, companyArgs: string[], opts: CreateKeysOp
       if (!(error instanceof AgencyError)) throw error;
       failures.push(rowFailure(companyId, error));
       progress.done();
-      // A 4xx was refused; without an answer, or after a 5xx, the key may exist with its value lost.
-      const unsure = error.status === null || error.status >= 500;
       reportError(out, error, {
         message: error.message.includes(`company ${companyId}`)
           ? error.message
           : `company ${companyId}: ${error.message}`,
-        hint: unsure
-          ? `The key may have been created all the same: check with \`agency keys list ${companyId}\`.`
-          : error.hint,
+        hint: error.hint,
         fields: { company_id: companyId },
       });
     }

@@ -1,0 +1,146 @@
+/**
+ * A write whose answer was lost (the connection closed after the request was sent, a deadline passed,
+ * a gateway's 5xx) may or may not have been carried out. It is never sent again; instead the tool reads
+ * back what it wrote and reports what the service shows, so that the user learns the outcome instead
+ * of "maybe". Companies have their own check (bulk-create.ts); this module does keys and webhooks.
+ */
+import { AgencyError, ApiError, connectionRefused, InterruptedError, UsageError } from '../errors.js';
+import { companyKeys } from './keys.js';
+import type { KeyPort, WebhookPort } from './ports.js';
+import { listedEvent } from './webhook-input.js';
+
+/**
+ * A 4xx answer means the request was refused (nothing done). A network failure, an unreadable body or
+ * a 5xx (a gateway may answer after the service did the work) leave the outcome open.
+ */
+export function answerMayBeLost(error: unknown): error is AgencyError {
+  if (!(error instanceof AgencyError)) return false;
+  if (error instanceof UsageError || error instanceof InterruptedError) return false;
+  if (error instanceof ApiError) return error.status >= 500;
+  // A refused connection (the service's, or a proxy's) means the request never left this machine.
+  return !connectionRefused(error);
+}
+
+/** The lost answer's error, told what the read-back found; same exit code and status. */
+export class SettledLostAnswer extends AgencyError {
+  readonly exitCode;
+  override readonly status: number | null;
+  constructor(lost: AgencyError, found: string, hint: string) {
+    super(`${lost.message}; ${found}`, { hint, cause: lost, title: lost.title, detail: lost.detail });
+    this.exitCode = lost.exitCode;
+    this.status = lost.status;
+  }
+}
+
+/**
+ * Creates a key; after a lost answer, reads the company's keys (those of this user) to learn whether
+ * it was made. `before` holds the values of the keys with this label that existed before the request,
+ * when they were read (--skip-existing, apply): a key with the label outside it is the new one. Without
+ * it, a key with the label found afterwards may be an older one, so it is never reported as created.
+ * `retry` says what is safe to run next (a sentence), whatever was found.
+ */
+export async function createKeySettled(
+  api: Pick<KeyPort, 'createKey' | 'listKeysPage'>,
+  companyId: number,
+  label: string,
+  options: { before?: ReadonlySet<string> | undefined; retry: string; note(message: string): void },
+): Promise<string> {
+  try {
+    return await api.createKey(companyId, label);
+  } catch (error) {
+    if (!answerMayBeLost(error)) throw error;
+    let now: string[];
+    try {
+      const wanted = label.trim();
+      now = (await companyKeys(api, companyId))
+        .filter((key) => key.label?.trim() === wanted)
+        .map((key) => key.api_key);
+    } catch (readError) {
+      if (readError instanceof InterruptedError) throw readError;
+      throw new SettledLostAnswer(
+        error,
+        `the keys could not be read afterwards (${(readError as Error).message}), so whether it was created is unknown`,
+        options.retry,
+      );
+    }
+    const { before } = options;
+    const fresh = before ? now.filter((key) => !before.has(key)) : [];
+    if (fresh.length === 1) {
+      options.note(
+        `The answer to creating the key ${JSON.stringify(label)} for company ${companyId} was lost, but its keys, read again, show the new key: it was created.`,
+      );
+      return fresh[0] as string;
+    }
+    if (now.length === 0 || (before && fresh.length === 0)) {
+      throw new SettledLostAnswer(
+        error,
+        `company ${companyId} has no new key labelled ${JSON.stringify(label)}: it was not created`,
+        `Nothing was created. ${options.retry}`,
+      );
+    }
+    throw new SettledLostAnswer(
+      error,
+      `company ${companyId} has a key labelled ${JSON.stringify(label)} now, but whether this run created it is unknown (its keys were not read before)`,
+      options.retry,
+    );
+  }
+}
+
+/**
+ * The webhook writes of `api`, settled after a lost answer: the account's webhooks are read again, and
+ * the pair's presence says whether the (un)subscription took place. `note` is told what was found.
+ */
+export function settledWebhookWrites(api: WebhookPort, note: (message: string) => void): WebhookPort {
+  const settle = async (
+    action: 'subscribe' | 'unsubscribe',
+    companyId: number | undefined,
+    event: string,
+    url: string,
+    error: AgencyError,
+  ): Promise<void> => {
+    const account = companyId === undefined ? 'this account' : `company ${companyId}`;
+    const what = `${action === 'subscribe' ? 'subscribing' : 'unsubscribing'} ${account} ${action === 'subscribe' ? 'to' : 'from'} ${listedEvent(event)} → ${url}`;
+    let present: boolean;
+    try {
+      const list = await api.webhooks(companyId);
+      present = list.some((w) => w.event.toLowerCase() === event.toLowerCase() && w.target_url === url);
+    } catch (readError) {
+      if (readError instanceof InterruptedError) throw readError;
+      throw new SettledLostAnswer(
+        error,
+        `the webhooks could not be read afterwards (${(readError as Error).message}), so whether it took place is unknown`,
+        `Check with \`agency webhooks${companyId === undefined ? '' : ` --company ${companyId}`}\`; running the same command again is safe (it reads first).`,
+      );
+    }
+    const done = present === (action === 'subscribe');
+    if (done) {
+      note(`The answer to ${what} was lost; its webhooks, read again, show it done.`);
+      return;
+    }
+    throw new SettledLostAnswer(
+      error,
+      `its webhooks, read again, show it was not done`,
+      'Nothing was changed; running the same command again is safe (it reads first).',
+    );
+  };
+  return {
+    webhooks: (companyId) => api.webhooks(companyId),
+    subscribeWebhook: async (companyId, event, url) => {
+      try {
+        return await api.subscribeWebhook(companyId, event, url);
+      } catch (error) {
+        if (!answerMayBeLost(error)) throw error;
+        await settle('subscribe', companyId, event, url, error);
+        return 'subscribed';
+      }
+    },
+    unsubscribeWebhook: async (companyId, event, url) => {
+      try {
+        await api.unsubscribeWebhook(companyId, event, url);
+      } catch (error) {
+        if (!answerMayBeLost(error)) throw error;
+        await settle('unsubscribe', companyId, event, url, error);
+      }
+    },
+  };
+}
