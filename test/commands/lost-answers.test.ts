@@ -37,6 +37,18 @@ function activeCompany(h: Harness, index: number) {
   return { id: company.id, name: company.name, keysPath: `/v2/agency/companies/${company.id}/api_keys` };
 }
 
+/** `webhooks <verb> --event prospect_opt_out --url URL --company ID`. */
+const optOut = (verb: string, url: string, id: number) => [
+  'webhooks',
+  verb,
+  '--event',
+  'prospect_opt_out',
+  '--url',
+  url,
+  '--company',
+  String(id),
+];
+
 const keysLabelled = (h: Harness, companyId: number, label: string) =>
   h.sandbox.store
     .keysOf(companyId)
@@ -143,16 +155,7 @@ describe.concurrent('webhooks after a lost answer', () => {
       const { id } = activeCompany(h, 0);
       const url = 'https://lost.example/h';
       h.sandbox.addFault({ kind: 'reset-after', method: 'POST', path: '/v1/webhooks/subscribe' });
-      const r = await h.run([
-        'webhooks',
-        'subscribe',
-        '--event',
-        'prospect_opt_out',
-        '--url',
-        url,
-        '--company',
-        String(id),
-      ]);
+      const r = await h.run(optOut('subscribe', url, id));
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toBe(`${id}\tPROSPECT_OPT_OUT\t${url}\tsubscribed\n`);
       expect(r.stderr).toMatch(
@@ -170,16 +173,7 @@ describe.concurrent('webhooks after a lost answer', () => {
       const { id } = activeCompany(h, 1);
       const url = 'https://lost.example/before';
       h.sandbox.addFault({ kind: 'reset-before', method: 'POST', path: '/v1/webhooks/subscribe' });
-      const r = await h.run([
-        'webhooks',
-        'subscribe',
-        '--event',
-        'prospect_opt_out',
-        '--url',
-        url,
-        '--company',
-        String(id),
-      ]);
+      const r = await h.run(optOut('subscribe', url, id));
       expect(r.code).toBe(1);
       expect(r.stdout).toMatch(
         new RegExp(
@@ -187,16 +181,7 @@ describe.concurrent('webhooks after a lost answer', () => {
         ),
       );
       expect(received(h, 'POST', SUBSCRIBE)).toHaveLength(1);
-      const again = await h.run([
-        'webhooks',
-        'subscribe',
-        '--event',
-        'prospect_opt_out',
-        '--url',
-        url,
-        '--company',
-        String(id),
-      ]);
+      const again = await h.run(optOut('subscribe', url, id));
       expect(again.stdout).toBe(`${id}\tPROSPECT_OPT_OUT\t${url}\tsubscribed\n`);
     }),
   );
@@ -206,10 +191,9 @@ describe.concurrent('webhooks after a lost answer', () => {
     withSandbox(async (h) => {
       const { id } = activeCompany(h, 2);
       const url = 'https://lost.example/unsub';
-      const args = ['--event', 'prospect_opt_out', '--url', url, '--company', String(id)];
-      expect((await h.run(['webhooks', 'subscribe', ...args])).code).toBe(0);
+      expect((await h.run(optOut('subscribe', url, id))).code).toBe(0);
       h.sandbox.addFault({ kind: 'reset-after', method: 'POST', path: '/v1/webhooks/unsubscribe' });
-      const r = await h.run(['webhooks', 'unsubscribe', ...args]);
+      const r = await h.run(optOut('unsubscribe', url, id));
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toBe(`${id}\tPROSPECT_OPT_OUT\t${url}\tunsubscribed\n`);
       expect(received(h, 'POST', UNSUBSCRIBE)).toHaveLength(1);
