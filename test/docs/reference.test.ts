@@ -69,7 +69,9 @@ describe('the generated command reference', () => {
       const flat = (t: string) => t.replace(/\s*\\\n\s*/g, ' ').replace(/\s+/g, ' ');
       // The examples end where the short block of global options begins.
       const examples = (help.stdout.split('\nExamples:\n')[1] ?? '').split('\nGlobal options: ')[0] ?? '';
-      for (const example of flat(examples).split(/ ?\$ /).filter(Boolean)) {
+      // Help prints an example's trailing comment on a line above it; the page keeps it after.
+      const commented = examples.replace(/^ {2}(# .*)\n {2}(\$ .*)$/gm, '  $2 $1');
+      for (const example of flat(commented).split(/ ?\$ /).filter(Boolean)) {
         expect(flat(text)).toContain(example.trim());
         expect(flat(man.replace(/\\-/g, '-').replace(/\\e/g, '\\'))).toContain(example.trim());
       }

@@ -282,21 +282,20 @@ describe('help examples can be pasted at any width (new-user finding 6)', () => 
     expect(webhooks).toContain('      --event prospect_bounced \\');
   });
 
-  it('plan --help prints its YAML sample as written, at 60 columns too', async () => {
+  it('plan --help prints its YAML sample as written (it fits 80), at 60 columns too', async () => {
     for (const help of [
       (await h.run(['plan', '--help'])).stdout,
       (await runOnTerminal(h, ['plan', '--help'], { columns: 60 })).stdout,
     ]) {
       const sample = help.split('\nThe file:\n')[1]?.split('\n\n')[0]?.split('\n') ?? [];
+      expect(sample).toContain('        url: https://crm.example.com/hooks/woodpecker');
       expect(sample).toContain(
-        '      - { event: prospect_replied, url: https://crm.example.com/hooks/woodpecker }',
+        '        - { email: ceo@acme.example, name: Ann Lee, permissions: [mailboxes] }',
       );
-      expect(sample).toContain(
-        '      guests:                # invited; a pending invitation shows as + guest until accepted',
-      );
+      expect(sample).toContain('      guests:                # invited (pending: + guest until accepted)');
       // Every line is a YAML line at its indent: nothing was wrapped onto a line of its own.
       for (const line of sample) expect(line).toMatch(/^ {2}( {2})*(- |[a-z]+:|\S.*#)/);
-      expect(sample).toHaveLength(10);
+      expect(sample).toHaveLength(11);
     }
   });
 });

@@ -36,11 +36,12 @@ export function define(plan: Command, run: Run): void {
           '  defaults:                  # optional; merged into every company\n' +
           '    keys: [zapier]           # labels that must exist among your keys\n' +
           '    webhooks:\n' +
-          '      - { event: prospect_replied, url: https://crm.example.com/hooks/woodpecker }\n' +
+          '      - event: prospect_replied\n' +
+          '        url: https://crm.example.com/hooks/woodpecker\n' +
           '  companies:\n' +
           '    - name: Acme Ltd\n' +
           '      keys: [reporting]      # in addition to the defaults\n' +
-          '      guests:                # invited; a pending invitation shows as + guest until accepted\n' +
+          '      guests:                # invited (pending: + guest until accepted)\n' +
           '        - { email: ceo@acme.example, name: Ann Lee, permissions: [mailboxes] }\n' +
           '    - Blue Harbor Dental     # a name with the defaults only',
         [
