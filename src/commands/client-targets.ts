@@ -1,6 +1,7 @@
 /**
  * The target options of `deliverability` and `health` (contract, "Fleet health"): none = every client;
- * --company (repeatable), --file, --all, --active, --inactive. Defined once for both commands.
+ * --company (repeatable), --file, --all, --active, --inactive, and --limit N. Defined once for both;
+ * `webhooks list` and `inventory` offer the same --limit.
  */
 import { type Command, Option } from '@commander-js/extra-typings';
 import type { ClientTargetOptions } from '../fleet/clients.js';
@@ -12,20 +13,31 @@ import { collectValues } from './command.js';
 export interface ClientTargetFlags extends TargetFlags {
   active?: boolean | undefined;
   inactive?: boolean | undefined;
+  limit?: string | undefined;
 }
 
-/**
- * `inactive: 'refused'` (health, which cannot read an inactive client): --inactive is kept out of help
- * and completion, and the command refuses it with its reason (refuseInactive).
- */
-export function addClientTargets<C extends Command>(command: C, inactive: 'offered' | 'refused' = 'offered') {
-  const inactiveOption = new Option('--inactive', 'only inactive clients').conflicts('active');
+interface ClientTargetsSpec {
+  /**
+   * 'refused' (health, which cannot read an inactive client): --inactive is kept out of help and
+   * completion, and the command refuses it with its reason.
+   */
+  inactive?: 'offered' | 'refused';
+}
+
+export function addClientTargets<C extends Command>(command: C, spec: ClientTargetsSpec = {}) {
+  const inactive = new Option('--inactive', 'only inactive clients').conflicts('active');
   return command
     .option('--company <company>', 'only this client (id or exact name; repeatable)', collectValues)
     .option('--file <path>', "only the clients of a file: ids or exact names, one per line ('-' = stdin)")
     .addOption(new Option('--all', 'every active client').conflicts('inactive'))
     .addOption(new Option('--active', 'the same as --all').conflicts('inactive'))
-    .addOption(inactive === 'offered' ? inactiveOption : inactiveOption.hideHelp());
+    .addOption(spec.inactive === 'refused' ? inactive.hideHelp() : inactive)
+    .addOption(limitOption('clients'));
+}
+
+/** `--limit <n>`: every fleet read can stop after its first N targets (a long audit tried on a few). */
+export function limitOption(nouns: string) {
+  return new Option('--limit <n>', `only the first N ${nouns} (in the order listed)`);
 }
 
 /** The targets with --file's text read (or stdin with '-'). */

@@ -5,7 +5,7 @@
  * deliverability listing already names the client, and otherwise only the pages until it is found.
  */
 
-import { paginate } from '../api/paginate.js';
+import { collect, paginate } from '../api/paginate.js';
 import type { Company, Deliverability } from '../api/types.js';
 import { UsageError } from '../errors.js';
 import type { Period } from '../input/period.js';
@@ -105,28 +105,38 @@ export async function selectClients(
   selection: ClientSelection,
   period: Period,
   every: 'listing' | 'active',
+  /** --limit N: only the first N clients of the selection, in its order; no page read beyond them. */
+  limit?: number,
 ): Promise<SelectedClients> {
   if (selection.kind === 'every' && every === 'listing') {
-    return { clients: undefined, items: await readDeliverability(api, period) };
+    return { clients: undefined, items: await readDeliverability(api, period, undefined, limit) };
   }
   if (selection.kind !== 'named') {
     const active = selection.kind === 'listed' ? selection.active : true;
+    const toClients = (companies: Company[]) => companies.map(({ id, name }) => ({ id, name, active }));
+    if (limit !== undefined) {
+      // The first N companies, then the listing only as far as it names them.
+      const companies = await collect(paginate((p) => api.listCompaniesPage(p, active), { limit }));
+      const items = await readDeliverability(api, period, new Set(companies.map((c) => c.id)));
+      return { clients: toClients(companies), items };
+    }
     const [companies, items] = await Promise.all([
       fetchAllCompanies(api, active),
       readDeliverability(api, period),
     ]);
-    return { clients: companies.map(({ id, name }) => ({ id, name, active })), items };
+    return { clients: toClients(companies), items };
   }
   const directory = new CompanyDirectory(api);
-  const ids = selection.refs.flatMap((ref) => (ref.id === undefined ? [] : [ref.id]));
-  const idsOnly = ids.length === selection.refs.length;
+  const refs = limit === undefined ? selection.refs : selection.refs.slice(0, limit);
+  const ids = refs.flatMap((ref) => (ref.id === undefined ? [] : [ref.id]));
+  const idsOnly = ids.length === refs.length;
   const [items] = await Promise.all([
     readDeliverability(api, period, idsOnly ? new Set(ids) : undefined),
     // A name needs the whole company list anyway: read it while the listing comes in.
     idsOnly ? undefined : directory.all(),
   ]);
   const known = new Map(items.map((item) => [item.id, item.name]));
-  return { clients: await namedClients(selection.refs, directory, known), items };
+  return { clients: await namedClients(refs, directory, known), items };
 }
 
 export interface ClientsToCheck {

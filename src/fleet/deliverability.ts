@@ -21,17 +21,19 @@ export interface DeliverabilityRow extends Deliverability {
 
 /**
  * Every client the service lists for the period, in its order. With `wanted`, the listing stops at
- * the page where the last wanted client appears (a targeted run reads no page it does not need).
+ * the page where the last wanted client appears (a targeted run reads no page it does not need);
+ * with `limit`, once it has that many clients (--limit).
  */
 export async function readDeliverability(
   api: DeliverabilityReader,
   period: Period,
   wanted?: ReadonlySet<number>,
+  limit?: number,
 ): Promise<Deliverability[]> {
   const items: Deliverability[] = [];
   const missing = new Set(wanted);
   const fetchPage = (page: number) => api.deliverabilityPage(page, period);
-  for await (const item of wanted ? paginateSearch(fetchPage) : paginate(fetchPage)) {
+  for await (const item of wanted ? paginateSearch(fetchPage) : paginate(fetchPage, { limit })) {
     items.push(item);
     missing.delete(item.id);
     if (wanted && missing.size === 0) break;

@@ -134,7 +134,46 @@ describe('deliverability', () => {
     for (const row of quiet) expect(row.slice(2)).toEqual(['0', '0', '0', '0', '0', '', '']);
   });
 
+  it('--limit N: the first N clients of the listing, and no page beyond them', async () => {
+    expect(listing.length).toBeGreaterThan(50);
+    const three = await h.run(['deliverability', '--limit', '3']);
+    expect(three.code, three.stderr).toBe(0);
+    expect(lines(three.stdout).map((line) => Number(line.split('\t')[0]))).toEqual(
+      listing.slice(0, 3).map((item) => item.id),
+    );
+    expect(requests()).toEqual([`${PATH}?page=1&per_page=50`]);
+
+    h.sandbox.reset();
+    const more = await h.run(['deliverability', '--limit', '50', '--json']);
+    expect(JSON.parse(more.stdout).map((row: Item) => row.id)).toEqual(listing.slice(0, 50).map((i) => i.id));
+    expect(requests()).toEqual([`${PATH}?page=1&per_page=50`]);
+  });
+
+  it('--limit N with targets: the first N of them; --all reads one page of companies', async () => {
+    const r = await h.run(['deliverability', '--all', '--limit', '2']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(lines(r.stdout).map((line) => Number(line.split('\t')[0]))).toEqual(
+      active()
+        .slice(0, 2)
+        .map((c) => c.id),
+    );
+    const companyPages = sent(h.sandbox).filter((q) => q.path === '/v2/agency/companies');
+    expect(companyPages.map((q) => [q.query.page, q.query.active])).toEqual([['1', 'true']]);
+
+    h.sandbox.reset();
+    const [a, b, c] = listing;
+    const named = await h.run([
+      'deliverability',
+      '--limit',
+      '2',
+      ...[a, b, c].flatMap((item) => ['--company', String(item?.id)]),
+    ]);
+    expect(lines(named.stdout).map((line) => Number(line.split('\t')[0]))).toEqual([a?.id, b?.id]);
+  });
+
   it.each([
+    [['--limit', '0'], /--limit/],
+    [['--limit', 'ten'], /--limit/],
     [['--from', '2026-5-1'], /--from must be a date as YYYY-MM-DD/],
     // A day the calendar lacks is not rolled over to March: it is not a date.
     [['--to', '2026-02-30'], /^error: --to 2026-02-30 is not a date: February 2026 has 28 days\.$/m],

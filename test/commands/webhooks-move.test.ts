@@ -283,6 +283,34 @@ describe('webhooks list across accounts', () => {
     expect(r.stderr).toMatch(/\d+ inactive compan(y|ies) skipped/);
   });
 
+  it('--limit N reads the webhooks of the first N companies only; without a fleet form it is refused', async () => {
+    const firstThree = h.sandbox.store
+      .companies(MAIN_AGENCY_ID, {})
+      .slice(0, 3)
+      .map((c) => c.id);
+    setHooks(firstThree[0] as number, [['PROSPECT_REPLIED', TO]]);
+    const r = await h.run(['webhooks', 'list', '--all', '--limit', '3', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const reads = h.requests().filter((q) => q.path === '/rest/v1/webhooks');
+    expect(reads.map((q) => Number(q.headers['x-company-id'])).sort()).toEqual(firstThree.sort());
+    const truth = firstThree.flatMap((id) =>
+      hooksOf(id).map((w) => {
+        const [event, target_url] = w.split(' ');
+        return { company_id: id, event, target_url };
+      }),
+    );
+    expect(truth).toContainEqual({ company_id: firstThree[0], event: 'PROSPECT_REPLIED', target_url: TO });
+    expect(JSON.parse(r.stdout)).toEqual(truth);
+
+    h.sandbox.reset();
+    expectUsageError(
+      await h.run(['webhooks', '--company', String(ACME), '--limit', '2']),
+      h.sandbox,
+      /--limit counts companies/,
+    );
+    expectUsageError(await h.run(['webhooks', 'list', '--all', '--limit', '0']), h.sandbox, /--limit/);
+  });
+
   it('one --company keeps the one-account form: event, target_url', async () => {
     setHooks(ACME, [['PROSPECT_REPLIED', TO]]);
     const r = await h.run(['webhooks', '--company', String(ACME)]);

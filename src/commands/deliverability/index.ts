@@ -28,7 +28,8 @@ export function define(command: Command, run: Run): void {
           'the clients the service lists: those with no activity are left out; a client\n' +
           "you name is a row of zeros instead. --json prints the service's\n" +
           '{current_period, previous_period} pairs and the rates as numbers from 0 to 1\n' +
-          '(null when there is nothing to divide by).',
+          '(null when there is nothing to divide by). --limit N reports the first N clients\n' +
+          '(of the listing, or of the targets) and reads no page beyond them.',
         [
           'agency deliverability',
           'agency deliverability --from 2026-05-01 --to 2026-05-31 --company "Acme Ltd"',
@@ -102,11 +103,13 @@ function deliverabilityColumns(withChanges: boolean): Column<DeliverabilityRow>[
 export async function deliverability(rt: Runtime, opts: DeliverabilityOptions): Promise<void> {
   const { parsePeriod } = await import('../../input/period.js');
   const { clientSelection } = await import('../../fleet/clients.js');
+  const { optionalPositiveInt } = await import('../../input/parse.js');
   const period = parsePeriod(opts);
+  const limit = optionalPositiveInt(opts.limit, '--limit');
   const table = rt.out.streams.stdoutIsTTY && !rt.out.options.csv;
   const shown = rt.out.columns(deliverabilityColumns(table));
   const selection = clientSelection(await readClientTargets(rt, opts));
-  const rows = await deliverabilityRows(rt, selection, period);
+  const rows = await deliverabilityRows(rt, selection, period, limit);
   await rt.out.list(rows, shown, {
     empty: 'No client sent anything in this period.',
     noun: ['client', 'clients'],
@@ -118,9 +121,10 @@ export async function deliverabilityRows(
   rt: Runtime,
   selection: ClientSelection,
   period: Period,
+  limit?: number,
 ): Promise<DeliverabilityRow[]> {
   const { selectClients } = await import('../../fleet/clients.js');
   const { rowsFor } = await import('../../fleet/deliverability.js');
-  const { clients, items } = await selectClients(rt.api(), selection, period, 'listing');
+  const { clients, items } = await selectClients(rt.api(), selection, period, 'listing', limit);
   return rowsFor(clients, items);
 }

@@ -15,7 +15,7 @@ import { addClientTargets, type ClientTargetFlags, readClientTargets } from '../
 import { helpText, type Run } from '../command.js';
 
 export function define(command: Command, run: Run): void {
-  addClientTargets(command, 'refused')
+  addClientTargets(command, { inactive: 'refused' })
     .option('--from <date>', 'first day of the period, YYYY-MM-DD (default: 30 days ago)')
     .option('--to <date>', 'last day of the period, YYYY-MM-DD (default: today)')
     .addOption(
@@ -25,7 +25,6 @@ export function define(command: Command, run: Run): void {
     )
     .option('--html <file>', 'also write the report as one self-contained web page')
     .option('--concurrency <n>', 'clients read at once (default 8)')
-    .option('--limit <n>', 'check only the first N clients (in the order listed)')
     .addHelpText(
       'after',
       helpText(
@@ -58,7 +57,6 @@ export interface HealthOptions extends ClientTargetFlags, Period {
   failOn: Severity;
   html?: string | undefined;
   concurrency?: string | undefined;
-  limit?: string | undefined;
 }
 
 const SEVERITY_STYLE: Record<Severity, (chalk: ChalkInstance) => (text: string) => string> = {

@@ -4,12 +4,15 @@
  */
 import type { Command } from '@commander-js/extra-typings';
 import type { Webhook } from '../../api/types.js';
+import { UsageError } from '../../errors.js';
 import { type RowError, rowError, rowsFailed } from '../../fleet/failures.js';
+import { optionalPositiveInt } from '../../input/parse.js';
 import { reportError } from '../../output/error-report.js';
 import { NOUNS, plural } from '../../output/summary.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { listOneAccount } from '../account-list.js';
+import { limitOption } from '../client-targets.js';
 import { helpText, type Run } from '../command.js';
 import { addTargetOptions, companyColumn, openTargets, type TargetFlags, throwIfFailed } from './fleet.js';
 
@@ -19,13 +22,15 @@ export function defineList(webhooks: Command, run: Run): void {
     .command('list', { isDefault: true })
     .description('list the webhooks of the HQ account or of companies');
   addTargetOptions(command)
+    .addOption(limitOption('companies'))
     .addHelpText(
       'after',
       helpText(
         "For one account (none given = the key's own, or one --company) prints one row per\n" +
           'webhook: the event and the URL it calls. With --all, --file or several --company,\n' +
           'prints one row per subscription of every account: company_id, event, target_url\n' +
-          '(an account with none prints nothing; inactive companies are skipped under --all).\n' +
+          '(an account with none prints nothing; inactive companies are skipped under --all);\n' +
+          '--limit N reads only the first N of those companies.\n' +
           '`agency webhooks` alone is the same command.',
         [
           'agency webhooks',
@@ -49,9 +54,17 @@ type Subscription = Webhook & { company_id: number | null };
 
 const subscriptionColumns: Column<Subscription>[] = [companyColumn(), ...webhookColumns];
 
-async function listWebhooks(rt: Runtime, opts: TargetFlags): Promise<void> {
+interface ListOptions extends TargetFlags {
+  limit?: string | undefined;
+}
+
+async function listWebhooks(rt: Runtime, opts: ListOptions): Promise<void> {
   const fleet = opts.all === true || opts.file !== undefined || (opts.company?.length ?? 0) > 1;
-  if (fleet) return listAcrossAccounts(rt, opts);
+  const limit = optionalPositiveInt(opts.limit, '--limit');
+  if (fleet) return listAcrossAccounts(rt, opts, limit);
+  if (limit !== undefined) {
+    throw new UsageError('--limit counts companies: it goes with --all, --file or several --company.');
+  }
   await listOneAccount<Webhook>(rt, opts.company?.[0], {
     columns: webhookColumns,
     read: (api, companyId) => api.webhooks(companyId),
@@ -59,13 +72,15 @@ async function listWebhooks(rt: Runtime, opts: TargetFlags): Promise<void> {
   });
 }
 
-async function listAcrossAccounts(rt: Runtime, opts: TargetFlags): Promise<void> {
+async function listAcrossAccounts(rt: Runtime, opts: TargetFlags, limit: number | undefined): Promise<void> {
   // Off a terminal the key's own account has an empty company id (never one here: targets are companies).
   const columns = rt.terminal.stdoutIsTTY
     ? subscriptionColumns
     : subscriptionColumns.map((c, i) => (i === 0 ? { ...c, value: (r: Subscription) => r.company_id } : c));
   rt.out.columns(columns); // an unknown --columns name is refused before any request
-  const { api, targets, concurrency } = await openTargets(rt, opts);
+  const opened = await openTargets(rt, opts);
+  const { api, concurrency } = opened;
+  const targets = limit === undefined ? opened.targets : opened.targets.slice(0, limit);
   const { eachAccount } = await import('../../fleet/webhook-changes.js');
   type Row = Subscription & { result: string; error?: RowError };
   let skipped = 0;
