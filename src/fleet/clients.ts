@@ -168,16 +168,26 @@ export async function clientsToCheck(
   }
   const active = selection.kind === 'listed' ? selection.active : true;
   let total: number | undefined;
+  let firstPage: Company[] = [];
   const companies = paginate(
     async (page: number) => {
       const answer = await api.listCompaniesPage(page, active);
-      if (page === 1) total = answer.pagination_data?.total_elements;
+      if (page === 1) {
+        total = answer.pagination_data?.total_elements;
+        firstPage = answer.content;
+      }
       return answer;
     },
     { limit },
   )[Symbol.asyncIterator]();
   const first = await companies.next();
-  const listing = readDeliverability(api, period);
+  // No client: nothing to look up in the listing. --limit within the first page: the listing only
+  // up to the page naming the last of those clients.
+  const wanted =
+    limit !== undefined && limit <= firstPage.length
+      ? new Set(firstPage.slice(0, limit).map((c) => c.id))
+      : undefined;
+  const listing = first.done ? Promise.resolve([]) : readDeliverability(api, period, wanted);
   // Awaited later; a failure still reaches the caller then, but is not an unhandled rejection meanwhile.
   listing.catch(() => undefined);
   if (total !== undefined && limit !== undefined) total = Math.min(total, limit);

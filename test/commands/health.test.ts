@@ -409,3 +409,49 @@ describe('health', () => {
     expect(plain(r.stderr)).toMatch(/\d+ critical, \d+ warnings?, \d+ info across 1 client\./);
   });
 });
+
+describe('health of an agency without clients', () => {
+  let empty: Harness;
+  beforeAll(async () => {
+    empty = await startCoreHarness({ seed: { companies: 0 } }, IN_PROCESS);
+  });
+  afterAll(() => empty.close());
+
+  it('one request (the company list), nothing checked, exit 0', async () => {
+    const r = await empty.run(['health', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ companies_checked: 0, problems: [] });
+    expect(r.stderr).toMatch(/across 0 clients/);
+    // No client: the deliverability listing would name none of them.
+    expect(sent(empty.sandbox).map((q) => q.path)).toEqual(['/v2/agency/companies']);
+  });
+});
+
+describe('health --limit on a larger agency', () => {
+  let big: Harness;
+  beforeAll(async () => {
+    big = await startCoreHarness({}, IN_PROCESS);
+  });
+  afterAll(() => big.close());
+
+  it('--limit 2: one page of the company list, the listing up to the page naming both, their six reads', async () => {
+    const listing = (await directAllPages(big.sandbox, '/v2/agency/deliverability?per_page=50')) as Listed[];
+    expect(listing.length).toBeGreaterThan(50); // pages the run can leave unread
+    const firstTwo = big.sandbox.store.companies(MAIN_AGENCY_ID, { active: true }).slice(0, 2);
+    const positions = firstTwo.map((c) => listing.findIndex((item) => item.id === c.id));
+    const listingPages = positions.includes(-1)
+      ? Math.ceil(listing.length / 50)
+      : Math.floor(Math.max(...positions) / 50) + 1;
+    big.sandbox.reset();
+    const r = await big.run(['health', '--limit', '2', '--json']);
+    expect([0, 7]).toContain(r.code);
+    expect(JSON.parse(r.stdout).companies_checked).toBe(2);
+    const asked = sent(big.sandbox);
+    expect(asked.filter((q) => q.path === '/v2/agency/companies').map((q) => q.query.page)).toEqual(['1']);
+    expect(asked.filter((q) => q.path === '/v2/agency/deliverability')).toHaveLength(listingPages);
+    const clients = asked.filter((q) => q.headers['x-company-id'] !== undefined);
+    expect(clients.map((q) => Number(q.headers['x-company-id'])).sort()).toEqual(
+      firstTwo.flatMap((c) => [c.id, c.id, c.id]).sort(),
+    );
+  });
+});
