@@ -85,7 +85,8 @@ class LanePacer {
 async function checkOne(
   api: AccountReader,
   client: Client,
-  deliverability: Deliverability | undefined | Promise<Deliverability | undefined>,
+  /** The client's row of the listing, once the listing is in (asked only when the checks need it). */
+  deliverability: () => Promise<Deliverability | undefined>,
   release: () => void,
   pacer: LanePacer,
 ): Promise<ClientResult> {
@@ -123,7 +124,7 @@ async function checkOne(
     campaigns: value(campaigns),
     webhooks: value(webhooks),
     // The listing may still be coming in while the client's own lists are read.
-    deliverability: await deliverability,
+    deliverability: await deliverability(),
   };
   const problems = failed.map(([part, error]) => unreadable(id, client.name, `${part}: ${error.message}`));
   return { client, state: 'checked', problems: [...problems, ...checkClient(facts)] };
@@ -147,6 +148,9 @@ export function checkClients(
   },
 ): Promise<OrderedRun<ClientResult>> {
   const byId = listing.then((items) => new Map(items.map((item) => [item.id, item])));
+  // Awaited by each client checked; a run stopped before any (Ctrl-C while the listing is read) must
+  // not leave its failure unhandled.
+  byId.catch(() => undefined);
   const pacer = new LanePacer();
   return mapInOrder(
     clients,
@@ -155,13 +159,7 @@ export function checkClients(
       const result =
         client.active === false
           ? { client, state: 'inactive' as const, problems: [] }
-          : await checkOne(
-              api,
-              client,
-              byId.then((map) => map.get(client.id)),
-              release,
-              pacer,
-            );
+          : await checkOne(api, client, () => byId.then((map) => map.get(client.id)), release, pacer);
       options.onDone?.();
       return result;
     },

@@ -45,6 +45,14 @@ export function inlineList(items: readonly (string | number)[], max = MAX_LISTED
   return shown.length < items.length ? `${text} and ${items.length - shown.length} more` : text;
 }
 
+/**
+ * Where the rows a run printed are, for the message that ends it: "above" on a terminal; a pipe's or a
+ * file's reader sees no "above".
+ */
+export function listedWhere(stdoutIsTTY: boolean): string {
+  return stdoutIsTTY ? 'listed above' : 'listed on stdout';
+}
+
 export interface CountFacts {
   /** Items printed. */
   shown: number;

@@ -51,6 +51,8 @@ describe('inventory streams its rows', () => {
     expect(ids.length).toBeLessThan(40);
     expect(ids).toEqual(companyIds().slice(0, ids.length));
     expect(r.stderr).toContain(`Interrupted after ${ids.length} of 40 companies`);
+    // stdout is not this terminal: the rows are not "above" anything the reader sees.
+    expect(r.stderr).toContain('the ones audited are listed on stdout.');
   });
 
   it('--limit 3 audits the first three companies and no other', async () => {
@@ -91,6 +93,7 @@ describe.skipIf(Boolean(TMUX_MISSING))('on a terminal', () => {
     expect(screen).toContain('[exit 130]');
     const audited = Number(/Interrupted after (\d+) of 40 companies/.exec(screen.replace(/\s+/g, ' '))?.[1]);
     expect(audited).toBeGreaterThanOrEqual(3);
+    expect(screen.replace(/\s+/g, ' ')).toContain('the ones audited are listed above.');
     expect(screen).toMatch(/^ID +NAME +/m);
     const rows = screen.split('\n').filter((line) => /^\d{4} {2}/.test(line));
     expect(rows.map((row) => Number(row.slice(0, 4)))).toEqual(companyIds().slice(0, audited));

@@ -6,7 +6,7 @@
  */
 import { type Command, Option } from '@commander-js/extra-typings';
 import type { ChalkInstance } from 'chalk';
-import { UsageError } from '../../errors.js';
+import { ExitCode, PartialFailureError, UsageError } from '../../errors.js';
 import { type Problem, SEVERITIES, type Severity } from '../../fleet/health-checks.js';
 import type { Period } from '../../input/period.js';
 import type { Column } from '../../output/writer.js';
@@ -41,7 +41,8 @@ export function define(command: Command, run: Run): void {
           'Without targets every active client is checked. A summary goes to stderr.\n' +
           '--limit N checks the first N. --json prints the whole report by severity:\n' +
           '{"period", "companies_checked", "problems"}. Exit 7 when a problem at or above\n' +
-          '--fail-on (default critical) was found, after the report.',
+          '--fail-on (default critical) was found, after the report. Ctrl-C prints the\n' +
+          'report of the clients checked so far (--json adds "interrupted": true), exit 130.',
         [
           'agency health',
           'agency health --fail-on warning --html health.html',
@@ -108,6 +109,7 @@ export async function health(rt: Runtime, opts: HealthOptions): Promise<void> {
     rt.out.jsonValue({ ...report.json, problems: rt.out.fields(report.json.problems, columns) });
   else if (rows.streaming) await rows.end();
   else await rt.out.list(report.json.problems, columns);
+  if (report.interrupted) throw new PartialFailureError(report.interrupted, ExitCode.interrupted);
   rt.out.info(report.summary);
   if (opts.html !== undefined) await report.writeHtml(opts.html);
   report.failOn(opts.failOn);

@@ -4,7 +4,7 @@
  * the exit code. Loaded only when `health` runs.
  */
 import { writeFile } from 'node:fs/promises';
-import { ExitCode, InterruptedError, OutputError, PartialFailureError } from '../../errors.js';
+import { InterruptedError, OutputError } from '../../errors.js';
 import { type ClientSelection, clientsToCheck } from '../../fleet/clients.js';
 import { rowsFor } from '../../fleet/deliverability.js';
 import { checkClients, ProblemsFound } from '../../fleet/health.js';
@@ -19,7 +19,7 @@ import { coveredDays, type Period } from '../../input/period.js';
 import { renderHealthHtml } from '../../output/health-html.js';
 import { progressLine } from '../../output/progress.js';
 import type { RowStream } from '../../output/row-stream.js';
-import { NOUNS, plural } from '../../output/summary.js';
+import { listedWhere, NOUNS, plural } from '../../output/summary.js';
 import type { Runtime } from '../../runtime.js';
 
 /** `--json`: the contract's object. */
@@ -28,6 +28,8 @@ interface HealthJson {
   period: { from: string; to: string };
   companies_checked: number;
   problems: Problem[];
+  /** Only when Ctrl-C (or a closed pipe) stopped the run: the report covers the clients checked so far. */
+  interrupted?: true;
 }
 
 export interface HealthReport {
@@ -37,6 +39,8 @@ export interface HealthReport {
   writeHtml(file: string): Promise<void>;
   /** Throws exit 7 when a problem at or above `severity` was found. */
   failOn(severity: Severity): void;
+  /** Set when the run was stopped: the report is of the clients checked until then. */
+  interrupted?: string | undefined;
 }
 
 /**
@@ -70,16 +74,10 @@ export async function healthReport(
     },
   }).finally(progress.done);
   const results = run.results;
-  if (rt.ctx.signal.aborted || run.error instanceof InterruptedError) {
-    if (rows.streaming) await rows.end();
-    throw new PartialFailureError(
-      `Interrupted after ${results.length} ${clientsOf}; the rows above are what was checked.`,
-      ExitCode.interrupted,
-    );
-  }
-  if (run.error !== undefined) throw run.error;
-  const items = await selected.listing;
-
+  const stopped = rt.ctx.signal.aborted || run.error instanceof InterruptedError;
+  if (run.error !== undefined && !stopped) throw run.error;
+  // Stopped, the report is of the clients checked so far (as inventory's), and no listing is awaited.
+  const items = stopped ? [] : await selected.listing;
   const checked = results.filter((r) => r.state === 'checked').map((r) => r.client);
   const problems = sortProblems(
     results.flatMap((r) => r.problems),
@@ -89,10 +87,18 @@ export async function healthReport(
     period: coveredDays(period),
     companies_checked: checked.length,
     problems,
+    ...(stopped ? { interrupted: true as const } : {}),
   };
   const inactive = results.length - checked.length;
+  const found =
+    results.length === 0
+      ? ''
+      : problems.length === 0
+        ? '; no problem found in them'
+        : `; the problems found are ${listedWhere(rt.terminal.stdoutIsTTY)}`;
   return {
     json,
+    interrupted: stopped ? `Interrupted after ${results.length} ${clientsOf}${found}.` : undefined,
     summary: summaryLine(problems, checked.length, inactive),
     async writeHtml(file) {
       const html = renderHealthHtml({

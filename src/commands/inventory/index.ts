@@ -35,7 +35,7 @@ import { readInput } from '../../input/read.js';
 import { activeStyle } from '../../output/columns.js';
 import { progressLine } from '../../output/progress.js';
 import { rowStream } from '../../output/row-stream.js';
-import { NOUNS, plural } from '../../output/summary.js';
+import { listedWhere, NOUNS, plural } from '../../output/summary.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { collectValues, helpText, type Run } from '../command.js';
@@ -199,7 +199,7 @@ export async function inventory(rt: Runtime, opts: InventoryOptions): Promise<vo
   if (run.error !== undefined && !interrupted) throw run.error;
   if (interrupted) {
     throw new PartialFailureError(
-      `Interrupted after ${run.results.length} of ${plural(companies.length, NOUNS.company)}; the rows above are what was audited.`,
+      `Interrupted after ${run.results.length} of ${plural(companies.length, NOUNS.company)}; the ones audited are ${listedWhere(rt.terminal.stdoutIsTTY)}.`,
       ExitCode.interrupted,
     );
   }

@@ -15,7 +15,7 @@ import { checkEvent, WEBHOOK_EVENTS } from '../../fleet/webhook-input.js';
 import { DEFAULT_CONCURRENCY, parseConcurrency } from '../../input/parse.js';
 import { readInput } from '../../input/read.js';
 import { reasonColumn } from '../../output/columns.js';
-import { serviceDetail } from '../../output/summary.js';
+import { listedWhere, serviceDetail } from '../../output/summary.js';
 import { cellText } from '../../output/text.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
@@ -122,7 +122,7 @@ export async function runFleetChange<R extends FleetRow, I>(
   await printFleetRows(rt, shown, columns, rows.fields);
   for (const warning of outcome.warnings ?? []) rt.out.warn(warning);
   rt.out.info(summarizeResults(shown, quiet, flags.dryRun === true));
-  throwIfFailed(outcome, rows.failed);
+  throwIfFailed(rt, outcome, rows.failed);
 }
 
 /** What every fleet change is given besides its own input: where, how many at once, whether for real. */
@@ -204,11 +204,13 @@ function countResults(rows: readonly FleetRow[]): string {
 
 /** After the rows are printed: exit 130 when interrupted, else the shared code of the failed rows. */
 export function throwIfFailed(
+  rt: Runtime,
   outcome: AccountsOutcome<FleetRow>,
   failed: readonly string[] = ['failed'],
 ): void {
   if (outcome.interrupted) {
-    throw new PartialFailureError('Interrupted; the rows above are what was done.', ExitCode.interrupted);
+    const where = listedWhere(rt.terminal.stdoutIsTTY);
+    throw new PartialFailureError(`Interrupted; what was done is ${where}.`, ExitCode.interrupted);
   }
   const failedRows = outcome.rows.filter((r) => failed.includes(r.result));
   if (failedRows.length === 0) return;
