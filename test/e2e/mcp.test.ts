@@ -9,7 +9,8 @@ import { agencyEnv, BIN, jsonError, writeConfig } from '../helpers/cli.js';
 import { activeCompany, inactiveCompany } from '../helpers/core.js';
 import { resultJson, sharedMcp, startMcp, texts, toolError } from '../helpers/mcp.js';
 
-const shared = sharedMcp();
+// Thirty companies: the point is that each tool answers what its command prints, not the size of a fleet.
+const shared = sharedMcp([], { seed: { companies: 30 } });
 const call = shared.call;
 
 const READS = [
