@@ -36,6 +36,8 @@ export const MAX_COMPANIES_PER_REQUEST = 10;
 export const MAX_BLACKLIST_PER_REQUEST = 500;
 /** ... and at most this many guests in one invitation (all or none). */
 export const MAX_GUESTS_PER_INVITATION = 10;
+/** ... and at most this many URLs subscribed to one event in one account (409 beyond). */
+export const MAX_URLS_PER_EVENT = 3;
 /** The service refuses a longer request URL (its docs say so of the blacklist's `email_filter`). */
 export const MAX_REQUEST_URL_LENGTH = 4_100;
 /** The blacklist's page size: the service's default is 100, its maximum 1,000. */

@@ -3,8 +3,9 @@
  * listing), and for each existing company named in the file its key list (HQ account, one company
  * at a time) and its webhooks (its own account via x-company-id, several companies at once).
  */
+import { MAX_URLS_PER_EVENT } from '../api/endpoints.js';
 import { mapPool } from '../api/limit.js';
-import type { Company } from '../api/types.js';
+import type { Company, Webhook } from '../api/types.js';
 import { AgencyError, ExitCode, InterruptedError } from '../errors.js';
 import {
   type GuestPermission,
@@ -153,8 +154,13 @@ export async function makePlan(
       }
       if (present === 'blocked') planned.missingWebhooks = [];
       else {
-        planned.missingWebhooks = planned.desired.webhooks.filter(
-          (w) => !hasWebhook(present, w.event, w.url),
+        const missing = planned.desired.webhooks.filter((w) => !hasWebhook(present, w.event, w.url));
+        planned.missingWebhooks = withinUrlLimit(missing, present, (w) =>
+          blocked.push({
+            company: company.name,
+            company_id: company.id,
+            reason: `cannot get webhook ${listedEvent(w.event)} → ${w.url}: ${listedEvent(w.event)} has ${MAX_URLS_PER_EVENT} URLs already, the service's limit per event and account`,
+          }),
         );
         for (const w of planned.missingWebhooks) {
           for (const existing of lookalikeUrls(present, w.event, w.url)) {
@@ -163,7 +169,7 @@ export async function makePlan(
             );
           }
         }
-        unchanged += planned.desired.webhooks.length - planned.missingWebhooks.length;
+        unchanged += planned.desired.webhooks.length - missing.length;
       }
     },
     options.signal,
@@ -181,6 +187,30 @@ export async function makePlan(
     warnings,
     knownIds: new Set(all.map((c) => c.id)),
   };
+}
+
+/**
+ * The missing webhooks the service will take: an event has at most 3 URLs per account, so a pair that
+ * would be a 4th is refused (409) and is handed to `refused` instead, counting the ones planned before
+ * it. What is already subscribed stays: the file does not say which URL could go.
+ */
+function withinUrlLimit(
+  missing: readonly DesiredWebhook[],
+  present: readonly Webhook[],
+  refused: (webhook: DesiredWebhook) => void,
+): DesiredWebhook[] {
+  const urls = new Map<string, number>();
+  for (const w of present) urls.set(w.event.toLowerCase(), (urls.get(w.event.toLowerCase()) ?? 0) + 1);
+  return missing.filter((w) => {
+    const event = w.event.toLowerCase();
+    const count = urls.get(event) ?? 0;
+    if (count >= MAX_URLS_PER_EVENT) {
+      refused(w);
+      return false;
+    }
+    urls.set(event, count + 1);
+    return true;
+  });
 }
 
 /** Labels of the keys the user created for a company (the service shows each user only their own). */

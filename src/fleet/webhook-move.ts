@@ -10,6 +10,7 @@
  *
  * Reads first, so a second run sends nothing (`already-moved`, or `absent`).
  */
+import { MAX_URLS_PER_EVENT } from '../api/endpoints.js';
 import type { Webhook } from '../api/types.js';
 import type { AgencyError } from '../errors.js';
 import { isRowFailure, type RowError, rowError } from './failures.js';
@@ -23,9 +24,6 @@ import {
   hasWebhook,
 } from './webhook-changes.js';
 import { listedEvent } from './webhook-input.js';
-
-/** The service's cap on URLs subscribed to one event in one account. */
-const MAX_URLS_PER_EVENT = 3;
 
 type MoveResult =
   | 'moved'
