@@ -188,6 +188,27 @@ describe('--limit and failures', () => {
   }, 30_000);
 });
 
+describe('health against the real queue (depth 3, a queue of 2)', () => {
+  it("every account within the depth: the HQ's pages and listing, each client's three reads; no 429", async () => {
+    const h = await startHarness({ seed: { companies: 120 }, latencyMs: 15, rttMs: 10, queueLimit: 2 });
+    try {
+      const r = await h.run(['health', '--json']);
+      expect(r.code, r.stderr).toBe(7);
+      const stats = h.sandbox.stats();
+      expect(stats.rejected429).toBe(0);
+      const queued = Object.entries(stats.maxQueuedByAccount);
+      expect(Math.max(...queued.map(([, n]) => n))).toBeLessThanOrEqual(3);
+      // Pipelined: a client's three reads wait together in its account, the HQ's pages too.
+      expect(queued.find(([account]) => account.startsWith('hq:'))?.[1]).toBeGreaterThanOrEqual(2);
+      expect(queued.filter(([account]) => account.startsWith('company:')).some(([, n]) => n === 3)).toBe(
+        true,
+      );
+    } finally {
+      await h.close();
+    }
+  });
+});
+
 describe('a wide fan-out under latency', () => {
   it('no MaxListenersExceededWarning from the tool or the sandbox, and closing the sandbox ends its waits', async () => {
     const warnings: string[] = [];
