@@ -55,7 +55,14 @@ async function exampleFiles({ only, bin = path.join(root, 'bin/agency.js') } = {
     // The files at once, each with its own sandbox: the time is mostly commands waiting for answers.
     const runs = (only ? [only] : markdownFiles()).map(async (file) => {
       const parts = parseMarkdown(readFileSync(path.resolve(root, file), 'utf8'));
-      if (!parts.some((part) => part.lines && blockKind(part)?.kind === 'run')) return;
+      // Every block's kind first: a console block that cannot run stops the file before any run.
+      let kinds;
+      try {
+        kinds = parts.map((part) => (part.lines ? blockKind(part) : undefined));
+      } catch (error) {
+        throw new Error(`${file}: ${error.message}`);
+      }
+      if (!kinds.some((kind) => kind?.kind === 'run')) return;
       await runFile(parts, { bin, terminal, file });
       files.set(file, renderMarkdown(parts));
     });

@@ -6,7 +6,7 @@
 //   ID    NAME  …              the lines after it, up to the next "$ ", are what it printed
 //   ```
 //
-//   ```console no-run          kept as written (a prompt waiting for typing, a screen caught mid-run)
+//   every console block is run (one that cannot be is refused: show its commands in a ```sh block)
 //   ```console stop=2          the command runs until Ctrl-C: stopped once its screen has not changed
 //                              for 2 seconds
 //   ```console type={hq-key};y each time the command waits at a prompt, the next answer is typed, then
@@ -57,16 +57,26 @@ export function fileText(block, name) {
   return `${lines.join('\n')}\n`;
 }
 
-/** A block's kind: 'run' (with its attributes), 'no-run', 'file' (with its name), or undefined. */
+/**
+ * A block's kind: 'run' (with its attributes), 'file' (with its name), or undefined (not an example).
+ * A console block is always run: one that cannot be (no "$ " command first, or the old `no-run`) is an
+ * error, so that no output in the docs was written by hand.
+ */
 export function blockKind(block) {
   const file = /^# file: (\S+)\s*$/.exec(block.lines[0] ?? '');
   if (file) return { kind: 'file', name: file[1] };
   const [language, ...words] = block.info.split(/\s+/);
-  if (language !== 'console' || !(block.lines[0] ?? '').startsWith('$ ')) return undefined;
-  if (words.includes('no-run')) return { kind: 'no-run' };
+  if (language !== 'console') return undefined;
+  if (!(block.lines[0] ?? '').startsWith('$ ') || words.includes('no-run')) {
+    throw new Error(
+      `a console block is run, so it starts with a "$ " command and has no no-run: ${JSON.stringify(
+        block.lines[0] ?? '',
+      )} (commands that cannot run against the sandbox go in a sh block, without output)`,
+    );
+  }
   const stop = words.map((w) => /^stop=(\d+(?:\.\d+)?)$/.exec(w)).find(Boolean);
   const type = words.map((w) => /^type=(.+)$/.exec(w)).find(Boolean);
-  const unknown = words.filter((w) => w !== 'no-run' && !/^(stop|type)=/.test(w));
+  const unknown = words.filter((w) => !/^(stop|type)=/.test(w));
   if (unknown.length > 0) throw new Error(`unknown console block attribute(s): ${unknown.join(' ')}`);
   return {
     kind: 'run',

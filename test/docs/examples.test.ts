@@ -4,7 +4,7 @@
  * a run prints now. Without tmux the examples cannot be run, and these tests say so.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -32,6 +32,64 @@ function genExamples(...args: string[]): Promise<{ status: number | null; stdout
   });
 }
 
+/** README.md and the pages under docs/ but the generated reference: where console examples are. */
+function pages(): string[] {
+  const docs = readdirSync(join(ROOT, 'docs'), { recursive: true })
+    .map((name) => `docs/${String(name)}`)
+    .filter((file) => file.endsWith('.md') && !file.startsWith('docs/reference/'));
+  return ['README.md', ...docs];
+}
+
+/** The console blocks the generator would not run ("file:line  first line"): none may remain. */
+function unrunConsoleBlocks(file: string, text: string): string[] {
+  const found: string[] = [];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^(`{3,}|~{3,})(.*)$/.exec(lines[i] ?? '');
+    if (!open) continue;
+    const fence = open[1] as string;
+    const [language, ...words] = (open[2] ?? '').trim().split(/\s+/);
+    const first = lines[i + 1] ?? '';
+    if (language === 'console' && (!first.startsWith('$ ') || words.includes('no-run'))) {
+      found.push(`${file}:${i + 1}  ${open[0]} / ${first}`);
+    }
+    const close = lines.findIndex(
+      (line, j) => j > i && line.startsWith(fence[0]?.repeat(fence.length) ?? fence),
+    );
+    i = close === -1 ? lines.length : close;
+  }
+  return found;
+}
+
+describe('every console block of README.md and docs/', () => {
+  it('is run by the generator (starts with a "$ " command, no no-run): no output written by hand', () => {
+    const checked = pages();
+    expect(checked).toEqual(expect.arrayContaining(['README.md', 'docs/network.md', 'docs/mcp.md']));
+    const unrun = checked.flatMap((file) => unrunConsoleBlocks(file, readFileSync(join(ROOT, file), 'utf8')));
+    expect(unrun, 'make it a real run, or show the commands in a ```sh block without output').toEqual([]);
+  });
+
+  it('the check finds a block kept as written, and one with no command', () => {
+    const page = [
+      '# A page',
+      '```console no-run',
+      '$ agency login',
+      'as written',
+      '```',
+      '```console',
+      'output only',
+      '```',
+      '```sh',
+      'agency login',
+      '```',
+    ];
+    expect(unrunConsoleBlocks('page.md', page.join('\n'))).toEqual([
+      'page.md:2  ```console no-run / $ agency login',
+      'page.md:6  ```console / output only',
+    ]);
+  });
+});
+
 describe.skipIf(TOOLS_MISSING)('the console examples of the docs', () => {
   const dir = mkdtempSync(join(tmpdir(), 'agency-examples-test-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -42,13 +100,22 @@ describe.skipIf(TOOLS_MISSING)('the console examples of the docs', () => {
     expect(check.status).toBe(0);
   });
 
+  it('a console block that cannot run is refused: nothing is run or written', {
+    timeout: 60_000,
+  }, async () => {
+    const page = join(dir, 'kept.md');
+    const text = '# A page\n\n```console no-run\n$ agency login\nas written\n```\n';
+    writeFileSync(page, text);
+    const run = await genExamples('--only', page);
+    expect(run.status).not.toBe(0);
+    expect(run.stderr).toContain(`${page}: a console block is run`);
+    expect(readFileSync(page, 'utf8')).toBe(text);
+  });
+
   it('a stale example is named with its difference, and a run rewrites it', { timeout: 60_000 }, async () => {
     const page = join(dir, 'page.md');
     const example = ['```console', '$ agency companies list --limit 2 --columns id,name', 'not this', '```'];
-    writeFileSync(
-      page,
-      `# A page\n\n${example.join('\n')}\n\n\`\`\`console no-run\n$ agency login\nas written\n\`\`\`\n`,
-    );
+    writeFileSync(page, `# A page\n\n${example.join('\n')}\n\n\`\`\`sh\nagency login\n\`\`\`\n`);
     const check = await genExamples('--check', '--only', page);
     expect(check.status).toBe(1);
     expect(check.stderr).toContain(page);
@@ -68,9 +135,8 @@ describe.skipIf(TOOLS_MISSING)('the console examples of the docs', () => {
         '2 of 120 companies (--limit 2)',
         '```',
         '',
-        '```console no-run',
-        '$ agency login',
-        'as written',
+        '```sh',
+        'agency login',
         '```',
         '',
       ].join('\n'),
