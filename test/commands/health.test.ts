@@ -4,10 +4,13 @@
  * `unreadable` for a client whose reads fail; inactive clients not checked; a targeted run reads only
  * its targets (no company list when the deliverability listing names them).
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
 import type { Harness } from '../helpers/cli.js';
 import { direct, directAllPages, expectUsageError, lines, sent, startCoreHarness } from '../helpers/core.js';
+import { testDir } from '../helpers/temp-dir.js';
 import { plain, runOnTerminal } from '../helpers/terminal-run.js';
 
 /** YYYY-MM-DD on this machine's calendar. */
@@ -218,6 +221,22 @@ describe('health', () => {
     expect(info.stdout).toBe(critical.stdout);
   });
 
+  it('fails on critical problems by default, says so in its help, and --fail-on none exits 0 (new-user finding 10)', async () => {
+    const critical = survey.find((s) => s.campaigns.some((c) => c.error));
+    if (!critical) throw new Error('the seed has no client with a campaign error');
+    const args = ['health', '--company', String(critical.id)];
+    const byDefault = await h.run(args);
+    expect(byDefault.code).toBe(7);
+    expect(byDefault.stdout).toMatch(/\tcritical\t/);
+    const none = await h.run([...args, '--fail-on', 'none']);
+    expect(none.code, none.stderr).toBe(0);
+    expect(none.stdout).toBe(byDefault.stdout);
+    expect(none.stderr).not.toMatch(/at or above/);
+    const help = (await h.run(['health', '--help'])).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain('By default health fails on critical problems: it exits 7 when it finds one');
+    expect(help).toContain('--fail-on none exits 0 whatever it finds');
+  });
+
   it('a client whose reads fail is an unreadable, critical problem, and the others are still checked', async () => {
     const [a, b] = survey;
     if (!a || !b) throw new Error('seed too small');
@@ -273,6 +292,21 @@ describe('health', () => {
     });
     expect(await period('--to', '2026-03-01')).toEqual({ from: '2026-01-31', to: '2026-03-01' });
     expect(await period('--from', '2026-01-05')).toEqual({ from: '2026-01-05', to: localDay(new Date()) });
+  });
+
+  it('--html names the days it covers as dates too (new-user finding 11), with or without --from/--to', async () => {
+    const client = String(survey[0]?.id);
+    const dir = testDir('agency-health-html-');
+    const meta = async (...args: string[]) => {
+      const file = join(dir, 'report.html');
+      const r = await h.run(['health', '--company', client, '--html', file, '--fail-on', 'none', ...args]);
+      expect(r.code, r.stderr).toBe(0);
+      return /<p class="meta">([^<·]*)·/.exec(readFileSync(file, 'utf8'))?.[1]?.trim();
+    };
+    const { from, to } = lastThirtyDays();
+    expect(await meta()).toBe(`${from} to ${to} (the last 30 days)`);
+    expect(await meta('--from', '2026-01-05', '--to', '2026-02-03')).toBe('2026-01-05 to 2026-02-03');
+    expect(await meta('--to', '2026-03-01')).toBe('2026-01-31 to 2026-03-01');
   });
 
   it('an inactive client is not checked and is not a problem', async () => {

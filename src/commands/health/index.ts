@@ -19,9 +19,9 @@ export function define(command: Command, run: Run): void {
     .option('--from <date>', 'first day of the period, YYYY-MM-DD (default: 30 days ago)')
     .option('--to <date>', 'last day of the period, YYYY-MM-DD (default: today)')
     .addOption(
-      new Option('--fail-on <severity>', 'exit 7 when a problem this severe or worse is found')
-        .choices(SEVERITIES)
-        .default('critical' as Severity),
+      new Option('--fail-on <severity>', 'exit 7 when a problem this severe or worse is found; none: never')
+        .choices([...SEVERITIES, 'none'])
+        .default('critical' as FailOn),
     )
     .option('--html <file>', 'also write the report as one self-contained web page')
     .option('--concurrency <n>', 'clients read at once (default 8)')
@@ -40,11 +40,15 @@ export function define(command: Command, run: Run): void {
           '(their accounts cannot be read; --inactive is refused).\n' +
           'Without targets every active client is checked. A summary goes to stderr.\n' +
           '--limit N checks the first N. --json prints the whole report by severity:\n' +
-          '{"period", "companies_checked", "problems"}. Exit 7 when a problem at or above\n' +
-          '--fail-on (default critical) was found, after the report. Ctrl-C prints the\n' +
-          'report of the clients checked so far (--json adds "interrupted": true), exit 130.',
+          '{"period", "companies_checked", "problems"}. Ctrl-C prints the report of the\n' +
+          'clients checked so far (--json adds "interrupted": true), exit 130.\n\n' +
+          'By default health fails on critical problems: it exits 7 when it finds one\n' +
+          '(--fail-on critical), after printing the whole report, so `set -e` scripts stop\n' +
+          'and cron mails the report. --fail-on none exits 0 whatever it finds;\n' +
+          '--fail-on warning or info is stricter.',
         [
           'agency health',
+          'agency health --fail-on none   # exit 0 whatever it finds',
           'agency health --fail-on warning --html health.html',
           'agency health --company "Acme Ltd" --from 2026-05-01 --to 2026-05-31',
           'agency health --json | jq -r \'.problems[] | select(.check == "bounce_rate") | .name\'',
@@ -54,8 +58,11 @@ export function define(command: Command, run: Run): void {
     .action(run(health));
 }
 
+/** --fail-on: the least severe problem that makes the exit 7, or none. */
+export type FailOn = Severity | 'none';
+
 export interface HealthOptions extends ClientTargetFlags, Period {
-  failOn: Severity;
+  failOn: FailOn;
   html?: string | undefined;
   concurrency?: string | undefined;
 }

@@ -38,7 +38,7 @@ export interface HealthReport {
   summary: string;
   writeHtml(file: string): Promise<void>;
   /** Throws exit 7 when a problem at or above `severity` was found. */
-  failOn(severity: Severity): void;
+  failOn(severity: Severity | 'none'): void;
   /** Set when the run was stopped: the report is of the clients checked until then. */
   interrupted?: string | undefined;
 }
@@ -117,6 +117,7 @@ export async function healthReport(
       rt.out.info(`HTML report written to ${file}`);
     },
     failOn(severity) {
+      if (severity === 'none') return;
       const found = problems.filter((p) => atOrAbove(p.severity, severity)).length;
       if (found === 0) return;
       const problemsWord = found === 1 ? 'problem' : 'problems';
@@ -134,8 +135,13 @@ function summaryLine(problems: readonly Problem[], checked: number, inactive: nu
   return `${parts.join(', ')} ${across}${skipped}.`;
 }
 
+/**
+ * The days the report covers, always as dates (a saved report must say which 30 days it was): "2026-10-26
+ * to 2026-11-24 (the last 30 days)" without --from/--to, as the service's default window.
+ */
 function periodLabel(period: Period): string {
-  if (period.from === undefined && period.to === undefined) return 'The last 30 days';
-  if (period.from === undefined) return `The 30 days to ${period.to}`;
-  return `${period.from} to ${period.to ?? 'today'}`;
+  const { from, to } = coveredDays(period);
+  return period.from === undefined && period.to === undefined
+    ? `${from} to ${to} (the last 30 days)`
+    : `${from} to ${to}`;
 }
