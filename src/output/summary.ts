@@ -76,11 +76,15 @@ export type CountContext = Omit<CountFacts, 'shown' | 'noun'>;
 /**
  * The count under a table, saying what the table does not show:
  * "123 companies", "8 of 123 companies (--limit 8)", "24 companies (page 4 of 4)",
- * "3 of 123 companies match "acme"".
+ * "3 of 123 companies match "acme"", "first 2 companies matching "acme" (--limit 2)".
  */
 export function countLine(facts: CountFacts): string {
   const { shown, noun, total, limit, page, totalPages, search, read } = facts;
   if (search !== undefined) {
+    // Stopped at --limit: how many more match is not known (the rest was not read).
+    if (limit !== undefined && shown >= limit) {
+      return `first ${plural(shown, noun)} matching ${JSON.stringify(search)} (--limit ${limit})`;
+    }
     const of = read !== undefined ? ` of ${read}` : '';
     const verb = shown === 1 ? 'matches' : 'match';
     return `${shown}${of} ${noun[shown === 1 && of === '' ? 0 : 1]} ${verb} ${JSON.stringify(search)}`;

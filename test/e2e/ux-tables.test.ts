@@ -151,6 +151,13 @@ describe.skipIf(Boolean(TMUX_MISSING))(
       const total = companies().length;
       const limited = await t.run('agency companies list --limit 8');
       expect(lines(limited.output).at(-1)).toBe(`8 of ${total} companies (--limit 8)`);
+      // A search stopped at --limit has not read the rest: it cannot say how many match.
+      const matching = companies().filter((c) => c.name.toLowerCase().includes('e')).length;
+      expect(matching).toBeGreaterThan(2);
+      const searched = await t.run('agency companies list --search e --limit 2');
+      expect(lines(searched.output).at(-1)).toBe('first 2 companies matching "e" (--limit 2)');
+      const whole = await t.run('agency companies list --search e');
+      expect(lines(whole.output).at(-1)).toBe(`${matching} of ${total} companies match "e"`);
       const lastPage = Math.ceil(total / 50);
       const onLast = total - (lastPage - 1) * 50;
       const paged = await t.run(`agency companies list --page ${lastPage}`);

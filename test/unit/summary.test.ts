@@ -41,6 +41,16 @@ describe('countLine', () => {
     );
   });
 
+  it('a search stopped at --limit says it shows the first matches, not how many match', () => {
+    expect(countLine({ shown: 2, read: 3, search: 'Acme', limit: 2, noun: COMPANIES })).toBe(
+      'first 2 companies matching "Acme" (--limit 2)',
+    );
+    // Everything read before the limit was reached: the whole count is known.
+    expect(countLine({ shown: 7, read: 172, search: 'Acme', limit: 10, noun: COMPANIES })).toBe(
+      '7 of 172 companies match "Acme"',
+    );
+  });
+
   it('is a plain count otherwise', () => {
     expect(countLine({ shown: 1, noun: COMPANIES })).toBe('1 company');
     expect(countLine({ shown: 120, total: 120, noun: COMPANIES })).toBe('120 companies');
