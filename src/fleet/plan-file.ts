@@ -16,7 +16,7 @@ import {
 } from 'yaml';
 import { UsageError } from '../errors.js';
 import { readInput, type StdinSource } from '../input/read.js';
-import { hasControlCharacters } from '../output/text.js';
+import { hasControlCharacters, quoted } from '../output/text.js';
 import { checkGuestEmail, type GuestPermission, type WantedGuest } from './guests.js';
 import { duplicateMessage, duplicateNames } from './names.js';
 import { checkEvent, checkWebhookUrl } from './webhook-input.js';
@@ -223,7 +223,7 @@ class PlanFileReader {
     if (text === undefined) return undefined;
     if (text === '') this.#problem(node, `empty ${what}`);
     else if (hasControlCharacters(text))
-      this.#problem(node, `the ${what} ${JSON.stringify(text)} contains control characters`);
+      this.#problem(node, `the ${what} ${quoted(text)} contains control characters`);
     else if (text.length > max) this.#problem(node, `the ${what} is longer than ${max} characters`);
     else return text;
     return undefined;

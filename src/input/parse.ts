@@ -1,7 +1,7 @@
 /** Parsers for user input. Each throws UsageError (exit 2) so that nothing is sent for bad input. */
 import { UsageError } from '../errors.js';
 import { looseName } from '../fleet/names.js';
-import { hasControlCharacters } from '../output/text.js';
+import { hasControlCharacters, quoted } from '../output/text.js';
 
 /** A company id: a positive integer that fits a JavaScript number exactly. */
 export function parseCompanyId(value: string, what = 'company id'): number {
@@ -37,7 +37,7 @@ export function normalizeName(raw: string, where: string): string {
   if (name === '') throw new UsageError(`Empty company name (${where}).`);
   // Also invisible format characters: bidi overrides and marks, line separators, zero-width space, BOM.
   if (hasControlCharacters(name)) {
-    throw new UsageError(`The company name ${JSON.stringify(name)} (${where}) contains control characters.`);
+    throw new UsageError(`The company name ${quoted(name)} (${where}) contains control characters.`);
   }
   if (name.length > MAX_NAME_LENGTH) {
     throw new UsageError(`The company name (${where}) is longer than ${MAX_NAME_LENGTH} characters.`);

@@ -5,13 +5,14 @@
 import { ExactInteger, stringifyExact } from '../api/json.js';
 
 // The one set of characters that server text must never bring to a terminal, and user text must never
-// carry into a request: C0, DEL, C1 (a lone 0x9B starts a CSI sequence) and the Unicode bidi overrides
-// and isolates that can reorder what a reader sees.
-const CONTROL_RANGES = '\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069';
-/** Invisible format characters that make two names look equal: marks, separators, zero-width, BOM. */
-const INVISIBLE_RANGES = '\\u061c\\u200b\\u200e\\u200f\\u2028\\u2029\\ufeff';
+// carry into a request: C0, DEL, C1 (a lone 0x9B starts a CSI sequence) and every Unicode bidi control
+// (the overrides and isolates, and the marks LRM, RLM and ALM) that can reorder what a reader sees.
+const CONTROL_RANGES = '\\u0000-\\u001f\\u007f-\\u009f\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069';
+/** Invisible format characters that make two names look equal: separators, zero-width, BOM. */
+const INVISIBLE_RANGES = '\\u200b\\u2028\\u2029\\ufeff';
 const CONTROL = new RegExp(`[${CONTROL_RANGES}]`, 'g');
 const CONTROL_OR_INVISIBLE = new RegExp(`[${CONTROL_RANGES}${INVISIBLE_RANGES}]`);
+const CONTROL_OR_INVISIBLE_ALL = new RegExp(CONTROL_OR_INVISIBLE.source, 'g');
 // In JSON text: C0 is escaped by JSON.stringify already (and its layout newlines must stay); the line
 // separators U+2028/2029 are escaped as well, as JavaScript source once could not hold them.
 const JSON_UNSAFE = new RegExp(`[${CONTROL_RANGES}\\u2028\\u2029]`, 'g');
@@ -33,6 +34,17 @@ export function hasControlCharacters(text: string): boolean {
 export function inertJson(value: unknown, indent?: number): string {
   return stringifyExact(value, indent).replace(JSON_UNSAFE, (c) =>
     c < ' ' ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/**
+ * User text quoted in a message ("Bidi \u202eoC"): every control and invisible character written as
+ * \uXXXX, so that the message shows what is wrong with the text instead of acting it out.
+ */
+export function quoted(text: string): string {
+  return JSON.stringify(text).replace(
+    CONTROL_OR_INVISIBLE_ALL,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
 }
 

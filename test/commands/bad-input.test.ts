@@ -173,7 +173,13 @@ const rows: Record<string, Row> = {
   'a name with a bidi override': {
     args: ['companies', 'create', '--name', 'Acme \u202eLtd'],
     code: 2,
-    message: /contains control characters/,
+    // Shown escaped, as ESC is: printed raw it would reverse the rest of the line.
+    message: /The company name "Acme \\u202eLtd" \(--name #1\) contains control characters/,
+  },
+  'a name with every other bidi control and the invisible ones': {
+    args: ['companies', 'create', '--name', 'A\u2066B\u2069C\u200eD\u200fE\u061cF\u200bG\ufeffH'],
+    code: 2,
+    message: /"A\\u2066B\\u2069C\\u200eD\\u200fE\\u061cF\\u200bG\\ufeffH" \(--name #1\) contains control/,
   },
   'a name with a DEL and a C1 control': {
     args: ['companies', 'create', '--name', 'Ac\u007fme \u009b31m'],
