@@ -18,6 +18,10 @@ export default defineConfig({
   // As the build does (scripts/build.mjs): tests that run the program in-process see the real version.
   define: { __AGENCY_VERSION__: JSON.stringify(version) },
   test: {
+    // Transformed modules are kept between runs (node_modules/.experimental-vitest-cache, keyed by each
+    // file's content and this config): a run after a change transforms only what changed. `define` is
+    // not in the transformed code (vitest sets it as a global), so the version never goes stale there.
+    experimental: { fsModuleCache: true },
     // A temporary directory per run; the run fails if a test leaves anything in it. Processes that start
     // without this machine's extra certificates (each would parse them first).
     globalSetup: ['test/setup/temp-dir-guard.ts', 'test/setup/node-startup.ts'],
