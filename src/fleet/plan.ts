@@ -6,7 +6,8 @@
 import { MAX_URLS_PER_EVENT } from '../api/endpoints.js';
 import { mapPool } from '../api/limit.js';
 import type { Company, Webhook } from '../api/types.js';
-import { AgencyError, ExitCode, InterruptedError } from '../errors.js';
+import { AgencyError, ExitCode } from '../errors.js';
+import { type RowFailure, rowFailure } from './failures.js';
 import {
   type GuestPermission,
   type GuestReader,
@@ -17,6 +18,7 @@ import {
 import { companyKeys } from './keys.js';
 import { describeCompany, lookalikeWarning } from './names.js';
 import type { DesiredCompany, DesiredState, DesiredWebhook } from './plan-file.js';
+import { type UserReader, userName } from './plan-user.js';
 import type { CompanyLister, KeyPort, WebhookReader } from './ports.js';
 import { CompanyDirectory } from './resolve.js';
 import { hasWebhook, lookalikeUrls, lookalikeUrlWarning } from './webhook-changes.js';
@@ -47,6 +49,8 @@ export interface Blocked {
   company: string;
   company_id: number;
   reason: string;
+  /** The key's user, when the company is blocked because that user has no access to it. */
+  user?: string;
 }
 
 type GuestChange = ReturnType<typeof permissionChanges>[number];
@@ -78,12 +82,19 @@ export interface Plan {
   warnings: string[];
   /** Ids of every company that existed when the plan was made (for reconciling a lost answer). */
   knownIds: Set<number>;
+  /**
+   * Companies of the file whose keys, webhooks or guests could not be read (403: the key's user has no
+   * access to them): blocked, left out of the changes, and the plan's exit code.
+   */
+  unreadable: RowFailure[];
 }
 
 export interface PlanPorts {
   keys: Pick<KeyPort, 'listKeysPage'>;
   webhooks: WebhookReader;
   guests: GuestReader;
+  /** Read only to name the user in a "has no access" line. */
+  user?: UserReader | undefined;
 }
 
 /**
@@ -92,10 +103,10 @@ export interface PlanPorts {
  */
 export async function computePlan(
   desired: DesiredState,
-  api: CompanyLister & PlanPorts['keys'] & PlanPorts['webhooks'] & PlanPorts['guests'],
+  api: CompanyLister & PlanPorts['keys'] & PlanPorts['webhooks'] & PlanPorts['guests'] & UserReader,
   options: { concurrency: number; signal: AbortSignal; warn: (message: string) => void },
 ): Promise<Plan> {
-  const ports = { keys: api, webhooks: api, guests: api };
+  const ports = { keys: api, webhooks: api, guests: api, user: api };
   const plan = await makePlan(desired, new CompanyDirectory(api), ports, options);
   for (const warning of plan.warnings.slice(desired.warnings.length)) options.warn(warning);
   return plan;
@@ -128,6 +139,7 @@ export async function makePlan(
   });
 
   let unchanged = 0;
+  const noAccess: { planned: PlannedCompany; error: AgencyError }[] = [];
   await mapPool(
     companies.filter((c) => c.existing !== undefined),
     options.concurrency,
@@ -140,7 +152,20 @@ export async function makePlan(
       const webhooksRead = readWebhooks(ports.webhooks, planned, company, blocked);
       const guestsRead =
         planned.desired.guests.length === 0 ? undefined : readGuests(ports.guests, company.id);
-      const [labels, present, guests] = await Promise.all([keysRead, webhooksRead, guestsRead]);
+      const reads = await Promise.all([keysRead, webhooksRead, guestsRead]).catch((error: unknown) => {
+        if (error instanceof AgencyError && error.status === 403) return error;
+        throw error;
+      });
+      if (reads instanceof AgencyError) {
+        // The key's user has no access to this company: it is left out, the rest of the plan goes on.
+        unchanged--;
+        planned.missingKeys = [];
+        planned.missingWebhooks = [];
+        planned.missingGuests = [];
+        noAccess.push({ planned, error: reads });
+        return;
+      }
+      const [labels, present, guests] = reads;
       if (guests) {
         const known = new Set(guests.map((g) => g.email?.trim().toLowerCase()));
         planned.missingGuests = planned.desired.guests.filter((g) => !known.has(g.email));
@@ -175,6 +200,18 @@ export async function makePlan(
     options.signal,
   );
 
+  const unreadable: RowFailure[] = [];
+  if (noAccess.length > 0) {
+    const user = ports.user ? await userName(ports.user) : 'The user of this key';
+    for (const { planned, error } of noAccess) {
+      const company = planned.existing as Company;
+      // "has no access" says it all: an "is inactive" line of the same company goes.
+      for (let i = blocked.length - 1; i >= 0; i--)
+        if (blocked[i]?.company_id === company.id) blocked.splice(i, 1);
+      blocked.push({ company: company.name, company_id: company.id, user, reason: unreadableParts(planned) });
+      unreadable.push(rowFailure(company.id, error));
+    }
+  }
   const mentioned = new Set(companies.flatMap((c) => (c.existing ? [c.existing.id] : [])));
   // Blocked entries follow the file's order, whatever order the reads finished in.
   const order = new Map(companies.map((c, i) => [c.existing?.id, i]));
@@ -186,7 +223,19 @@ export async function makePlan(
     unmentioned: all.filter((c) => !mentioned.has(c.id)).length,
     warnings,
     knownIds: new Set(all.map((c) => c.id)),
+    unreadable,
   };
+}
+
+/** "its keys and webhooks cannot be read": what the file asks of a company that could not be read. */
+function unreadableParts({ desired }: PlannedCompany): string {
+  const parts = [
+    ...(desired.keys.length ? ['keys'] : []),
+    ...(desired.webhooks.length ? ['webhooks'] : []),
+    ...(desired.guests.length ? ['guests'] : []),
+  ];
+  const list = parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : parts[0];
+  return `its ${list} cannot be read`;
 }
 
 /**
@@ -315,33 +364,12 @@ export function planLines(plan: Plan): string[] {
 
 /** `! "Old Client" (id 1007) is inactive: webhooks cannot be read or changed` */
 export function describeBlocked(blocked: Blocked): string {
-  return `! ${describeCompany({ id: blocked.company_id, name: blocked.company })} ${blocked.reason}`;
+  const company = describeCompany({ id: blocked.company_id, name: blocked.company });
+  if (blocked.user !== undefined) return `! ${blocked.user} has no access to ${company}: ${blocked.reason}`;
+  return `! ${company} ${blocked.reason}`;
 }
 
 /** The closing line of a plan, for stderr. */
-/**
- * Whose keys a plan compared the file's labels with, when the file names keys: the service lists each
- * user only the keys that user created, so the same file run by a teammate would create every key
- * again. Undefined when the file names no key, or when the key's user cannot be read (the plan stands).
- */
-export async function keysOwnerNote(
-  api: { me(): Promise<Record<string, unknown>> },
-  desired: { companies: readonly { keys: readonly string[] }[] },
-): Promise<string | undefined> {
-  if (!desired.companies.some((c) => c.keys.length > 0)) return undefined;
-  let me: Record<string, unknown>;
-  try {
-    me = await api.me();
-  } catch (error) {
-    if (error instanceof AgencyError && !(error instanceof InterruptedError)) return undefined;
-    throw error;
-  }
-  const name = typeof me.name === 'string' ? me.name : undefined;
-  const email = typeof me.email === 'string' ? me.email : undefined;
-  const who = name && email ? `${name} (${email})` : (name ?? email ?? 'the user of this key');
-  return `Keys compared with those ${who} created (each user sees only their own).`;
-}
-
 export function planSummary(plan: Plan): string {
   const changes = planChanges(plan);
   const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;

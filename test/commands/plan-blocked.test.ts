@@ -1,12 +1,19 @@
 /**
  * What a plan cannot do is a `!` line, never a `+` change that apply must fail: a webhook beyond the
  * service's 3 URLs per event and account. `!` lines are not pending changes (`plan --exit-code` stays 0
- * for them), and apply sends nothing for them.
+ * for them), and apply sends nothing for them. A company the key's user has no access to is a `!` line
+ * too; the rest of the plan is computed and the exit is the 403's (3).
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { activeCompany, lines, sharedInProcessHarness } from '../helpers/core.js';
+import {
+  activeCompany,
+  companyTomCannotSee,
+  lines,
+  sharedInProcessHarness,
+  teammate,
+} from '../helpers/core.js';
 
 const shared = sharedInProcessHarness();
 const SUBSCRIBE = '/rest/v1/webhooks/subscribe';
@@ -105,5 +112,65 @@ describe('a webhook beyond the 3-URL limit', () => {
         .filter((q) => q.path === SUBSCRIBE)
         .map((q) => q.status),
     ).toEqual([201]);
+  });
+});
+
+describe('a teammate whose user has no access to some companies of the file', () => {
+  it('plan: those companies are ! lines, the rest is planned, exit 3 (also with --exit-code); apply leaves them alone', async () => {
+    const { h } = shared;
+    const tom = teammate(h.sandbox);
+    const visible = activeCompany(h.sandbox, tom.id);
+    const hidden = companyTomCannotSee(h.sandbox);
+    const hook = 'https://crm.example.com/hooks/teammate';
+    const path = file(
+      [
+        'defaults:',
+        '  keys: [teammate-sync]',
+        '  webhooks:',
+        `    - { event: task_created, url: ${hook} }`,
+        'companies:',
+        `  - ${JSON.stringify(hidden.name)}`,
+        `  - ${JSON.stringify(visible.name)}`,
+        '',
+      ].join('\n'),
+    );
+    const asTom = { env: { AGENCY_API_KEY: tom.hqKey } };
+    const blockedLine = `! ${tom.name} has no access to ${JSON.stringify(hidden.name)} (id ${hidden.id}): its keys and webhooks cannot be read`;
+    const changes = [
+      `+ key "teammate-sync" for ${JSON.stringify(visible.name)}`,
+      `+ webhook TASK_CREATED → ${hook} for ${JSON.stringify(visible.name)}`,
+    ];
+
+    const plan = await h.run(['plan', '-f', path], asTom);
+    expect(plan.code, plan.stderr).toBe(3);
+    expect(lines(plan.stdout)).toEqual([...changes, blockedLine]);
+    expect(plan.stderr).toMatch(/Plan: 2 to add \(0 companies, 1 key, 1 webhook\); 1 in place; 1 blocked;/);
+    expect(plan.stderr).toContain("error: 1 of the file's companies could not be read");
+    expect((await h.run(['plan', '-f', path, '--exit-code'], asTom)).code).toBe(3);
+    const json = JSON.parse((await h.run(['plan', '-f', path, '--json'], asTom)).stdout);
+    expect(json.blocked).toEqual([
+      {
+        company: hidden.name,
+        company_id: hidden.id,
+        user: tom.name,
+        reason: 'its keys and webhooks cannot be read',
+      },
+    ]);
+
+    h.sandbox.reset();
+    const apply = await h.run(['apply', '-f', path, '--yes'], asTom);
+    expect(apply.code, apply.stderr).toBe(3);
+    expect(lines(apply.stdout)).toEqual([
+      expect.stringMatching(
+        new RegExp(`^\\+ key "teammate-sync" for ${JSON.stringify(visible.name)}: \\S+$`),
+      ),
+      changes[1],
+    ]);
+    const posts = h.requests().filter((q) => q.method === 'POST');
+    expect(posts).toHaveLength(2);
+    for (const post of posts) {
+      expect(post.path).not.toContain(`/${hidden.id}/`);
+      expect(post.headers['x-company-id']).not.toBe(String(hidden.id));
+    }
   });
 });

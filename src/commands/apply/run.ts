@@ -20,8 +20,9 @@ import { createInChunks } from '../../fleet/bulk-create.js';
 import { failedCount, rowsFailed } from '../../fleet/failures.js';
 import { KeysOut } from '../../fleet/keys-out.js';
 import { settledWebhookWrites } from '../../fleet/lost-answer.js';
-import { computePlan, keysOwnerNote, planChanges, planLines, planSummary } from '../../fleet/plan.js';
+import { computePlan, planChanges, planLines, planSummary } from '../../fleet/plan.js';
 import { type DesiredState, readDesiredState } from '../../fleet/plan-file.js';
+import { keysOwnerNote, unreadableFailure } from '../../fleet/plan-user.js';
 import { parseConcurrency } from '../../input/parse.js';
 import { confirm } from '../../input/prompt.js';
 import type { Creation } from '../../output/stdout-watch.js';
@@ -72,8 +73,11 @@ async function planAndApply(
   const pending = planChanges(plan).length;
   // "No changes. …" when there is nothing to do: no question, no POST.
   out.info(planSummary(plan));
+  // Companies the key's user cannot read get no change; the run ends with their error.
+  const unreadable = plan.unreadable.length > 0 ? unreadableFailure(plan.unreadable) : undefined;
   if (pending === 0) {
     if (out.json) out.jsonValue([]);
+    if (unreadable) throw unreadable;
     return;
   }
   if (
@@ -130,7 +134,12 @@ async function planAndApply(
   }
   if (failed > 0)
     throw rowsFailed(failedCount(failed, pending, 'change'), outcome.failures, { grouped: false });
-  out.success(`Applied ${made.length} change${made.length === 1 ? '' : 's'}.`);
+  const applied = `Applied ${made.length} change${made.length === 1 ? '' : 's'}.`;
+  if (unreadable) {
+    out.info(applied);
+    throw unreadable;
+  }
+  out.success(applied);
 }
 
 /** What a change made, and the command that shows it, for a result stdout could not take. */

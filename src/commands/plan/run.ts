@@ -1,15 +1,9 @@
 /** The handler of `plan`: read the file, read the agency, print the changes it takes. */
 
 import { AgencyError, ExitCode } from '../../errors.js';
-import {
-  computePlan,
-  keysOwnerNote,
-  planChanges,
-  planJson,
-  planLines,
-  planSummary,
-} from '../../fleet/plan.js';
+import { computePlan, planChanges, planJson, planLines, planSummary } from '../../fleet/plan.js';
 import { readDesiredState } from '../../fleet/plan-file.js';
+import { keysOwnerNote, unreadableFailure } from '../../fleet/plan-user.js';
 import { parseConcurrency } from '../../input/parse.js';
 import type { Runtime } from '../../runtime.js';
 import type { PlanOptions } from './index.js';
@@ -31,6 +25,8 @@ export async function planCommand(rt: Runtime, opts: PlanOptions): Promise<void>
   else for (const line of planLines(plan)) out.line(line);
   if (owner) out.info(owner);
   out.info(planSummary(plan));
+  // An incomplete plan is not a drift result: its exit code (3 for no access) comes before --exit-code's.
+  if (plan.unreadable.length > 0) throw unreadableFailure(plan.unreadable);
   const pending = planChanges(plan).length;
   if (opts.exitCode && pending > 0) {
     throw new ChangesPending(`${pending} change${pending === 1 ? ' is' : 's are'} pending.`);
