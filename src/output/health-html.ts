@@ -3,7 +3,7 @@
  * SVG, no script, and nothing loaded from anywhere else (no font, image, link or style sheet), so it
  * can be mailed, archived and opened offline. The problems come first, grouped by client; then each
  * metric of the period as a chart of every client against the previous period, then the numbers.
- * It prints well (print CSS) and reads on a phone (narrow layout).
+ * It prints well (print CSS) and reads on a phone (narrow layout; a long address or name breaks anywhere rather than widen the page).
  */
 import type { DeliverabilityCounter, PeriodPair } from '../api/types.js';
 import { change, type DeliverabilityRow, percent, ratio } from '../fleet/deliverability.js';
@@ -78,7 +78,7 @@ const METRICS: readonly Metric[] = [
 const CSS = `
 :root{color-scheme:light;--ink:#1d2330;--muted:#5d6675;--line:#e3e6ec;--now:#2f6fdb;--before:#b9c3d3}
 *{box-sizing:border-box}
-body{margin:0;font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;color:var(--ink);background:#f6f7f9}
+body{margin:0;overflow-wrap:anywhere;font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;color:var(--ink);background:#f6f7f9}
 main{max-width:1040px;margin:0 auto;padding:28px 24px 48px}
 h1{font-size:26px;margin:0 0 4px}h2{font-size:19px;margin:36px 0 12px}
 .meta{color:var(--muted);margin:0 0 18px}
@@ -87,7 +87,7 @@ h1{font-size:26px;margin:0 0 4px}h2{font-size:19px;margin:36px 0 12px}
 .summary .n{font-size:20px;margin-right:6px}
 .critical{color:${COLORS.critical}}.warning{color:${COLORS.warning}}.info{color:${COLORS.info}}
 table{width:100%;border-collapse:collapse;background:#fff;border:1px solid var(--line);border-radius:8px;overflow:hidden}
-th,td{text-align:left;padding:7px 10px;border-bottom:1px solid var(--line);vertical-align:top}
+th,td{text-align:left;padding:7px 10px;border-bottom:1px solid var(--line);vertical-align:top;overflow-wrap:anywhere}
 thead th{font-size:12px;text-transform:uppercase;letter-spacing:.04em;color:var(--muted);background:#fafbfc}
 tbody.client th{background:#f0f3f8;font-size:15px}
 tbody.client th .id{color:var(--muted);font-weight:400;margin-left:6px}

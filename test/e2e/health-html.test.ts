@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
 import { type Browser, CHROMIUM, startChromium } from '../helpers/chromium.js';
 import type { Harness } from '../helpers/cli.js';
 import { startCoreHarness } from '../helpers/core.js';
@@ -38,6 +39,11 @@ describe.skipIf(Boolean(CHROMIUM_MISSING))('health --html in headless Chromium',
   beforeAll(async () => {
     tmp = mkdtempSync(join(tmpdir(), 'agency-html-'));
     h = await startCoreHarness({ seed: { companies: 40 } }, { inProcess: true });
+    // Real clients have long one-word names, and so long addresses (outreach@<name>.example): tokens
+    // with no place to break, which must not widen the page on a phone.
+    for (const company of h.sandbox.store.companies(MAIN_AGENCY_ID, { active: true }).slice(0, 8)) {
+      company.name = `Sunriselogisticspartnersinternational${company.id}`;
+    }
     page = join(tmp, 'report.html');
     const r = await h.run(['health', '--html', page, '--json']);
     expect(r.code).toBe(7);
@@ -122,7 +128,7 @@ describe.skipIf(Boolean(CHROMIUM_MISSING))('health --html in headless Chromium',
     expect(pageRequests()).toEqual([]);
   });
 
-  it('fits a 500 px viewport: the page is no wider than the window (no sideways scrolling)', async () => {
+  it("fits a phone's 390 px viewport (and 500 px): the page is no wider than the window (no sideways scrolling)", async () => {
     // The report holds no script; a copy with one measures it (the page's width and the window's).
     const probe = join(tmp, 'probe.html');
     const measure =
@@ -135,6 +141,7 @@ describe.skipIf(Boolean(CHROMIUM_MISSING))('health --html in headless Chromium',
       const [scroll, inner] = (/data-width="(\d+)\/(\d+)"/.exec(dom)?.slice(1) ?? []).map(Number);
       return { scroll, inner };
     };
+    expect(await widths(390)).toEqual({ scroll: 390, inner: 390 });
     expect(await widths(500)).toEqual({ scroll: 500, inner: 500 });
     expect(await widths(1200)).toEqual({ scroll: 1200, inner: 1200 });
     expect(pageRequests()).toEqual([]);
