@@ -177,6 +177,24 @@ describe.skipIf(Boolean(TMUX_MISSING))(
       );
     });
 
+    it('keys list says keys are masked only when a masked key is on the screen', async () => {
+      const company = activeCompany(h.sandbox);
+      const key = h.sandbox.store.keysOf(company.id)[0]?.key as string;
+      expect(key).toBeDefined();
+      const t = terminals.at(100);
+      const table = await t.run(`agency keys list ${company.id}`);
+      expect(table.output).not.toContain(key);
+      expect(table.output).toContain('Keys are masked');
+      // --json carries whole keys, and a table without the key column shows none: nothing to say.
+      const json = await t.run(`agency keys list ${company.id} --json --columns api_key`);
+      expect(json.exit).toBe(0);
+      expect(json.output).toContain(key);
+      expect(json.output).not.toContain('masked');
+      const labels = await t.run(`agency keys list ${company.id} --columns label`);
+      expect(labels.exit).toBe(0);
+      expect(labels.output).not.toContain('masked');
+    });
+
     it('-q drops counts and notes; the table stays', async () => {
       const t = terminals.at(60);
       const { output, exit } = await t.run('agency -q companies list --limit 3');

@@ -52,7 +52,8 @@ async function listKeys(rt: Runtime, company: string, opts: ListKeysOptions): Pr
     { header: 'api key', value: (k) => (mask ? maskKey(k.api_key) : k.api_key), kind: 'id' },
     { header: 'label', value: (k) => k.label },
   ];
-  out.columns(columns);
+  // The note is for what was masked on the screen: not --json (whole keys), nor columns without the key.
+  const masksShown = mask && !out.json && out.columns(columns).includes(columns[0] as Column<ApiKey>);
   const api = rt.api();
   const id = await companyIdFor(api, ref);
   const pages = pageFacts((p: number) => api.listKeysPage(id, p));
@@ -62,5 +63,6 @@ async function listKeys(rt: Runtime, company: string, opts: ListKeysOptions): Pr
     noun: ['key', 'keys'],
     count: pages.facts({ limit, page }),
   });
-  if (mask && keys.length > 0) out.info('Keys are masked; use --reveal to show them, or pipe the output.');
+  if (masksShown && keys.length > 0)
+    out.info('Keys are masked; use --reveal to show them, or pipe the output.');
 }
