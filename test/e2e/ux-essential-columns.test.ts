@@ -17,6 +17,14 @@ let h: Harness;
 let terminals: AgencyTerminals;
 /** An active company with a mailbox whose error is long, and that error. */
 let broken: { id: number; name: string; email: string; error: string };
+interface Campaign {
+  id: number;
+  name: string;
+  status: string;
+  error?: string | null;
+}
+/** A company with a campaign whose error is long, and its campaigns as the service lists them. */
+let campaignsWithError: { company: number; list: Campaign[] };
 
 beforeAll(async () => {
   h = await startHarness({}, { inProcess: true });
@@ -33,6 +41,15 @@ beforeAll(async () => {
     }
   }
   expect(broken).toBeDefined();
+  for (const company of h.sandbox.store.companies(MAIN_AGENCY_ID).filter((c) => c.active)) {
+    const answer = await direct(h.sandbox, '/v1/campaign_list', { company: company.id });
+    const list = answer.body as Campaign[];
+    if (Array.isArray(list) && list.some((c) => (c.error ?? '').length > 20)) {
+      campaignsWithError = { company: company.id, list };
+      break;
+    }
+  }
+  expect(campaignsWithError).toBeDefined();
   h.sandbox.reset();
 });
 afterAll(async () => {
@@ -203,6 +220,48 @@ describe.skipIf(Boolean(TMUX_MISSING))(
           expect(wholeText(row?.DETAIL, String(problem.detail)), output).toBe(true);
         });
         expect(problems.some((p) => String(p.detail).includes(broken.error))).toBe(true);
+      },
+    );
+
+    it.each(WIDTHS)(
+      'campaigns at %i columns: id, name, STATUS (what --status filters on) and error whole (new-user finding 27)',
+      async (width) => {
+        const company = campaignsWithError.company;
+        const { output, exit } = await terminals.at(width).run(`agency campaigns --company ${company}`);
+        expect(exit).toBe(0);
+        const table = tableAt(width, output, ['ID', 'NAME', 'STATUS', 'ERROR']);
+        expect(table.rows.map((r) => r.ID?.join(''))).toEqual(
+          campaignsWithError.list.map((c) => String(c.id)),
+        );
+        campaignsWithError.list.forEach((campaign, i) => {
+          const row = table.rows[i];
+          expect(row?.STATUS?.join(''), output).toBe(campaign.status);
+          expect(wholeText(row?.NAME, campaign.name), output).toBe(true);
+          expect(wholeText(row?.ERROR, campaign.error ?? ''), output).toBe(true);
+        });
+      },
+    );
+
+    it.each(WIDTHS)(
+      'companies email-accounts at %i columns: id, TYPE (SMTP or IMAP), address and error whole (new-user finding 4)',
+      async (width) => {
+        const { output, exit } = await terminals
+          .at(width)
+          .run(`agency companies email-accounts ${broken.id}`);
+        expect(exit).toBe(0);
+        const table = tableAt(width, output, ['ID', 'TYPE', 'EMAIL', 'ERROR']);
+        const json = await h.run(['companies', 'email-accounts', String(broken.id), '--json']);
+        const accounts = JSON.parse(json.stdout) as {
+          id: number;
+          type: string;
+          details: { email: string; error?: string | null };
+        }[];
+        expect(table.rows.map((r) => r.ID?.join(''))).toEqual(accounts.map((a) => String(a.id)));
+        accounts.forEach((account, i) => {
+          expect(table.rows[i]?.TYPE?.join('')).toBe(account.type);
+          expect(wholeText(table.rows[i]?.EMAIL, account.details.email), output).toBe(true);
+          expect(wholeText(table.rows[i]?.ERROR, account.details.error ?? ''), output).toBe(true);
+        });
       },
     );
 
