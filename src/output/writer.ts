@@ -213,6 +213,15 @@ export class Writer {
     this.out(`${this.streams.stdoutIsTTY ? terminalSafe(text) : text}\n`);
   }
 
+  /**
+   * A line of prose on stdout (plan's changes): on a terminal wrapped between words with a hanging
+   * indent, as messages on stderr are, so that the terminal never cuts a word; piped, one whole line.
+   */
+  wrappedLine(text: string): void {
+    if (!this.streams.stdoutIsTTY) return this.out(`${text}\n`);
+    this.out(`${hangingWrap(terminalSafe(text), (this.streams.stdout as { columns?: number }).columns)}\n`);
+  }
+
   /** A message for the person: stderr (not with -q). */
   info(message: string): void {
     if (this.quiet) return;
@@ -281,17 +290,9 @@ export class Writer {
    * its first line. Elsewhere (a log file) lines stay whole.
    */
   #fit(label: string, message: string): string {
+    if (!this.streams.stderrIsTTY) return message;
     const width = (this.streams.stderr as { columns?: number }).columns;
-    if (!this.streams.stderrIsTTY || !width) return message;
-    const lines = `${label}${message}`.split('\n').flatMap((line) => {
-      if (displayWidth(line) <= width) return [line];
-      const indent = /^\s*/.exec(line)?.[0] ?? '';
-      // Continuation lines are indented 2 more than the first: wrap them 2 narrower, or they overflow.
-      const [first = '', ...rest] = wrapWords(line, Math.max(20, width - indent.length));
-      const tail = rest.length ? wrapWords(rest.join(' '), Math.max(20, width - indent.length - 2)) : [];
-      return [indent + first, ...tail.map((part) => `${indent}  ${part}`)];
-    });
-    return lines.join('\n').slice(label.length);
+    return hangingWrap(`${label}${message}`, width).slice(label.length);
   }
 
   /** Server text inside our own messages is made inert first; our colour codes around it stay. */
@@ -320,4 +321,21 @@ function flatten(value: Record<string, unknown>, prefix = ''): [string, unknown]
     else rows.push([name, v]);
   }
   return rows;
+}
+
+/**
+ * Each line of `text` that is wider than `width`, wrapped between words: continuation lines indented 2
+ * more than the line's own indent (a list under a message keeps its indent). No width: as it is.
+ */
+function hangingWrap(text: string, width: number | undefined): string {
+  if (!width) return text;
+  const lines = text.split('\n').flatMap((line) => {
+    if (displayWidth(line) <= width) return [line];
+    const indent = /^\s*/.exec(line)?.[0] ?? '';
+    // Continuation lines are indented 2 more than the first: wrap them 2 narrower, or they overflow.
+    const [first = '', ...rest] = wrapWords(line, Math.max(20, width - indent.length));
+    const tail = rest.length ? wrapWords(rest.join(' '), Math.max(20, width - indent.length - 2)) : [];
+    return [indent + first, ...tail.map((part) => `${indent}  ${part}`)];
+  });
+  return lines.join('\n');
 }

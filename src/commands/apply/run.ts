@@ -119,7 +119,7 @@ async function planAndApply(
         }
         made.push(entry);
         out.created(readBack(entry));
-        if (!out.json) out.line(describeApplied(entry));
+        if (!out.json) out.wrappedLine(describeApplied(entry));
       },
     },
   );

@@ -22,7 +22,7 @@ export async function planCommand(rt: Runtime, opts: PlanOptions): Promise<void>
   const plan = await computePlan(desired, api, { concurrency, signal: rt.ctx.signal, warn });
   const owner = await keysOwnerNote(api, desired);
   if (out.json) out.jsonValue(planJson(plan));
-  else for (const line of planLines(plan)) out.line(line);
+  else for (const line of planLines(plan)) out.wrappedLine(line);
   if (owner) out.info(owner);
   out.info(planSummary(plan));
   // An incomplete plan is not a drift result: its exit code (3 for no access) comes before --exit-code's.
