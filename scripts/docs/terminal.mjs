@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
+import { TmuxControl } from './tmux-control.mjs';
 
 const exec = promisify(execFile);
 
@@ -26,6 +27,8 @@ export class Terminal {
   #dir = mkdtempSync(path.join(tmpdir(), 'agency-docs-tmux-'));
   #socket = path.join(this.#dir, 'socket');
   #started = false;
+  /** Screens are read, keys sent and windows closed through one control client (no process each). */
+  #control;
 
   constructor({ width = 80, height = 100 } = {}) {
     this.width = width;
@@ -51,6 +54,12 @@ export class Terminal {
     this.#started = true;
     // Nothing scrolled off is lost.
     await this.#tmux('set-option', '-g', 'history-limit', '20000');
+    this.#control = new TmuxControl(['-S', this.#socket], 'docs');
+  }
+
+  /** A command through the control client; its words are pane ids, options, and text without quotes. */
+  async #send(...args) {
+    return this.#control.command(args.map((word) => `'${word}'`).join(' '));
   }
 
   /**
@@ -107,28 +116,34 @@ export class Terminal {
         const quiet = shown === '' ? 0 : Date.now() - shownSince;
         if (toType.length > 0 && screen !== answeredAt && /[:?\]]$/.test(screen) && quiet > 300) {
           await this.#tmux('send-keys', '-t', pane, '-l', toType.shift());
-          await this.#tmux('send-keys', '-t', pane, 'Enter');
+          await this.#send('send-keys', '-t', pane, 'Enter');
           answeredAt = screen;
         }
         if (stopAfterMs !== undefined && !stopped) {
           if (quiet > stopAfterMs) {
-            await this.#tmux('send-keys', '-t', pane, 'C-c');
+            await this.#send('send-keys', '-t', pane, 'C-c');
             stopped = true;
           }
         }
         if (Date.now() - started > timeoutMs) {
           throw new Error(`\`${command}\` did not end within ${timeoutMs / 1000} s; its screen:\n${screen}`);
         }
-        await sleep(40);
+        // The next look shortly after the pane prints, or after 40 ms at the latest (the quiet times above).
+        const interval = new AbortController();
+        await Promise.race([
+          this.#control.nextOutput(pane).then(() => sleep(10)),
+          sleep(40, undefined, { signal: interval.signal }).catch(() => {}),
+        ]);
+        interval.abort();
       }
     } finally {
-      await this.#tmux('kill-pane', '-t', pane).catch(() => {});
+      await this.#send('kill-pane', '-t', pane).catch(() => {});
     }
   }
 
   /** -J: a line the terminal wrapped at its edge (long JSON, a key) comes back whole, not cut mid-word. */
   async #screen(pane) {
-    const text = await this.#tmux('capture-pane', '-p', '-J', '-S', '-', '-t', pane);
+    const text = await this.#send('capture-pane', '-p', '-J', '-S', '-', '-t', pane);
     return text
       .split('\n')
       .map((line) => line.trimEnd())
@@ -138,6 +153,7 @@ export class Terminal {
 
   async close() {
     if (this.#started) await this.#tmux('kill-server').catch(() => {});
+    await this.#control?.closed;
     rmSync(this.#dir, { recursive: true, force: true });
   }
 }

@@ -3,10 +3,11 @@
  * size, running a plain shell. Tests type into it (send-keys) and read the screen (capture-pane),
  * the way a person uses the tool. tmux is optional: callers skip with a clear message without it.
  */
-import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { TmuxControl } from '../../scripts/docs/tmux-control.mjs';
 
 export const TMUX_MISSING =
   spawnSync('tmux', ['-V'], { encoding: 'utf8' }).status === 0
@@ -27,7 +28,7 @@ export class Terminal {
   readonly width: number;
   readonly height: number;
   /** What waitFor() reads the screen through: one client for the whole session, not a process a look. */
-  #control: ControlClient | undefined;
+  #control: TmuxControl | undefined;
 
   private constructor(width: number, height: number) {
     this.width = width;
@@ -45,7 +46,7 @@ export class Terminal {
     // Scrolled-off lines stay readable with screen({history: true}); `clear` must not push old lines there.
     terminal.#tmux(['set-option', '-g', 'history-limit', '5000']);
     terminal.#tmux(['set-option', '-g', 'scroll-on-clear', 'off'], undefined, true);
-    terminal.#control = new ControlClient(terminal.#options());
+    terminal.#control = new TmuxControl(terminal.#options(), 'main');
     if (!options.shell) {
       terminal.type("PS1='$ '; PS2=''; unset PROMPT_COMMAND");
       await terminal.clear();
@@ -163,81 +164,6 @@ function captureArgs(options: { escapes?: boolean; history?: boolean }): string[
   if (options.escapes) args.push('-e');
   if (options.history) args.push('-S', '-');
   return args;
-}
-
-/**
- * A tmux control-mode client (`tmux -C`) attached to the session: commands written to it are answered
- * between `%begin` and `%end` lines (flag 1: sent by this client), and `%output` lines tell when the pane
- * printed. Reading the screen through it costs no process, where each look of `tmux capture-pane` is one;
- * typing stays with separate tmux processes, so that it is done when type() returns.
- */
-class ControlClient {
-  readonly #child: ChildProcessWithoutNullStreams;
-  readonly #answers: { resolve(text: string): void; reject(error: Error): void }[] = [];
-  #wakers: (() => void)[] = [];
-  #partial = '';
-  #block: string[] | undefined;
-  #failed: Error | undefined;
-  /** Settles when the client has exited (the server was killed). */
-  readonly closed: Promise<void>;
-
-  constructor(tmuxOptions: string[]) {
-    this.#child = spawn('tmux', [...tmuxOptions, '-C', 'attach-session', '-t', 'main'], {
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    this.#child.stdout.setEncoding('utf8').on('data', (chunk: string) => this.#read(chunk));
-    this.#child.stdin.on('error', () => {});
-    this.closed = new Promise((resolve) => {
-      this.#child.on('error', (error) => this.#fail(error));
-      this.#child.on('close', () => {
-        this.#fail(new Error('the tmux control client has exited'));
-        resolve();
-      });
-    });
-  }
-
-  /** Runs a tmux command; resolves with its output. */
-  command(line: string): Promise<string> {
-    if (this.#failed) return Promise.reject(this.#failed);
-    return new Promise((resolve, reject) => {
-      this.#answers.push({ resolve, reject });
-      this.#child.stdin.write(`${line}\n`);
-    });
-  }
-
-  /** Settles when the pane next prints something. */
-  nextOutput(): Promise<void> {
-    return new Promise((resolve) => this.#wakers.push(resolve));
-  }
-
-  #read(chunk: string): void {
-    const lines = (this.#partial + chunk).split('\n');
-    this.#partial = lines.pop() ?? '';
-    for (const line of lines) {
-      if (this.#block) {
-        const end = /^%(end|error) \d+ \d+ 1$/.exec(line);
-        if (!end) {
-          this.#block.push(line);
-          continue;
-        }
-        const text = this.#block.map((l) => `${l}\n`).join('');
-        this.#block = undefined;
-        const answer = this.#answers.shift();
-        if (end[1] === 'end') answer?.resolve(text);
-        else answer?.reject(new Error(`tmux: ${text}`));
-      } else if (/^%begin \d+ \d+ 1$/.test(line)) {
-        this.#block = [];
-      } else if (line.startsWith('%output ')) {
-        for (const wake of this.#wakers.splice(0)) wake();
-      }
-    }
-  }
-
-  #fail(error: Error): void {
-    this.#failed ??= error;
-    for (const answer of this.#answers.splice(0)) answer.reject(error);
-    for (const wake of this.#wakers.splice(0)) wake();
-  }
 }
 
 function isRunning(pid: number): boolean {
