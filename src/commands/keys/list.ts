@@ -53,7 +53,9 @@ async function listKeys(rt: Runtime, company: string, opts: ListKeysOptions): Pr
     { header: 'label', value: (k) => k.label },
   ];
   // The note is for what was masked on the screen: not --json (whole keys), nor columns without the key.
-  const masksShown = mask && !out.json && out.columns(columns).includes(columns[0] as Column<ApiKey>);
+  // out.columns refuses an unknown --columns name before any request.
+  const shown = out.columns(columns);
+  const masksShown = mask && !out.json && shown.includes(columns[0] as Column<ApiKey>);
   const api = rt.api();
   const id = await companyIdFor(api, ref);
   const pages = pageFacts((p: number) => api.listKeysPage(id, p));
