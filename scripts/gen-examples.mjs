@@ -27,6 +27,7 @@ import {
   renderMarkdown,
 } from './docs/console-blocks.mjs';
 import { assertBuildIsCurrent, commandLine, report, syncFiles } from './docs/files.mjs';
+import { startProxy } from './docs/proxy.mjs';
 import { Terminal, tmuxVersion } from './docs/terminal.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -98,15 +99,22 @@ async function runFile(parts, { bin, terminal, file }) {
       TERM: 'tmux-256color',
     };
     const origin = sandbox.url;
+    /** The block's proxies: the port shown in the docs → the one it really listens on. */
+    let ports = [];
     const normalise = (text) => {
       const known = new Set([
         ...sandbox.store.users().map((u) => u.hqKey),
         ...sandbox.store.toJSON().keys.map((k) => k.key),
       ]);
       const others = new Map();
-      return text
+      let shown = text;
+      for (const { shownPort, port } of ports)
+        shown = shown.replaceAll(`127.0.0.1:${port}`, `127.0.0.1:${shownPort}`);
+      return shown
         .replaceAll(origin, SHOWN_ORIGIN)
-        .replace(/http:\/\/127\.0\.0\.1:\d+/g, SHOWN_ORIGIN)
+        .replace(/http:\/\/127\.0\.0\.1:(\d+)/g, (url, port) =>
+          ports.some((proxy) => String(proxy.shownPort) === port) ? url : SHOWN_ORIGIN,
+        )
         .replaceAll(configDir, SHOWN_CONFIG_DIR)
         .replace(new RegExp(`${temp}/alone-\\w+`, 'g'), SHOWN_CONFIG_DIR)
         .replaceAll(`${workDir}/`, '')
@@ -127,17 +135,31 @@ async function runFile(parts, { bin, terminal, file }) {
       if (kind?.kind === 'file') writeFileSync(path.join(workDir, kind.name), fileText(part, kind.name));
       if (kind?.kind !== 'run') continue;
       const commands = parseCommands(part.lines);
-      for (const entry of commands) {
-        const command = entry.command.join('\n').replaceAll(SHOWN_ORIGIN, origin);
-        const alone = kind.stopAfterMs === undefined ? undefined : mkdtempSync(path.join(temp, 'alone-'));
-        const screen = await terminal.run(command, {
-          cwd: workDir,
-          env: alone ? { ...env, AGENCY_CONFIG_DIR: alone } : env,
-          stopAfterMs: kind.stopAfterMs,
-          answers: kind.answers.map((answer) => answer.replaceAll('{hq-key}', sandbox.hqKey)),
-        });
-        entry.output = normalise(screen).split('\n');
-        if (entry.output.length === 1 && entry.output[0] === '') entry.output = [];
+      const proxies = await Promise.all(
+        kind.proxies.map(async ({ credentials, shownPort }) => {
+          const logFile = path.join(workDir, `proxy-${shownPort}.log`);
+          return { shownPort, ...(await startProxy({ credentials, logFile })) };
+        }),
+      );
+      ports = proxies;
+      try {
+        for (const entry of commands) {
+          let command = entry.command.join('\n').replaceAll(SHOWN_ORIGIN, origin);
+          for (const { shownPort, port } of ports) {
+            command = command.replaceAll(`127.0.0.1:${shownPort}`, `127.0.0.1:${port}`);
+          }
+          const alone = kind.stopAfterMs === undefined ? undefined : mkdtempSync(path.join(temp, 'alone-'));
+          const screen = await terminal.run(command, {
+            cwd: workDir,
+            env: alone ? { ...env, AGENCY_CONFIG_DIR: alone } : env,
+            stopAfterMs: kind.stopAfterMs,
+            answers: kind.answers.map((answer) => answer.replaceAll('{hq-key}', sandbox.hqKey)),
+          });
+          entry.output = normalise(screen).split('\n');
+          if (entry.output.length === 1 && entry.output[0] === '') entry.output = [];
+        }
+      } finally {
+        await Promise.all(proxies.map((proxy) => proxy.close()));
       }
       part.lines = renderCommands(commands);
     }

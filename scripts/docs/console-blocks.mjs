@@ -7,6 +7,9 @@
 //   ```
 //
 //   every console block is run (one that cannot be is refused: show its commands in a ```sh block)
+//   ```console proxy=3128      a forwarding proxy runs for the block, shown at 127.0.0.1:3128
+//                              (proxy=alice:secret@3129: one that wants those credentials); it logs
+//                              what it is asked in proxy-3128.log
 //   ```console stop=2          the command runs until Ctrl-C: stopped once its screen has not changed
 //                              for 2 seconds
 //   ```console type={hq-key};y each time the command waits at a prompt, the next answer is typed, then
@@ -76,12 +79,17 @@ export function blockKind(block) {
   }
   const stop = words.map((w) => /^stop=(\d+(?:\.\d+)?)$/.exec(w)).find(Boolean);
   const type = words.map((w) => /^type=(.+)$/.exec(w)).find(Boolean);
-  const unknown = words.filter((w) => !/^(stop|type)=/.test(w));
+  const proxies = words
+    .map((w) => /^proxy=(?:(.+)@)?(\d+)$/.exec(w))
+    .filter(Boolean)
+    .map((m) => ({ credentials: m[1], shownPort: Number(m[2]) }));
+  const unknown = words.filter((w) => !/^(stop|type|proxy)=/.test(w));
   if (unknown.length > 0) throw new Error(`unknown console block attribute(s): ${unknown.join(' ')}`);
   return {
     kind: 'run',
     stopAfterMs: stop ? Number(stop[1]) * 1000 : undefined,
     answers: type ? type[1].split(';') : [],
+    proxies,
   };
 }
 
