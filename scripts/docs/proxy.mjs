@@ -5,26 +5,35 @@
 import { appendFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 
+/**
+ * A proxy's answer to a plain-http request (its absolute URL): 407 when not `allowed`, else the request
+ * passed on without the proxy's own headers, and the answer passed back. Shared with the proxy tests
+ * (test/helpers/proxy.ts).
+ */
+export function forward(req, res, allowed) {
+  if (!allowed) {
+    res.writeHead(407, { 'proxy-authenticate': 'Basic realm="agency"', 'content-length': '0' });
+    res.end();
+    return;
+  }
+  const headers = { ...req.headers };
+  delete headers['proxy-authorization'];
+  delete headers['proxy-connection'];
+  const upstream = request(req.url ?? '', { method: req.method, headers }, (answer) => {
+    res.writeHead(answer.statusCode ?? 502, answer.headers);
+    answer.pipe(res);
+  });
+  upstream.on('error', () => res.destroy());
+  req.pipe(upstream);
+}
+
 export async function startProxy({ credentials, logFile }) {
   const expected = credentials && `Basic ${Buffer.from(credentials).toString('base64')}`;
   const sockets = new Set();
   const server = createServer((req, res) => {
     const authorization = req.headers['proxy-authorization'];
     appendFileSync(logFile, `${req.method} ${req.url}\n`);
-    if (expected && authorization !== expected) {
-      res.writeHead(407, { 'proxy-authenticate': 'Basic realm="docs"', 'content-length': '0' });
-      res.end();
-      return;
-    }
-    const headers = { ...req.headers };
-    delete headers['proxy-authorization'];
-    delete headers['proxy-connection'];
-    const upstream = request(req.url ?? '', { method: req.method, headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    upstream.on('error', () => res.destroy());
-    req.pipe(upstream);
+    forward(req, res, !expected || authorization === expected);
   });
   server.on('connection', (socket) => {
     sockets.add(socket);

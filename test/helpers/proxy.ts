@@ -7,11 +7,12 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, request } from 'node:http';
+import { createServer } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
+import { forward } from '../../scripts/docs/proxy.mjs';
 
 export const HAVE_OPENSSL = spawnSync('openssl', ['version']).status === 0;
 
@@ -47,20 +48,7 @@ export async function startProxy(
   const server = createServer((req, res) => {
     const authorization = req.headers['proxy-authorization'];
     visits.push({ kind: 'forward', target: req.url ?? '', authorization });
-    if (!allowed(authorization)) {
-      res.writeHead(407, { 'proxy-authenticate': 'Basic realm="test"', 'content-length': '0' });
-      res.end();
-      return;
-    }
-    const headers = { ...req.headers };
-    delete headers['proxy-authorization'];
-    delete headers['proxy-connection'];
-    const upstream = request(req.url ?? '', { method: req.method, headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    upstream.on('error', () => res.destroy());
-    req.pipe(upstream);
+    forward(req, res, allowed(authorization));
   });
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
