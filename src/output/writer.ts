@@ -218,8 +218,8 @@ export class Writer {
    * indent, as messages on stderr are, so that the terminal never cuts a word; piped, one whole line.
    */
   wrappedLine(text: string): void {
-    if (!this.streams.stdoutIsTTY) return this.out(`${text}\n`);
-    this.out(`${hangingWrap(terminalSafe(text), (this.streams.stdout as { columns?: number }).columns)}\n`);
+    if (!this.streams.stdoutIsTTY) this.out(`${text}\n`);
+    else this.out(`${hangingWrap(terminalSafe(text), (this.streams.stdout as { columns?: number }).columns)}\n`);
   }
 
   /** A message for the person: stderr (not with -q). */
