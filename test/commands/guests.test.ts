@@ -64,6 +64,10 @@ describe('guests invite', () => {
     const pending = await h.run(['guests', 'invite', String(company), '--email', 'ann@client.example']);
     expect(lines(pending.stdout)).toEqual(['ann@client.example\tinvited']);
     expect(invitations()).toHaveLength(1);
+    // The operator is told that the client got the invitation again (new-user finding 17).
+    expect(pending.stderr).toContain(
+      `Company ${company}: invited 1 (sent again to anyone whose invitation was still pending: the API cannot list those).`,
+    );
 
     acceptInvitations(h.sandbox.store, { companyId: company });
     h.sandbox.reset();
@@ -105,7 +109,7 @@ describe('guests invite', () => {
     });
     expect(all[2]).toEqual({ email: 'g2@csv.example', name: 'Guest, No. 2', guest_permissions: [] });
     expect(lines(r.stdout)).toHaveLength(23);
-    expect(r.stderr).toContain(`Company ${company}: invited 23.`);
+    expect(r.stderr).toContain(`Company ${company}: invited 23 (sent again to anyone whose`);
   });
 
   it('--dry-run sends no invitation', async () => {

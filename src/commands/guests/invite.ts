@@ -36,8 +36,10 @@ export function defineInvite(guests: Command, run: Run): void {
           'sent. The others are invited, 10 per request (the service takes all or none of a\n' +
           'request), each with its permissions. Prints one row per address: email, result\n' +
           '(invited, already-guest, would-invite, failed). A guest sees nothing until they\n' +
-          'accept; until then they are not listed, and inviting them again is invited again\n' +
-          '(the service resends the original invitation, unchanged; nothing is duplicated).',
+          'accept; until then they are not listed (the API cannot list pending invitations),\n' +
+          'so inviting them again is invited again: the service e-mails the original\n' +
+          'invitation again, unchanged (nothing is duplicated), and the summary on stderr\n' +
+          'says so. A nightly script re-sends it every night until the guest accepts.',
         [
           'agency guests invite 1042 --email ceo@acme.example --name "Ann Lee" --mailboxes',
           'agency guests invite "Acme Ltd" --email a@acme.example --email b@acme.example',
@@ -61,6 +63,13 @@ const columns: Column<InviteRow>[] = [
   { header: 'result', value: (r) => r.result, kind: 'count' },
 ];
 
+/**
+ * A pending invitation is not among the company's users and no endpoint lists it, so an address
+ * invited before but not accepted yet is invited again (the service mails the original again): said
+ * on every run that invites, so that a nightly script's operator knows the client may get it again.
+ */
+const RESENT = ' (sent again to anyone whose invitation was still pending: the API cannot list those)';
+
 async function inviteCommand(rt: Runtime, company: string, opts: InviteOptions): Promise<void> {
   const ref = parseCompanyRef(company, 'company');
   const shown = withReasonIfFailed(rt.out, columns, reasonColumn<InviteRow>());
@@ -77,7 +86,7 @@ async function inviteCommand(rt: Runtime, company: string, opts: InviteOptions):
   const parts = [
     opts.dryRun
       ? `would invite ${count('would-invite')} (dry run, nothing sent)`
-      : `invited ${count('invited')}`,
+      : `invited ${count('invited')}${count('invited') > 0 ? RESENT : ''}`,
     ...(count('already-guest') > 0 ? [`${count('already-guest')} already guests`] : []),
     ...(count('failed') > 0 ? [`${count('failed')} not invited`] : []),
   ];
