@@ -22,7 +22,7 @@ export function answerMayBeLost(error: unknown): error is AgencyError {
 }
 
 /** The lost answer's error, told what the read-back found; same exit code and status. */
-export class SettledLostAnswer extends AgencyError {
+class SettledLostAnswer extends AgencyError {
   readonly exitCode;
   override readonly status: number | null;
   constructor(lost: AgencyError, found: string, hint: string) {

@@ -51,7 +51,7 @@ function today(now = new Date()): string {
 }
 
 /** The service's default window, in days, ending today (or at --to). */
-export const DEFAULT_WINDOW_DAYS = 30;
+const DEFAULT_WINDOW_DAYS = 30;
 
 /**
  * The days a report covers, as dates: what was asked, and for what was left out the service's default
