@@ -9,6 +9,7 @@
 import {
   chmodSync,
   closeSync,
+  existsSync,
   fsyncSync,
   mkdirSync,
   openSync,
@@ -19,7 +20,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { isRecord } from './api/types.js';
 import { CONFIG_FILE_NAME, configFileIn } from './config-path.js';
 import { ConfigError, UsageError } from './errors.js';
@@ -193,11 +194,34 @@ async function updateConfig(dir: string, mutate: (data: ConfigData) => void): Pr
 
 function ensureDir(dir: string): void {
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makeDirectories(resolve(dir));
   } catch (error) {
-    throw new ConfigError(`Cannot create the config directory ${dir}: ${(error as Error).message}`);
+    throw new ConfigError(`Cannot create the config directory ${dir}: ${(error as Error).message}`, {
+      hint: 'AGENCY_CONFIG_DIR chooses another directory for it.',
+    });
   }
   tightenDir(dir);
+}
+
+/**
+ * `mkdir -p`, one level at a time from the nearest existing ancestor. Not Node's recursive mkdirSync:
+ * on a file system that refuses new directories without EACCES (procfs: ENOENT for /proc/nope while
+ * /proc exists) it retries forever, synchronously, deaf to signals. Here each level is tried once.
+ */
+function makeDirectories(dir: string): void {
+  const missing: string[] = [];
+  for (let level = dir; !existsSync(level); level = dirname(level)) {
+    missing.unshift(level);
+    if (dirname(level) === level) break;
+  }
+  for (const level of missing) {
+    try {
+      mkdirSync(level, { mode: 0o700 });
+    } catch (error) {
+      // Another process (a parallel login) made it meanwhile: fine, as long as it is a directory.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || !statSync(level).isDirectory()) throw error;
+    }
+  }
 }
 
 /**
