@@ -46,7 +46,11 @@ export interface ApplyPorts {
    * Creates the names in chunks of 10, in order, with the lost-answer reconciliation of bulk
    * creation; `knownIds` are the companies that existed when the plan was made.
    */
-  createCompanies(names: string[], knownIds: ReadonlySet<number>): Promise<CreationOutcome>;
+  createCompanies(
+    names: string[],
+    knownIds: ReadonlySet<number>,
+    onCreated?: (companies: readonly { id: number; name: string }[]) => void,
+  ): Promise<CreationOutcome>;
 }
 
 export interface ApplyPlanOptions {
@@ -89,19 +93,27 @@ export async function applyPlan(
   for (const c of plan.companies) if (c.existing) ids.set(c, c.existing.id);
   const toCreate = plan.companies.filter((c) => !c.existing);
   if (toCreate.length > 0 && !stopped()) {
+    const byName = new Map(toCreate.map((c) => [c.desired.name, c]));
+    // Each request's companies are reported as soon as they exist (a closed stdout stops the next).
+    const reportCreated = (companies: readonly { id: number; name: string }[]) => {
+      for (const company of companies) {
+        const c = byName.get(company.name.trim());
+        if (!c || ids.has(c)) continue;
+        ids.set(c, company.id);
+        void report({ type: 'company', name: c.desired.name, company_id: company.id, result: 'created' });
+      }
+    };
     const outcome = await ports.createCompanies(
       toCreate.map((c) => c.desired.name),
       plan.knownIds,
+      reportCreated,
     );
-    const created = new Map(outcome.created.map((c) => [c.name.trim(), c]));
+    reportCreated(outcome.created);
     const failed = new Map(outcome.failed.map((f) => [f.name, f.error]));
     for (const c of toCreate) {
-      const company = created.get(c.desired.name);
       const error = failed.get(c.desired.name);
-      if (company) {
-        ids.set(c, company.id);
-        await report({ type: 'company', name: c.desired.name, company_id: company.id, result: 'created' });
-      } else if (error) {
+      if (ids.has(c)) continue;
+      if (error) {
         notCreated.set(c, `company ${JSON.stringify(c.desired.name)} was not created`);
         await report(
           {

@@ -110,9 +110,14 @@ function describeCreated(created: readonly Creation[]): { list: string; hint: st
   const shown = created.slice(0, 10);
   const more = created.length > shown.length ? `\n  … and ${created.length - shown.length} more` : '';
   const commands = [...new Set(shown.map((c) => c.readBack))];
+  // One command per company would make a paragraph of them: the first says how.
+  const named =
+    commands.length <= 2
+      ? commands.map((c) => `\`${c}\``).join(', ')
+      : `\`${commands[0]}\` (and likewise for the others)`;
   return {
     list: shown.map((c) => `  ${c.what}`).join('\n') + more,
-    hint: `Read ${created.length === 1 ? 'it' : 'them'} back with ${commands.map((c) => `\`${c}\``).join(', ')}.`,
+    hint: `Read ${created.length === 1 ? 'it' : 'them'} back with ${named}.`,
   };
 }
 

@@ -156,27 +156,37 @@ describe('a closed pipe', () => {
     const names = Array.from({ length: 25 }, (_, i) => `Piped Co ${i + 1}`);
     const file = join(tmp, 'names.txt');
     writeFileSync(file, `${names.join('\n')}\n`);
-    h.sandbox.addFault({
-      kind: 'stall',
-      method: 'POST',
-      path: '/v2/agency/companies',
-      stallMs: 300,
-      times: 0,
-    });
-    const { status, stderr } = await intoHeadOne(['companies', 'create', '--file', file]);
-    expect(status, stderr).toBe('0');
-    const posts = h.requests().filter((q) => q.method === 'POST');
-    // The first chunk's rows went out; the pipe is found closed by the second chunk's rows at the latest.
-    expect(posts.length).toBeLessThanOrEqual(2);
-    const created = h.sandbox.store.companies(MAIN_AGENCY_ID).filter((c) => c.name.startsWith('Piped Co'));
-    expect(created.length).toBe(posts.length * 10);
-    // Named: every company of the rows that could not be written (the last chunk's, from some row on).
-    const named = [...stderr.matchAll(/company "(Piped Co \d+)" \(id (\d+)\)/g)].map((m) => m[1]);
-    expect(named.length).toBeGreaterThan(0);
-    expect(named).toEqual(created.slice(created.length - named.length).map((c) => c.name));
-    expect(stderr).not.toMatch(/error|Interrupted|Created \d/);
+    await expectStoppedByClosedPipe(['companies', 'create', '--file', file], 'Piped Co');
+  });
+
+  it('apply of 30 companies | head -1: the same', async () => {
+    const file = join(tmp, 'companies.yaml');
+    const names = Array.from({ length: 30 }, (_, i) => `  - Applied Pipe ${i + 1}\n`);
+    writeFileSync(file, `companies:\n${names.join('')}`);
+    await expectStoppedByClosedPipe(['apply', '-f', file, '--yes'], 'Applied Pipe');
   });
 });
+
+/**
+ * Creates companies (each request of 10 answered after 300 ms) into `| head -1`: exit 0; the first
+ * request's rows went out, and the pipe is found closed by the second's at the latest, so no third
+ * starts; the companies whose rows could not be written (the last request's, from some row on) are
+ * named on stderr with how to read them back, and nothing else is said.
+ */
+async function expectStoppedByClosedPipe(args: string[], prefix: string): Promise<void> {
+  h.sandbox.addFault({ kind: 'stall', method: 'POST', path: '/v2/agency/companies', stallMs: 300, times: 0 });
+  const { status, stderr } = await intoHeadOne(args);
+  expect(status, stderr).toBe('0');
+  const posts = h.requests().filter((q) => q.method === 'POST');
+  expect(posts.length).toBeLessThanOrEqual(2);
+  const created = h.sandbox.store.companies(MAIN_AGENCY_ID).filter((c) => c.name.startsWith(prefix));
+  expect(created.length).toBe(posts.length * 10);
+  const named = [...stderr.matchAll(/company "([^"]+)" \(id \d+\)/g)].map((m) => m[1]);
+  expect(named.length).toBeGreaterThan(0);
+  expect(named).toEqual(created.slice(created.length - named.length).map((c) => c.name));
+  expect(stderr).toMatch(/^hint: Read (it|them) back with `agency companies view \d+`/m);
+  expect(stderr).not.toMatch(/error|Interrupted|Created \d|Applied \d/);
+}
 
 /** Each new key's answer takes 300 ms: head has long gone when the second key's line is written. */
 function slowKeyCreation(): void {

@@ -1,6 +1,7 @@
 /** The handler of `apply`: the plan, the question, then the changes, each reported as it is made. */
 
 import type { AgencyClient } from '../../api/client.js';
+import type { CreatedCompany } from '../../api/types.js';
 import {
   AgencyError,
   ExitCode,
@@ -101,7 +102,7 @@ async function planAndApply(
       // After a lost answer, the account's webhooks are read again to learn what happened.
       webhooks: settledWebhookWrites(api, (message) => out.warn(message)),
       guests: api,
-      createCompanies: (names, knownIds) => createForApply(rt, api, names, knownIds),
+      createCompanies: (names, knownIds, onCreated) => createForApply(rt, api, names, knownIds, onCreated),
     },
     {
       concurrency,
@@ -176,11 +177,16 @@ async function createForApply(
   api: AgencyClient,
   names: string[],
   knownIds: ReadonlySet<number>,
+  onCreated?: (companies: readonly CreatedCompany[]) => void,
 ): Promise<CreationOutcome> {
   const result = await createInChunks(
     { reads: api, writes: api },
     { toCreate: names, existing: [], lookalikes: [], seenIds: new Set(knownIds) },
-    { signal: rt.ctx.signal, notes: { info: (m) => rt.out.info(m), warn: (m) => rt.out.warn(m) } },
+    {
+      signal: rt.ctx.signal,
+      notes: { info: (m) => rt.out.info(m), warn: (m) => rt.out.warn(m) },
+      onCreated,
+    },
   );
   const failed: CreationOutcome['failed'] = [];
   const { failure } = result;
