@@ -317,6 +317,7 @@ export class Http {
       debugging: this.debugging,
       redact: (text) => this.redact(text),
       proxyHint: localThroughProxyHint(this.#options.baseUrl, this.#proxyInUse),
+      proxy: this.#proxyInUse,
     };
     if (outcome.kind === 'response') return settle(outcome.answer, context);
     throw noAnswer(outcome.error, {

@@ -3,9 +3,10 @@
  * I/O — so every error dialect and odd answer is unit-tested without a server. http.ts calls
  * `readAnswer` once per attempt (to decide about retries) and `settle` on the answer it keeps.
  */
-import { ApiError, ResponseError } from '../errors.js';
+import { ApiError, ProxyFailure, ResponseError } from '../errors.js';
 import { hintFor } from './hints.js';
 import { MAX_DEPTH, parseJson, TooDeepError } from './json.js';
+import { type ProxySettings, proxyAddress } from './proxy.js';
 import { isRecord, v1Envelope } from './types.js';
 
 type ResponseHeaders = Record<string, string | string[] | undefined>;
@@ -75,6 +76,8 @@ export interface AnswerContext {
    * most likely the proxy's, and this hint (NO_PROXY) replaces the service's.
    */
   proxyHint?: string | undefined;
+  /** The proxy the request went through (none when direct): a refusal in its own words is its. */
+  proxy?: ProxySettings | undefined;
 }
 
 /** The answers a proxy gives when it cannot reach the address it was asked for. */
@@ -139,7 +142,7 @@ export function readServiceError(data: unknown): ServiceError {
 export function settle(answer: ReadAnswer, ctx: AnswerContext): HttpResponse {
   const { status, headers, data, meaning } = answer;
   const statusText = reasonPhrase(status);
-  if (meaning >= 400 || answer.v1Error) throw apiError(answer, ctx);
+  if (meaning >= 400 || answer.v1Error) throw proxyRefused(answer, ctx) ?? apiError(answer, ctx);
   // A redirect is never followed: it could take the key to another host.
   if (status >= 300) {
     const location =
@@ -241,6 +244,40 @@ function apiError(answer: ReadAnswer, ctx: AnswerContext): ApiError {
     detail,
     ...(hint === undefined ? {} : { hint }),
   });
+}
+
+/** The statuses a proxy refuses with: its policy (403) or its credentials (407). */
+const PROXY_REFUSALS = [403, 407];
+
+/**
+ * A 403 or 407 through a proxy whose body is not the service's error (no title, detail or code: a
+ * squid ACL's text/plain "denied destination", an HTML page) came from the proxy, not the service: it
+ * is said of the proxy (host:port and the variable, never its credentials), exit 1, never blamed on
+ * the API key.
+ */
+function proxyRefused(answer: ReadAnswer, ctx: AnswerContext): ProxyFailure | undefined {
+  const { proxy } = ctx;
+  const { status, serviceError } = answer;
+  if (!proxy || !PROXY_REFUSALS.includes(status)) return undefined;
+  if (serviceError.title !== undefined || serviceError.detail !== undefined) return undefined;
+  const said = proxyWords(answer);
+  const named = `the proxy ${proxyAddress(proxy.url)} (${proxy.variable})`;
+  const reason = `${named} answered ${status} ${reasonPhrase(status)}`.trimEnd();
+  return new ProxyFailure(failed(ctx, said ? `${reason}: ${ctx.redact(said)}` : reason), {
+    hint:
+      ctx.proxyHint ??
+      `The proxy refused to carry the request to ${ctx.baseUrl}, not the service. Check ${proxy.variable} ` +
+        `(user:password@ before the host if the proxy asks for them), ask its administrators to allow ` +
+        `this host, or list it in NO_PROXY to go direct.`,
+  });
+}
+
+/** What a proxy's refusal says, short: a page's title, else the text's first words. */
+function proxyWords(answer: Answer): string {
+  if (isHtml(answer))
+    return oneLine(/<title[^>]*>([^<]*)<\/title>/i.exec(answer.text)?.[1] ?? '').slice(0, 120);
+  const flat = oneLine(answer.text);
+  return flat.length > 120 ? `${flat.slice(0, 120)}…` : flat;
 }
 
 /** "Could not list the keys of company 1042: ..." when the caller said what it was doing. */

@@ -196,6 +196,47 @@ describe.skipIf(!HAVE_OPENSSL)('a proxy whose policy refuses the host', () => {
   });
 });
 
+describe('a proxy whose policy denies a plain-http destination (a squid ACL)', () => {
+  it('its 403 in text/plain is said of the proxy, quoted, exit 1: not blamed on the key, no credentials printed', async () => {
+    const acl = await startProxy({
+      denyForward: { status: 403, body: 'resolve_deny: denied destination\n' },
+    });
+    try {
+      const withCredentials = `http://alice:${SECRET}@127.0.0.1:${acl.port}`;
+      const r = await run(['me'], { HTTP_PROXY: withCredentials }, h.sandbox.baseUrl);
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(
+        `the proxy 127.0.0.1:${acl.port} (HTTP_PROXY) answered 403 Forbidden: resolve_deny: denied destination`,
+      );
+      expect(r.stderr).toMatch(/hint: .*HTTP_PROXY/);
+      expect(r.stderr).not.toMatch(/HQ|main account|the service answered/);
+      expect(r.stderr).not.toContain(SECRET);
+      expect(r.stderr).not.toContain('alice');
+      expect(r.stderr).not.toMatch(STACK_LINE);
+      expect(acl.visits).toHaveLength(1); // a refusal is not retried
+      expect(h.requests()).toEqual([]);
+    } finally {
+      await acl.close();
+    }
+  });
+
+  it("the service's own 403 (its JSON error) through a proxy is still the service's: exit 3, the key's hint", async () => {
+    const company = h.sandbox.store.companies(MAIN_AGENCY_ID).find((c) => c.active && c.seeded);
+    const clientKey = h.sandbox.store.keysOf(company?.id ?? 0)[0]?.key;
+    if (!clientKey) throw new Error('the seed has no client key');
+    const r = await run(
+      ['companies', 'list'],
+      { HTTP_PROXY: proxy.url, AGENCY_API_KEY: clientKey },
+      h.sandbox.baseUrl,
+    );
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toContain('the service answered 403');
+    expect(r.stderr).not.toContain('the proxy');
+    expect(proxy.visits.length).toBeGreaterThan(0);
+  });
+});
+
 describe('a proxy that is not there, or not a URL', () => {
   /** A port on 127.0.0.1 where nothing listens. */
   async function closedPort(): Promise<number> {

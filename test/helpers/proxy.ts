@@ -34,9 +34,15 @@ export interface TestProxy {
 /**
  * `credentials` ("user:password"): anything else is answered 407, CONNECT or forwarded alike.
  * `refuseConnect`: every CONNECT is answered with this status (a proxy whose policy forbids the host).
+ * `denyForward`: every forwarded (plain http) request is answered with this status and text body
+ * (text/plain), as a squid ACL answers a destination it denies.
  */
 export async function startProxy(
-  options: { credentials?: string; refuseConnect?: number } = {},
+  options: {
+    credentials?: string;
+    refuseConnect?: number;
+    denyForward?: { status: number; body: string };
+  } = {},
 ): Promise<TestProxy> {
   const visits: ProxyVisit[] = [];
   const sockets = new Set<Socket>();
@@ -48,6 +54,12 @@ export async function startProxy(
   const server = createServer((req, res) => {
     const authorization = req.headers['proxy-authorization'];
     visits.push({ kind: 'forward', target: req.url ?? '', authorization });
+    const deny = options.denyForward;
+    if (deny && allowed(authorization)) {
+      req.resume();
+      res.writeHead(deny.status, { 'content-type': 'text/plain' }).end(deny.body);
+      return;
+    }
     forward(req, res, allowed(authorization));
   });
   server.on('connection', (socket: Socket) => {
