@@ -135,6 +135,32 @@ describe('webhooks move', () => {
     expect(r.stderr).toContain('1 of 1 row failed');
   });
 
+  it('at 3 URLs, the answer to subscribing --to lost: the webhooks read again show it, so moved (no restore)', async () => {
+    setHooks(ACME, [
+      ['PROSPECT_REPLIED', OTHER(1)],
+      ['PROSPECT_REPLIED', FROM],
+      ['PROSPECT_REPLIED', OTHER(2)],
+    ]);
+    h.sandbox.addFault({ method: 'POST', path: '/v1/webhooks/subscribe', kind: 'reset-after' });
+    const r = await move('--company', String(ACME));
+    expect(r.code, r.stderr).toBe(0);
+    expect(lines(r.stdout)).toEqual([`${ACME}\tPROSPECT_REPLIED\t${FROM}\t${TO}\tmoved`]);
+    expect(r.stderr).toMatch(
+      /answer to subscribing company 1001 to PROSPECT_REPLIED → \S+ was lost; its webhooks, read again, show it done/,
+    );
+    expect(writes()).toEqual([
+      `${ACME} unsubscribe prospect_replied ${FROM}`,
+      `${ACME} subscribe prospect_replied ${TO}`,
+    ]);
+    expect(
+      hooksOf(ACME)
+        .filter((w) => w.startsWith('PROSPECT_REPLIED'))
+        .sort(),
+    ).toEqual(
+      [`PROSPECT_REPLIED ${OTHER(1)}`, `PROSPECT_REPLIED ${OTHER(2)}`, `PROSPECT_REPLIED ${TO}`].sort(),
+    );
+  });
+
   it('when even the restore fails the row is failed and names the missing subscription', async () => {
     setHooks(ACME, [
       ['PROSPECT_REPLIED', OTHER(1)],

@@ -5,6 +5,7 @@
  */
 import type { Command } from '@commander-js/extra-typings';
 import { UsageError } from '../../errors.js';
+import { settledWebhookWrites } from '../../fleet/lost-answer.js';
 import { checkWebhookUrl } from '../../fleet/webhook-input.js';
 import type { MoveRow } from '../../fleet/webhook-move.js';
 import type { Column } from '../../output/writer.js';
@@ -75,6 +76,12 @@ function moveCommand(rt: Runtime, opts: MoveOptions): Promise<void> {
   };
   return runFleetChange(rt, opts, rows, check, async (api, move) => {
     const { moveWebhooks } = await import('../../fleet/webhook-move.js');
-    return moveWebhooks(api, move);
+    // A write whose answer was lost is settled by reading the account's webhooks again.
+    const notes: string[] = [];
+    const outcome = await moveWebhooks(
+      settledWebhookWrites(api, (note) => notes.push(note)),
+      move,
+    );
+    return { ...outcome, warnings: notes };
   });
 }
