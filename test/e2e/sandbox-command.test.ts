@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, type RunResult, runAgency } from '../helpers/cli.js';
 import { expectNoSecrets, lines } from '../helpers/core.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { Terminal, TMUX_MISSING } from '../helpers/tmux.js';
 
 interface SandboxProcess {
@@ -93,8 +94,17 @@ async function startJson(args: string[], configDir: string): Promise<{ p: Sandbo
   return { p, info: JSON.parse(await p.firstLine) as Started };
 }
 
-async function agency(configDir: string, args: string[], secret: string): Promise<RunResult> {
-  const r = await runAgency(args, { configDir });
+/**
+ * agency against the sandbox process: in this process (test/helpers/in-process.ts) unless `spawned`; the
+ * sandbox is the separate process here.
+ */
+async function agency(
+  configDir: string,
+  args: string[],
+  secret: string,
+  how: { spawned?: boolean } = {},
+): Promise<RunResult> {
+  const r = how.spawned ? await runAgency(args, { configDir }) : await runInProcess(args, { configDir });
   expectNoSecrets(r, undefined, [secret]);
   return r;
 }
@@ -121,7 +131,8 @@ describe('agency sandbox', () => {
     const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
     expect(config.profiles.sandbox).toEqual({ api_key: info.hq_key, base_url: info.base_url });
 
-    const r = await agency(dir, ['-p', 'sandbox', 'companies', 'list'], info.hq_key);
+    // The installed tool, as the operator runs it next.
+    const r = await agency(dir, ['-p', 'sandbox', 'companies', 'list'], info.hq_key, { spawned: true });
     expect(r.code, r.stderr).toBe(0);
     const expected = await mainCompanies(info.base_url);
     expect(expected.length).toBeGreaterThan(100);
