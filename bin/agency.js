@@ -162,7 +162,9 @@ function loadBundle(name) {
     } catch {}
   }
   const wrapper = `(function (exports, require, module, __filename, __dirname) {${fs.readFileSync(file, 'utf8')}\n})`;
-  const script = new vm.Script(wrapper, { filename: file, cachedData });
+  // Named inside the package, not by its path: a script compiled from a code cache keeps the name it
+  // had when the build made the cache, so an absolute path would be the build machine's.
+  const script = new vm.Script(wrapper, { filename: `agency-cli/dist/${name}`, cachedData });
   const module = { exports: {} };
   bundles.set(name, { module, script });
   const requireFrom = (id) => (id.startsWith('./') ? loadBundle(id.slice(2)) : require(id));
