@@ -35,6 +35,18 @@ export interface RenderedTable {
   hidden: string[];
 }
 
+/** The headers, the rows' cell texts, and which columns fit `width` how wide, measured on them. */
+function layoutFor<T>(
+  rows: readonly T[],
+  columns: readonly TableColumn<T>[],
+  width: number,
+  options: FitOptions,
+): { headers: string[]; cells: string[][]; layout: ReturnType<typeof fitTable> } {
+  const headers = columns.map((c) => c.header.toUpperCase());
+  const cells = rows.map((item) => columns.map((c) => cellText(c.value(item))));
+  return { headers, cells, layout: fitTable(specsOf(columns, headers, cells), width, options) };
+}
+
 export async function renderTable<T>(
   items: readonly T[],
   columns: readonly TableColumn<T>[],
@@ -43,9 +55,7 @@ export async function renderTable<T>(
   options: FitOptions = {},
 ): Promise<RenderedTable> {
   const { default: Table } = await import('cli-table3');
-  const headers = columns.map((c) => c.header.toUpperCase());
-  const cells = items.map((item) => columns.map((c) => cellText(c.value(item))));
-  const layout = fitTable(specsOf(columns, headers, cells), width, options);
+  const { headers, cells, layout } = layoutFor(items, columns, width, options);
   const shown = layout.shown;
   const last = shown.length - 1;
   const table = new Table({
@@ -126,9 +136,10 @@ export function fixedTable<T>(
   chalk: ChalkInstance,
   options: FitOptions = {},
 ): FixedTable<T> {
-  const headers = columns.map((c) => c.header.toUpperCase());
-  const cells = sample.map((item) => columns.map((c) => cellText(c.value(item))));
-  const { shown, hidden } = fitTable(specsOf(columns, headers, cells), width, options);
+  const {
+    headers,
+    layout: { shown, hidden },
+  } = layoutFor(sample, columns, width, options);
   /** One line of the table from each column's text (plain, to measure) and what to print (coloured). */
   const line = (parts: readonly { plain: string; printed: string }[]) =>
     parts
