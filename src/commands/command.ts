@@ -92,6 +92,20 @@ export function suggestValues<O extends { argChoices?: string[] | undefined }>(
   return option;
 }
 
+/** Set by commaSeparated(): the option takes several values in one word, `running,paused`. */
+interface ListValue {
+  valueSeparator?: string;
+}
+
+/**
+ * Marks an option whose value is a comma-separated list (`--status running,paused`): completion
+ * offers the remaining values after a comma, keeping what was typed before it.
+ */
+export function commaSeparated<O extends object>(option: O): O {
+  (option as ListValue).valueSeparator = ',';
+  return option;
+}
+
 /**
  * Set by documentedValues(): the option's values are a documented set, others are accepted, and help
  * says where the set is listed (this text) instead of listing it.

@@ -231,6 +231,27 @@ describe('bash', () => {
     expect(bash('campaigns', '--')).toContain('--status');
   });
 
+  it('after a comma in a comma-separated option, offers the remaining values with the prefix kept (new-user finding 5)', () => {
+    expect(bash('campaigns', '--status', 'running,')).toEqual(
+      ['running,completed', 'running,draft', 'running,edited', 'running,paused', 'running,stopped'].sort(),
+    );
+    expect(bash('campaigns', 'list', '--status', 'running,paused,s')).toEqual(['running,paused,stopped']);
+    // --role takes one value: no comma list there.
+    expect(bash('companies', 'users', '1042', '--role', 'guest,')).toEqual([]);
+  });
+
+  it("--columns offers the command's own column names (asked of the command, nothing sent) and all", () => {
+    expect(bash('companies', 'list', '--columns', '')).toEqual(
+      ['active', 'all', 'email_slots', 'id', 'linkedin_slots', 'name', 'owner', 'running_campaigns'].sort(),
+    );
+    expect(bash('mailboxes', '--columns', 'id,e')).toEqual(['id,email', 'id,error']);
+    // A command with a required argument or option is asked with stand-ins for them.
+    expect(bash('keys', 'list', '--columns', '')).toEqual(['all', 'api_key', 'label']);
+    expect(bash('webhooks', 'subscribe', '--columns', 't')).toEqual(['target_url']);
+    // A command that prints no list offers none.
+    expect(bash('me', '--columns', '')).toEqual([]);
+  });
+
   // Generated from the command tree: an option added by any command (with .choices(), suggestValues()
   // or a <path> value) completes without an edit to the completion code.
   it('every option with choices or a file value completes, in every command', () => {
@@ -310,6 +331,8 @@ describe.skipIf(!HAS_ZSH)(HAS_ZSH ? 'zsh' : 'zsh (skipped: zsh is not installed)
     // zsh filters by the typed prefix itself; bash's compgen already did.
     expect(zsh('keys', 'list', '--').filter((w) => w.startsWith('--'))).toEqual(bash('keys', 'list', '--'));
     expect(zsh('campaigns', '--status', '')).toEqual(bash('campaigns', '--status', ''));
+    expect(zsh('campaigns', '--status', 'running,')).toEqual(bash('campaigns', '--status', 'running,'));
+    expect(zsh('companies', 'list', '--columns', '')).toEqual(bash('companies', 'list', '--columns', ''));
     expect(zsh('companies', 'users', '1', '--role', '')).toEqual([
       'admin',
       'authorized_team_member',
@@ -424,5 +447,29 @@ describe.skipIf(!HAS_FISH)(HAS_FISH ? 'fish' : 'fish (skipped: fish is not insta
       'guest',
       'owner',
     ]);
+  });
+
+  it('comma lists and column names; each value with a short note, not the option description (new-user finding 5)', () => {
+    expect(fish('agency campaigns --status running,')).toEqual(
+      ['running,completed', 'running,draft', 'running,edited', 'running,paused', 'running,stopped'].sort(),
+    );
+    expect(fish('agency companies list --columns ')).toEqual(
+      ['active', 'all', 'email_slots', 'id', 'linkedin_slots', 'name', 'owner', 'running_campaigns'].sort(),
+    );
+    expect(fish('agency mailboxes --columns id,e')).toEqual(['id,email', 'id,error']);
+    const noted = (commandLine: string) =>
+      spawnSync(
+        'fish',
+        ['--no-config', '-c', `source $argv[1]; complete -C '${commandLine}'`, scripts.fish as string],
+        {
+          encoding: 'utf8',
+          env: env(),
+          cwd: workDir,
+        },
+      ).stdout;
+    const statuses = noted('agency campaigns --status ');
+    expect(statuses).toContain('running\tstatus\n');
+    expect(statuses).not.toContain('comma-separated');
+    expect(noted('agency webhooks subscribe --event prospect_re')).toBe('prospect_replied\tevent\n');
   });
 });

@@ -8,7 +8,7 @@ import { CAMPAIGN_STATUSES, parseCampaignStatuses } from '../../fleet/campaign-s
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { listOneAccount } from '../account-list.js';
-import { collectValues, helpText, type Run, suggestValues } from '../command.js';
+import { collectValues, commaSeparated, helpText, type Run, suggestValues } from '../command.js';
 
 const HELP = helpText(
   'Prints one row per campaign: id, name, status, created, sender address, emails\n' +
@@ -30,11 +30,13 @@ export function defineList(campaigns: Command, run: Run): void {
     .description('list the campaigns of the HQ account or a company')
     .option('--company <company>', 'a client company (id or exact name; HQ key + x-company-id)')
     .addOption(
-      suggestValues(
-        new Option('--status <statuses>', 'only these statuses, comma-separated (repeatable)').argParser(
-          collectValues,
+      commaSeparated(
+        suggestValues(
+          new Option('--status <statuses>', 'only these statuses, comma-separated (repeatable)').argParser(
+            collectValues,
+          ),
+          CAMPAIGN_STATUSES.map((status) => status.toLowerCase()),
         ),
-        CAMPAIGN_STATUSES.map((status) => status.toLowerCase()),
       ),
     )
     .addHelpText('after', HELP)

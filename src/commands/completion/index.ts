@@ -3,9 +3,18 @@
  * (./scripts.ts). The generator stays in this command's folder: only this command uses it.
  */
 import type { Command } from '@commander-js/extra-typings';
+import { UsageError } from '../../errors.js';
 import type { Runtime } from '../../runtime.js';
 import { helpText, printsNoList, type Run } from '../command.js';
-import { completionScript, describeCommands } from './scripts.js';
+import { fish } from './fish.js';
+import { bash, type CommandNode, describeCommands, zsh } from './scripts.js';
+
+function completionScript(shell: string, tree: CommandNode): string {
+  if (shell === 'bash') return bash(tree);
+  if (shell === 'zsh') return zsh(tree);
+  if (shell === 'fish') return fish(tree);
+  throw new UsageError(`Unknown shell ${JSON.stringify(shell)}: use bash, zsh or fish.`);
+}
 
 export function define(completion: Command, run: Run): void {
   printsNoList(completion)
@@ -13,10 +22,11 @@ export function define(completion: Command, run: Run): void {
     .addHelpText(
       'after',
       helpText(
-        'Prints the script on stdout. It completes commands, options and profile names\n' +
-          '(-p <TAB>). Install it once, then open a new shell. For zsh, put\n' +
-          'fpath=(~/.zfunc $fpath) before compinit in ~/.zshrc. To try it in this shell\n' +
-          'only: source <(agency completion bash).',
+        'Prints the script on stdout. It completes commands, options, profile names\n' +
+          '(-p <TAB>), option values (statuses, events, files; after a comma, the rest of a\n' +
+          "list) and the command's column names after --columns. Install it once, then\n" +
+          'open a new shell. For zsh, put fpath=(~/.zfunc $fpath) before compinit in\n' +
+          '~/.zshrc. To try it in this shell only: source <(agency completion bash).',
         [
           'agency completion bash > ~/.local/share/bash-completion/completions/agency',
           'agency completion zsh > ~/.zfunc/_agency',

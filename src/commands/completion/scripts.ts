@@ -10,7 +10,6 @@
  * bash and zsh share one candidate function written in the common subset of both shells (positional
  * parameters, `case`, no arrays); each shell adds a small adapter. fish gets native `complete` rules.
  */
-import { UsageError } from '../../errors.js';
 
 interface OptionNode {
   flags: string[];
@@ -23,11 +22,22 @@ interface OptionNode {
   files: boolean;
   /** The name endings of the files it reads ('.yaml'); empty: any file. */
   fileEndings: readonly string[];
+  /** A comma-separated list (`--status running,paused`): values are offered after each comma. */
+  commaList: boolean;
+  /** `--columns`: its values are the column names of the command, asked of the command itself. */
+  columns: boolean;
+  /** What one value is, for fish's note beside each ("status", "event", "column"). */
+  valueNote: string;
 }
 
 export interface CommandNode {
   name: string;
   description: string;
+  /**
+   * Stand-ins for the command's required arguments and options (`keys list 1`, `keys create --label
+   * x`): with them, `--columns ''` reaches the command's own check, which names its columns.
+   */
+  probe: string[];
   options: OptionNode[];
   subcommands: CommandNode[];
 }
@@ -41,8 +51,11 @@ interface CommanderOption {
   optional?: boolean;
   hidden?: boolean;
   argChoices?: readonly string[] | undefined;
+  mandatory?: boolean;
   /** Set by fileTypes() (../command.ts). */
   fileExtensions?: readonly string[];
+  /** Set by commaSeparated() (../command.ts). */
+  valueSeparator?: string;
 }
 
 interface CommanderLike {
@@ -50,6 +63,7 @@ interface CommanderLike {
   description(): string;
   options: readonly CommanderOption[];
   commands: readonly CommanderLike[];
+  readonly registeredArguments?: readonly { required: boolean }[];
   /** commander's own field: the subcommand that runs when none is named (`campaigns` → list). */
   _defaultCommandName?: string | null;
 }
@@ -59,6 +73,8 @@ const FILE_VALUE = /<(path|file)>|\[(path|file)\]/;
 
 function describeOption(o: CommanderOption): OptionNode {
   const takesValue = Boolean(o.required || o.optional);
+  const columns = o.long === '--columns';
+  const placeholder = /<([\w-]+)>/.exec(o.flags)?.[1] ?? 'value';
   return {
     flags: [o.long, o.short].filter((f): f is string => Boolean(f)),
     description: o.description ?? '',
@@ -66,7 +82,16 @@ function describeOption(o: CommanderOption): OptionNode {
     values: takesValue ? (o.argChoices ?? []) : [],
     files: takesValue && FILE_VALUE.test(o.flags),
     fileEndings: (o.fileExtensions ?? []).map((extension) => `.${extension}`),
+    commaList: columns || o.valueSeparator === ',',
+    columns,
+    valueNote: columns ? 'column' : singular(placeholder),
   };
+}
+
+/** `<statuses>` → status, `<events>` → event: what one value is. */
+function singular(noun: string): string {
+  if (noun.endsWith('ses')) return noun.slice(0, -2);
+  return /[^su]s$/.test(noun) ? noun.slice(0, -1) : noun;
 }
 
 const HELP_OPTION = describeOption({
@@ -81,33 +106,31 @@ export function describeCommands(cmd: CommanderLike): CommandNode {
   const fallback = cmd.commands.find((sub) => sub.name() === cmd._defaultCommandName);
   const own = [...cmd.options, ...(fallback?.options ?? [])].filter((o) => !o.hidden);
   const seen = new Set<string>();
+  const required = (cmd.registeredArguments ?? []).filter((a) => a.required).map(() => '1');
+  const mandatory = own
+    .filter((o) => o.mandatory && o.long && o.required)
+    .flatMap((o) => [o.long ?? '', 'x']);
   return {
     name: cmd.name(),
     description: cmd.description(),
+    probe: [...required, ...mandatory],
     options: [...own.filter((o) => !seen.has(o.flags) && seen.add(o.flags)).map(describeOption), HELP_OPTION],
     subcommands: cmd.commands.map(describeCommands),
   };
 }
 
-export function completionScript(shell: string, tree: CommandNode): string {
-  if (shell === 'bash') return bash(tree);
-  if (shell === 'zsh') return zsh(tree);
-  if (shell === 'fish') return fish(tree);
-  throw new UsageError(`Unknown shell ${JSON.stringify(shell)}: use bash, zsh or fish.`);
-}
-
 /** Positional arguments worth completing, by command path. */
-const PROFILE_ARGUMENT = new Set(['profiles use', 'profiles remove']);
-const SHELL_ARGUMENT = new Set(['completion']);
-const PROFILE_OPTIONS = new Set(['--profile', '-p']);
+export const PROFILE_ARGUMENT = new Set(['profiles use', 'profiles remove']);
+export const SHELL_ARGUMENT = new Set(['completion']);
+export const PROFILE_OPTIONS = new Set(['--profile', '-p']);
 
-interface PathEntry {
+export interface PathEntry {
   path: string;
   node: CommandNode;
 }
 
 /** Every command path ('' for the program itself, then 'companies', 'companies list', ...). */
-function paths(tree: CommandNode): PathEntry[] {
+export function paths(tree: CommandNode): PathEntry[] {
   const result: PathEntry[] = [];
   const walk = (node: CommandNode, prefix: string) => {
     result.push({ path: prefix, node });
@@ -118,7 +141,7 @@ function paths(tree: CommandNode): PathEntry[] {
 }
 
 /** The options valid after a command path: its own, then the global ones (no --version below the top). */
-function optionsAt(tree: CommandNode, entry: PathEntry): OptionNode[] {
+export function optionsAt(tree: CommandNode, entry: PathEntry): OptionNode[] {
   if (entry.path === '') return entry.node.options;
   const globals = tree.options.filter((o) => !o.flags.includes('--version') && !o.flags.includes('--help'));
   const seen = new Set<string>();
@@ -130,12 +153,29 @@ function optionsAt(tree: CommandNode, entry: PathEntry): OptionNode[] {
   });
 }
 
-function valueFlags(tree: CommandNode): string[] {
+export function valueFlags(tree: CommandNode): string[] {
   const flags = paths(tree).flatMap((e) =>
     e.node.options.filter((o) => o.takesValue).flatMap((o) => o.flags),
   );
   return [...new Set(flags)];
 }
+
+/**
+ * --columns <TAB>: the command names its columns when asked for none (`--columns ''` is refused with
+ * "valid columns: id, name, ..." before anything is read). Asked with a key and a base URL that
+ * reach nothing, so that a TAB can never touch the agency; then `all`, unless a list is begun.
+ */
+export const COLUMNS_PROBE =
+  'env -u AGENCY_PROFILE AGENCY_API_KEY=x AGENCY_BASE_URL=http://127.0.0.1:9/rest AGENCY_TIMEOUT=1 agency';
+const COLUMNS_FUNCTION = `__agency_columns() {
+  local word="$1" names
+  shift
+  names="$(${COLUMNS_PROBE} "$@" --columns '' </dev/null 2>&1 | sed -n 's/.*valid columns: \\(.*\\)\\.$/\\1/p' | tr -d ' ' | tr ',' '\\n')"
+  [ -n "$names" ] || return 0
+  printf '%s\\n' "$names" | __agency_list "$word"
+  case "$word" in *,*) ;; *) printf '%s\\n' all ;; esac
+}
+`;
 
 /** The candidate function shared by bash and zsh: plain POSIX-style shell plus `local`. */
 function candidates(tree: CommandNode): string {
@@ -157,13 +197,15 @@ function candidates(tree: CommandNode): string {
   const valueCases = all
     .flatMap((e) =>
       optionsAt(tree, e)
-        .filter((o) => o.files || o.values.length > 0)
+        .filter((o) => o.files || o.values.length > 0 || (o.columns && e.path !== ''))
         .map((o) => {
           const when = o.flags.map((f) => `"${e.path}|${f}"`).join('|');
           // Files: the marker, then the endings to keep (none: any file); each shell lists them.
           const then = o.files
             ? `printf '%s\\n' ${['__agency_files__', ...o.fileEndings].join(' ')}`
-            : `printf '%s\\n' ${o.values.join(' ')}`;
+            : o.columns
+              ? `__agency_columns "$1" ${[...e.path.split(' '), ...e.node.probe].join(' ')}`
+              : `printf '%s\\n' ${o.values.join(' ')}${o.commaList ? ' | __agency_list "$1"' : ''}`;
           return `      ${when}) ${then} ;;`;
         }),
     )
@@ -228,10 +270,19 @@ ${options}
 __agency_profiles() {
   agency profiles list 2>/dev/null | cut -f1
 }
-`;
+# A comma-separated value ($1 is the word typed): the values on stdin, each after what the word holds up
+# to its last comma, except those it holds already (--status running,<TAB> offers running,paused ...).
+__agency_list() {
+  local pre="" value
+  case "$1" in *,*) pre="\${1%,*}," ;; esac
+  while IFS= read -r value; do
+    case ",$pre" in *",$value,"*) ;; *) printf '%s\\n' "$pre$value" ;; esac
+  done
+}
+${COLUMNS_FUNCTION}`;
 }
 
-function bash(tree: CommandNode): string {
+export function bash(tree: CommandNode): string {
   return `# bash completion for agency. Install:
 #   mkdir -p ~/.local/share/bash-completion/completions
 #   agency completion bash > ~/.local/share/bash-completion/completions/agency
@@ -261,7 +312,7 @@ complete -F _agency agency
 `;
 }
 
-function zsh(tree: CommandNode): string {
+export function zsh(tree: CommandNode): string {
   return `#compdef agency
 # zsh completion for agency. Install:
 #   mkdir -p ~/.zfunc && agency completion zsh > ~/.zfunc/_agency
@@ -289,110 +340,4 @@ else
   compdef _agency agency
 fi
 `;
-}
-
-function fish(tree: CommandNode): string {
-  const all = paths(tree);
-  const known = all.filter((e) => e.path !== '').map((e) => fishQuote(e.path));
-  const values = valueFlags(tree);
-  const lines = [
-    '# fish completion for agency. Install:',
-    '#   agency completion fish > ~/.config/fish/completions/agency.fish',
-    '',
-    '# The command path typed so far ("companies list"), skipping options and their values; with an',
-    "# argument, how many other words (the command's arguments) follow it.",
-    'function __agency_path',
-    '    set -l words (commandline -opc)',
-    '    set -e words[1]',
-    '    set -l at ""',
-    '    set -l skip 0',
-    '    set -l args 0',
-    `    set -l known ${known.join(' ')}`,
-    '    for word in $words',
-    '        if test $skip = 1',
-    '            set skip 0',
-    '            continue',
-    '        end',
-    '        switch $word',
-    `            case ${values.map(fishQuote).join(' ')}`,
-    '                set skip 1',
-    "            case '-*'",
-    "            case '*'",
-    '                set -l next (string trim -- "$at $word")',
-    '                if contains -- $next $known',
-    '                    set at $next',
-    '                else',
-    '                    set args (math $args + 1)',
-    '                end',
-    '        end',
-    '    end',
-    '    if set -q argv[1]',
-    '        echo $args',
-    '    else',
-    '        echo $at',
-    '    end',
-    'end',
-    '# True before the one argument of `profiles use`, `completion`... is given.',
-    'function __agency_wants_argument',
-    '    test (__agency_path) = "$argv[1]"; and test (__agency_path count) = 0',
-    'end',
-    'function __agency_path_is',
-    '    test (__agency_path) = "$argv[1]"',
-    'end',
-    '# Directories and the files whose names end in one of the arguments, for the word being typed.',
-    'function __agency_files',
-    '    for path in (commandline -ct)*',
-    '        if test -d $path',
-    '            echo $path/',
-    '        else',
-    '            for ending in $argv',
-    '                string match -q -- "*$ending" $path; and echo $path; and break',
-    '            end',
-    '        end',
-    '    end',
-    'end',
-    'function __agency_profiles',
-    '    agency profiles list 2>/dev/null | cut -f1',
-    'end',
-    'complete -c agency -f',
-  ];
-  for (const entry of all) {
-    const when = `-n ${fishQuote(`__agency_path_is '${entry.path}'`)}`;
-    for (const sub of entry.node.subcommands) {
-      lines.push(
-        `complete -c agency ${when} -a ${fishQuote(sub.name)} -d ${fishQuote(firstLine(sub.description))}`,
-      );
-    }
-    for (const option of optionsAt(tree, entry)) {
-      const flags = option.flags
-        .map((f) => (f.startsWith('--') ? `-l ${f.slice(2)}` : `-s ${f.slice(1)}`))
-        .join(' ');
-      const value = !option.takesValue
-        ? ''
-        : PROFILE_OPTIONS.has(option.flags[0] ?? '')
-          ? " -x -a '(__agency_profiles)'"
-          : option.files && option.fileEndings.length > 0
-            ? ` -r -f -a ${fishQuote(`(__agency_files ${option.fileEndings.join(' ')})`)}`
-            : option.files
-              ? ' -r -F'
-              : option.values.length > 0
-                ? ` -x -a ${fishQuote(option.values.join(' '))}`
-                : ' -x';
-      lines.push(
-        `complete -c agency ${when} ${flags}${value} -d ${fishQuote(firstLine(option.description))}`,
-      );
-    }
-    const once = `-n ${fishQuote(`__agency_wants_argument '${entry.path}'`)}`;
-    if (PROFILE_ARGUMENT.has(entry.path)) lines.push(`complete -c agency ${once} -a '(__agency_profiles)'`);
-    if (SHELL_ARGUMENT.has(entry.path)) lines.push(`complete -c agency ${once} -a 'bash zsh fish'`);
-  }
-  return `${lines.join('\n')}\n`;
-}
-
-function fishQuote(text: string): string {
-  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-}
-
-function firstLine(text: string): string {
-  return text.split('\n')[0] ?? '';
 }
