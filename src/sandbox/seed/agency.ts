@@ -42,12 +42,28 @@ export class KeyMaker {
   }
 
   #hex(): string {
-    if (this.#seed === undefined) return randomBytes(16).toString('hex');
+    if (this.#seed === undefined) return randomHex16();
     return createHash('sha256')
       .update(`${this.#seed}:${this.#count++}`)
       .digest('hex')
       .slice(0, 32);
   }
+}
+
+/**
+ * 16 random bytes as hex, taken from a pool drawn 4 kB at a time: a sandbox makes hundreds of keys as it
+ * starts, and a test run starts hundreds of sandboxes (one call for each key cost more than the rest of
+ * the seeding).
+ */
+let pool = Buffer.alloc(0);
+let taken = 0;
+function randomHex16(): string {
+  if (taken + 16 > pool.length) {
+    pool = randomBytes(4096);
+    taken = 0;
+  }
+  taken += 16;
+  return pool.toString('hex', taken - 16, taken);
 }
 
 export function seedState(options: SeedOptions = {}, makeKey = new KeyMaker(options.keySeed)): SandboxState {

@@ -118,6 +118,21 @@ export function pick<T>(list: readonly T[], n: number, salt: number): T {
  * prefix × trade × suffix combination, then numbered variants if even more are asked for.
  */
 export function companyNames(count: number): string[] {
+  const all = allNames();
+  const names = all.slice(0, count);
+  for (let round = 2; names.length < count; round++) {
+    for (const base of all) {
+      if (names.length >= count) break;
+      names.push(`${base} ${round}`);
+    }
+  }
+  return names;
+}
+
+/** The first two, then the shuffled combinations: made once per process (a test run starts hundreds). */
+let ordered: readonly string[] | undefined;
+function allNames(): readonly string[] {
+  if (ordered) return ordered;
   const first = ['Acme Ltd', 'Blue Harbor Dental'];
   const pool: string[] = [];
   for (const p of PREFIXES) {
@@ -132,14 +147,8 @@ export function companyNames(count: number): string[] {
     const j = mix(i, 7) % (i + 1);
     [pool[i], pool[j]] = [pool[j] as string, pool[i] as string];
   }
-  const names = [...first, ...pool].slice(0, count);
-  for (let round = 2; names.length < count; round++) {
-    for (const base of [...first, ...pool]) {
-      if (names.length >= count) break;
-      names.push(`${base} ${round}`);
-    }
-  }
-  return names;
+  ordered = [...first, ...pool];
+  return ordered;
 }
 
 export function domainOf(name: string): string {
