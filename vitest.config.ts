@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { relative } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const { version } = JSON.parse(readFileSync(new URL('package.json', import.meta.url), 'utf8'));
 
-// One queue of files for both projects (maxWorkers is one pool), slowest first (vitest orders by the
-// last run's times), three workers more than the cores: the end-to-end files mostly wait for a spawned
+// One queue of files for both projects (maxWorkers is one pool), slowest first by the last run's times
+// whichever project they are in (SlowestFirst below), three workers more than the cores: the end-to-end files mostly wait for a spawned
 // binary, a terminal or a slow sandbox, and the files that run the program in-process fill that time
 // (on 2 cores: 68 s with 3 workers, 59 s with 5, no better with 7). End-to-end files run in child
 // processes (forks), as signals and process-wide state want; the rest in worker threads. Both without
@@ -13,6 +15,20 @@ const { version } = JSON.parse(readFileSync(new URL('package.json', import.meta.
 // to the process, as a run of the program does), so that a fork's start, vitest and src/ are paid once
 // per worker, not once per file (e2e: 66 s -> 56 s of CPU).
 const workers = availableParallelism() + 3;
+
+/**
+ * The slowest files first, whichever project they belong to (new files first of all). vitest's own order
+ * queues one project's files after the other's: the in-process files, which keep the cores busy, started
+ * only once every end-to-end file had, and the run ended on the longest of them with the cores half idle.
+ */
+class SlowestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const duration = (spec: TestSpecification) =>
+      this.ctx.cache.getFileTestResults(`${spec.project.name}:${relative(this.ctx.config.root, spec.moduleId)}`)
+        ?.duration ?? Number.POSITIVE_INFINITY;
+    return [...files].sort((a, b) => duration(b) - duration(a) || 0);
+  }
+}
 
 export default defineConfig({
   // As the build does (scripts/build.mjs): tests that run the program in-process see the real version.
@@ -25,6 +41,7 @@ export default defineConfig({
     // A temporary directory per run; the run fails if a test leaves anything in it. Processes that start
     // without this machine's extra certificates (each would parse them first).
     globalSetup: ['test/setup/temp-dir-guard.ts', 'test/setup/node-startup.ts'],
+    sequence: { sequencer: SlowestFirst },
     testTimeout: 30_000,
     hookTimeout: 30_000,
     projects: [
