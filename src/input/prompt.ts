@@ -17,6 +17,9 @@ export function readHidden(terminal: Terminal, question: string): Promise<string
   const stdin = terminal.stdin as unknown as RawStdin;
   if (typeof stdin.setRawMode !== 'function')
     throw new UsageError('Cannot read a hidden key: stdin is not a terminal.');
+  // Echo off before the question shows: a key typed or pasted as soon as the prompt appears is never
+  // echoed by the terminal, however soon it comes.
+  stdin.setRawMode(true);
   terminal.stderr.write(question);
   return new Promise((resolve, reject) => {
     let value = '';
@@ -42,7 +45,6 @@ export function readHidden(terminal: Terminal, question: string): Promise<string
         else if (char >= ' ') value += char;
       }
     };
-    stdin.setRawMode?.(true);
     stdin.resume();
     stdin.on('data', onData);
   });
