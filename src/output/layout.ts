@@ -125,6 +125,15 @@ function wrapsEarly(column: ColumnSpec): boolean {
   return column.kind === 'text' && column.priority <= KEPT_WHILE_WRAPPED;
 }
 
+/**
+ * The narrowest a column may become before a text column that matters (a check) is hidden for it:
+ * its floor, but a problem (what went wrong, in words) keeps lines of WRAP_READABLE: at 60 columns a
+ * health check's detail on lines of 13 would break its words, while CHECK only repeats its meaning.
+ */
+function softFloor(column: ColumnSpec, floor: number): number {
+  return column.kind === 'problem' ? Math.max(floor, Math.min(natural(column), WRAP_READABLE)) : floor;
+}
+
 /** Whether `a` is hidden before `b`: higher priority number first, then the rightmost. */
 function hiddenBefore(columns: readonly ColumnSpec[], a: number, b: number): boolean {
   // A column empty in every row (no errors) says nothing: it goes before any column with content.
@@ -144,6 +153,7 @@ export function fitTable(
   const visible = columns.map((_, i) => i);
   const needs = columns.map(need);
   const floors = columns.map((c) => floor(c, options.hideNone));
+  const softFloors = columns.map((c, i) => softFloor(c, floors[i] ?? 1));
   const readable = columns.map((c, i) => {
     if (essential(c.kind)) return Math.min(natural(c), WRAP_READABLE);
     return wrapsEarly(c) ? (floors[i] ?? 1) : natural(c);
@@ -168,7 +178,7 @@ export function fitTable(
     const kept =
       !options.hideNone &&
       chosen.content > 0 &&
-      ((chosen.priority <= KEPT_WHILE_WRAPPED && widthOf(visible, floors) <= width) ||
+      ((chosen.priority <= KEPT_WHILE_WRAPPED && widthOf(visible, softFloors) <= width) ||
         (chosen.priority <= KEPT_WHILE_READABLE && widthOf(visible, readable) <= width));
     if (kept) break;
     visible.splice(visible.indexOf(victim), 1);
@@ -188,7 +198,7 @@ export function fitTable(
   if (sum() > width) {
     // 2. Still too wide: narrow columns (never below their floor, never an id or a count); their
     //    cells wrap onto more lines.
-    narrow(columns, widths, width, floors);
+    narrow(columns, widths, width, floors, softFloors);
   } else {
     // 3. Space to spare: give it back, most important columns first, up to each one's full width.
     let spare = width - sum();
@@ -211,28 +221,35 @@ export function fitTable(
 
 /**
  * Narrows the shown columns until the table fits `width`, sharing the loss in proportion to the room
- * each has above its target (a column far above it gives most), in stages: first names, problems
- * and the text columns that wrap early, to lines still read at a glance (WRAP_READABLE; such text to
- * its floor), while other text and an address or a URL keep their width (it breaks only at punctuation, which reads worse than wrapped
- * words); then addresses and URLs to such lines; then every column down to its floor. Widths are changed in place; when every column is at
- * its floor and the table is still too wide, the terminal wraps the row.
+ * each has above its target (a column far above it gives most), in stages:
+ * 1. names and problems to lines still read at a glance (WRAP_READABLE), and a text column that
+ *    wraps early to its floor; other text, addresses and URLs keep their width (an address breaks
+ *    only at punctuation, which reads worse than wrapped words);
+ * 2. addresses and URLs to such lines;
+ * 3. every column to its floor, a problem still on lines of WRAP_READABLE (`softFloors`);
+ * 4. every column to its floor.
+ * Widths are changed in place; when every column is at its floor and the table is still too wide, the
+ * terminal wraps the row.
  */
 function narrow(
   columns: readonly ColumnSpec[],
   widths: Map<number, number>,
   width: number,
   floors: readonly number[],
+  softFloors: readonly number[],
 ): void {
   const readable = (i: number, start: number) => Math.min(start, Math.max(floors[i] ?? start, WRAP_READABLE));
+  const atFloor = (i: number, start: number) => Math.min(start, floors[i] ?? start);
   const stages = [
     (i: number, start: number) => {
-      const kind = columns[i]?.kind;
-      if (kind === 'email') return start;
-      if (kind === 'text') return wrapsEarly(columns[i] as ColumnSpec) ? (floors[i] ?? start) : start;
+      const column = columns[i] as ColumnSpec;
+      if (column.kind === 'email') return start;
+      if (column.kind === 'text') return wrapsEarly(column) ? atFloor(i, start) : start;
       return readable(i, start);
     },
     (i: number, start: number) => (columns[i]?.kind === 'email' ? readable(i, start) : start),
-    (i: number, start: number) => Math.min(start, floors[i] ?? start),
+    (i: number, start: number) => Math.min(start, softFloors[i] ?? start),
+    atFloor,
   ];
   for (const target of stages) {
     const start = new Map(widths);

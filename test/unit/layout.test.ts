@@ -268,20 +268,29 @@ describe('wrapping rather than cutting (issue 21, third pass)', () => {
     [1001, 'Acme Ltd', 'info', 'no_running_campaign', 'none of its 1 campaign is running'],
   ];
 
-  it.each([60, 80, 100])(
-    'health at %i columns: company, name, severity, check and detail all stay',
-    (width) => {
-      const t = describeLayout(specs(HEALTH, problems), width);
-      expect(t.hidden).toEqual([]);
-      expect(t.shown.COMPANY).toBe(7);
-      expect(t.shown.SEVERITY).toBe(8);
-      expect(t.shown.CHECK).toBeGreaterThanOrEqual(11);
-      expect(t.shown.DETAIL).toBeGreaterThanOrEqual(12);
-      expect(t.used).toBeLessThanOrEqual(width);
-      // The detail, what the reader came for, gets at least as much room as the name.
-      if (width > 60) expect(t.shown.DETAIL).toBeGreaterThanOrEqual(t.shown.NAME ?? 0);
-    },
-  );
+  it.each([80, 100])('health at %i columns: company, name, severity, check and detail all stay', (width) => {
+    const t = describeLayout(specs(HEALTH, problems), width);
+    expect(t.hidden).toEqual([]);
+    expect(t.shown.COMPANY).toBe(7);
+    expect(t.shown.SEVERITY).toBe(8);
+    expect(t.shown.CHECK).toBeGreaterThanOrEqual(11);
+    expect(t.shown.DETAIL).toBeGreaterThanOrEqual(20);
+    expect(t.used).toBeLessThanOrEqual(width);
+    // The detail, what the reader came for, gets at least as much room as the name.
+    expect(t.shown.DETAIL).toBeGreaterThanOrEqual(t.shown.NAME ?? 0);
+  });
+
+  it('health at 60 columns: CHECK (it repeats the detail) goes before the detail wraps below 20 (second pass, finding 1)', () => {
+    const t = describeLayout(specs(HEALTH, problems), 60);
+    expect(t.hidden).toEqual(['CHECK']);
+    expect(t.shown.COMPANY).toBe(7);
+    expect(t.shown.SEVERITY).toBe(8);
+    expect(t.shown.DETAIL).toBeGreaterThanOrEqual(20);
+    expect(t.shown.NAME).toBeGreaterThanOrEqual(12);
+    expect(t.used).toBeLessThanOrEqual(60);
+    // Piped and --json keep it; with --columns it is shown, wrapped.
+    expect(fitTable(specs(HEALTH, problems), 60, { hideNone: true }).hidden).toEqual([]);
+  });
 
   const SUBSCRIBE: Def[] = [
     { header: 'company', kind: 'id', priority: 0 },
