@@ -71,6 +71,12 @@ const TEXT_FLOOR = 11;
 /** The narrowest a wrapped name, address or problem becomes: a few words a line. */
 const NAME_FLOOR = 12;
 /**
+ * A short text column that matters (a check's name, roles) is an identifier a reader greps for and
+ * passes to `jq`: up to this width it is kept whole once names and problems are readable (from about
+ * 100 columns), and wrapped only after that.
+ */
+const IDENTIFIER_MAX = 25;
+/**
  * The space a name or an address needs before other columns are hidden for it: the longest real names
  * and addresses fit, and one outlier (an 84-character name) does not hide a column for every row.
  */
@@ -90,7 +96,9 @@ function need(column: ColumnSpec): number {
   const full = natural(column);
   // A description is shown whole or hidden: wrapped on every row it would push the rows apart.
   if (column.kind === 'text')
-    return wrapsEarly(column) ? Math.min(full, Math.max(TEXT_NEED, column.header.length)) : full;
+    return wrapsEarly(column) && !identifier(column)
+      ? Math.min(full, Math.max(TEXT_NEED, column.header.length))
+      : full;
   if (essential(column.kind)) return Math.min(full, NAME_NEED);
   return full;
 }
@@ -123,6 +131,11 @@ function floor(column: ColumnSpec, tight = false): number {
  */
 function wrapsEarly(column: ColumnSpec): boolean {
   return column.kind === 'text' && column.priority <= KEPT_WHILE_WRAPPED;
+}
+
+/** A short text column that matters (`no_running_campaign`): whole while names and problems read well. */
+function identifier(column: ColumnSpec): boolean {
+  return wrapsEarly(column) && natural(column) <= IDENTIFIER_MAX;
 }
 
 /**
@@ -193,7 +206,17 @@ export function fitTable(
     }
   }
 
-  const widths = new Map(visible.map((i) => [i, needs[i] ?? 1]));
+  // Identifiers (a check) stay whole when names, problems, addresses and URLs still get readable
+  // lines beside them; else they wrap to their floor at once (a check cut at 17 is as broken as at 11).
+  const isIdentifier = (i: number) => identifier(columns[i] as ColumnSpec);
+  const wholeIdentifiers =
+    widthOf(
+      visible,
+      readable.map((w, i) => (isIdentifier(i) ? (needs[i] ?? w) : w)),
+    ) <= width;
+  const widths = new Map(
+    visible.map((i) => [i, (!wholeIdentifiers && isIdentifier(i) ? floors[i] : needs[i]) ?? 1]),
+  );
   const sum = () => total([...widths.values()]);
   if (sum() > width) {
     // 2. Still too wide: narrow columns (never below their floor, never an id or a count); their
@@ -224,7 +247,8 @@ export function fitTable(
  * each has above its target (a column far above it gives most), in stages:
  * 1. names and problems to lines still read at a glance (WRAP_READABLE), and a text column that
  *    wraps early to its floor; other text, addresses and URLs keep their width (an address breaks
- *    only at punctuation, which reads worse than wrapped words);
+ *    only at punctuation, which reads worse than wrapped words), and so do identifiers (a check:
+ *    fitTable has put them at their floor already when they cannot stay whole);
  * 2. addresses and URLs to such lines;
  * 3. every column to its floor, a problem still on lines of WRAP_READABLE (`softFloors`);
  * 4. every column to its floor.
@@ -243,7 +267,7 @@ function narrow(
   const stages = [
     (i: number, start: number) => {
       const column = columns[i] as ColumnSpec;
-      if (column.kind === 'email') return start;
+      if (column.kind === 'email' || identifier(column)) return start;
       if (column.kind === 'text') return wrapsEarly(column) ? atFloor(i, start) : start;
       return readable(i, start);
     },

@@ -292,6 +292,16 @@ describe('wrapping rather than cutting (issue 21, third pass)', () => {
     expect(fitTable(specs(HEALTH, problems), 60, { hideNone: true }).hidden).toEqual([]);
   });
 
+  it('health from 100 columns up: a check name (an identifier) whole; name and detail wrap instead (finding 2)', () => {
+    for (const width of [100, 120, 160]) {
+      const t = describeLayout(specs(HEALTH, problems), width);
+      expect(t.shown.CHECK, `width ${width}`).toBe('no_running_campaign'.length);
+      expect(t.used).toBeLessThanOrEqual(width);
+    }
+    // Narrower, it is all or nothing: wrapped to its floor, not cut one character short.
+    expect(describeLayout(specs(HEALTH, problems), 80).shown.CHECK).toBe(11);
+  });
+
   const SUBSCRIBE: Def[] = [
     { header: 'company', kind: 'id', priority: 0 },
     { header: 'event', kind: 'name', priority: 2 },
