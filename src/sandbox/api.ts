@@ -257,13 +257,14 @@ function bump(counts: Record<string, number>, account: string, by = 1): void {
 }
 
 /**
- * Waits `ms` as exactly as the event loop allows. A plain timer fires 1–2 ms late, which over 100
- * pages of 20 ms is a 10 % error in what the benchmark compares against: sleep to just before the
- * deadline, then yield until it has passed.
+ * Waits `ms` as exactly as the event loop allows. A plain timer fires up to a millisecond early or late,
+ * which over 100 pages of 20 ms is a 5 % error in what the benchmark compares against: sleep to 1 ms
+ * before the deadline, then yield until it has passed. (Yielding from 2 ms before cost twice the CPU for
+ * the same exactness: at 5 ms a request, 40 % of a core while requests were in flight.)
  */
 async function processingTime(ms: number, waits: Waits): Promise<void> {
   const deadline = performance.now() + ms;
-  if (ms > 3 && !(await waits.sleep(ms - 2))) throw new Error('the sandbox is closing');
+  if (ms > 2 && !(await waits.sleep(ms - 1))) throw new Error('the sandbox is closing');
   while (performance.now() < deadline) {
     if (waits.ended) throw new Error('the sandbox is closing');
     await new Promise((resolve) => setImmediate(resolve));
