@@ -11,6 +11,7 @@ import { settledWebhookWrites } from './lost-answer.js';
 import type { WebhookPort, WebhookReader } from './ports.js';
 import type { Target } from './targets.js';
 import { listedEvent } from './webhook-input.js';
+import { LookalikeNotes } from './webhook-lookalikes.js';
 
 export type WebhookAction = 'subscribe' | 'unsubscribe';
 
@@ -50,7 +51,7 @@ export interface WebhookChangeOutcome {
   rows: WebhookRow[];
   /** The failed rows, for the closing error. */
   failures: RowFailure[];
-  /** Look-alike URLs met (host case, a trailing slash): one warning each, with the accounts. */
+  /** Look-alike URLs met (host case, a trailing slash): one warning each, with the accounts (webhook-lookalikes.ts). */
   warnings: string[];
   /** Some accounts were not reached because the run was interrupted. */
   interrupted: boolean;
@@ -59,37 +60,6 @@ export interface WebhookChangeOutcome {
 /** Events compare case-insensitively; the URL compares exactly (the service stores the text). */
 export function hasWebhook(list: readonly Webhook[], event: string, url: string): boolean {
   return list.some((w) => w.event.toLowerCase() === event.toLowerCase() && w.target_url === url);
-}
-
-/**
- * The form in which look-alike URLs meet: the host in lower case (URL parsing does that) and no
- * trailing slash. Two URLs that differ only so are most likely one endpoint typed twice; the service
- * stores the text, so they are two subscriptions — a warning, never a match (as for names).
- */
-function looseUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.protocol}//${parsed.host}${parsed.pathname.replace(/\/+$/, '')}${parsed.search}`;
-  } catch {
-    return url;
-  }
-}
-
-/** The URLs subscribed to `event` that look like `url` without being it. */
-export function lookalikeUrls(list: readonly Webhook[], event: string, url: string): string[] {
-  const loose = looseUrl(url);
-  const found = list.filter(
-    (w) =>
-      w.event.toLowerCase() === event.toLowerCase() &&
-      w.target_url !== url &&
-      looseUrl(w.target_url) === loose,
-  );
-  return [...new Set(found.map((w) => w.target_url))];
-}
-
-/** "https://crm.example.com/h/ is not a URL subscribed to PROSPECT_REPLIED, but https://CRM.example.com/h is (company 1001); …" */
-export function lookalikeUrlWarning(url: string, event: string, existing: string, where: string): string {
-  return `${url} is not subscribed to ${listedEvent(event)} ${where}, but ${existing} is; URLs must match exactly (host case and a trailing slash count), so this makes a second subscription.`;
 }
 
 /** What each account of a fleet webhook command turns into: rows, from the account's own list. */
@@ -153,7 +123,8 @@ export async function eachAccount<R>(
 }
 
 export async function changeWebhooks(api: WebhookPort, change: WebhookChange): Promise<WebhookChangeOutcome> {
-  const lookalikes = new Map<string, string[]>();
+  const subscribe = change.action === 'subscribe';
+  const lookalikes = new LookalikeNotes(change.url, subscribe ? 'second-subscription' : 'stays');
   // A write whose answer was lost is settled by reading the account's webhooks again.
   const settledNotes: string[] = [];
   const changeRows = changeAccount(
@@ -169,35 +140,16 @@ export async function changeWebhooks(api: WebhookPort, change: WebhookChange): P
         error: rowError(error),
       })),
     withList: (target, present, fail) => {
-      if (change.action === 'subscribe') noteLookalikes(target, present);
+      for (const event of change.events) lookalikes.note(target, present, event);
       return changeRows(target, present, fail);
     },
   });
   const expected = change.targets.length * change.events.length;
-  const warnings = [...lookalikes].map(([key, accounts]) => {
-    const [event = '', existing = ''] = key.split('\n');
-    const where =
-      accounts.length === 1
-        ? `for ${accounts[0]}`
-        : `for ${accounts.length} accounts (${accounts.join(', ')})`;
-    return lookalikeUrlWarning(change.url, event, existing, where);
-  });
   return {
     ...outcome,
-    warnings: [...settledNotes, ...warnings],
+    warnings: [...settledNotes, ...lookalikes.warnings()],
     interrupted: outcome.rows.length < expected,
   };
-
-  function noteLookalikes(target: Target, present: readonly Webhook[]): void {
-    for (const event of change.events) {
-      if (hasWebhook(present, event, change.url)) continue;
-      for (const existing of lookalikeUrls(present, event, change.url)) {
-        const key = `${event}\n${existing}`;
-        const account = target.companyId === null ? 'this account' : `company ${target.companyId}`;
-        lookalikes.set(key, [...(lookalikes.get(key) ?? []), account]);
-      }
-    }
-  }
 }
 
 /** One account whose list was read: only what is missing (subscribe) or present (unsubscribe) is sent. */

@@ -24,6 +24,7 @@ import {
   hasWebhook,
 } from './webhook-changes.js';
 import { listedEvent } from './webhook-input.js';
+import { LookalikeNotes } from './webhook-lookalikes.js';
 
 type MoveResult =
   | 'moved'
@@ -56,7 +57,10 @@ export interface WebhookMove {
   signal?: AbortSignal | undefined;
 }
 
-export function moveWebhooks(api: WebhookPort, move: WebhookMove): Promise<AccountsOutcome<MoveRow>> {
+export async function moveWebhooks(
+  api: WebhookPort,
+  move: WebhookMove,
+): Promise<AccountsOutcome<MoveRow> & { warnings: string[] }> {
   const rowsFor = (
     target: Target,
     events: readonly (string | null)[],
@@ -68,11 +72,19 @@ export function moveWebhooks(api: WebhookPort, move: WebhookMove): Promise<Accou
       ...(error ? { error: rowError(error) } : {}),
     }));
   const named = move.events.length > 0 ? move.events : [null];
-  return eachAccount(api, move.targets, move, {
+  const lookalikes = new LookalikeNotes(move.from, 'not-moved');
+  const moveRows = moveAccount(api, move);
+  const outcome = await eachAccount(api, move.targets, move, {
     skipped: (target) => rowsFor(target, named, 'skipped-inactive'),
     unreadable: (target, error) => rowsFor(target, named, 'failed', error),
-    withList: moveAccount(api, move),
+    withList: (target, present, fail) => {
+      // A --from that only looks like a subscribed URL moves nothing: say so (the events given, else any).
+      const events = move.events.length > 0 ? move.events : present.map((w) => w.event);
+      for (const event of events) lookalikes.note(target, present, event);
+      return moveRows(target, present, fail);
+    },
   });
+  return { ...outcome, warnings: lookalikes.warnings() };
 }
 
 /** The events to look at in one account: those given, else those subscribed at --from or --to. */

@@ -365,6 +365,32 @@ describe('look-alike URLs (host case, a trailing slash)', () => {
     expect(rows(r.stdout).map((row) => row[3])).toEqual(['subscribed', 'subscribed']);
   });
 
+  it('unsubscribing or moving a look-alike: absent, nothing sent, and the same warning naming the URL that stays', async () => {
+    // Its own event and URL: the sandbox keeps the subscriptions of the tests before.
+    const hook = `${HOOK}/alike`;
+    await cli(`webhooks subscribe --event prospect_opt_out --company ${ACME} --url`, hook);
+    const before = posts().length;
+    const twin = 'https://CRM.example.com/hooks/woodpecker/alike/';
+    const un = await cli(`webhooks unsubscribe --event prospect_opt_out --company ${ACME} --url`, twin);
+    expect(un.code, un.stderr).toBe(0);
+    expect(rows(un.stdout)).toEqual([[String(ACME), 'PROSPECT_OPT_OUT', twin, 'absent']]);
+    expect(un.stderr.replace(/\s+/g, ' ')).toContain(
+      `warning: ${twin} is not subscribed to PROSPECT_OPT_OUT for company ${ACME}, but ${hook} is; URLs must match exactly (host case and a trailing slash count), so ${hook} stays subscribed.`,
+    );
+
+    const move = await cli(
+      `webhooks move --to https://new.example/h --company ${ACME} --company ${BLUE} --from`,
+      twin,
+    );
+    expect(move.code, move.stderr).toBe(0);
+    expect(move.stderr.replace(/\s+/g, ' ')).toContain(
+      `warning: ${twin} is not subscribed to PROSPECT_OPT_OUT for company ${ACME}, but ${hook} is; URLs must match exactly (host case and a trailing slash count), so ${hook} stays subscribed and was not moved.`,
+    );
+    expect(move.stderr).not.toContain(`company ${BLUE}`);
+    expect(posts()).toHaveLength(before);
+    expect(await listed(ACME)).toContain(`PROSPECT_OPT_OUT ${hook}`);
+  });
+
   it('plan warns about a look-alike URL in the file', async () => {
     await cli(`webhooks subscribe --event task_done --company ${ACME} --url`, HOOK);
     const file = join(scratch, 'lookalike.yaml');

@@ -82,6 +82,6 @@ function moveCommand(rt: Runtime, opts: MoveOptions): Promise<void> {
       settledWebhookWrites(api, (note) => notes.push(note)),
       move,
     );
-    return { ...outcome, warnings: notes };
+    return { ...outcome, warnings: [...notes, ...outcome.warnings] };
   });
 }
