@@ -92,6 +92,7 @@ thead th{font-size:12px;text-transform:uppercase;letter-spacing:.04em;color:var(
 tbody.client th{background:#f0f3f8;font-size:15px}
 tbody.client th .id{color:var(--muted);font-weight:400;margin-left:6px}
 .sev{display:inline-block;min-width:64px;font-weight:700;font-size:12px;text-transform:uppercase}
+table.problems thead th,table.problems td:nth-child(-n+2){white-space:nowrap;overflow-wrap:normal}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .ok{background:#fff;border:1px solid var(--line);border-radius:8px;padding:14px}
 .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(440px,1fr));gap:16px}

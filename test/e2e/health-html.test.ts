@@ -147,6 +147,38 @@ describe.skipIf(Boolean(CHROMIUM_MISSING))('health --html in headless Chromium',
     expect(pageRequests()).toEqual([]);
   });
 
+  it('on a desktop (1280 px and 800 px) the headers, severities and check names stay on one line each; DETAIL wraps', async () => {
+    // A copy with a script counts the cells whose text the browser laid out on more than one line.
+    const probe = join(tmp, 'probe-lines.html');
+    const measure = `<script>
+      // The lines of a cell: the distinct tops of the boxes of its text (an inline-block's own box aside).
+      const lines = (el) => { const tops = new Set(); const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+        for (let node = walk.nextNode(); node; node = walk.nextNode()) { const r = document.createRange();
+          r.selectNodeContents(node); for (const rect of r.getClientRects()) tops.add(Math.round(rect.top / 4)); }
+        return tops.size; };
+      const cells = (css) => [...document.querySelectorAll(css)];
+      const broken = cells('table.problems thead th, table.problems td:nth-child(-n+2)').filter((el) => lines(el) > 1);
+      const wrapped = cells('table.problems td:nth-child(3)').filter((el) => lines(el) > 1);
+      document.body.dataset.lines = broken.length + '/' + wrapped.length + '/' + document.documentElement.scrollWidth;
+    </script>`;
+    writeFileSync(probe, readFileSync(page, 'utf8').replace('</body>', `${measure}</body>`));
+    const measureAt = async (window: number) => {
+      const browser = await chromium();
+      await browser.open(`file://${probe}`, { width: window, height: 1600 });
+      const [broken, wrapped, scroll] = (
+        /data-lines="(\d+)\/(\d+)\/(\d+)"/.exec(await browser.dom())?.slice(1) ?? []
+      ).map(Number);
+      return { broken, wrapped, scroll };
+    };
+    const desktop = await measureAt(1280);
+    expect(desktop).toMatchObject({ broken: 0, scroll: 1280 });
+    const narrow = await measureAt(800);
+    expect(narrow).toMatchObject({ broken: 0, scroll: 800 });
+    // The page has long details (SMTP errors): at 800 px they take the lines the other columns do not.
+    expect(narrow.wrapped).toBeGreaterThan(0);
+    expect(pageRequests()).toEqual([]);
+  });
+
   it('the network check can fail: a page with one external image is caught', async () => {
     const control = join(tmp, 'control.html');
     writeFileSync(control, '<!doctype html><img src="http://images.example.invalid/pixel.png">');
