@@ -23,6 +23,7 @@ import {
   environmentHelp,
   environmentSection,
   globalOptionsBlock,
+  HELP_TOPIC,
   helpCommand,
   markOpenSet,
   markRequired,
@@ -83,7 +84,7 @@ export async function main(argv: string[], io: IO, transport?: Transport, host?:
     if (argv.length === 0) {
       const { overview } = await import('./output/overview.js');
       io.stdout.write(overview(program, commandsByGroup(), helpWidth(io.stdout)));
-    } else if (argv[0] === 'help' && argv[1] === 'environment' && argv.length === 2) {
+    } else if (argv[0] === 'help' && argv[1] === HELP_TOPIC && argv.length === 2) {
       io.stdout.write(wrapText(environmentHelp(program, configFile), helpWidth(io.stdout)));
     } else {
       await program.parseAsync(argv[0] === 'help' ? helpCommand(program, argv.slice(1)) : argv, {
@@ -200,5 +201,8 @@ export async function buildProgram(
   // The program's own help only (a subcommand's help lists the global options, not this section).
   if (configFile !== undefined) program.addHelpText('after', `\n${environmentSection(configFile)}`);
   await addCommands(program, run, only);
+  // `agency version` is no command (main answers it), but a typo of it deserves the suggestion; for
+  // the program alone (its subcommands keep the settings they copied).
+  program.configureOutput({ outputError: (text, write) => write(keepCloseSuggestion(text, ['version'])) });
   return program;
 }

@@ -6,7 +6,10 @@
  */
 import type { Command, Help, Option } from '@commander-js/extra-typings';
 import { UsageError } from '../errors.js';
-import { isNearMiss } from './suggest.js';
+import { isHelpTopicMiss } from './suggest.js';
+
+/** `agency help environment`: the one help topic that is not a command. */
+export const HELP_TOPIC = 'environment';
 
 /** The variables a user can set, as `agency --help` lists them. */
 const ENVIRONMENT: readonly [string, string][] = [
@@ -135,6 +138,8 @@ export function helpArguments(
     path.push(word);
     if (!next) {
       const candidates = at.commands.map((c) => c.name()).filter((name) => name !== 'help');
+      // `agency help environment` is a topic, not a command (src/cli.ts answers it).
+      if (at === program) candidates.push(HELP_TOPIC);
       return { unknown: path.join(' '), word, candidates };
     }
     at = next;
@@ -168,7 +173,7 @@ export function helpCommand(program: Command, args: readonly string[]): string[]
   const words = args.filter((word) => !word.startsWith('-'));
   const found = helpArguments(program, words);
   if ('argv' in found) return [...found.argv, ...args.filter((word) => word.startsWith('-'))];
-  const close = found.candidates.filter((name) => isNearMiss(found.word, name));
+  const close = found.candidates.filter((name) => isHelpTopicMiss(found.word, name));
   throw new UsageError(`unknown command '${found.unknown}'`, {
     hint: close.length
       ? `Did you mean ${close.join(' or ')}?`

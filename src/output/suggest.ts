@@ -35,18 +35,25 @@ export function isNearMiss(typed: string, candidate: string): boolean {
   return distance <= 2 && distance * 3 < Math.max(a.length, b.length);
 }
 
-const SUGGESTION = /^(error: unknown (?:command|option) '([^']*)')\n\(Did you mean (?:one of )?([^?]*)\?\)/;
+const UNKNOWN = /^(error: unknown (?:command|option) '([^']*)')(?:\n\(Did you mean (?:one of )?([^?]*)\?\))?/;
 
 /**
  * commander's error text with its suggestion kept only for the candidates that are near misses
- * ("(Did you mean companies?)"); the rest of the text is unchanged.
+ * ("(Did you mean companies?)"); the rest of the text is unchanged. `extra`: words that work where
+ * the typo was but that commander does not know as commands (`agency version`), offered when near.
  */
-export function keepCloseSuggestion(message: string): string {
-  const match = SUGGESTION.exec(message);
+export function keepCloseSuggestion(message: string, extra: readonly string[] = []): string {
+  const match = UNKNOWN.exec(message);
   if (!match) return message;
-  const [whole, head = '', typed = '', list = ''] = match;
-  const close = list.split(', ').filter((candidate) => isNearMiss(typed, candidate));
+  const [whole, head = '', typed = '', list] = match;
+  const candidates = [...(list === undefined ? [] : list.split(', ')), ...extra];
+  const close = [...new Set(candidates.filter((candidate) => isNearMiss(typed, candidate)))];
   const suggestion =
     close.length === 0 ? '' : `\n(Did you mean ${close.length > 1 ? 'one of ' : ''}${close.join(', ')}?)`;
   return head + suggestion + message.slice(whole.length);
+}
+
+/** A help topic the word may mean: a near miss, or a word it begins (`env` → environment). */
+export function isHelpTopicMiss(typed: string, candidate: string): boolean {
+  return isNearMiss(typed, candidate) || (typed.length >= 3 && candidate.startsWith(typed.toLowerCase()));
 }

@@ -58,6 +58,22 @@ describe('help that was asked for', () => {
     expect(sent(shared.h.sandbox)).toHaveLength(0);
   });
 
+  it('a typo of `version` or of the `environment` topic is suggested like a command', async () => {
+    const version = await shared.h.run(['verison']);
+    expect(version.code).toBe(2);
+    expect(version.stderr).toContain("unknown command 'verison'\n(Did you mean version?)");
+    // In a subcommand `version` is no word to suggest.
+    expect((await shared.h.run(['companies', 'verison'])).stderr).not.toContain('version?');
+    const env = await shared.h.run(['help', 'env']);
+    expect(env.code).toBe(2);
+    expect(env.stderr).toContain("unknown command 'env'");
+    expect(env.stderr).toContain('hint: Did you mean environment?');
+    const typo = await shared.h.run(['help', 'enviroment']);
+    expect(typo.stderr).toContain('hint: Did you mean environment?');
+    expect((await shared.h.run(['help', 'companies', 'env'])).stderr).not.toContain('environment');
+    expect(sent(shared.h.sandbox)).toHaveLength(0);
+  });
+
   it('fits an 80-column terminal: no help line of any command is longer than 80 characters', async () => {
     for (const words of [[], ...tree.map((c) => c.words)]) {
       const r = await shared.h.run([...words, '--help']);
