@@ -124,6 +124,9 @@ export function formatCounts(counts: Record<string, number>, order?: readonly st
 /**
  * A report with typical figures for `company`, to lay a terminal table out before the real reports
  * are in (src/output/row-stream.ts): the id and name are the company's; the rest is as wide as most.
+ * Its problems are one kind of problem, as most rows have at most: two kinds (34 characters) would
+ * hide ACTIVE and KEYS at 80 columns where a table of the real rows shows them (the last column takes
+ * the rest of the line anyway, and a longer real problem wraps within it).
  */
 export function typicalReport(company: Company): CompanyReport {
   return {
@@ -136,6 +139,6 @@ export function typicalReport(company: Company): CompanyReport {
     webhooks: { count: 2, events: ['CAMPAIGN_COMPLETED', 'PROSPECT_REPLIED'] },
     email_accounts: { count: 10, errors: 1 },
     campaigns: { count: 9, by_status: { RUNNING: 4, PAUSED: 2, STOPPED: 3 }, errors: 1 },
-    problems: ['2 mailbox errors', '2 account errors'],
+    problems: ['2 campaign errors'],
   };
 }

@@ -127,7 +127,8 @@ export interface FixedTable<T> {
 /**
  * A table whose layout is chosen before its rows arrive (a fleet read printing each row as it is
  * done): the widths come from `sample`, rows like the ones to come (the companies' ids and names are
- * known; the rest is a typical value); a later cell wider than its column wraps within it.
+ * known; the rest is a typical value); a later cell wider than its column wraps within it, and the
+ * last column reaches the edge of the terminal.
  */
 export function fixedTable<T>(
   sample: readonly T[],
@@ -138,8 +139,14 @@ export function fixedTable<T>(
 ): FixedTable<T> {
   const {
     headers,
-    layout: { shown, hidden },
+    layout: { shown: fitted, hidden },
   } = layoutFor(sample, columns, width, options);
+  // The last column takes the rest of the line: its real cells may be longer than the sample's, and
+  // nothing to its right needs aligning.
+  const before = fitted.slice(0, -1).reduce((sum, c) => sum + c.width + GAP, 0);
+  const shown = fitted.map((c, i) =>
+    i === fitted.length - 1 ? { ...c, width: Math.max(c.width, width - before) } : c,
+  );
   /** One line of the table from each column's text (plain, to measure) and what to print (coloured). */
   const line = (parts: readonly { plain: string; printed: string }[]) =>
     parts

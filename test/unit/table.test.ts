@@ -96,6 +96,15 @@ describe('fixedTable (a table printed a row at a time)', () => {
     );
   });
 
+  it("gives the last column the rest of the line: a real cell longer than the sample's wraps at the edge", () => {
+    const table = fixedTable(rows, columns.slice(0, 3), 60, plain);
+    const wider = { ...rows[0], owner: 'A much longer owner name than any in the sample' } as Company;
+    const printed = table.row(wider).split('\n');
+    // OWNER starts after ID (4) and NAME (30) and their gaps: 22 columns are left for it, not 12.
+    expect(printed[0]).toBe('1001  Acme Ltd                        A much longer owner');
+    expect(printed.map((line) => line.trim()).slice(1)).toEqual(['name than any in the', 'sample']);
+  });
+
   it('hides the same columns as the table printed whole', async () => {
     const whole = await renderTable(rows, columns, 40, plain);
     expect(whole.hidden.length).toBeGreaterThan(0);

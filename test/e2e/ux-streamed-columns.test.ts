@@ -1,0 +1,75 @@
+/**
+ * A streamed terminal table (inventory of more than 20 companies, laid out before its rows are in)
+ * and a table fitted to its real rows show the same columns for the same names, at 80, 100 and 200
+ * columns (second new-user pass, findings 4 and 5). Read back in real terminals (tmux).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
+import { type AgencyTerminals, startAgencyTerminals } from '../helpers/agency-terminals.js';
+import { type Harness, startHarness } from '../helpers/cli.js';
+import { lines } from '../helpers/core.js';
+import { TMUX_MISSING } from '../helpers/tmux.js';
+
+const WIDTHS = [80, 100, 200] as const;
+/** More than 20 companies: the terminal table is printed a row at a time (inventory --help). */
+const STREAMED = 21;
+let h: Harness;
+let terminals: AgencyTerminals;
+
+interface Report {
+  id: number;
+  name: string;
+  problems: string[];
+}
+
+beforeAll(async () => {
+  h = await startHarness({}, { inProcess: true });
+  terminals = await startAgencyTerminals(h.configDir, WIDTHS);
+});
+afterAll(async () => {
+  await terminals?.close();
+  await h?.close();
+});
+
+/** The column headers of a table's header line. */
+function headers(output: string): string[] {
+  return (lines(output)[0] ?? '').trim().split(/ {2,}/);
+}
+
+describe.skipIf(Boolean(TMUX_MISSING))(
+  TMUX_MISSING ? `streamed tables (skipped: ${TMUX_MISSING})` : 'streamed tables in a terminal',
+  () => {
+    it.each([80, 100])(
+      'inventory at %i columns: the same columns streamed or not, given the same names (finding 4)',
+      async (width) => {
+        const json = await h.run(['inventory', '--limit', String(STREAMED), '--json']);
+        const reports = JSON.parse(json.stdout) as Report[];
+        const longest = reports.reduce((a, b) => (b.name.length > a.name.length ? b : a));
+        // Four of the same companies, the longest name among them, each with one kind of problem at most
+        // (a column empty in every row would be hidden first: the three others have one).
+        const short = (r: Report) => r.problems.join(', ').length <= '2 campaign errors'.length;
+        expect(short(longest)).toBe(true);
+        const others = reports.filter((r) => r !== longest && r.problems.length > 0 && short(r));
+        const few = [longest, ...others.slice(0, 3)];
+        const fitted = await terminals
+          .at(width)
+          .run(`agency inventory ${few.map((r) => `--company ${r.id}`).join(' ')}`);
+        const streamed = await terminals.at(width).run(`agency inventory --limit ${STREAMED}`);
+        // Named, an inactive company is a failure (exit 5); its row is printed all the same.
+        expect([0, 5]).toContain(fitted.exit);
+        expect(streamed.exit).toBe(0);
+        expect(headers(streamed.output), streamed.output).toEqual(headers(fitted.output));
+        expect(headers(streamed.output)).toEqual(expect.arrayContaining(['ID', 'NAME', 'ACTIVE', 'KEYS']));
+      },
+    );
+
+    it('inventory of the whole agency at 80 columns keeps ACTIVE and KEYS beside the longest name', async () => {
+      const longest = Math.max(...h.sandbox.store.companies(MAIN_AGENCY_ID).map((c) => c.name.length));
+      expect(longest).toBeGreaterThan(30);
+      const { output, exit } = await terminals.at(80).run('agency inventory');
+      expect(exit).toBe(0);
+      expect(headers(output)).toEqual(['ID', 'NAME', 'ACTIVE', 'KEYS', 'PROBLEMS']);
+      for (const line of lines(output)) expect(line.length).toBeLessThanOrEqual(80);
+    });
+  },
+);
