@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
 import { BIN, type Harness, jsonError, startHarness } from '../helpers/cli.js';
 
@@ -72,7 +72,10 @@ describe('Ctrl-C', () => {
   });
 
   it('during a bulk create: exit 130, nothing sent after the interruption, nothing created twice', async () => {
-    h.sandbox.reset();
+    // A sandbox of a dozen companies: the create reads the existing names first, and ten slow pages of
+    // them would only delay the first creation by seconds.
+    const h = await startHarness({ latencyMs: 300, seed: { companies: 12 } });
+    onTestFinished(() => h.close());
     const names = Array.from({ length: 25 }, (_, i) => `Interrupted Co ${i + 1}`);
     const run = h.spawn(['companies', 'create', '--file', '-'], { input: `${names.join('\n')}\n` });
     await waitFor('the first creation request arrived', () => h.requests().some((q) => q.method === 'POST'));
