@@ -7,6 +7,7 @@
  */
 import type { Company } from '../api/types.js';
 import { AgencyError, InterruptedError } from '../errors.js';
+import { ListCell } from '../output/text.js';
 import {
   type CampaignSummary,
   type MailboxSummary,
@@ -106,19 +107,19 @@ export function reportParts(report: CompanyReport): Part<unknown>[] {
 }
 
 /** A table cell for a part: its rendering, or `inactive` (409) / `error <status>`. */
-export function showPart<T>(value: Part<T>, render: (v: T) => string): string {
+export function showPart<T>(value: Part<T>, render: (v: T) => string | ListCell): string | ListCell {
   if (isPartFailure(value)) {
     return value.error.status === 409 ? 'inactive' : `error ${value.error.status ?? ''}`.trim();
   }
   return render(value);
 }
 
-/** {SMTP: 2, IMAP: 1} → "IMAP:1,SMTP:2"; zero counts left out (one cell, stable order). */
-export function formatCounts(counts: Record<string, number>, order?: readonly string[]): string {
+/** {SMTP: 2, IMAP: 1} → IMAP:1,SMTP:2 (`IMAP:1; SMTP:2` in CSV); zero counts left out (one cell, stable order). */
+export function formatCounts(counts: Record<string, number>, order?: readonly string[]): ListCell {
   const keys = Object.keys(counts).filter((key) => (counts[key] ?? 0) > 0);
   const rank = (key: string) => (order?.includes(key) ? order.indexOf(key) : Number.MAX_SAFE_INTEGER);
   keys.sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
-  return keys.map((key) => `${key}:${counts[key]}`).join(',');
+  return new ListCell(keys.map((key) => `${key}:${counts[key]}`));
 }
 
 /**

@@ -5,7 +5,8 @@
  * How values become CSV fields (also in the README):
  * - null and undefined (a field the service left out) → an empty field;
  * - booleans → `true` / `false`, numbers as JavaScript prints them;
- * - an array of plain values → its items joined with `; ` (webhook events, mailbox types);
+ * - a list cell (webhook events, mailbox types, roles: ListCell) or an array of plain values → its
+ *   items joined with `; ` (a table and piped rows join them with a comma);
  * - any other object → its JSON text;
  * - a field is quoted when it holds a comma, a double quote (doubled), CR or LF, or starts or ends
  *   with a space (spreadsheets would trim it). Lines end in CRLF, as RFC 4180 says; the header row
@@ -13,10 +14,12 @@
  */
 import { ExactInteger, stringifyExact } from '../api/json.js';
 import { UsageError } from '../errors.js';
+import { ListCell } from './text.js';
 
 export function csvValue(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (typeof value === 'string') return value;
+  if (value instanceof ListCell) return value.items.join('; ');
   if (Array.isArray(value) && value.every((v) => v === null || typeof v !== 'object'))
     return value.map((v) => (v === null || v === undefined ? '' : String(v))).join('; ');
   if (typeof value === 'object' && !(value instanceof ExactInteger)) return stringifyExact(value);

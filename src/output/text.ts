@@ -53,15 +53,29 @@ export function terminalSafe(text: string): string {
   return text.replace(ESCAPE_SEQUENCE, '').replace(CONTROL, (c) => (c === '\t' || c === '\n' ? c : ''));
 }
 
+/**
+ * A cell that holds a list of values (webhook events, mailbox types, roles): joined with `separator`
+ * in a table and in piped rows, and with `; ` in CSV (docs/output.md), so that a spreadsheet user
+ * can split the cell on "; " whatever the values hold.
+ */
+export class ListCell {
+  constructor(
+    readonly items: readonly string[],
+    readonly separator = ',',
+  ) {}
+}
+
 /** One cell of one line: also folds tabs and newlines to spaces so rows stay rows. */
 export function cellText(value: unknown): string {
   if (value === undefined || value === null) return '';
   const text =
     typeof value === 'string'
       ? value
-      : typeof value === 'object' && !(value instanceof ExactInteger)
-        ? stringifyExact(value)
-        : String(value);
+      : value instanceof ListCell
+        ? value.items.join(value.separator)
+        : typeof value === 'object' && !(value instanceof ExactInteger)
+          ? stringifyExact(value)
+          : String(value);
   return terminalSafe(text).replace(/[\t\r\n]+/g, ' ');
 }
 

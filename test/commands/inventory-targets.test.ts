@@ -89,6 +89,28 @@ describe('inventory targets', () => {
     }
   });
 
+  it('--csv joins a list cell with "; " (docs/output.md), piped rows and the table with a comma', async () => {
+    const json = await h.run(['inventory', '--company', '1001', '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    const [report] = JSON.parse(json.stdout) as {
+      webhooks: { events: string[] };
+      mailboxes: { types: Record<string, number> };
+    }[];
+    const events = report?.webhooks.events ?? [];
+    const types = Object.entries(report?.mailboxes.types ?? {})
+      .map(([type, n]) => `${type}:${n}`)
+      .sort();
+    // Two or more of each, or the separator is not seen.
+    expect(events.length).toBeGreaterThan(1);
+    expect(types.length).toBeGreaterThan(1);
+    const columns = ['--columns', 'id,webhooks,mailbox_types'];
+    const csv = await h.run(['inventory', '--company', '1001', '--csv', ...columns]);
+    expect(csv.code, csv.stderr).toBe(0);
+    expect(csv.stdout).toBe(`id,webhooks,mailbox_types\r\n1001,${events.join('; ')},${types.join('; ')}\r\n`);
+    const piped = await h.run(['inventory', '--company', '1001', ...columns]);
+    expect(piped.stdout).toBe(`1001\t${events.join(',')}\t${types.join(',')}\n`);
+  });
+
   it('--file of ids and names (comments and blank lines skipped), also from stdin', async () => {
     const [a, b, c] = active().slice(10, 13);
     if (!a || !b || !c) throw new Error('seed too small');

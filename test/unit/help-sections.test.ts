@@ -32,7 +32,8 @@ describe('help sections', () => {
     expect(helpArguments(program, ['nosuch'])).toEqual({
       unknown: 'nosuch',
       word: 'nosuch',
-      candidates: ['companies', 'me'],
+      // The topic of `agency help environment` is offered at the top only.
+      candidates: ['companies', 'me', 'environment'],
     });
     expect(helpArguments(program, ['companies', 'nosuch', 'x'])).toMatchObject({
       unknown: 'companies nosuch',

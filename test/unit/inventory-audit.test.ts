@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/errors.js';
 import { auditCompany, formatCounts, type InventoryReader, showPart } from '../../src/fleet/inventory.js';
+import { cellText } from '../../src/output/text.js';
 
 const company = { id: 7, name: 'Acme Ltd', owner: 'Olivia', active: true };
 
@@ -89,10 +90,11 @@ describe('auditCompany', () => {
 
 describe('formatCounts', () => {
   it('leaves out zeros and follows the given order, others after it by name', () => {
-    expect(
-      formatCounts({ PAUSED: 1, RUNNING: 2, DRAFT: 0, ARCHIVED: 1 }, ['RUNNING', 'DRAFT', 'PAUSED']),
-    ).toBe('RUNNING:2,PAUSED:1,ARCHIVED:1');
-    expect(formatCounts({ SMTP: 2, IMAP: 1 })).toBe('IMAP:1,SMTP:2');
-    expect(formatCounts({})).toBe('');
+    const text = (counts: Record<string, number>, order?: string[]) => cellText(formatCounts(counts, order));
+    expect(text({ PAUSED: 1, RUNNING: 2, DRAFT: 0, ARCHIVED: 1 }, ['RUNNING', 'DRAFT', 'PAUSED'])).toBe(
+      'RUNNING:2,PAUSED:1,ARCHIVED:1',
+    );
+    expect(text({ SMTP: 2, IMAP: 1 })).toBe('IMAP:1,SMTP:2');
+    expect(text({})).toBe('');
   });
 });

@@ -5,6 +5,7 @@ import { collect, paginate } from '../../api/paginate.js';
 import type { CompanyUser } from '../../api/types.js';
 import { companyIdFor, parseCompanyRef } from '../../fleet/resolve.js';
 import { progressLine } from '../../output/progress.js';
+import { ListCell } from '../../output/text.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { helpText, type Run } from '../command.js';
@@ -39,7 +40,7 @@ const columns: Column<CompanyUser>[] = [
   { header: 'id', value: (u) => u.id },
   { header: 'name', value: (u) => u.name },
   { header: 'email', value: (u) => u.email },
-  { header: 'roles', value: (u) => (Array.isArray(u.roles) ? u.roles.join(',') : u.roles), priority: 1 },
+  { header: 'roles', value: (u) => (Array.isArray(u.roles) ? new ListCell(u.roles) : u.roles), priority: 1 },
 ];
 
 async function listUsers(

@@ -11,6 +11,7 @@ import { checkGuestEmail, permissionsOf, readGuests, samePermissions } from '../
 import { companyIdFor, parseCompanyRef } from '../../fleet/resolve.js';
 import { parseCompanyId } from '../../input/parse.js';
 import { NOUNS, plural } from '../../output/summary.js';
+import { ListCell } from '../../output/text.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { collectValues, helpText, type Run } from '../command.js';
@@ -64,7 +65,7 @@ interface PermissionRow {
 const columns: Column<PermissionRow>[] = [
   { header: 'id', value: (r) => r.id, kind: 'id' },
   { header: 'email', value: (r) => r.email, kind: 'email' },
-  { header: 'permissions', value: (r) => r.permissions.join(',') },
+  { header: 'permissions', value: (r) => new ListCell(r.permissions) },
   { header: 'result', value: (r) => r.result, kind: 'count' },
 ];
 

@@ -36,6 +36,7 @@ import { activeStyle } from '../../output/columns.js';
 import { progressLine } from '../../output/progress.js';
 import { rowStream } from '../../output/row-stream.js';
 import { listedWhere, NOUNS, plural } from '../../output/summary.js';
+import { ListCell } from '../../output/text.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { collectValues, helpText, type Run } from '../command.js';
@@ -114,7 +115,7 @@ const columns: Column<CompanyReport>[] = [
     kind: 'count',
     priority: 3,
   },
-  { header: 'webhooks', value: (r) => showPart(r.webhooks, (w) => w.events.join(',')), priority: 3 },
+  { header: 'webhooks', value: (r) => showPart(r.webhooks, (w) => new ListCell(w.events)), priority: 3 },
   {
     header: 'email accounts',
     aliases: ['accounts'],
@@ -134,7 +135,7 @@ const columns: Column<CompanyReport>[] = [
     priority: 3,
   },
   // Last, so that the fields of piped rows keep their places.
-  { header: 'problems', value: (r) => r.problems.join(', ') },
+  { header: 'problems', value: (r) => new ListCell(r.problems, ', ') },
 ];
 
 export async function inventory(rt: Runtime, opts: InventoryOptions): Promise<void> {
