@@ -14,10 +14,13 @@
  * - problem: an error or what is wrong with the row: essential like a name (hidden only when no row
  *   has one);
  * - text: a short column a reader filters on (roles, a check: priority 1) wraps to a few characters;
- *   a description (an owner, a type, a list of events) is shown whole or hidden;
+ *   a description (an owner, a type) is shown whole or hidden;
+ * - list: a description that is a list of short items (webhook events, campaigns by status): up to
+ *   LIST_NEED wide, wrapped after its commas beyond that, so that a long list never hides an error
+ *   column (a streamed table, laid out from a typical list, wraps it alike);
  * - count: a number under a long header: shown whole, or hidden as a whole.
  */
-export type CellKind = 'id' | 'name' | 'email' | 'problem' | 'text' | 'count';
+export type CellKind = 'id' | 'name' | 'email' | 'problem' | 'text' | 'list' | 'count';
 
 /** The kinds a reader came for: they wrap, and counters and descriptions are hidden for them first. */
 function essential(kind: CellKind): boolean {
@@ -76,6 +79,8 @@ const NAME_FLOOR = 12;
  * 100 columns), and wrapped only after that.
  */
 const IDENTIFIER_MAX = 25;
+/** The width a list (of webhook events) has before it wraps: two event names and a comma. */
+const LIST_NEED = 35;
 /**
  * The space a name or an address needs before other columns are hidden for it: the longest real names
  * and addresses fit, and one outlier (an 84-character name) does not hide a column for every row.
@@ -100,6 +105,7 @@ function need(column: ColumnSpec): number {
       ? Math.min(full, Math.max(TEXT_NEED, column.header.length))
       : full;
   if (essential(column.kind)) return Math.min(full, NAME_NEED);
+  if (column.kind === 'list') return Math.min(full, Math.max(LIST_NEED, column.header.length));
   return full;
 }
 
@@ -118,6 +124,7 @@ function floor(column: ColumnSpec, tight = false): number {
       // Whole, header included: `COMPANY`, not `COM…`.
       return tight ? Math.max(1, column.content, header) : full;
     case 'text':
+    case 'list':
       return Math.min(full, Math.max(TEXT_FLOOR, header));
     default:
       return Math.min(full, Math.max(NAME_FLOOR, header));
@@ -169,7 +176,7 @@ export function fitTable(
   const softFloors = columns.map((c, i) => softFloor(c, floors[i] ?? 1));
   const readable = columns.map((c, i) => {
     if (essential(c.kind)) return Math.min(natural(c), WRAP_READABLE);
-    return wrapsEarly(c) ? (floors[i] ?? 1) : natural(c);
+    return (wrapsEarly(c) ? floors[i] : needs[i]) ?? 1;
   });
   const widthOf = (indexes: readonly number[], of: readonly number[] = needs) =>
     total(indexes.map((i) => of[i] ?? 0));
@@ -268,6 +275,7 @@ function narrow(
     (i: number, start: number) => {
       const column = columns[i] as ColumnSpec;
       if (column.kind === 'email' || identifier(column)) return start;
+      if (column.kind === 'list') return start;
       if (column.kind === 'text') return wrapsEarly(column) ? atFloor(i, start) : start;
       return readable(i, start);
     },

@@ -26,6 +26,7 @@ const DEFAULT_PRIORITY: Record<CellKind, number> = {
   email: 0,
   problem: 0,
   text: 2,
+  list: 4,
   count: 3,
 };
 

@@ -125,8 +125,9 @@ const BREAK_AFTER = new Set(['/', '@', '.', ',', '_', '-', '?', '&', '=', ':', '
 
 /**
  * Text on lines of at most `width` columns, for a table cell that is too narrow to hold it: broken
- * at a space (which is dropped) where there is one; a long word (an address, a URL) after one of its
- * punctuation marks; else at the width. Nothing is lost: joined again, the lines are the text.
+ * at a space (which is dropped) where there is one; a list after a comma; a long word (an address, a
+ * URL) after one of its punctuation marks; else at the width. A word is broken only when it is longer
+ * than the line. Nothing is lost: joined again, the lines are the text.
  */
 export function wrapToWidth(text: string, width: number): string[] {
   if (displayWidth(text) <= width || width <= 0) return [text];
@@ -146,6 +147,10 @@ export function wrapToWidth(text: string, width: number): string[] {
     // A space just after what fits is a break too: "Acme Ltd" at width 4 → "Acme", "Ltd".
     for (let i = Math.min(fit, rest.length - 1); i > 0 && cut < 0; i--) {
       if (rest[i] === ' ') [cut, skip] = [i, 1];
+    }
+    // A list (`CAMPAIGN_COMPLETED,PROSPECT_REPLIED`) breaks between its items before inside one.
+    for (let i = fit; i > 1 && cut < 0; i--) {
+      if (rest[i - 1] === ',') cut = i;
     }
     for (let i = fit; i > 1 && cut < 0; i--) {
       if (BREAK_AFTER.has(rest[i - 1] as string)) cut = i;

@@ -8,6 +8,7 @@ import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
 import { type AgencyTerminals, startAgencyTerminals } from '../helpers/agency-terminals.js';
 import { type Harness, startHarness } from '../helpers/cli.js';
 import { lines } from '../helpers/core.js';
+import { readTable, wholeText } from '../helpers/table-text.js';
 import { TMUX_MISSING } from '../helpers/tmux.js';
 
 const WIDTHS = [80, 100, 200] as const;
@@ -70,6 +71,44 @@ describe.skipIf(Boolean(TMUX_MISSING))(
       expect(exit).toBe(0);
       expect(headers(output)).toEqual(['ID', 'NAME', 'ACTIVE', 'KEYS', 'PROBLEMS']);
       for (const line of lines(output)) expect(line.length).toBeLessThanOrEqual(80);
+    });
+
+    it('inventory at 200 columns: a long webhook list wraps, no error column is hidden for it (finding 5)', async () => {
+      const first = h.sandbox.store.companies(MAIN_AGENCY_ID)[0];
+      for (const event of ['prospect_bounced', 'prospect_opt_out', 'email_opened']) {
+        const r = await h.run([
+          'webhooks',
+          'subscribe',
+          '--event',
+          event,
+          '--url',
+          'https://hooks.example.com/crm',
+          '--company',
+          String(first?.id),
+        ]);
+        expect(r.code, r.stderr).toBe(0);
+      }
+      const json = await h.run(['inventory', '--company', String(first?.id), '--json']);
+      const events =
+        (JSON.parse(json.stdout) as { webhooks: { events: string[] } }[])[0]?.webhooks.events ?? [];
+      expect(events.join(',').length).toBeGreaterThan(70);
+      const fitted = await terminals.at(200).run('agency inventory --limit 4');
+      const streamed = await terminals.at(200).run(`agency inventory --limit ${STREAMED}`);
+      for (const { output, exit } of [fitted, streamed]) {
+        expect(exit).toBe(0);
+        expect(headers(output), output).toEqual(
+          expect.arrayContaining(['WEBHOOKS', 'MAILBOX ERRORS', 'CAMPAIGN ERRORS', 'PROBLEMS']),
+        );
+        const table = readTable(output, ['ID', 'WEBHOOKS']);
+        const cell = table.rows[0]?.WEBHOOKS;
+        // Whole, on more than one line, broken between events.
+        expect(wholeText(cell, events.join(',')), output).toBe(true);
+        expect(cell?.length, output).toBeGreaterThan(1);
+        for (const line of cell ?? []) expect(line).toMatch(/^[A-Z_]+(,[A-Z_]+)*,?$/);
+        for (const line of lines(output)) expect(line.length).toBeLessThanOrEqual(200);
+      }
+      // The two layouts agree.
+      expect(headers(streamed.output)).toEqual(headers(fitted.output));
     });
   },
 );

@@ -356,6 +356,34 @@ describe('wrapping rather than cutting (issue 21, third pass)', () => {
     expect(t.used).toBeLessThanOrEqual(60);
   });
 
+  it('a long list (webhook events) wraps at 35 columns before an error count is hidden for it (finding 5)', () => {
+    const inventory = specs(
+      [
+        { header: 'id', kind: 'id', priority: 0 },
+        { header: 'name', kind: 'name', priority: 0 },
+        { header: 'mailbox errors', kind: 'count', priority: 3 },
+        { header: 'webhooks', kind: 'list', priority: 4 },
+        { header: 'campaign errors', kind: 'count', priority: 3 },
+        { header: 'problems', kind: 'problem', priority: 0 },
+      ],
+      [
+        [
+          1001,
+          'Acme Ltd',
+          0,
+          'CAMPAIGN_COMPLETED,EMAIL_OPENED,PROSPECT_BOUNCED,PROSPECT_OPT_OUT',
+          1,
+          '1 campaign error',
+        ],
+      ],
+    );
+    const t = describeLayout(inventory, 102);
+    expect(t.hidden).toEqual([]);
+    expect(t.shown.WEBHOOKS).toBe(35);
+    // Narrower, the list goes before the error counts.
+    expect(describeLayout(inventory, 80).hidden).toEqual(['WEBHOOKS']);
+  });
+
   it('with --columns (hideNone) columns wrap, headers too, and only what cannot fit then is hidden', () => {
     const columns = specs(COMPANY_COLUMNS, COMPANIES);
     expect(fitTable(columns, 80).hidden).toEqual(['EMAIL SLOTS', 'LINKEDIN SLOTS']);

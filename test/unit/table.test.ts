@@ -134,6 +134,22 @@ describe('wrapToWidth (a cell too long for its column)', () => {
     expect(wrapToWidth('no_running_campaign', 11)).toEqual(['no_running_', 'campaign']);
   });
 
+  it('breaks a list between its items before inside one', () => {
+    expect(wrapToWidth('CAMPAIGN_COMPLETED,PROSPECT_BOUNCED,PROSPECT_REPLIED', 35)).toEqual([
+      'CAMPAIGN_COMPLETED,',
+      'PROSPECT_BOUNCED,PROSPECT_REPLIED',
+    ]);
+  });
+
+  it('never splits a word that fits the line', () => {
+    const text = 'hello@lighthouse.example (SMTP): SMTP authentication failed: 535 5.7.8 Username';
+    for (let width = 14; width <= 40; width++) {
+      const printed = wrapToWidth(text, width).flatMap((line) => line.split(' '));
+      for (const word of text.split(' '))
+        if (word.length <= width) expect(printed, `width ${width}`).toContain(word);
+    }
+  });
+
   it('breaks a word with nowhere to break at the width, and measures wide characters', () => {
     expect(wrapToWidth('abcdefghij', 4)).toEqual(['abcd', 'efgh', 'ij']);
     const lines = wrapToWidth('東京ロボティクス株式会社', 10);

@@ -105,7 +105,7 @@ const columns: Column<CompanyReport>[] = [
     header: 'mailbox types',
     field: 'mailboxes.types',
     value: (r) => showPart(r.mailboxes, (m) => formatCounts(m.types)),
-    priority: 4,
+    kind: 'list',
   },
   {
     header: 'mailbox errors',
@@ -115,7 +115,9 @@ const columns: Column<CompanyReport>[] = [
     kind: 'count',
     priority: 3,
   },
-  { header: 'webhooks', value: (r) => showPart(r.webhooks, (w) => new ListCell(w.events)), priority: 3 },
+  // Descriptive lists (priority 4): hidden before any counter, wrapped after their commas beyond 35
+  // columns rather than hiding an error column.
+  { header: 'webhooks', value: (r) => showPart(r.webhooks, (w) => new ListCell(w.events)), kind: 'list' },
   {
     header: 'email accounts',
     aliases: ['accounts'],
@@ -125,7 +127,7 @@ const columns: Column<CompanyReport>[] = [
   {
     header: 'campaigns',
     value: (r) => showPart(r.campaigns, (c) => formatCounts(c.by_status, CAMPAIGN_STATUSES)),
-    priority: 4,
+    kind: 'list',
   },
   {
     header: 'campaign errors',
