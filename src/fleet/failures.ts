@@ -31,10 +31,12 @@ export interface RowFailure extends RowError {
   /** What failed: a company id, or a name where there is no id. */
   subject: string | number;
   exitCode: ExitCode;
+  /** The words the closing summary groups it under, when the request's own would hide what it left behind. */
+  reason?: string;
 }
 
-export function rowFailure(subject: string | number, error: AgencyError): RowFailure {
-  return { subject, exitCode: error.exitCode, ...rowError(error) };
+export function rowFailure(subject: string | number, error: AgencyError, reason?: string): RowFailure {
+  return { subject, exitCode: error.exitCode, ...rowError(error), ...(reason ? { reason } : {}) };
 }
 
 /**
@@ -68,7 +70,7 @@ export function rowsFailed(
   { grouped = true }: { grouped?: boolean } = {},
 ): PartialFailureError {
   const reasons = grouped
-    ? groupFailures(failures.map((f) => ({ subject: f.subject, reason: failureReason(f) })))
+    ? groupFailures(failures.map((f) => ({ subject: f.subject, reason: f.reason ?? failureReason(f) })))
     : [];
   return new PartialFailureError(
     [headline, ...reasons.map((line) => `  ${line}`)].join('\n'),

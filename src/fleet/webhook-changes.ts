@@ -68,8 +68,15 @@ export interface AccountWork<R> {
   skipped(target: Target): R[];
   /** Its list could not be read (the service's answer, or the network). */
   unreadable(target: Target, error: AgencyError): R[];
-  /** The rows of an account whose list was read; `fail` counts a failed row for the closing error. */
-  withList(target: Target, present: Webhook[], fail: (error: AgencyError) => void): Promise<R[]>;
+  /**
+   * The rows of an account whose list was read; `fail` counts a failed row for the closing error
+   * (`reason`: the words it is grouped under there, when the error's own would mislead).
+   */
+  withList(
+    target: Target,
+    present: Webhook[],
+    fail: (error: AgencyError, reason?: string) => void,
+  ): Promise<R[]>;
 }
 
 export interface AccountsOutcome<R> {
@@ -96,8 +103,8 @@ export async function eachAccount<R>(
     async (target): Promise<{ rows: R[]; failures: RowFailure[] } | undefined> => {
       // Failures per account, flattened in the targets' order (not the order accounts finished in).
       const failures: RowFailure[] = [];
-      const fail = (error: AgencyError) =>
-        failures.push(rowFailure(target.companyId ?? 'this account', error));
+      const fail = (error: AgencyError, reason?: string) =>
+        failures.push(rowFailure(target.companyId ?? 'this account', error, reason));
       if (target.skipInactive) return { rows: work.skipped(target), failures };
       let present: Webhook[];
       try {

@@ -6,13 +6,15 @@
  * - fewer than 3 URLs: subscribe --to first, then unsubscribe --from (never a moment without either);
  * - already 3: unsubscribe --from first (else the subscribe is refused), then subscribe --to; if that
  *   fails, subscribe --from again and report the row `restored` (a failure for the exit code); if even
- *   that fails, the row is `failed` and its message names the subscription now missing.
+ *   that fails, the row is `failed`, the account has lost the event's hook, and every form of the
+ *   report says so (its message, a terminal's reason, the closing summary), not the service's words alone.
  *
  * Reads first, so a second run sends nothing (`already-moved`, or `absent`).
  */
 import { MAX_URLS_PER_EVENT } from '../api/endpoints.js';
 import type { Webhook } from '../api/types.js';
 import type { AgencyError } from '../errors.js';
+import { serviceDetail } from '../output/summary.js';
 import { isRowFailure, type RowError, rowError } from './failures.js';
 import type { WebhookPort } from './ports.js';
 import type { Target } from './targets.js';
@@ -57,10 +59,16 @@ export interface WebhookMove {
   signal?: AbortSignal | undefined;
 }
 
-export async function moveWebhooks(
-  api: WebhookPort,
-  move: WebhookMove,
-): Promise<AccountsOutcome<MoveRow> & { warnings: string[] }> {
+export interface MoveOutcome extends AccountsOutcome<MoveRow> {
+  warnings: string[];
+  /**
+   * The rows whose account is now subscribed at neither URL (--from removed, --to refused, --from
+   * refused again), each with the words a terminal shows as its reason in place of the service's.
+   */
+  lost: Map<MoveRow, string>;
+}
+
+export async function moveWebhooks(api: WebhookPort, move: WebhookMove): Promise<MoveOutcome> {
   const rowsFor = (
     target: Target,
     events: readonly (string | null)[],
@@ -73,7 +81,8 @@ export async function moveWebhooks(
     }));
   const named = move.events.length > 0 ? move.events : [null];
   const lookalikes = new LookalikeNotes(move.from, 'not-moved');
-  const moveRows = moveAccount(api, move);
+  const lost = new Map<MoveRow, string>();
+  const moveRows = moveAccount(api, move, (row, reason) => lost.set(row, reason));
   const outcome = await eachAccount(api, move.targets, move, {
     skipped: (target) => rowsFor(target, named, 'skipped-inactive'),
     unreadable: (target, error) => rowsFor(target, named, 'failed', error),
@@ -84,7 +93,7 @@ export async function moveWebhooks(
       return moveRows(target, present, fail);
     },
   });
-  return { ...outcome, warnings: lookalikes.warnings() };
+  return { ...outcome, warnings: lookalikes.warnings(), lost };
 }
 
 /** The events to look at in one account: those given, else those subscribed at --from or --to. */
@@ -99,7 +108,10 @@ function eventsOf(present: readonly Webhook[], move: WebhookMove): string[] {
   return events;
 }
 
-function moveAccount(api: WebhookPort, move: WebhookMove): AccountWork<MoveRow>['withList'] {
+/** Notes a row whose account lost the event's hook, with the short words for a terminal. */
+type LostNote = (row: MoveRow, reason: string) => void;
+
+function moveAccount(api: WebhookPort, move: WebhookMove, lost: LostNote): AccountWork<MoveRow>['withList'] {
   return async (target, present, fail) => {
     const events = eventsOf(present, move);
     if (events.length === 0) return [row(target.companyId, null, move, 'absent')];
@@ -109,7 +121,7 @@ function moveAccount(api: WebhookPort, move: WebhookMove): AccountWork<MoveRow>[
       if (!hasFrom) return row(target.companyId, event, move, hasTo ? 'already-moved' : 'absent');
       if (move.dryRun) return row(target.companyId, event, move, 'would-move');
       const full = present.filter((w) => w.event.toLowerCase() === event).length >= MAX_URLS_PER_EVENT;
-      return moveEvent(api, target, event, move, { hasTo, full }, fail);
+      return moveEvent(api, target, event, move, { hasTo, full }, { fail, lost });
     });
   };
 }
@@ -121,8 +133,9 @@ async function moveEvent(
   event: string,
   move: WebhookMove,
   state: { hasTo: boolean; full: boolean },
-  fail: (error: AgencyError) => void,
+  report: { fail: (error: AgencyError, reason?: string) => void; lost: LostNote },
 ): Promise<MoveRow> {
+  const { fail } = report;
   const cid = target.companyId ?? undefined;
   const failed = (error: unknown, message?: string): MoveRow => {
     if (!isRowFailure(error)) throw error;
@@ -164,10 +177,8 @@ async function moveEvent(
     try {
       await api.subscribeWebhook(cid, event, move.from);
     } catch (again) {
-      return failed(
-        again,
-        `${listed} is now subscribed at neither URL: the subscription of ${move.from} is missing (subscribing ${move.to} failed: ${error.message}; subscribing ${move.from} again failed)`,
-      );
+      if (!isRowFailure(again)) throw again;
+      return lostRow(target, event, move, { refused: error, again }, report);
     }
     fail(error);
     return {
@@ -178,6 +189,35 @@ async function moveEvent(
       },
     };
   }
+}
+
+/**
+ * --from removed, --to refused, --from refused again: the account gets the event at neither URL. The
+ * service's words ("Invalid target") would read as "nothing changed", so the row's message, its
+ * reason on a terminal and the closing summary all say first what was lost.
+ */
+function lostRow(
+  target: Target,
+  event: string,
+  move: WebhookMove,
+  errors: { refused: AgencyError; again: AgencyError },
+  report: { fail: (error: AgencyError, reason?: string) => void; lost: LostNote },
+): MoveRow {
+  const { refused, again } = errors;
+  const listed = listedEvent(event);
+  const lost = `now subscribed at neither URL: ${move.from} was removed and could not be restored`;
+  const why = serviceDetail(refused.message) ?? refused.message;
+  const status = refused.status === null ? '' : `${refused.status} `;
+  report.fail(again, `${listed} ${lost} (subscribing ${move.to}: ${status}${why})`);
+  const failed: MoveRow = {
+    ...row(target.companyId, event, move, 'failed'),
+    error: {
+      ...rowError(again),
+      message: `${listed} is ${lost} (subscribing ${move.to} failed: ${refused.message}; subscribing ${move.from} again failed: ${again.message})`,
+    },
+  };
+  report.lost(failed, `${lost} (${why})`);
+  return failed;
 }
 
 function row(companyId: number | null, event: string | null, move: WebhookMove, result: MoveResult): MoveRow {

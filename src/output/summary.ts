@@ -14,6 +14,7 @@ export const NOUNS = {
   key: ['key', 'keys'],
   guest: ['guest', 'guests'],
   change: ['change', 'changes'],
+  account: ['account', 'accounts'],
 } as const satisfies Record<string, readonly [string, string]>;
 
 /** "1 company", "2 companies": a count with its noun in the right form. */

@@ -7,8 +7,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { RecordedRequest } from '../../src/sandbox/index.js';
+import { MAIN_AGENCY_ID, type RecordedRequest } from '../../src/sandbox/index.js';
 import { type Harness, jsonError, startHarness } from '../helpers/cli.js';
+import { readTable } from '../helpers/table-text.js';
+import { plain, runOnTerminal } from '../helpers/terminal-run.js';
 
 /** The program runs in this process (test/helpers/in-process.ts). */
 const IN_PROCESS = { inProcess: true };
@@ -203,6 +205,58 @@ describe('webhooks subscribe', () => {
     expect(inactiveRow?.slice(0, 4)).toEqual([String(INACTIVE), 'CAMPAIGN_COMPLETED', `${url}/2`, 'failed']);
     expect(inactiveRow?.[4]).toBeTruthy();
     expect(acmeRow?.[3]).toBe('subscribed');
+  });
+
+  it('--all on a terminal lists only what changed or failed, the rest counted; piped and --json list every row', async () => {
+    const url = `${HOOK}/quiet`;
+    const inactive = h.sandbox.store.companies(MAIN_AGENCY_ID, { active: false }).length;
+    const active = 12 - inactive;
+    expect(inactive).toBeGreaterThan(0);
+    const subscribe = ['webhooks', 'subscribe', '--event', 'prospect_maybe_later', '--url', url, '--all'];
+    expect((await h.run(subscribe)).code).toBe(0);
+    h.sandbox.reset();
+    // ACME lost it since: one row changes, every other active company's already exists.
+    h.sandbox.store.replaceWebhooks(`company:${ACME}`, []);
+    const shown = await runOnTerminal(h, subscribe, { columns: 100 });
+    expect(shown.code, shown.stderr).toBe(0);
+    const table = readTable(plain(shown.stdout), ['COMPANY', 'RESULT']).rows;
+    expect(table.map((row) => `${row.COMPANY?.[0]} ${row.RESULT?.[0]}`)).toEqual([`${ACME} subscribed`]);
+    expect(plain(shown.stderr)).toContain(
+      `1 subscribed. Not listed: ${active - 1} exists, ${inactive} skipped-inactive (--json lists every row).`,
+    );
+    const again = await runOnTerminal(h, subscribe, { columns: 100 });
+    expect(again.stdout).toBe('');
+    expect(plain(again.stderr)).toContain(
+      `Nothing to do: ${active} exists, ${inactive} skipped-inactive (--json lists every row).`,
+    );
+    // Piped rows are a script's interface: every company, whatever its result.
+    const piped = await h.run(subscribe);
+    expect(rows(piped.stdout).map((row) => row[3])).toEqual(
+      expect.arrayContaining(['exists', 'skipped-inactive']),
+    );
+    expect(rows(piped.stdout)).toHaveLength(12);
+    expect(piped.stderr).toContain(`${active} exists, ${inactive} skipped-inactive.`);
+    const json = await runOnTerminal(h, [...subscribe, '--json']);
+    expect(JSON.parse(json.stdout)).toHaveLength(12);
+
+    const unsubscribe = [
+      'webhooks',
+      'unsubscribe',
+      '--event',
+      'prospect_maybe_later',
+      '--url',
+      `${url}/none`,
+      '--all',
+    ];
+    const none = await runOnTerminal(h, unsubscribe, { columns: 100 });
+    expect(none.code, none.stderr).toBe(0);
+    expect(none.stdout).toBe('');
+    expect(plain(none.stderr)).toContain(
+      `Nothing to do: ${active} absent, ${inactive} skipped-inactive (--json lists every row).`,
+    );
+    expect(rows((await h.run(unsubscribe)).stdout)).toHaveLength(12);
+    // Only ACME's subscription was sent after the first run.
+    expect(posts()).toHaveLength(1);
   });
 
   it('two events failing alike for one company: both rows counted, the company named once', async () => {

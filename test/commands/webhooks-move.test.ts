@@ -5,10 +5,13 @@
  * subscription across accounts.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { displayWidth } from '../../src/output/text.js';
 import type { RecordedRequest } from '../../src/sandbox/index.js';
 import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
 import { type Harness, jsonError, startHarness } from '../helpers/cli.js';
 import { expectUsageError, lines } from '../helpers/core.js';
+import { readTable, wholeText } from '../helpers/table-text.js';
+import { plain, runOnTerminal } from '../helpers/terminal-run.js';
 
 const IN_PROCESS = { inProcess: true };
 const FROM = 'https://old-crm.example.com/hook';
@@ -89,11 +92,26 @@ describe('webhooks move', () => {
       { company_id: BLUE, event: 'PROSPECT_REPLIED', from: FROM, to: TO, result: 'already-moved' },
     ]);
     expect(writes()).toEqual([]);
-    // Piped or on a terminal, rows where nothing was to move are counted, not listed.
-    const quiet = await move('--company', String(ACME), '--company', String(BLUE));
+    // Piped, every row (a script's interface); on a terminal, rows where nothing was to move are counted.
+    const piped = await move('--company', String(ACME), '--company', String(BLUE));
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(lines(piped.stdout).map((l) => l.split('\t')[4])).toEqual(Array(3).fill('already-moved'));
+    expect(piped.stderr).toContain('3 already-moved.');
+    const quiet = await runOnTerminal(h, [
+      'webhooks',
+      'move',
+      '--from',
+      FROM,
+      '--to',
+      TO,
+      '--company',
+      String(ACME),
+      '--company',
+      String(BLUE),
+    ]);
     expect(quiet.code, quiet.stderr).toBe(0);
     expect(quiet.stdout).toBe('');
-    expect(quiet.stderr).toContain('Nothing to do: 3 already-moved (--json lists every row).');
+    expect(plain(quiet.stderr)).toContain('Nothing to do: 3 already-moved (--json lists every row).');
     expect(writes()).toEqual([]);
   });
 
@@ -179,10 +197,78 @@ describe('webhooks move', () => {
     const [row] = JSON.parse(r.stdout);
     expect(row.result).toBe('failed');
     expect(row.error.message).toContain(
-      `PROSPECT_REPLIED is now subscribed at neither URL: the subscription of ${FROM} is missing`,
+      `PROSPECT_REPLIED is now subscribed at neither URL: ${FROM} was removed and could not be restored`,
     );
     expect(jsonError(r.stderr).error.status).toBe(500);
     expect(hooksOf(ACME).filter((w) => w.startsWith('PROSPECT_REPLIED'))).toHaveLength(2);
+  });
+
+  it('on an 80-column terminal a lost subscription is said in the row and the summary, not only "Invalid target"', async () => {
+    const full: [string, string][] = [
+      ['PROSPECT_REPLIED', OTHER(1)],
+      ['PROSPECT_REPLIED', FROM],
+      ['PROSPECT_REPLIED', OTHER(2)],
+    ];
+    setHooks(ACME, full);
+    setHooks(BLUE, full);
+    // Every subscribe refused: --to, then --from again, in both accounts.
+    h.sandbox.addFault({
+      method: 'POST',
+      path: '/v1/webhooks/subscribe',
+      kind: 'status',
+      status: 400,
+      detail: 'Invalid target',
+      times: 0,
+    });
+    const r = await runOnTerminal(
+      h,
+      ['webhooks', 'move', '--from', FROM, '--to', TO, '--company', String(ACME), '--company', String(BLUE)],
+      { columns: 80 },
+    );
+    expect(r.code).toBe(1);
+    const screen = plain(r.stdout);
+    for (const line of screen.split('\n')) expect(displayWidth(line)).toBeLessThanOrEqual(80);
+    const table = readTable(screen, ['COMPANY', 'RESULT', 'REASON']);
+    expect(table.rows.map((row) => row.COMPANY?.[0])).toEqual([String(ACME), String(BLUE)]);
+    for (const row of table.rows) {
+      expect(row.RESULT).toEqual(['failed']);
+      // The FROM column gives way at 80 columns: the reason names the URL that was lost.
+      expect(
+        wholeText(
+          row.REASON,
+          `now subscribed at neither URL: ${FROM} was removed and could not be restored (Invalid target)`,
+        ),
+      ).toBe(true);
+    }
+    const stderr = plain(r.stderr).replace(/\s+/g, ' ');
+    expect(stderr).toContain(
+      '2 of 2 rows failed (see the rows marked failed). 2 accounts are now subscribed at neither URL.',
+    );
+    expect(stderr).toContain(
+      `2 failed: PROSPECT_REPLIED now subscribed at neither URL: ${FROM} was removed and could not be restored (subscribing ${TO}: 400 Invalid target) ${ACME}, ${BLUE}`,
+    );
+    expect(hooksOf(ACME)).not.toContain(`PROSPECT_REPLIED ${FROM}`);
+
+    // Restored (the second subscribe of --from accepted): the service's words are the whole truth.
+    h.sandbox.reset();
+    setHooks(ACME, full);
+    h.sandbox.addFault({
+      method: 'POST',
+      path: '/v1/webhooks/subscribe',
+      kind: 'status',
+      status: 400,
+      detail: 'Invalid target',
+    });
+    const restored = await runOnTerminal(
+      h,
+      ['webhooks', 'move', '--from', FROM, '--to', TO, '--company', String(ACME)],
+      { columns: 80 },
+    );
+    expect(restored.code).toBe(1);
+    expect(readTable(plain(restored.stdout), ['COMPANY', 'RESULT', 'REASON']).rows[0]?.REASON).toEqual([
+      'Invalid target',
+    ]);
+    expect(plain(restored.stderr)).not.toContain('neither URL');
   });
 
   it('--dry-run reads and sends nothing; --event limits the move; inactive companies are skipped under --all', async () => {
@@ -205,8 +291,11 @@ describe('webhooks move', () => {
       'email_opened',
     );
     expect(one.code, one.stderr).toBe(0);
-    expect(lines(one.stdout)).toEqual([`${ACME}\tPROSPECT_BOUNCED\t${FROM}\t${TO}\tmoved`]);
-    expect(one.stderr).toContain('1 moved. Not listed: 1 absent (--json lists every row).');
+    expect(lines(one.stdout)).toEqual([
+      `${ACME}\tPROSPECT_BOUNCED\t${FROM}\t${TO}\tmoved`,
+      `${ACME}\tEMAIL_OPENED\t${FROM}\t${TO}\tabsent`,
+    ]);
+    expect(one.stderr).toContain('1 moved, 1 absent.');
     expect(hooksOf(ACME)).toContain(`PROSPECT_REPLIED ${FROM}`);
 
     h.sandbox.reset();
@@ -221,7 +310,7 @@ describe('webhooks move', () => {
     expect(h.requests().every((q) => q.method === 'GET')).toBe(true);
   });
 
-  it('--all lists only the companies where something moved or failed; the rest are counted; --json has every row', async () => {
+  it('--all on a terminal lists only the companies where something moved or failed, the rest counted; piped, --csv and --json have every row', async () => {
     const active = h.sandbox.store.companies(MAIN_AGENCY_ID, { active: true }).map((c) => c.id);
     const inactive = h.sandbox.store.companies(MAIN_AGENCY_ID, { active: false }).length;
     const [moves, done] = active.filter((id) => id !== ACME && id !== BLUE) as [number, number];
@@ -232,30 +321,36 @@ describe('webhooks move', () => {
     setHooks(done, [['PROSPECT_BOUNCED', TO]]);
     // One account at a time, in company order: the first subscribe (BLUE's) is refused.
     h.sandbox.addFault({ method: 'POST', path: '/v1/webhooks/subscribe', kind: 'status', status: 500 });
-    const r = await move('--all', '--concurrency', '1');
+    const args = ['webhooks', 'move', '--from', FROM, '--to', TO, '--all', '--concurrency', '1'];
+    const r = await runOnTerminal(h, args, { columns: 200 });
     expect(r.code).toBe(1);
-    expect(lines(r.stdout).map((l) => l.split('\t').slice(0, 5).join(' '))).toEqual([
-      `${BLUE} PROSPECT_REPLIED ${FROM} ${TO} failed`,
-      `${moves} PROSPECT_REPLIED ${FROM} ${TO} moved`,
+    const shown = readTable(plain(r.stdout), ['COMPANY', 'RESULT']).rows;
+    expect(shown.map((row) => `${row.COMPANY?.[0]} ${row.RESULT?.[0]}`)).toEqual([
+      `${BLUE} failed`,
+      `${moves} moved`,
     ]);
     // The account already moved, those with neither URL and the inactive ones: counted only.
     const absent = active.length - 3;
-    expect(r.stderr).toContain(
+    expect(plain(r.stderr)).toContain(
       `Not listed: ${absent} absent, 1 already-moved, ${inactive} skipped-inactive (--json lists every row).`,
     );
 
     h.sandbox.reset();
     setHooks(ACME, [['PROSPECT_REPLIED', FROM]]);
     setHooks(BLUE, []);
+    const piped = await move('--all', '--dry-run');
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(lines(piped.stdout)).toHaveLength(active.length + inactive);
+    expect(lines(piped.stdout)).toContain(`${ACME}\tPROSPECT_REPLIED\t${FROM}\t${TO}\twould-move`);
+    expect(piped.stderr).toMatch(
+      /Dry run: 1 would-move, \d+ absent, \d+ already-moved, \d+ skipped-inactive\. Nothing was sent\./,
+    );
     const csv = await move('--all', '--dry-run', '--csv');
     expect(csv.code, csv.stderr).toBe(0);
-    expect(csv.stdout.split('\r\n').filter(Boolean)).toEqual([
-      'company_id,event,from,to,result,error',
-      `${ACME},PROSPECT_REPLIED,${FROM},${TO},would-move,`,
-    ]);
-    expect(csv.stderr).toMatch(
-      /Dry run: 1 would-move\. Not listed: \d+ absent, .*\(--json lists every row\)\. Nothing was sent\./,
-    );
+    const records = csv.stdout.split('\r\n').filter(Boolean);
+    expect(records[0]).toBe('company_id,event,from,to,result,error');
+    expect(records).toContain(`${ACME},PROSPECT_REPLIED,${FROM},${TO},would-move,`);
+    expect(records).toHaveLength(1 + active.length + inactive);
 
     const json = await move('--all', '--dry-run', '--json');
     const rows = JSON.parse(json.stdout) as { company_id: number; result: string }[];

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/errors.js';
-import { moveWebhooks } from '../../src/fleet/webhook-move.js';
+import { type MoveRow, moveWebhooks } from '../../src/fleet/webhook-move.js';
 import { FakeAgency } from './fleet-fake.js';
 
 const FROM = 'https://old.example.com/h';
@@ -69,7 +69,11 @@ describe('moveWebhooks', () => {
     lost.a.faults.push({ when: (c) => c.op === 'subscribe', error: boom, once: false });
     const failed = await move(lost.a, lost.id);
     expect(failed.rows[0]?.result).toBe('failed');
-    expect(failed.rows[0]?.error?.message).toContain(`the subscription of ${FROM} is missing`);
+    expect(failed.rows[0]?.error?.message).toContain(
+      `EMAIL_OPENED is now subscribed at neither URL: ${FROM} was removed and could not be restored`,
+    );
+    expect(failed.lost.get(failed.rows[0] as MoveRow)).toMatch(/^now subscribed at neither URL: /);
+    expect(failed.failures[0]?.reason).toContain(`EMAIL_OPENED now subscribed at neither URL: ${FROM}`);
   });
 
   it('both URLs present (a run cut short): only --from is unsubscribed', async () => {

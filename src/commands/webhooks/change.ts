@@ -43,6 +43,7 @@ function changeWebhooksCommand(
   const rows = {
     columns: ROW_COLUMNS,
     fields: (r: WebhookRow) => [r.company_id, r.event, r.target_url, r.result],
+    quiet: ['exists', 'absent', 'skipped-inactive'],
   };
   const check = () => ({ action, events: checkEvents(rt, opts.event), url: checkWebhookUrl(opts.url) });
   return runFleetChange(rt, opts, rows, check, changeWebhooks);

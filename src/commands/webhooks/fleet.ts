@@ -90,8 +90,9 @@ export interface ChangeRows<R extends FleetRow> {
   /** The results that make the exit code (default: failed). */
   failed?: readonly string[];
   /**
-   * The results where nothing was done and nothing is wrong, left out of the table and the piped
-   * rows (on --all most companies have nothing to move) and counted on stderr; --json keeps them.
+   * The results where nothing was done and nothing is wrong (on --all most companies), left out of a
+   * terminal's table so the rows that changed or failed are not buried, and counted on stderr. Piped
+   * rows, --csv and --json list every row: they are a script's interface (the contract's rows).
    */
   quiet?: readonly string[];
 }
@@ -106,10 +107,7 @@ export async function runFleetChange<R extends FleetRow, I>(
   flags: TargetFlags & { dryRun?: boolean | undefined },
   rows: ChangeRows<R>,
   check: () => I,
-  change: (
-    api: AgencyClient,
-    input: I & ChangeScope,
-  ) => Promise<AccountsOutcome<R> & { warnings?: readonly string[] | undefined }>,
+  change: (api: AgencyClient, input: I & ChangeScope) => Promise<ChangeOutcome<R>>,
 ): Promise<void> {
   const columns = [companyColumn<R>(), ...rows.columns];
   rt.out.columns(withReason(columns));
@@ -117,12 +115,25 @@ export async function runFleetChange<R extends FleetRow, I>(
   const { api, targets, concurrency } = await openTargets(rt, flags);
   const scope = { targets, concurrency, dryRun: flags.dryRun, signal: rt.ctx.signal };
   const outcome = await change(api, { ...input, ...scope });
-  const quiet = rt.out.json ? [] : outcome.rows.filter((r) => rows.quiet?.includes(r.result));
+  const table = rt.terminal.stdoutIsTTY && !rt.out.json && rt.out.options.csv !== true;
+  const quiet = table ? outcome.rows.filter((r) => rows.quiet?.includes(r.result)) : [];
   const shown = quiet.length ? outcome.rows.filter((r) => !quiet.includes(r)) : outcome.rows;
-  await printFleetRows(rt, shown, columns, rows.fields);
+  await printFleetRows(rt, shown, columns, rows.fields, outcome.reasons);
   for (const warning of outcome.warnings ?? []) rt.out.warn(warning);
   rt.out.info(summarizeResults(shown, quiet, flags.dryRun === true));
   throwIfFailed(rt, outcome, rows.failed);
+}
+
+/** What a fleet change gives back besides its rows. */
+export interface ChangeOutcome<R> extends AccountsOutcome<R> {
+  warnings?: readonly string[] | undefined;
+  /**
+   * Rows whose reason on a terminal must say what the failure left behind, not only the service's
+   * words (a move that left an account subscribed at neither URL).
+   */
+  reasons?: ReadonlyMap<R, string> | undefined;
+  /** A sentence the closing error adds after its count of failed rows. */
+  consequence?: string | undefined;
 }
 
 /** What every fleet change is given besides its own input: where, how many at once, whether for real. */
@@ -143,6 +154,7 @@ async function printFleetRows<R extends FleetRow>(
   rows: R[],
   columns: Column<R>[],
   fields: (row: R) => unknown[],
+  reasons?: ReadonlyMap<R, string>,
 ): Promise<void> {
   const { out } = rt;
   if (out.json) return out.jsonList(rows, withReason(columns));
@@ -155,9 +167,11 @@ async function printFleetRows<R extends FleetRow>(
     }
     return;
   }
-  // On a terminal the reason is the service's own words; --json, --csv and piped rows keep the whole message.
+  // On a terminal the reason is the service's own words (or what a failure left behind); --json, --csv
+  // and piped rows keep the whole message.
+  const terminalReason = (row: R) => reasons?.get(row) ?? shortReason(row);
   const all = withReason(columns).map((c, i) => {
-    if (rt.terminal.stdoutIsTTY) return c.name === 'error' ? { ...c, value: shortReason } : c;
+    if (rt.terminal.stdoutIsTTY) return c.name === 'error' ? { ...c, value: terminalReason } : c;
     return i === 0 ? { ...c, value: (r: R) => r.company_id } : c;
   });
   await out.list(rows, rows.some((r) => r.error) || chosen ? all : all.slice(0, -1));
@@ -205,7 +219,7 @@ function countResults(rows: readonly FleetRow[]): string {
 /** After the rows are printed: exit 130 when interrupted, else the shared code of the failed rows. */
 export function throwIfFailed(
   rt: Runtime,
-  outcome: AccountsOutcome<FleetRow>,
+  outcome: AccountsOutcome<FleetRow> & { consequence?: string | undefined },
   failed: readonly string[] = ['failed'],
 ): void {
   if (outcome.interrupted) {
@@ -214,5 +228,6 @@ export function throwIfFailed(
   }
   const failedRows = outcome.rows.filter((r) => failed.includes(r.result));
   if (failedRows.length === 0) return;
-  throw rowsFailed(failedCount(failedRows.length, outcome.rows.length, 'row'), outcome.failures);
+  const count = failedCount(failedRows.length, outcome.rows.length, 'row');
+  throw rowsFailed(outcome.consequence ? `${count} ${outcome.consequence}` : count, outcome.failures);
 }

@@ -8,6 +8,7 @@ import { UsageError } from '../../errors.js';
 import { settledWebhookWrites } from '../../fleet/lost-answer.js';
 import { checkWebhookUrl } from '../../fleet/webhook-input.js';
 import type { MoveRow } from '../../fleet/webhook-move.js';
+import { NOUNS, plural } from '../../output/summary.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { helpText, type Run } from '../command.js';
@@ -29,12 +30,14 @@ export function defineMove(webhooks: Command, run: Run): void {
           'only the --events given) subscribes --to and unsubscribes --from. An event with\n' +
           'fewer than 3 URLs gets --to first, so it is never without a URL; one at the\n' +
           "service's limit of 3 loses --from first, and if --to is then refused, --from is\n" +
-          'subscribed again (restored). Prints one row per company and event where something\n' +
-          'moved, would move or failed: company_id, event, from, to, result (moved,\n' +
-          'would-move, failed, restored; a failed or restored row adds the reason). The rows\n' +
-          'where nothing was to move (absent, already-moved, skipped-inactive) are counted on\n' +
-          'stderr; --json lists them too. A second run sends nothing. Without --company, --file\n' +
-          "or --all it acts on the key's own account.",
+          'subscribed again (restored); if that is refused too, the row and the summary say\n' +
+          'the account is now subscribed at neither URL. Prints one row per company and\n' +
+          'event: company_id, event, from, to, result (moved, would-move, failed, restored,\n' +
+          'absent, already-moved, skipped-inactive; a failed or restored row adds the reason).\n' +
+          'On a terminal the rows where nothing was to move (absent, already-moved,\n' +
+          'skipped-inactive) are counted on stderr, not listed; piped rows, --csv and --json\n' +
+          'list every row. A second run sends nothing. Without --company, --file or --all it\n' +
+          "acts on the key's own account.",
         [
           'agency webhooks move --from https://old-crm.example.com/hook --to https://crm.example.com/hook --all --dry-run',
           'agency webhooks move --from https://old-crm.example.com/hook --to https://crm.example.com/hook --all',
@@ -82,6 +85,18 @@ function moveCommand(rt: Runtime, opts: MoveOptions): Promise<void> {
       settledWebhookWrites(api, (note) => notes.push(note)),
       move,
     );
-    return { ...outcome, warnings: [...notes, ...outcome.warnings] };
+    return {
+      ...outcome,
+      warnings: [...notes, ...outcome.warnings],
+      reasons: outcome.lost,
+      consequence: lostAccounts(outcome.lost),
+    };
   });
+}
+
+/** "2 accounts are now subscribed at neither URL.": the accounts a failed move left without the hook. */
+function lostAccounts(lost: ReadonlyMap<MoveRow, string>): string | undefined {
+  const accounts = new Set([...lost.keys()].map((r) => r.company_id)).size;
+  if (accounts === 0) return undefined;
+  return `${plural(accounts, NOUNS.account)} ${accounts === 1 ? 'is' : 'are'} now subscribed at neither URL.`;
 }

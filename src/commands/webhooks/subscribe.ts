@@ -10,8 +10,10 @@ export function defineSubscribe(webhooks: Command, run: Run): void {
       "Reads each account's webhooks first and subscribes only the (event, URL) pairs that are\n" +
       'missing. Prints one row per company and event: company_id, event, target_url, result\n' +
       '(subscribed, exists, would-subscribe, skipped-inactive or failed, with the reason).\n' +
-      "Without --company, --file or --all it acts on the key's own account. The service\n" +
-      'allows 3 URLs per event per account.',
+      'On a terminal the rows where nothing changes (exists, skipped-inactive) are counted\n' +
+      'on stderr, not listed; piped rows, --csv and --json list every row. Without\n' +
+      "--company, --file or --all it acts on the key's own account. The service allows 3\n" +
+      'URLs per event per account.',
     examples: [
       'agency webhooks subscribe --event prospect_replied --url https://crm.example.com/hook --company 1042',
       'agency webhooks subscribe --event prospect_replied --event prospect_bounced \\\n      --url https://crm.example.com/hook --all --dry-run',

@@ -9,7 +9,9 @@ export function defineUnsubscribe(webhooks: Command, run: Run): void {
     prints:
       "Reads each account's webhooks first and unsubscribes only the (event, URL) pairs that\n" +
       'are present. Prints one row per company and event: company_id, event, target_url,\n' +
-      'result (unsubscribed, absent, would-unsubscribe, skipped-inactive or failed).',
+      'result (unsubscribed, absent, would-unsubscribe, skipped-inactive or failed). On a\n' +
+      'terminal the rows where nothing changes (absent, skipped-inactive) are counted on\n' +
+      'stderr, not listed; piped rows, --csv and --json list every row.',
     examples: [
       'agency webhooks unsubscribe --event prospect_replied --url https://old-crm.example.com/hook --all',
       'agency webhooks unsubscribe --event email_opened --url https://crm.example.com/hook --company "Acme Ltd"',
