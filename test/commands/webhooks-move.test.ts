@@ -211,15 +211,14 @@ describe('webhooks move', () => {
     ];
     setHooks(ACME, full);
     setHooks(BLUE, full);
-    // Every subscribe refused: --to, then --from again, in both accounts.
-    h.sandbox.addFault({
+    const invalidTarget = {
       method: 'POST',
       path: '/v1/webhooks/subscribe',
       kind: 'status',
       status: 400,
-      detail: 'Invalid target',
-      times: 0,
-    });
+    } as const;
+    // Every subscribe refused: --to, then --from again, in both accounts.
+    h.sandbox.addFault({ ...invalidTarget, detail: 'Invalid target', times: 0 });
     const r = await runOnTerminal(
       h,
       ['webhooks', 'move', '--from', FROM, '--to', TO, '--company', String(ACME), '--company', String(BLUE)],
@@ -252,13 +251,7 @@ describe('webhooks move', () => {
     // Restored (the second subscribe of --from accepted): the service's words are the whole truth.
     h.sandbox.reset();
     setHooks(ACME, full);
-    h.sandbox.addFault({
-      method: 'POST',
-      path: '/v1/webhooks/subscribe',
-      kind: 'status',
-      status: 400,
-      detail: 'Invalid target',
-    });
+    h.sandbox.addFault({ ...invalidTarget, detail: 'Invalid target' });
     const restored = await runOnTerminal(
       h,
       ['webhooks', 'move', '--from', FROM, '--to', TO, '--company', String(ACME)],
