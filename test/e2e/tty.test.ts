@@ -391,4 +391,11 @@ describe.skipIf(Boolean(TMUX_MISSING))(TMUX_MISSING ? 'harness (skipped)' : 'ter
     expect(stripEscapes(output)).toBe('a       b');
     expect(exit).toBe(7);
   });
+
+  it('types text as it is: every ASCII sign (quotes, $, ;, #, ~, braces, backslashes) and Unicode', async () => {
+    const text = `~a'b"c$HOME;d #e{f}g\\h\\n%i!j&k|l*m?n[o]p<q>r\`s^t=u+v,w.x/y:z@0 é…✓`;
+    const { output, exit } = await term.run(`printf '%s\\n' '${text.replaceAll("'", "'\\''")}'`);
+    expect(exit).toBe(0);
+    expect(output).toBe(text);
+  });
 });

@@ -27,8 +27,13 @@ export class Terminal {
   readonly #socket = `agency-test-${randomBytes(6).toString('hex')}`;
   readonly width: number;
   readonly height: number;
-  /** What waitFor() reads the screen through: one client for the whole session, not a process a look. */
+  /**
+   * What keys are sent and the screen read through: one client for the whole session, not a tmux process
+   * a key or a look (each cost a fork of this process and a client: 600 of them in five test files).
+   */
   #control: TmuxControl | undefined;
+  /** A key the control client could not send, thrown by the next look. */
+  #failed: Error | undefined;
 
   private constructor(width: number, height: number) {
     this.width = width;
@@ -56,13 +61,36 @@ export class Terminal {
 
   /** Types text literally, then Enter unless `enter` is false. */
   type(text: string, enter = true): void {
-    if (text) this.#tmux(['send-keys', '-t', 'main', '-l', text]);
+    if (text) this.#command(['send-keys', '-t', 'main', '-l', text]);
     if (enter) this.key('Enter');
   }
 
   /** Sends a key by tmux name: 'Enter', 'Tab', 'C-c'. */
   key(name: string): void {
-    this.#tmux(['send-keys', '-t', 'main', name]);
+    this.#command(['send-keys', '-t', 'main', name]);
+  }
+
+  /**
+   * A command through the control client, run by the server in order with the looks that follow; its
+   * failure is thrown by the next look.
+   */
+  #command(args: string[]): void {
+    if (!this.#control) {
+      this.#tmux(args);
+      return;
+    }
+    this.#control.command(args.map(tmuxWord).join(' ')).catch((error: Error) => {
+      this.#failed ??= error;
+    });
+  }
+
+  /** The screen read through the control client (after every key sent before), as screen() reads it. */
+  async #look(options: { escapes?: boolean; history?: boolean }): Promise<string> {
+    if (this.#failed) throw this.#failed;
+    const text = this.#control
+      ? await this.#control.command(captureArgs(options).join(' ')).catch(() => this.screen(options))
+      : this.screen(options);
+    return text.replace(/\n+$/, '\n');
   }
 
   /** The visible screen; with `escapes`, including colour and attribute sequences. */
@@ -80,11 +108,7 @@ export class Terminal {
     for (;;) {
       // Armed before the look, so that what the pane prints while it is read still wakes the next one.
       const printed = this.#control?.nextOutput();
-      screen = this.#control
-        ? (
-            await this.#control.command(captureArgs(options).join(' ')).catch(() => this.screen(options))
-          ).replace(/\n+$/, '\n')
-        : this.screen(options);
+      screen = await this.#look(options);
       if (done(screen)) return screen;
       if (Date.now() > deadline) throw new Error(`Timed out waiting for the terminal; it shows:\n${screen}`);
       // The next look shortly after the pane prints (a burst of output is read once, and a program gets
@@ -112,7 +136,7 @@ export class Terminal {
     await this.clear();
     this.type(`echo ${START}; ${commandLine}; echo "[exit $?]"`);
     const plain = await this.waitFor((s) => END.test(s), { timeoutMs: options.timeoutMs, history: true });
-    const screen = options.escapes ? this.screen({ escapes: true, history: true }) : plain;
+    const screen = options.escapes ? await this.#look({ escapes: true, history: true }) : plain;
     const lines = screen.split('\n');
     const start = lines.findIndex((line) => stripEscapes(line) === START) + 1;
     const end = lines.findLastIndex((line) => /^\[exit \d+\]$/.test(stripEscapes(line)));
@@ -123,7 +147,7 @@ export class Terminal {
   async clear(): Promise<void> {
     this.type('clear');
     await this.waitFor((screen) => screen.trim() === '$');
-    this.#tmux(['clear-history', '-t', 'main']);
+    this.#command(['clear-history', '-t', 'main']);
   }
 
   /**
@@ -181,6 +205,23 @@ const END = /\n\[exit (\d+)\]\n\$\n?$/;
 export function stripEscapes(text: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: removing escape sequences is the point
   return text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
+}
+
+/**
+ * One word of a tmux command line (its own parser, not a shell's): a plain word as it is, anything else
+ * in double quotes where every ASCII sign is escaped (\$ is no variable, \; no separator, \~ no home)
+ * and control characters are written as escapes; letters, digits, spaces and other Unicode stay.
+ */
+function tmuxWord(word: string): string {
+  if (/^[\w@+=:,./-]+$/.test(word)) return word;
+  let quoted = '';
+  for (const char of word) {
+    const code = char.codePointAt(0) as number;
+    if (/^[\p{L}\p{N} ]$/u.test(char) || code >= 0x80) quoted += char;
+    else if (code < 0x20 || code === 0x7f) quoted += `\\${code.toString(8).padStart(3, '0')}`;
+    else quoted += `\\${char}`;
+  }
+  return `"${quoted}"`;
 }
 
 /** One shell word per argument, for the command string tmux hands to /bin/sh. */
