@@ -311,18 +311,22 @@ describe.skipIf(Boolean(TMUX_MISSING))('completion', () => {
     await t.run(`source ${script}`);
     await t.clear();
     h.sandbox.reset();
+    // The shell reads keys in order: once a mark typed after the two Tabs shows, both completions have
+    // run (and any request they made was sent), without waiting a fixed time for nothing to happen.
     t.type('agency profiles use test ', false);
     t.key('Tab');
     t.key('Tab');
-    await new Promise((r) => setTimeout(r, 800));
-    // (tmux drops trailing spaces: the line ends right after the one profile name.)
-    expect(t.screen()).toMatch(/^\$ agency profiles use test\s*$/m);
+    t.type('#first', false);
+    // Nothing was added after the one profile name.
+    expect(await t.waitFor((s) => s.includes('#first'))).toMatch(/^\$ agency profiles use test #first\s*$/m);
     t.key('C-u');
     t.type('agency mailboxes --company ', false);
     t.key('Tab');
     t.key('Tab');
-    await new Promise((r) => setTimeout(r, 800));
-    expect(t.screen()).toMatch(/^\$ agency mailboxes --company\s*$/m);
+    t.type('#second', false);
+    expect(await t.waitFor((s) => s.includes('#second'))).toMatch(
+      /^\$ agency mailboxes --company #second\s*$/m,
+    );
     t.key('C-u');
     expect(sent(h.sandbox)).toEqual([]);
   });
