@@ -42,6 +42,17 @@ export function readGuests(api: GuestReader, companyId: number): Promise<Company
   return collect(paginate((page) => api.listCompanyUsersPage(companyId, page, 'guest')));
 }
 
+/** Every user of the company, guests and the others (one listing: their roles tell them apart). */
+export function readUsers(api: GuestReader, companyId: number): Promise<CompanyUser[]> {
+  return collect(paginate((page) => api.listCompanyUsersPage(companyId, page)));
+}
+
+function isGuest(user: CompanyUser): boolean {
+  return Array.isArray(user.roles) && user.roles.includes('guest');
+}
+
+const emailOf = (user: CompanyUser) => user.email?.trim().toLowerCase();
+
 /** A listed guest's permissions in the form the service takes them ([] or ["mailboxes"]). */
 export function permissionsOf(user: CompanyUser): GuestPermission[] {
   const raw = user.guest_permissions;
@@ -82,11 +93,13 @@ export function checkDistinct(guests: readonly WantedGuest[]): void {
   }
 }
 
-type InviteResult = 'invited' | 'already-guest' | 'would-invite' | 'failed';
+type InviteResult = 'invited' | 'already-guest' | 'already-user' | 'would-invite' | 'failed';
 
 export interface InviteRow {
   email: string;
   result: InviteResult;
+  /** `already-user`: the roles the address has in the company (authorized_team_member, owner, admin). */
+  roles?: string[];
   error?: RowError;
 }
 
@@ -106,22 +119,28 @@ export function invitationOf(guest: WantedGuest): GuestInvitation {
 }
 
 /**
- * Invites the wanted guests who are not guests yet, 10 per request in the order given; those who are
- * guests are `already-guest` (nothing sent). The first refused request stops the rest (reported as not
- * sent), so the rows say exactly who was invited.
+ * Invites the wanted guests who are not users of the company yet, 10 per request in the order given;
+ * those who are guests are `already-guest`, those with another role `already-user` (nothing sent for
+ * either: the service refuses to make a member a guest, and would refuse the whole request of 10).
+ * The first refused request stops the rest (reported as not sent), so the rows say exactly who was
+ * invited.
  */
 export async function inviteMissingGuests(
   api: Pick<GuestWriter, 'inviteGuests'>,
   companyId: number,
   wanted: readonly WantedGuest[],
-  guests: readonly CompanyUser[],
+  users: readonly CompanyUser[],
   options: { dryRun: boolean; signal?: AbortSignal | undefined },
 ): Promise<InviteOutcome> {
-  const known = new Set(guests.map((g) => g.email?.trim().toLowerCase()));
+  const known = new Map(users.map((u) => [emailOf(u), u]));
   const results = new Map<string, InviteRow>();
   const toInvite = wanted.filter((g) => {
-    if (!known.has(g.email)) return true;
-    results.set(g.email, { email: g.email, result: 'already-guest' });
+    const user = known.get(g.email);
+    if (!user) return true;
+    const row: InviteRow = isGuest(user)
+      ? { email: g.email, result: 'already-guest' }
+      : { email: g.email, result: 'already-user', roles: Array.isArray(user.roles) ? user.roles : [] };
+    results.set(g.email, row);
     return false;
   });
   let failure: AgencyError | undefined;
@@ -157,7 +176,7 @@ export function permissionChanges(
   guests: readonly CompanyUser[],
 ): { id: number; email: string; from: GuestPermission[]; to: GuestPermission[] }[] {
   return wanted.flatMap((w) => {
-    const guest = guests.find((g) => g.email?.trim().toLowerCase() === w.email);
+    const guest = guests.find((g) => emailOf(g) === w.email);
     if (!guest || typeof guest.id !== 'number') return [];
     const from = permissionsOf(guest);
     return samePermissions(from, w.permissions)

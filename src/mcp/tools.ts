@@ -198,8 +198,9 @@ export const TOOLS: readonly ToolSpec[] = [
     path: ['guests', 'invite'],
     title: "Invite a client's people as guests",
     result:
-      'One record per address: {email, result}, result "invited", "already-guest", "would-invite" ' +
-      '(dry_run) or "failed". An address already a guest is not sent.',
+      'One record per address: {email, result}, result "invited", "already-guest", "already-user" ' +
+      '(a member of the company, with its roles), "would-invite" (dry_run) or "failed". An address ' +
+      'already a guest or a user is not sent.',
     write: { destructive: false, idempotent: true },
     values: { email: { format: 'email' } },
   },

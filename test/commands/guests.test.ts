@@ -1,7 +1,8 @@
 /**
- * `guests invite` and `guests permissions` against the sandbox (the program in-process): guests read
- * first (role=guest), at most 10 per invitation, addresses checked locally, a re-run that sends
- * nothing once the guests accepted, emails resolved among the guests, unknown guests exit 4.
+ * `guests invite` and `guests permissions` against the sandbox (the program in-process): the users read
+ * first (guests are already-guest, members already-user), at most 10 per invitation, addresses checked
+ * locally, a re-run that sends nothing once the guests accepted, emails resolved among the guests,
+ * unknown guests exit 4.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -52,7 +53,7 @@ describe('guests invite', () => {
     expect(lines(r.stdout)).toEqual(['ann@client.example\tinvited']);
     const requests = sent(h.sandbox);
     expect(requests.map((q) => [q.method, q.path, q.query.role])).toEqual([
-      ['GET', `/v2/agency/companies/${company}/users`, 'guest'],
+      ['GET', `/v2/agency/companies/${company}/users`, undefined],
       ['POST', invitePath(company), undefined],
     ]);
     expect(requests[1]?.body).toEqual({
@@ -85,6 +86,39 @@ describe('guests invite', () => {
     const guests = await guestsOf(company);
     expect(guests.filter((g) => g.email === 'ann@client.example')).toEqual([
       expect.objectContaining({ name: 'Ann Lee', guest_permissions: ['mailboxes'] }),
+    ]);
+  });
+
+  it('an address that is already a user of the company (not a guest) is already-user with its roles: nothing sent for it, exit 0', async () => {
+    const users = JSON.parse((await h.run(['companies', 'users', '1001', '--json'])).stdout) as {
+      email: string;
+      roles: string[];
+    }[];
+    const member = users.find((u) => !u.roles.includes('guest'));
+    const guest = users.find((u) => u.roles.includes('guest'));
+    if (!member || !guest) throw new Error('the seeded company 1001 has a member and a guest');
+    h.sandbox.reset();
+    const args = ['guests', 'invite', '1001', '--email', member.email.toUpperCase(), '--email', guest.email];
+    const r = await h.run([...args, '--email', 'new.guest@acme-client.example']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(lines(r.stdout)).toEqual([
+      `${member.email}\talready-user`,
+      `${guest.email}\talready-guest`,
+      'new.guest@acme-client.example\tinvited',
+    ]);
+    const posts = sent(h.sandbox).filter((q) => q.method === 'POST');
+    expect(posts.map((q) => q.body)).toEqual([
+      { guests: [{ email: 'new.guest@acme-client.example', guest_permissions: [] }] },
+    ]);
+    expect(r.stderr).toContain(
+      `1 already a guest; 1 already a user, not invited as a guest (${member.email}: ${member.roles.join(', ')}).`,
+    );
+
+    const json = await h.run([...args, '--json', '--dry-run']);
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual([
+      { email: member.email, result: 'already-user', roles: member.roles },
+      { email: guest.email, result: 'already-guest' },
     ]);
   });
 

@@ -12,6 +12,7 @@ import { companyIdFor, parseCompanyRef } from '../../fleet/resolve.js';
 import { parseCsv } from '../../input/csv.js';
 import { readInput } from '../../input/read.js';
 import { reasonColumn, withReasonIfFailed } from '../../output/columns.js';
+import { inlineList } from '../../output/summary.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { collectValues, helpText, type Run } from '../command.js';
@@ -32,10 +33,12 @@ export function defineInvite(guests: Command, run: Run): void {
     .addHelpText(
       'after',
       helpText(
-        "Reads the company's guests first: an address among them is already-guest and is not\n" +
-          'sent. The others are invited, 10 per request (the service takes all or none of a\n' +
-          'request), each with its permissions. Prints one row per address: email, result\n' +
-          '(invited, already-guest, would-invite, failed). A guest sees nothing until they\n' +
+        "Reads the company's users first: an address among its guests is already-guest, one\n" +
+          'with another role (a team member, the owner) is already-user; neither is sent. The\n' +
+          'others are invited, 10 per request (the service takes all or none of a request),\n' +
+          'each with its permissions. Prints one row per address: email, result (invited,\n' +
+          'already-guest, already-user, would-invite, failed; --json adds the roles of an\n' +
+          'already-user, stderr names them). A guest sees nothing until they\n' +
           'accept; until then they are not listed (the API cannot list pending invitations),\n' +
           'so inviting them again is invited again: the service e-mails the original\n' +
           'invitation again, unchanged (nothing is duplicated), and the summary on stderr\n' +
@@ -76,8 +79,8 @@ async function inviteCommand(rt: Runtime, company: string, opts: InviteOptions):
   const wanted = await wantedGuests(rt, opts);
   const api = rt.api({ interruptible: false });
   const id = await companyIdFor(api, ref);
-  const { inviteMissingGuests, readGuests } = await import('../../fleet/guests.js');
-  const { rows, failure } = await inviteMissingGuests(api, id, wanted, await readGuests(api, id), {
+  const { inviteMissingGuests, readUsers } = await import('../../fleet/guests.js');
+  const { rows, failure } = await inviteMissingGuests(api, id, wanted, await readUsers(api, id), {
     dryRun: opts.dryRun === true,
     signal: rt.ctx.signal,
   });
@@ -87,11 +90,24 @@ async function inviteCommand(rt: Runtime, company: string, opts: InviteOptions):
     opts.dryRun
       ? `would invite ${count('would-invite')} (dry run, nothing sent)`
       : `invited ${count('invited')}${count('invited') > 0 ? RESENT : ''}`,
-    ...(count('already-guest') > 0 ? [`${count('already-guest')} already guests`] : []),
+    ...(count('already-guest') > 0
+      ? [`${count('already-guest')} already ${count('already-guest') === 1 ? 'a guest' : 'guests'}`]
+      : []),
+    ...alreadyUsers(rows),
     ...(count('failed') > 0 ? [`${count('failed')} not invited`] : []),
   ];
   rt.out.info(`Company ${id}: ${parts.join('; ')}.`);
   if (failure) throw runFailure(failure);
+}
+
+/** "1 already a user, not invited as a guest (mia@acme.example: authorized_team_member)", or nothing. */
+function alreadyUsers(rows: readonly InviteRow[]): string[] {
+  const users = rows.filter((r) => r.result === 'already-user');
+  if (users.length === 0) return [];
+  const who = users.map((r) => `${r.email}: ${r.roles?.join(', ') || 'no role listed'}`);
+  const what =
+    users.length === 1 ? 'already a user, not invited as a guest' : 'already users, not invited as guests';
+  return [`${users.length} ${what} (${inlineList(who)})`];
 }
 
 /** The guests of the flags or of the CSV file, each checked; nothing is sent when one is wrong. */
