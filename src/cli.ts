@@ -76,7 +76,11 @@ export async function main(argv: string[], io: IO, transport?: Transport, host?:
   const configFile = configFileIn(environment.configDir);
   const program = await buildProgram(io, run, commandToRun(argv), configFile);
   // A signal, or a stdout that can no longer be written, stops the run the same way: nothing new starts.
-  const signals = host ? HOSTED_SIGNALS : onStopSignals(() => interrupt.abort());
+  // A spinner on the screen is cleared however the run ends (stopped, failed, or a closed pipe).
+  const clearProgress = () => {
+    for (const { runtime } of runtimes) runtime.out.clearProgress();
+  };
+  const signals = host ? HOSTED_SIGNALS : onStopSignals(() => interrupt.abort(), clearProgress);
   const stdout = watchStdout(io.stdout);
   stdout.onFailure(() => interrupt.abort());
   let code: number = ExitCode.ok;
@@ -92,6 +96,7 @@ export async function main(argv: string[], io: IO, transport?: Transport, host?:
       });
     }
   } catch (error) {
+    clearProgress();
     // A parse error comes before any action reads the global options, but commander has parsed them (--json).
     const allFlags = { ...(program.opts() as GlobalFlags), ...flags };
     // After stdout failed, that failure is the news (the error is most likely the stop it caused).
@@ -100,6 +105,7 @@ export async function main(argv: string[], io: IO, transport?: Transport, host?:
       code = exitCode(error, allFlags, io, environment, facts);
     }
   } finally {
+    clearProgress();
     signals.stop();
     stopHost?.();
     await Promise.allSettled(runtimes.map((runtime) => runtime.close()));

@@ -18,7 +18,8 @@ export interface SignalWatch {
   stop(): void;
 }
 
-export function onStopSignals(abort: () => void): SignalWatch {
+/** `beforeExit`: what must happen even when the process is ended at once (a progress line cleared). */
+export function onStopSignals(abort: () => void, beforeExit: () => void = () => {}): SignalWatch {
   let received: StopSignal | undefined;
   const handler = (signal: StopSignal) => {
     const again = received !== undefined;
@@ -28,8 +29,12 @@ export function onStopSignals(abort: () => void): SignalWatch {
     received ??= signal;
     abort();
     const code = SIGNAL_EXIT[received];
-    if (again) process.exit(code);
-    setTimeout(() => process.exit(code), 10_000).unref();
+    const exit = () => {
+      beforeExit();
+      process.exit(code);
+    };
+    if (again) exit();
+    setTimeout(exit, 10_000).unref();
   };
   for (const signal of STOP_SIGNALS) process.on(signal, handler);
   return {

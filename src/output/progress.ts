@@ -1,6 +1,8 @@
 /**
- * A single updating progress line on stderr, only when stderr is a terminal (and not with --debug,
- * whose log lines would tear it, nor with -q); nothing at all when piped. It is cleared before the result prints.
+ * A single updating progress line on stderr, only when stdout and stderr are both the terminal (as gh
+ * and npm: `agency inventory | head` prints rows to the same screen, where a spinner would share their
+ * lines), and not with --debug, whose log lines would tear it, nor with -q; nothing at all otherwise
+ * (the contract: no terminal, no progress). It is cleared before the result prints and when the run ends.
  */
 import type { PaginationData } from '../api/types.js';
 import type { Writer } from './writer.js';

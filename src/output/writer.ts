@@ -67,6 +67,8 @@ export class Writer {
   #stderrChalk: ChalkInstance | undefined;
   /** stdout's fate (stdout-watch.ts): every result goes through it. */
   readonly #stdout: StdoutWatch;
+  /** A progress line is on the screen (drawn and not cleared yet). */
+  #progressShown = false;
 
   constructor(
     readonly streams: Streams,
@@ -259,22 +261,34 @@ export class Writer {
     this.#stdout.created(creation);
   }
 
-  /** A progress line may be drawn: stderr is a terminal that understands cursor movement, and no -q. */
+  /**
+   * A progress line may be drawn: stdout and stderr are both the terminal (as gh and npm decide), it
+   * understands cursor movement, and no -q. With stdout piped (`| head`, `| grep`) the reader of the
+   * pipe often prints to the same terminal, where a spinner would share lines with its rows.
+   */
   get canShowProgress(): boolean {
-    return this.streams.stderrIsTTY && !this.quiet && this.options.dumbTerminal !== true;
+    return (
+      this.streams.stdoutIsTTY &&
+      this.streams.stderrIsTTY &&
+      !this.quiet &&
+      this.options.dumbTerminal !== true
+    );
   }
 
   /** Rewrites the single progress line on a terminal (callers check canShowProgress); never wider than it. */
   progress(text: string): void {
-    if (this.options.dumbTerminal) return;
+    if (this.options.dumbTerminal || this.#stdout.closed) return;
     const width = usableWidth((this.streams.stderr as { columns?: number }).columns);
     // A line that wrapped could not be cleared by \r: keep it one column short of the edge.
     this.#stderr(`\r\u001b[2K${truncateToWidth(cellText(text), Math.max(1, width - 1))}`);
+    this.#progressShown = true;
   }
 
+  /** Clears a progress line that is on the screen; also after a closed pipe silenced stderr. */
   clearProgress(): void {
-    if (this.options.dumbTerminal) return;
-    this.#stderr('\r\u001b[2K');
+    if (!this.#progressShown) return;
+    this.#progressShown = false;
+    this.streams.stderr.write('\r\u001b[2K');
   }
 
   out(text: string): void {

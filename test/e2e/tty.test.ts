@@ -18,6 +18,8 @@ import { stripEscapes, Terminal, TMUX_MISSING } from '../helpers/tmux.js';
 const LONG_NAME = 'The Extraordinarily Long Company Name Of Northern Wisconsin Plumbing And Heating Inc';
 // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for escape sequences is the point
 const ANY_ESCAPE = /\u001b\[/;
+/** A frame of the progress spinner, or the ellipsis that ends a progress line. */
+const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]|…/;
 
 let h: Harness;
 /** Answers every request after 400 ms, so that paging through the companies takes a moment. */
@@ -217,9 +219,7 @@ describe.skipIf(Boolean(TMUX_MISSING))(
       const total = slow.store.companies(MAIN_AGENCY_ID).length;
       expect(total).toBeGreaterThan(100);
       await term.clear();
-      term.type(
-        'agency -p slow companies list --inactive; agency -p slow companies list >/dev/null; echo "[done $?]"',
-      );
+      term.type('agency -p slow companies list --inactive; agency -p slow companies list; echo "[done $?]"');
       // Seen while the second command pages: "⠙ 50 of 120 companies…" on a single line.
       const during = await term.waitFor((s) => new RegExp(`\\b(50|100) of ${total} companies…`).test(s), {
         intervalMs: 25,
@@ -229,6 +229,37 @@ describe.skipIf(Boolean(TMUX_MISSING))(
       expect(after).not.toContain('companies…');
       const inactive = slow.store.companies(MAIN_AGENCY_ID, { active: false }).length;
       expect(after).toContain(`\n${inactive} companies\n`);
+    });
+
+    it('no spinner when stdout is piped or redirected, even with stderr on the terminal (as gh and npm)', async () => {
+      // `| head` prints its rows on the same screen: a spinner on stderr would share their lines and its
+      // last frame would stay after the closed pipe ended the run (second new-user pass, finding 6).
+      for (const line of [
+        // (cut: rows no wider than the terminal, one screen line each)
+        'agency inventory | head -3 | cut -f1,2',
+        'agency health --fail-on none | head -2 | cut -f1,2',
+        'agency -p slow companies list >/dev/null',
+      ]) {
+        await term.clear();
+        let spun = '';
+        term.type(`${line}; echo "[done $?]"`);
+        const after = await term.waitFor(
+          (screen) => {
+            if (SPINNER.test(screen)) spun = screen;
+            return /\[done \d+\]$/m.test(screen);
+          },
+          { intervalMs: 25, history: true },
+        );
+        expect(spun, line).toBe('');
+        const printed = after.split('\n').slice(
+          1,
+          after.split('\n').findIndex((l) => l.startsWith('[done')),
+        );
+        if (line.includes('head')) {
+          expect(printed, after).toHaveLength(Number(/head -(\d)/.exec(line)?.[1]));
+          for (const row of printed) expect(row, after).toMatch(/^\d+\s+\S/);
+        } else expect(printed, after).toEqual([]);
+      }
     });
 
     it('no progress line when stderr is not a terminal', async () => {

@@ -234,6 +234,15 @@ describe('progress line', () => {
     total_elements: total,
   });
 
+  it('draws nothing when stdout is piped, though stderr is the terminal (as gh and npm)', () => {
+    const f = fake({ tty: false, stderrTTY: true, columns: 30 });
+    const progress = progressLine({ out: f.writer, ctx: { debug: false } }, 'companies');
+    progress.update(page(1, 3, 127), 50);
+    progress.done();
+    f.writer.clearProgress();
+    expect(f.stderr()).toBe('');
+  });
+
   it('rewrites one line on a terminal and clears it at the end', () => {
     const { ctx, f } = progressContext(true);
     const progress = progressLine(ctx, 'companies');

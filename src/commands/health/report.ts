@@ -68,7 +68,7 @@ export async function healthReport(
     signal: rt.ctx.signal,
     onDone: () => progress.update(undefined, ++done),
     onResult: (result) => {
-      // Rows stream only when stdout is not the terminal: the progress line (stderr) stays.
+      // Rows stream only when stdout is not the terminal (then no progress line is drawn).
       if (!rows.streaming) return;
       for (const problem of sortProblems(result.problems, [result.client.id])) rows.push(problem);
     },
