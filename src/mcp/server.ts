@@ -29,7 +29,7 @@ export async function serve(rt: Runtime, opts: McpOptions): Promise<void> {
   const byName = new Map(tools.map((tool) => [tool.definition.name, tool]));
   const inFlight = new Set<Promise<unknown>>();
   const globals = globalWords(rt);
-  const log = (line: string) => rt.out.err(`${line}\n`);
+  const log = (line: string) => rt.out.log(line);
 
   const { Server, StdioServerTransport, CallToolRequestSchema, ListToolsRequestSchema } = await import(
     './sdk.js'
@@ -101,6 +101,11 @@ export async function serve(rt: Runtime, opts: McpOptions): Promise<void> {
     `agency mcp: serving ${tools.length} tools for profile "${rt.ctx.profileName}" at ${rt.ctx.baseUrl}` +
       (allowWrites ? ', writes allowed.' : ', reads only (start with --allow-writes to offer changes).'),
   );
+  // Typed at a prompt, the server looks frozen: say what it waits for. (Piped, stdout stays protocol only.)
+  if (rt.terminal.stdinIsTTY)
+    log(
+      'agency mcp: waiting for an MCP client on stdin; this server is meant to be started by an AI assistant (see docs/mcp.md). Ctrl-C stops it.',
+    );
   await closed;
   await Promise.allSettled(inFlight);
   // Stopped by a signal: the exit code says which (130, 143, 129), as for every command.

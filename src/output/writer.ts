@@ -231,6 +231,11 @@ export class Writer {
     this.err(`${this.#fit('', message)}\n`);
   }
 
+  /** A log line of a long-lived command (`agency mcp`): stderr, wrapped like a message, kept with -q. */
+  log(message: string): void {
+    this.#stderr(`${this.#fit('', this.#safe(message))}\n`);
+  }
+
   /** A confirmation: stderr (not with -q). */
   success(message: string): void {
     // After stdout failed, the error that follows says what was created: a ✓ would contradict it.
