@@ -52,6 +52,7 @@ function today(now = new Date()): string {
 
 /** The service's default window, in days, ending today (or at --to). */
 const DEFAULT_WINDOW_DAYS = 30;
+const DAY_MS = 86_400_000;
 
 /**
  * The days a report covers, as dates: what was asked, and for what was left out the service's default
@@ -64,6 +65,29 @@ export function coveredDays(period: Period, now = new Date()): { from: string; t
   const [year, month, day] = to.split('-').map(Number) as [number, number, number];
   const from = new Date(Date.UTC(year, month - 1, day - (DEFAULT_WINDOW_DAYS - 1)));
   return { from: from.toISOString().slice(0, 10), to };
+}
+
+/**
+ * The period of the same length just before the covered days: what the service compares each counter
+ * with (`previous_period`).
+ */
+export function previousDays(covered: { from: string; to: string }): { from: string; to: string } {
+  const day = (text: string) => Date.parse(`${text}T00:00:00Z`);
+  const length = Math.round((day(covered.to) - day(covered.from)) / DAY_MS) + 1;
+  const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  return { from: iso(day(covered.from) - length * DAY_MS), to: iso(day(covered.from) - DAY_MS) };
+}
+
+/**
+ * "2026-10-26 to 2026-11-24 (the last 30 days), compared with 2026-09-26 to 2026-10-25": which days a
+ * report's numbers and their changes are about, as dates.
+ */
+export function comparedPeriods(period: Period, now = new Date()): string {
+  const covered = coveredDays(period, now);
+  const before = previousDays(covered);
+  const last =
+    period.from === undefined && period.to === undefined ? ` (the last ${DEFAULT_WINDOW_DAYS} days)` : '';
+  return `${covered.from} to ${covered.to}${last}, compared with ${before.from} to ${before.to}`;
 }
 
 export function parsePeriod(options: Period, now = new Date()): Period {

@@ -216,6 +216,39 @@ describe('deliverability', () => {
     expect(plain(narrow.stdout)).toMatch(/ID\s+NAME\s+SENT/);
     expect(plain(narrow.stderr)).toMatch(/columns hidden \(.*sent ±/);
   });
+
+  it('on a terminal, stderr names the days of the period and of the one it is compared with; --json and piped rows do not change', async () => {
+    const id = String(listing[0]?.id);
+    const march = ['deliverability', '--company', id, '--from', '2024-03-01', '--to', '2024-03-31'];
+    const asked = await runOnTerminal(h, march);
+    expect(asked.code, asked.stderr).toBe(0);
+    // 31 days, so the 31 before them: across a leap February.
+    expect(plain(asked.stderr)).toContain(
+      '2024-03-01 to 2024-03-31, compared with 2024-01-30 to 2024-02-29.',
+    );
+
+    const byDefault = await runOnTerminal(h, ['deliverability', '--company', id]);
+    const match = /^(\S+) to (\S+) \(the last 30 days\), compared with (\S+) to (\S+)\.$/m.exec(
+      plain(byDefault.stderr),
+    );
+    if (!match) throw new Error(`no period line in:\n${byDefault.stderr}`);
+    const [from, to, beforeFrom, beforeTo] = match.slice(1).map((d) => Date.parse(`${d}T00:00:00Z`)) as [
+      number,
+      number,
+      number,
+      number,
+    ];
+    const now = new Date();
+    expect(to).toBe(Date.UTC(now.getFullYear(), now.getMonth(), now.getDate()));
+    const days = (n: number) => n * 86_400_000;
+    expect([to - from, from - beforeTo, beforeTo - beforeFrom]).toEqual([days(29), days(1), days(29)]);
+
+    const piped = await h.run(march);
+    expect(piped.stderr).not.toContain('compared with');
+    const json = await runOnTerminal(h, ['deliverability', '--company', id, '--json']);
+    expect(Array.isArray(JSON.parse(json.stdout))).toBe(true);
+    expect(json.stderr).not.toContain('compared with');
+  });
 });
 
 describe('deliverability against the docs-mode sandbox (older paging names)', () => {

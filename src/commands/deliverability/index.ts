@@ -29,7 +29,9 @@ export function define(command: Command, run: Run): void {
           "you name is a row of zeros instead. --json prints the service's\n" +
           '{current_period, previous_period} pairs and the rates as numbers from 0 to 1\n' +
           '(null when there is nothing to divide by). --limit N reports the first N clients\n' +
-          '(of the listing, or of the targets) and reads no page beyond them.',
+          '(of the listing, or of the targets) and reads no page beyond them. Under a table,\n' +
+          'stderr names the days: 2026-10-26 to 2026-11-24 (the last 30 days), compared with\n' +
+          '2026-09-26 to 2026-10-25.',
         [
           'agency deliverability',
           'agency deliverability --from 2026-05-01 --to 2026-05-31 --company "Acme Ltd"',
@@ -101,7 +103,7 @@ function deliverabilityColumns(withChanges: boolean): Column<DeliverabilityRow>[
 }
 
 export async function deliverability(rt: Runtime, opts: DeliverabilityOptions): Promise<void> {
-  const { parsePeriod } = await import('../../input/period.js');
+  const { comparedPeriods, parsePeriod } = await import('../../input/period.js');
   const { clientSelection } = await import('../../fleet/clients.js');
   const { optionalPositiveInt } = await import('../../input/parse.js');
   const period = parsePeriod(opts);
@@ -114,6 +116,8 @@ export async function deliverability(rt: Runtime, opts: DeliverabilityOptions): 
     empty: 'No client sent anything in this period.',
     noun: ['client', 'clients'],
   });
+  // Under the table, which days its numbers and ± columns are about (--json stays the contract's array).
+  if (table && !rt.out.json) rt.out.info(`${comparedPeriods(period)}.`);
 }
 
 /** The rows of `deliverability` (also what an assistant's tool gets): targets resolved, zeros added. */
