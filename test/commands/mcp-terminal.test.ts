@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
 import { agencyEnv } from '../helpers/cli.js';
 import { sharedInProcessHarness } from '../helpers/core.js';
+import { INITIALIZE } from '../helpers/mcp.js';
 
 const shared = sharedInProcessHarness();
 
@@ -57,13 +58,7 @@ describe('agency mcp and the terminal', () => {
   });
 
   it('started by a client (stdin a pipe): stdout is JSON-RPC alone and stderr says nothing of waiting', async () => {
-    const initialize = {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
-    };
-    const r = await mcp(false, `${JSON.stringify(initialize)}\n`);
+    const r = await mcp(false, `${JSON.stringify(INITIALIZE)}\n`);
     expect(r.code, r.stderr).toBe(0);
     const answers = r.stdout
       .split('\n')

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { agencyEnv, BIN, jsonError, writeConfig } from '../helpers/cli.js';
 import { activeCompany, inactiveCompany } from '../helpers/core.js';
-import { resultJson, sharedMcp, startMcp, texts, toolError } from '../helpers/mcp.js';
+import { INITIALIZE, resultJson, sharedMcp, startMcp, texts, toolError } from '../helpers/mcp.js';
 
 // Thirty companies: the point is that each tool answers what its command prints, not the size of a fleet.
 const shared = sharedMcp([], { seed: { companies: 30 } });
@@ -195,16 +195,7 @@ describe('agency mcp on stdout', () => {
   it('writes only protocol messages, whatever the tools print, and answers every request before it ends', async () => {
     const id = String(activeCompany(shared.h.sandbox).id);
     const requests = [
-      {
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-06-18',
-          capabilities: {},
-          clientInfo: { name: 'raw', version: '1' },
-        },
-      },
+      INITIALIZE,
       { jsonrpc: '2.0', method: 'notifications/initialized' },
       { jsonrpc: '2.0', id: 2, method: 'tools/list' },
       {
@@ -233,14 +224,8 @@ describe('agency mcp on stdout', () => {
   });
 
   it('answers a line that is not JSON (-32700) or not JSON-RPC (-32600), and serves the next one', async () => {
-    const initialize = {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-    };
     const input = [
-      JSON.stringify(initialize),
+      JSON.stringify(INITIALIZE),
       JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
       '{"jsonrpc":"2.0","id":2,"method":"tools/list"', // cut short
       'tools/list please',

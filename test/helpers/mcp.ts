@@ -10,6 +10,14 @@ import type { SandboxOptions } from '../../src/sandbox/index.js';
 import { agencyEnv, BIN, CANARY_KEY, type Harness } from './cli.js';
 import { startCoreHarness } from './core.js';
 
+/** The first request of a client that writes JSON-RPC lines itself (id 1). */
+export const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
+
 export interface McpSession {
   client: Client;
   /** The server's stderr so far. */
