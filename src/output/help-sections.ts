@@ -86,6 +86,12 @@ export function globalOptionsBlock(program: { readonly options: readonly Option[
 }
 
 /** `agency help environment`: every global option with its description, then the Environment section. */
+/** What --json and --csv are for on a terminal, where tables wrap (docs/output.md says the same). */
+const COPY_WHOLE =
+  'On a terminal a list is a table fitted to its width: on a narrow one a long value (an address, a ' +
+  'URL) wraps onto more lines of its column and cannot be selected in one piece; pipe the output, or ' +
+  'use --json or --csv, to copy it whole.';
+
 export function environmentHelp(program: Command, configFile: string): string {
   const helper = program.createHelp() as Help;
   const options = program.options.filter((o) => !o.hidden && o.long !== '--help');
@@ -96,6 +102,8 @@ export function environmentHelp(program: Command, configFile: string): string {
   return [
     'Global options (accepted by every command, before or after its name):',
     ...lines,
+    '',
+    COPY_WHOLE,
     '',
     environmentSection(configFile),
     '',

@@ -4,14 +4,14 @@
  * suggestions only for near misses.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli.js';
 import { type AgencyTerminals, startAgencyTerminals } from '../helpers/agency-terminals.js';
-import { agencyEnv, BIN, type Harness, startHarness } from '../helpers/cli.js';
+import { agencyEnv, BIN, type Harness, ROOT, startHarness } from '../helpers/cli.js';
 import { sent } from '../helpers/core.js';
 import { runOnTerminal } from '../helpers/terminal-run.js';
 import { TMUX_MISSING } from '../helpers/tmux.js';
@@ -111,6 +111,15 @@ describe('help that teaches', () => {
       expect(r.stdout).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
     }
     expect(r.stdout).toContain(`Config file: ${join(h.configDir, 'config.json')}`);
+  });
+
+  it('`agency help environment` and docs/output.md say how to copy a value a narrow table wrapped (second pass, finding 3)', async () => {
+    const r = await h.run(['help', 'environment']);
+    const text = r.stdout.replace(/\s+/g, ' ');
+    expect(text).toContain('wraps onto more lines of its column and cannot be selected in one piece');
+    expect(text).toContain('pipe the output, or use --json or --csv, to copy it whole');
+    const docs = readFileSync(join(ROOT, 'docs', 'output.md'), 'utf8').replace(/\s+/g, ' ');
+    expect(docs).toContain('pipe the output, or use `--json` or `--csv`, to copy it whole');
   });
 
   it('a command that runs a default subcommand shows its options: webhooks, campaigns', async () => {
