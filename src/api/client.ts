@@ -279,7 +279,8 @@ export class AgencyClient {
       path: PATHS.blacklist(kind),
       query: { page: page0, per_page: perPage },
       emptyIsNothing: true,
-      action: `list the blacklisted ${kind} (page ${page0})`,
+      // Messages count pages from 1, as for every other listing.
+      action: `list the blacklisted ${kind} (page ${page0 + 1})`,
     });
     if (res.data === undefined) return { items: [], total: 0 };
     const body = expectObject(res, this.debugging, `the blacklist of ${kind}`, `an object with "${kind}"`);

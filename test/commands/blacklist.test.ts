@@ -33,6 +33,22 @@ describe('blacklist', () => {
     expect(sent(h.sandbox)[0]?.headers['x-company-id']).toBeUndefined();
   });
 
+  it('a failed page is named counting from 1 in the message (the request asked for page 0)', async () => {
+    h.sandbox.addFault({
+      kind: 'status',
+      status: 400,
+      detail: 'Refused here',
+      method: 'GET',
+      path: '/v2/agency/blacklist/domains',
+      times: 1,
+    });
+    const r = await h.run(['blacklist', 'list', '--domains']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('Could not list the blacklisted domains (page 1)');
+    expect(sent(h.sandbox).map((q) => q.query.page)).toEqual(['0']);
+  });
+
   it('list --filter keeps the values containing the text, any case; --json an array of strings', async () => {
     const all = listed(h, 'emails');
     const needle = (all[3] as string).split('@')[1] as string;

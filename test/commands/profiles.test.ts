@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { CANARY_KEY, type Harness, jsonError, type RunResult, writeConfig } from '../helpers/cli.js';
-import { expectNoSecrets, lines, sent, startCoreHarness, teammate } from '../helpers/core.js';
+import { activeCompany, expectNoSecrets, lines, sent, startCoreHarness, teammate } from '../helpers/core.js';
 
 /** The program runs in this process (test/helpers/in-process.ts); spawn() still starts the binary. */
 const IN_PROCESS = { inProcess: true };
@@ -229,6 +229,19 @@ describe('login', () => {
     expectNothingSent();
     expect(readJson(dir).profiles.ci).toEqual({ api_key: 'wpk_unchecked_key_123', base_url: other.baseUrl });
     expect(r.stderr).not.toContain('wpk_unchecked_key_123');
+  });
+
+  it('a client key: login says what it works for (campaigns among them), and campaigns does work with it', async () => {
+    const company = activeCompany(h.sandbox);
+    const clientKey = h.sandbox.store.keysOf(company.id)[0]?.key as string;
+    const dir = freshDir();
+    const r = await run(dir, ['login', '--base-url', h.sandbox.baseUrl], {}, `${clientKey}\n`);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr.replace(/\s+/g, ' ')).toContain(
+      'A client key works for me, mailboxes, webhooks and campaigns; companies, keys, inventory and the other agency commands need an HQ key.',
+    );
+    const campaigns = await run(dir, ['campaigns']);
+    expect(campaigns.code, campaigns.stderr).toBe(0);
   });
 
   it('a wrong key is not saved: exit 3 and the config file is unchanged', async () => {

@@ -351,7 +351,7 @@ describe.skipIf(Boolean(TMUX_MISSING))(
           `✓ Key verified: client key of company "${company.name}" (id ${company.id}).\n  Agency: "Northwind Outreach"\n`,
         );
         expect(asked).toMatch(
-          /A client key works for me, mailboxes and webhooks; companies, keys and\n +inventory need/,
+          /A client key works for me, mailboxes, webhooks and campaigns; companies,\n +keys, inventory and the other agency commands need/,
         );
         terminal.type('n');
         const done = await terminal.waitFor((s) => /\[exit \d+\]/.test(s), { history: true });

@@ -110,8 +110,8 @@ function describeIdentity(me: Record<string, unknown>): { headline: string; deta
       headline: `client key of company ${company}${id !== undefined ? `(id ${String(id)})` : ''}`.trim(),
       details: [
         ...(agencyName ? [`Agency: ${agencyName}`] : []),
-        'A client key works for me, mailboxes and webhooks; companies, keys and',
-        'inventory need an HQ key.',
+        'A client key works for me, mailboxes, webhooks and campaigns; companies,',
+        'keys, inventory and the other agency commands need an HQ key.',
       ],
     };
   }
