@@ -4,6 +4,7 @@
  * twice goes once, values already on the list are left out, and the rest goes in chunks the
  * service accepts.
  */
+import { domainToASCII } from 'node:url';
 import { type BlacklistKind, MAX_BLACKLIST_PER_PAGE, MAX_BLACKLIST_PER_REQUEST } from '../api/endpoints.js';
 import { UsageError } from '../errors.js';
 
@@ -44,6 +45,24 @@ export function isEmailAddress(value: string): boolean {
   return local.length <= 64 && LOCAL_PART.test(local) && isDomain(value.slice(at + 1));
 }
 
+/**
+ * An internationalised domain (bücher.example), alone or after an address's @, in its ASCII form
+ * (xn--bcher-kva.example: what DNS, mail servers and the service's checks work with); any other value
+ * as it is. An address's local part is never converted (not ASCII, it stays refused).
+ */
+export function asciiForm(value: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range is the point
+  if (!/[^\u0000-\u007f]/.test(value)) return value;
+  const at = value.lastIndexOf('@');
+  const ascii = domainToASCII(value.slice(at + 1));
+  return ascii === '' ? value : value.slice(0, at + 1) + ascii;
+}
+
+/** The note that a value goes in its ASCII form: "bücher.example (argument 1) is sent as xn--….". */
+export function asciiFormNote(given: string, ascii: string, where: string, verb = 'sent'): string {
+  return `${given} (${where}) is ${verb} in its ASCII form, ${ascii}.`;
+}
+
 /** Which list a checked value belongs on by its form: an address on the e-mails, a domain on the domains. */
 export function listOf(value: string): BlacklistKind | undefined {
   if (isEmailAddress(value)) return 'emails';
@@ -82,8 +101,10 @@ export function normalizeBlacklistEntries(
 ): NormalizedValues {
   const problems: string[] = [];
   const copies = new Map<string, string[]>();
+  const notes: string[] = [];
   for (const entry of entries) {
-    const value = entry.value.trim().toLowerCase();
+    const given = entry.value.trim().toLowerCase();
+    const value = asciiForm(given);
     const problem =
       value === ''
         ? 'is empty'
@@ -96,6 +117,7 @@ export function normalizeBlacklistEntries(
       problems.push(`${JSON.stringify(entry.value)} (${entry.where}) ${problem}.`);
       continue;
     }
+    if (value !== given) notes.push(asciiFormNote(given, value, entry.where, pastVerb(verb)));
     const places = copies.get(value) ?? [];
     places.push(entry.where);
     copies.set(value, places);
@@ -112,15 +134,14 @@ export function normalizeBlacklistEntries(
     const what = kind === 'either' ? 'values' : kind;
     throw new UsageError(`No ${what} to ${verb}: give them as arguments or with --file.`);
   }
-  const notes: string[] = [];
   for (const [value, places] of copies) {
     if (places.length > 1)
-      notes.push(
-        `${value} is given ${places.length} times (${places.join(', ')}); ${verb === 'check' ? 'checked' : 'sent'} once.`,
-      );
+      notes.push(`${value} is given ${places.length} times (${places.join(', ')}); ${pastVerb(verb)} once.`);
   }
   return { values: [...copies.keys()], notes };
 }
+
+const pastVerb = (verb: string) => (verb === 'check' ? 'checked' : 'sent');
 
 export interface BlacklistAddPlan {
   /** Values not on the list yet, in input order. */

@@ -10,7 +10,7 @@ import { MAX_GUESTS_PER_INVITATION } from '../api/endpoints.js';
 import { collect, paginate } from '../api/paginate.js';
 import type { CompanyUser, GuestInvitation, Page } from '../api/types.js';
 import { AgencyError, InterruptedError, UsageError } from '../errors.js';
-import { chunked, isEmailAddress } from './blacklist.js';
+import { asciiForm, asciiFormNote, chunked, isEmailAddress } from './blacklist.js';
 import { type RowError, rowError } from './failures.js';
 
 export type { GuestPermission };
@@ -66,14 +66,19 @@ export function samePermissions(a: readonly GuestPermission[], b: readonly Guest
   return a.length === b.length && a.every((p) => b.includes(p));
 }
 
-/** The address checked and lower-cased; `where` names its source in the error (exit 2). */
-export function checkGuestEmail(value: string, where: string): string {
-  const email = value.trim().toLowerCase();
+/**
+ * The address checked and lower-cased, an internationalised domain in its ASCII form (with a note in
+ * `notes` when given); `where` names its source in the error (exit 2).
+ */
+export function checkGuestEmail(value: string, where: string, notes?: string[]): string {
+  const given = value.trim().toLowerCase();
+  const email = asciiForm(given);
   if (!isEmailAddress(email)) {
     throw new UsageError(
       `${JSON.stringify(value)} (${where}) is not an e-mail address (such as name@example.com).`,
     );
   }
+  if (email !== given) notes?.push(asciiFormNote(given, email, where));
   return email;
 }
 

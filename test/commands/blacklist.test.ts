@@ -148,6 +148,33 @@ describe('blacklist', () => {
     expect(jsonError(json.stderr).error.status).toBeNull();
   });
 
+  it('an internationalised domain goes in its ASCII form, said on stderr; a local part not in ASCII is refused', async () => {
+    const r = await h.run(['blacklist', 'add', '--domains', 'Bücher.example', 'xn--bcher-kva.example']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(lines(r.stdout)).toEqual(['xn--bcher-kva.example\tadded']);
+    expect(r.stderr).toContain(
+      'bücher.example (argument 1) is sent in its ASCII form, xn--bcher-kva.example.',
+    );
+    expect(r.stderr).toContain('xn--bcher-kva.example is given 2 times (argument 1, argument 2); sent once.');
+    const posts = () => sent(h.sandbox).filter((q) => q.method === 'POST');
+    expect(posts().map((q) => q.body)).toEqual([{ domains: ['xn--bcher-kva.example'] }]);
+
+    h.sandbox.reset();
+    const email = await h.run(['blacklist', 'add', '--emails', 'info@straße.example', '--dry-run']);
+    expect(email.code, email.stderr).toBe(0);
+    expect(lines(email.stdout)).toEqual(['info@xn--strae-oqa.example\twould-add']);
+    expect(email.stderr).toContain('info@straße.example (argument 1) is sent in its ASCII form');
+
+    const checked = await h.run(['blacklist', 'check', 'bücher.example']);
+    expect(checked.code, checked.stderr).toBe(0);
+    expect(lines(checked.stdout)).toEqual(['xn--bcher-kva.example\ttrue']);
+    expect(checked.stderr).toContain('is checked in its ASCII form, xn--bcher-kva.example.');
+
+    h.sandbox.reset();
+    const local = await h.run(['blacklist', 'add', '--emails', 'jürgen@example.com']);
+    expectUsageError(local, h.sandbox, /"jürgen@example.com" \(argument 1\) is not an e-mail address/);
+  });
+
   it('a refused chunk stops the run: the chunk before it reported added, the rest failed, exit 1', async () => {
     // The sandbox refuses a punycode top-level domain that the tool's own check accepts: value 601.
     const values = Array.from({ length: 700 }, (_, i) =>

@@ -122,6 +122,23 @@ describe('guests invite', () => {
     ]);
   });
 
+  it('an address at an internationalised domain is invited at its ASCII form, said on stderr', async () => {
+    const file = join(scratch, 'idn.csv');
+    writeFileSync(file, 'email,name,permissions\nbob@bücher.example,Bob,\n');
+    const r = await h.run(['guests', 'invite', String(company), '--file', file, '--dry-run']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(lines(r.stdout)).toEqual(['bob@xn--bcher-kva.example\twould-invite']);
+    expect(r.stderr).toContain(
+      `bob@bücher.example (${file} line 2) is sent in its ASCII form, bob@xn--bcher-kva.example.`,
+    );
+    const sentOne = await h.run(['guests', 'invite', String(company), '--email', 'Anna@Bücher.example']);
+    expect(sentOne.code, sentOne.stderr).toBe(0);
+    expect(sentOne.stderr).toContain('anna@bücher.example (--email #1) is sent in its ASCII form');
+    expect(invitations().map((q) => q.body)).toEqual([
+      { guests: [{ email: 'anna@xn--bcher-kva.example', guest_permissions: [] }] },
+    ]);
+  });
+
   it('--file CSV: 23 guests go in invitations of 10, 10 and 3, each with its permissions', async () => {
     const rows = Array.from(
       { length: 23 },

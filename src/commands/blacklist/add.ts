@@ -11,8 +11,10 @@ export function defineAdd(blacklist: Command, run: Run): void {
     description: 'add domains or addresses to the blacklist',
     prints:
       'Prints one row per value: the value and its result (added, exists, would-add,\n' +
-      'failed). Values are lower-cased; a value given twice is sent once; values\n' +
-      'already listed are not sent again; the rest goes in requests of at most 500.',
+      'failed). Values are lower-cased, an internationalised domain (bücher.example) in\n' +
+      'its ASCII form (xn--bcher-kva.example, with a note); a value given twice is sent\n' +
+      'once; values already listed are not sent again; the rest goes in requests of at\n' +
+      'most 500.',
     examples: [
       'agency blacklist add --domains competitor.com spam.example',
       'agency blacklist add --emails --file unsubscribed.txt --dry-run',

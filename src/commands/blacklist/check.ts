@@ -22,8 +22,9 @@ export function defineCheck(blacklist: Command, run: Run): void {
         'Prints one row per value: the value and listed (true or false). An address is\n' +
           'looked up on the list of e-mails, a domain on the list of domains; listed says\n' +
           'whether that value itself is there (an address is not listed because its domain\n' +
-          "is). Values are lower-cased and asked in as few requests as the service's\n" +
-          '4,100-character URL limit allows. Exit 0 whatever the answer.',
+          'is). Values are lower-cased, an internationalised domain in its ASCII form\n' +
+          "(xn--…), and asked in as few requests as the service's 4,100-character URL\n" +
+          'limit allows. Exit 0 whatever the answer.',
         [
           'agency blacklist check jane@acme.example competitor.example',
           'agency blacklist check --file prospects.txt | grep true',

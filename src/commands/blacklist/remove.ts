@@ -13,8 +13,9 @@ export function defineRemove(blacklist: Command, run: Run): void {
     prints:
       'Reads the list first, then removes only the values on it, in requests of at most\n' +
       '500. Prints one row per value: the value and its result (removed, absent,\n' +
-      'would-remove, failed). Values are lower-cased and each sent once. A second run\n' +
-      'sends nothing and reports every value absent.',
+      'would-remove, failed). Values are lower-cased, an internationalised domain in its\n' +
+      'ASCII form (xn--…), and each sent once. A second run sends nothing and reports\n' +
+      'every value absent.',
     examples: [
       'agency blacklist remove --domains partner.example',
       'agency blacklist remove --emails --file resubscribed.txt --dry-run',

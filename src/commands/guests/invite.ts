@@ -36,7 +36,8 @@ export function defineInvite(guests: Command, run: Run): void {
         "Reads the company's users first: an address among its guests is already-guest, one\n" +
           'with another role (a team member, the owner) is already-user; neither is sent. The\n' +
           'others are invited, 10 per request (the service takes all or none of a request),\n' +
-          'each with its permissions. Prints one row per address: email, result (invited,\n' +
+          'each with its permissions (an internationalised domain in its ASCII form, xn--…,\n' +
+          'with a note). Prints one row per address: email, result (invited,\n' +
           'already-guest, already-user, would-invite, failed; --json adds the roles of an\n' +
           'already-user, stderr names them). A guest sees nothing until they\n' +
           'accept; until then they are not listed (the API cannot list pending invitations),\n' +
@@ -125,6 +126,8 @@ async function wantedGuests(rt: Runtime, opts: InviteOptions): Promise<WantedGue
     );
   }
   const problems: string[] = [];
+  // Addresses whose internationalised domain goes in its ASCII form: said once all are checked.
+  const notes: string[] = [];
   const wanted: WantedGuest[] = [];
   const attempt = (make: () => WantedGuest) => {
     try {
@@ -137,7 +140,7 @@ async function wantedGuests(rt: Runtime, opts: InviteOptions): Promise<WantedGue
   emails.forEach((value, i) => {
     const where = `--email #${i + 1}`;
     attempt(() => ({
-      email: checkGuestEmail(value, where),
+      email: checkGuestEmail(value, where, notes),
       name: opts.name?.trim() || undefined,
       permissions: opts.mailboxes ? ['mailboxes'] : [],
       where,
@@ -150,7 +153,7 @@ async function wantedGuests(rt: Runtime, opts: InviteOptions): Promise<WantedGue
       rt.ctx.signal,
       'CSV: email,name,permissions',
     );
-    for (const make of csvGuests(text, source)) attempt(make);
+    for (const make of csvGuests(text, source, notes)) attempt(make);
   }
   if (problems.length > 0) {
     throw new UsageError(
@@ -163,13 +166,14 @@ async function wantedGuests(rt: Runtime, opts: InviteOptions): Promise<WantedGue
     );
   }
   checkDistinct(wanted);
+  for (const note of notes) rt.out.info(note);
   return wanted;
 }
 
 const CSV_COLUMNS = ['email', 'name', 'permissions'] as const;
 
 /** One maker per data line of the CSV (each throws a UsageError naming its line). */
-function csvGuests(text: string, source: string): (() => WantedGuest)[] {
+function csvGuests(text: string, source: string, notes: string[]): (() => WantedGuest)[] {
   // Lines starting with # are comments, as in every file the tool reads (line numbers are kept).
   const uncommented = text.replace(/^\uFEFF/, '').replace(/^[ \t]*#.*$/gm, '');
   const [header, ...records] = parseCsv(uncommented, source);
@@ -194,7 +198,7 @@ function csvGuests(text: string, source: string): (() => WantedGuest)[] {
       );
     }
     return {
-      email: checkGuestEmail(cell(fields, 'email'), where),
+      email: checkGuestEmail(cell(fields, 'email'), where, notes),
       name: cell(fields, 'name') || undefined,
       permissions: permission === 'mailboxes' ? ['mailboxes'] : [],
       where,
