@@ -1,4 +1,4 @@
-// `npm test`: the build, then the suite (vitest), with the type check and the lint running beside them.
+// `npm test`: the build, then the suite (vitest) with the type check and the lint running beside it.
 // The suite needs the build (its end-to-end files spawn dist/); the checks need nothing, and each keeps
 // mostly one core busy while the suite leaves some of the machine idle: run one after the other they
 // added their whole time to the run's. Their output is held and printed after the suite's, each under
@@ -48,8 +48,10 @@ function shellWord(word) {
 // Ctrl-C reaches the children too (one process group): wait for them, then report.
 process.on('SIGINT', () => {});
 
-const checks = ['typecheck', 'lint'].map((name) => run(name, scripts[name], { held: true }));
+// The build first and alone: it is what the suite waits for (on a loaded machine the checks beside it
+// made it take seconds longer).
 const build = await run('build', scripts.build);
+const checks = ['typecheck', 'lint'].map((name) => run(name, scripts[name], { held: true }));
 const suite =
   build.code === 0
     ? await run('suite', ['vitest', 'run', ...process.argv.slice(2)].map(shellWord).join(' '))
