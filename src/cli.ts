@@ -8,10 +8,12 @@ import { onAbort } from './abort-watch.js';
 import { startRun } from './api/limit.js';
 import {
   type ActionCommand,
+  joinValues,
   type OpenValueSet,
   printsList,
   type Run,
   refuseListOptions,
+  refuseRepeatedValues,
 } from './commands/command.js';
 import { addCommands, commandsByGroup } from './commands/index.js';
 import { configFileIn } from './config-path.js';
@@ -194,7 +196,8 @@ export async function buildProgram(
     .option('--csv', 'print a list as CSV (RFC 4180, header row) on stdout, for spreadsheets')
     .option(
       '--columns <names>',
-      'choose and order the columns of a list, e.g. --columns id,name; "all" for every column (and every field with --json)',
+      'choose and order the columns of a list, e.g. --columns id,name (repeatable: --columns id --columns name is the same); "all" for every column (and every field with --json)',
+      joinValues,
     )
     .option('-q, --quiet', 'no confirmations, counts or progress on stderr; warnings and errors stay')
     .option('--debug', 'log each HTTP request and response to stderr, secrets redacted (env AGENCY_DEBUG=1)')
@@ -210,5 +213,6 @@ export async function buildProgram(
   // `agency version` is no command (main answers it), but a typo of it deserves the suggestion; for
   // the program alone (its subcommands keep the settings they copied).
   program.configureOutput({ outputError: (text, write) => write(keepCloseSuggestion(text, ['version'])) });
+  refuseRepeatedValues(program);
   return program;
 }

@@ -4,7 +4,7 @@
  * and subcommands to the command cli.ts created for it, and wraps each handler with `run`. A command file
  * is loaded only when its command runs (or when help or completion needs them all).
  */
-import type { Command } from '@commander-js/extra-typings';
+import type { Command, Option } from '@commander-js/extra-typings';
 import type { GlobalFlags } from '../context.js';
 import { UsageError } from '../errors.js';
 import type { Runtime } from '../runtime.js';
@@ -76,6 +76,40 @@ export function helpText(prints: string, examples: readonly string[]): string {
 /** A repeatable option's collector; no default value, so help does not show "(default: [])". */
 export function collectValues(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
+}
+
+/** `--columns id --columns name` is `--columns id,name`: a comma-separated list that may be given again. */
+export function joinValues(value: string, previous: string | undefined): string {
+  return previous === undefined ? value : `${previous},${value}`;
+}
+
+/** An option that may be given again, each value adding to the others (collectValues, joinValues). */
+function isRepeatable(option: Option): boolean {
+  return option.variadic || option.parseArg === collectValues || option.parseArg === joinValues;
+}
+
+/**
+ * Every option of `command` and its subcommands that takes one value: given twice with different
+ * values (`--fail-on critical --fail-on none`), the run stops with exit 2 before anything is read or
+ * sent, where commander would keep the last one without a word. The same value twice is harmless.
+ */
+export function refuseRepeatedValues(command: Command): void {
+  for (const sub of command.commands) refuseRepeatedValues(sub as Command);
+  const given = new Map<string, string>();
+  for (const option of command.options) {
+    if (option.isBoolean() || isRepeatable(option)) continue;
+    const name = option.long ?? option.flags;
+    // After commander's own listener (added with the option), once per occurrence on the command line.
+    command.on(`option:${option.name()}`, (value: unknown) => {
+      const text = String(value ?? '');
+      const earlier = given.get(name);
+      if (earlier === undefined) given.set(name, text);
+      else if (earlier !== text)
+        throw new UsageError(
+          `${name} is given twice, as ${JSON.stringify(earlier)} and ${JSON.stringify(text)}: give it once.`,
+        );
+    });
+  }
 }
 
 /**

@@ -63,6 +63,16 @@ const rows: Record<string, Row> = {
     message: /No company named "-7"/,
     sends: 'get-only',
   },
+  'an option of one value given twice, differently (not the last one silently)': {
+    args: ['health', '--fail-on', 'critical', '--fail-on', 'none'],
+    code: 2,
+    message: /--fail-on is given twice, as "critical" and "none": give it once\./,
+  },
+  'a global option given twice, differently, before and after the command': {
+    args: ['-p', 'test', 'me', '--profile', 'other'],
+    code: 2,
+    message: /--profile is given twice, as "test" and "other": give it once\./,
+  },
   'id zero': { args: ['keys', 'list', '0'], code: 2, message: /Invalid company id "0"/ },
   'a decimal id (a name)': {
     args: ['keys', 'list', '1.5'],

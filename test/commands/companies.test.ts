@@ -80,6 +80,27 @@ describe('companies list', () => {
     );
   });
 
+  it('--columns given again adds to the list: --columns id --columns name is --columns id,name', async () => {
+    const once = await h.run(['companies', 'list', '--limit', '2', '--columns', 'id,name']);
+    expect(once.code, once.stderr).toBe(0);
+    expect(once.stdout.split('\n')[0]?.split('\t')).toHaveLength(2);
+    const twice = await h.run(['companies', 'list', '--limit', '2', '--columns', 'id', '--columns', 'name']);
+    expect(twice.code, twice.stderr).toBe(0);
+    expect(twice.stdout).toBe(once.stdout);
+    const json = await h.run([
+      'companies',
+      'list',
+      '--limit',
+      '1',
+      '--json',
+      '--columns',
+      'name',
+      '--columns',
+      'id',
+    ]);
+    expect(Object.keys((JSON.parse(json.stdout) as object[])[0] ?? {})).toEqual(['name', 'id']);
+  });
+
   it('--json prints one array equal to the items of all pages as the service returns them', async () => {
     const expected = await directAllPages(h.sandbox, COMPANIES);
     h.sandbox.reset();
