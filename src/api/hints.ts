@@ -38,6 +38,11 @@ function chooseHint(facts: HintFacts): string | undefined {
   if (/invalid api key/i.test(words)) {
     return 'The API key is wrong: run `agency login` again, or check AGENCY_API_KEY.';
   }
+  // `agency api /rest/v1/me`: the path as the service's docs write it, under a base URL that ends in /rest.
+  const doubled = status === 404 ? doubledBasePath(facts.baseUrl, facts.path) : undefined;
+  if (doubled) {
+    return `The base URL ${facts.baseUrl} already ends in ${doubled.prefix}: give the path after it, ${doubled.rest}.`;
+  }
   // A 404 of the agency's own paths from a base URL without /rest: the address, not the record, is wrong.
   const agencyPath = facts.path === '/v1/me' || facts.path.startsWith('/v2/agency/');
   if (status === 404 && !/\/rest\/?$/.test(facts.baseUrl) && (agencyPath || !facts.detail)) {
@@ -58,6 +63,18 @@ function chooseHint(facts: HintFacts): string | undefined {
   if (status === 429)
     return 'The service is busy with other requests of this account; try again in a moment.';
   return undefined;
+}
+
+/** The base URL's own path (`/rest`) when the request path repeats it (`/rest/v1/me` → `/v1/me`). */
+function doubledBasePath(baseUrl: string, path: string): { prefix: string; rest: string } | undefined {
+  let prefix: string;
+  try {
+    prefix = new URL(baseUrl).pathname.replace(/\/+$/, '');
+  } catch {
+    return undefined;
+  }
+  if (prefix === '' || !path.startsWith(`${prefix}/`)) return undefined;
+  return { prefix, rest: path.slice(prefix.length) };
 }
 
 function isOtherConflict(words: string): boolean {

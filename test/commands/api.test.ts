@@ -160,4 +160,18 @@ describe('api', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('404');
   });
+
+  it("a path that repeats the base URL's /rest is sent as typed (as gh api does), and the 404 says what to give", async () => {
+    const r = await h.run(['api', '/rest/v1/me']);
+    expect(r.code).toBe(4);
+    expect(r.stdout).toBe('');
+    expect(sent(h.sandbox).map((q) => [q.method, q.path, q.status])).toEqual([['GET', '/rest/v1/me', 404]]);
+    expect(r.stderr.replace(/\s+/g, ' ')).toContain(
+      `hint: The base URL ${h.sandbox.baseUrl} already ends in /rest: give the path after it, /v1/me.`,
+    );
+    // A 404 of another path says nothing of the kind.
+    const other = await h.run(['api', '/v1/nosuch']);
+    expect(other.code).toBe(4);
+    expect(other.stderr).not.toContain('already ends in');
+  });
 });
