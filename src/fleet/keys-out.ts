@@ -5,6 +5,7 @@
  */
 import { closeSync, fchmodSync, fstatSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import { OutputError, UsageError } from '../errors.js';
+import { folderNotFile } from '../input/output-file.js';
 import { describeWriteError } from '../output/stdout-watch.js';
 
 export class KeysOut {
@@ -23,14 +24,13 @@ export class KeysOut {
       fd = openSync(path, 'a', 0o600);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EISDIR') throw folderNotFile('--keys-out', path, 'keys.tsv', 'Nothing was sent.');
       const why =
         code === 'ENOENT'
           ? 'its directory does not exist'
-          : code === 'EISDIR'
-            ? 'it is a directory'
-            : code === 'EACCES'
-              ? 'permission denied'
-              : (error as Error).message;
+          : code === 'EACCES'
+            ? 'permission denied'
+            : (error as Error).message;
       throw new UsageError(`Cannot write the keys file ${path}: ${why}.`, { hint: 'Nothing was sent.' });
     }
     // An existing file that others can read is tightened: it is about to hold keys.

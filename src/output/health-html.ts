@@ -18,6 +18,8 @@ export interface HtmlReport {
   companiesChecked: number;
   problems: readonly Problem[];
   deliverability: readonly DeliverabilityRow[];
+  /** Set when Ctrl-C stopped the run: said at the top; the period's figures were not read. */
+  interrupted?: string | undefined;
 }
 
 const COLORS: Record<Severity, string> = { critical: '#c0262d', warning: '#a15c00', info: '#1f5fa8' };
@@ -82,6 +84,7 @@ body{margin:0;overflow-wrap:anywhere;font:15px/1.45 system-ui,-apple-system,"Seg
 main{max-width:1040px;margin:0 auto;padding:28px 24px 48px}
 h1{font-size:26px;margin:0 0 4px}h2{font-size:19px;margin:36px 0 12px}
 .meta{color:var(--muted);margin:0 0 18px}
+.interrupted{border-left:4px solid #c0262d;background:#fff;padding:10px 14px;margin:0 0 18px}
 .summary{display:flex;flex-wrap:wrap;gap:10px;margin:0 0 8px;padding:0;list-style:none}
 .summary li{background:#fff;border:1px solid var(--line);border-radius:8px;padding:8px 14px;font-weight:600}
 .summary .n{font-size:20px;margin-right:6px}
@@ -214,9 +217,11 @@ export function renderHealthHtml(report: HtmlReport): string {
     return `<li class="${severity}"><span class="n">${n}</span>${label}</li>`;
   }).join('');
   const rows = report.deliverability;
-  const charts = rows.length
-    ? `<div class="charts">${METRICS.map((metric) => chart(metric, rows)).join('')}</div>${numbersTable(rows)}`
-    : '<p class="ok">No client sent anything in this period.</p>';
+  const charts = report.interrupted
+    ? '<p class="ok">Not read: the run was interrupted.</p>'
+    : rows.length
+      ? `<div class="charts">${METRICS.map((metric) => chart(metric, rows)).join('')}</div>${numbersTable(rows)}`
+      : '<p class="ok">No client sent anything in this period.</p>';
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -229,7 +234,7 @@ export function renderHealthHtml(report: HtmlReport): string {
 <main>
 <h1>${escapeHtml(report.title)}</h1>
 <p class="meta">${escapeHtml(report.periodLabel)} · ${plural(report.companiesChecked, NOUNS.client)} checked · generated ${escapeHtml(report.generatedAt.toISOString().replace('T', ' ').slice(0, 16))} UTC</p>
-<ul class="summary">${counts}</ul>
+${report.interrupted ? `<p class="interrupted">${escapeHtml(report.interrupted)}</p>\n` : ''}<ul class="summary">${counts}</ul>
 <h2>Problems</h2>
 ${problemsSection(report.problems)}
 <h2>Deliverability against the previous period</h2>

@@ -13,10 +13,15 @@ describe('apply --keys-out that cannot be written', () => {
   it('stops before any request when the directory does not exist, or the path is a directory', async () => {
     const file = join(shared.tmp, 'agency.yaml');
     writeFileSync(file, 'defaults:\n  keys: [zapier]\ncompanies:\n  - V Keys Out Co\n');
-    for (const keysOut of [join(shared.tmp, 'missing', 'keys.tsv'), shared.tmp]) {
+    const cases: [string, RegExp][] = [
+      [join(shared.tmp, 'missing', 'keys.tsv'), /Cannot write the keys file .*its directory does not exist/],
+      // A folder: said as health --html says it, with a file name to give instead.
+      [shared.tmp, /--keys-out \S+ is a folder: give a file name such as \S+keys\.tsv\./],
+    ];
+    for (const [keysOut, message] of cases) {
       shared.h.sandbox.reset();
       const r = await shared.h.run(['apply', '-f', file, '--yes', '--keys-out', keysOut]);
-      expectUsageError(r, shared.h.sandbox, /Cannot write the keys file/);
+      expectUsageError(r, shared.h.sandbox, message);
     }
   });
 });

@@ -5,6 +5,7 @@
  * its targets (no company list when the deliverability listing names them).
  */
 import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
@@ -427,6 +428,8 @@ describe('health', () => {
     [['--from', 'yesterday'], /--from must be a date/],
     [['--company', 'x', '--active'], /cannot be added/],
     [['--html', '/nonexistent-folder/report.html'], /--html .*no folder \/nonexistent-folder/],
+    // A folder (`--html reports/`) is found before the first request too, not after the whole check.
+    [['--html', tmpdir()], /--html \S+ is a folder: give a file name such as \S+health\.html\./],
   ])('%j is a usage error: exit 2, nothing sent', async (args, message) => {
     expectUsageError(await h.run(['health', ...args]), h.sandbox, message);
   });

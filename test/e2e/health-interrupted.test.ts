@@ -4,7 +4,7 @@
  * what it checked so far is printed (piped rows, the partial --json report marked "interrupted", the
  * sorted table on a terminal) and the message says where, truly.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -64,6 +64,18 @@ describe('health interrupted', () => {
       expect(r.stderr).not.toContain('rows above');
     });
   }
+
+  it('--html: the page of the clients checked so far is written, marked interrupted', async () => {
+    const file = join(tmp, 'interrupted.html');
+    const r = await interruptWhen(['--html', file], (rs) => rs.filter(clientReads).length >= 30);
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toContain(`HTML report of the clients checked so far written to ${file}`);
+    const page = readFileSync(file, 'utf8');
+    expect(page).toMatch(
+      /<p class="interrupted">Interrupted after \d+ of \d+ clients: this page shows only the clients checked until then\.<\/p>/,
+    );
+    expect(page).toContain('Not read: the run was interrupted.');
+  });
 
   it('--json: the partial report of the clients checked, marked "interrupted"', async () => {
     const r = await interruptWhen(['--json'], (rs) => rs.filter(clientReads).length >= 30);

@@ -41,7 +41,8 @@ export function define(command: Command, run: Run): void {
           'Without targets every active client is checked. A summary goes to stderr.\n' +
           '--limit N checks the first N. --json prints the whole report by severity:\n' +
           '{"period", "companies_checked", "problems"}. Ctrl-C prints the report of the\n' +
-          'clients checked so far (--json adds "interrupted": true), exit 130.\n\n' +
+          'clients checked so far (--json adds "interrupted": true; --html writes the page\n' +
+          'of those, marked interrupted), exit 130.\n\n' +
           'By default health fails on critical problems: it exits 7 when it finds one\n' +
           '(--fail-on critical), after printing the whole report, so `set -e` scripts stop\n' +
           'and cron mails the report. --fail-on none exits 0 whatever it finds;\n' +
@@ -106,7 +107,10 @@ export async function health(rt: Runtime, opts: HealthOptions): Promise<void> {
   const concurrency =
     opts.concurrency === undefined ? DEFAULT_CONCURRENCY : parseConcurrency(opts.concurrency);
   const limit = optionalPositiveInt(opts.limit, '--limit');
-  if (opts.html !== undefined) await checkHtmlPath(opts.html);
+  if (opts.html !== undefined) {
+    const { checkOutputFile } = await import('../../input/output-file.js');
+    await checkOutputFile('--html', opts.html, 'health.html');
+  }
   const rows = rowStream(rt.out, columns);
   const selection = clientSelection(await readClientTargets(rt, opts));
   const { healthReport } = await import('./report.js');
@@ -116,21 +120,14 @@ export async function health(rt: Runtime, opts: HealthOptions): Promise<void> {
     rt.out.jsonValue({ ...report.json, problems: rt.out.fields(report.json.problems, columns) });
   else if (rows.streaming) await rows.end();
   else await rt.out.list(report.json.problems, columns);
-  if (report.interrupted) throw new PartialFailureError(report.interrupted, ExitCode.interrupted);
+  if (report.interrupted) {
+    // The page of the clients checked so far, marked so (as --json's "interrupted": true).
+    if (opts.html !== undefined) await report.writeHtml(opts.html);
+    throw new PartialFailureError(report.interrupted, ExitCode.interrupted);
+  }
   rt.out.info(report.summary);
   if (opts.html !== undefined) await report.writeHtml(opts.html);
   report.failOn(opts.failOn);
-}
-
-/** --html's file must be writable where it is named: found out before the first request, not after. */
-async function checkHtmlPath(file: string): Promise<void> {
-  const { dirname } = await import('node:path');
-  const { stat } = await import('node:fs/promises');
-  const folder = dirname(file);
-  const found = await stat(folder).catch(() => undefined);
-  if (!found?.isDirectory()) {
-    throw new UsageError(`--html ${file}: there is no folder ${folder} to write it in.`);
-  }
 }
 
 /** Clients read at once: each has its own account, and health reads only three lists per client. */

@@ -90,6 +90,7 @@ export async function healthReport(
     ...(stopped ? { interrupted: true as const } : {}),
   };
   const inactive = results.length - checked.length;
+  const stoppedAfter = `Interrupted after ${results.length} ${clientsOf}`;
   const found =
     results.length === 0
       ? ''
@@ -98,7 +99,7 @@ export async function healthReport(
         : `; the problems found are ${listedWhere(rt.terminal.stdoutIsTTY)}`;
   return {
     json,
-    interrupted: stopped ? `Interrupted after ${results.length} ${clientsOf}${found}.` : undefined,
+    interrupted: stopped ? `${stoppedAfter}${found}.` : undefined,
     summary: summaryLine(problems, checked.length, inactive),
     async writeHtml(file) {
       const html = renderHealthHtml({
@@ -108,13 +109,16 @@ export async function healthReport(
         companiesChecked: checked.length,
         problems,
         deliverability: rowsFor(checked, items),
+        ...(stopped
+          ? { interrupted: `${stoppedAfter}: this page shows only the clients checked until then.` }
+          : {}),
       });
       try {
         await writeFile(file, html);
       } catch (error) {
         throw new OutputError(`Could not write the HTML report to ${file}: ${(error as Error).message}`);
       }
-      rt.out.info(`HTML report written to ${file}`);
+      rt.out.info(`HTML report${stopped ? ' of the clients checked so far' : ''} written to ${file}`);
     },
     failOn(severity) {
       if (severity === 'none') return;

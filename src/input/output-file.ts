@@ -1,0 +1,24 @@
+/**
+ * Options that name a file the run writes (`health --html`, `apply --keys-out`): a path that cannot
+ * be a file there is found before the first request (exit 2), not after a long run.
+ */
+import { stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { UsageError } from '../errors.js';
+
+/** `--html reports/`: the folder was named where a file was meant; `example` is a file name to offer. */
+export function folderNotFile(option: string, path: string, example: string, hint?: string): UsageError {
+  return new UsageError(`${option} ${path} is a folder: give a file name such as ${join(path, example)}.`, {
+    hint,
+  });
+}
+
+/** The file can be created or replaced where it is named: its folder exists, and it is no folder itself. */
+export async function checkOutputFile(option: string, path: string, example: string): Promise<void> {
+  const found = await stat(path).catch(() => undefined);
+  if (found?.isDirectory()) throw folderNotFile(option, path, example);
+  const folder = dirname(path);
+  const parent = await stat(folder).catch(() => undefined);
+  if (!parent?.isDirectory())
+    throw new UsageError(`${option} ${path}: there is no folder ${folder} to write it in.`);
+}
