@@ -239,6 +239,11 @@ const rows: Record<string, Row> = {
     code: 2,
     message: /it is a directory/,
   },
+  'a sandbox state file that is a folder': {
+    args: ['sandbox', '--state', '{tmp}'],
+    code: 2,
+    message: /--state \S+ is a folder: give a file name such as \S+sandbox\.json\./,
+  },
   'names on stdin: nothing': {
     args: ['companies', 'create', '--file', '-'],
     code: 2,

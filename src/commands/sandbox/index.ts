@@ -59,6 +59,13 @@ export async function runSandbox(rt: Runtime, opts: SandboxCommandOptions): Prom
   const companies = opts.companies === undefined ? undefined : parseCompanies(opts.companies);
   // A script reading the JSON line is not a person watching: it gets no log (and never a full pipe).
   const logRequests = opts.quiet !== true && !out.json;
+  if (opts.state !== undefined) {
+    // A folder is no state file: said as for the other files the tool writes (--html, --keys-out).
+    const { stat } = await import('node:fs/promises');
+    const { folderNotFile } = await import('../../input/output-file.js');
+    if ((await stat(opts.state).catch(() => undefined))?.isDirectory())
+      throw folderNotFile('--state', opts.state, 'sandbox.json');
+  }
   const { startSandbox, bannerData } = await import('../../sandbox/index.js');
   let sandbox: Sandbox;
   try {
