@@ -71,7 +71,7 @@ export function coveredDays(period: Period, now = new Date()): { from: string; t
  * The period of the same length just before the covered days: what the service compares each counter
  * with (`previous_period`).
  */
-export function previousDays(covered: { from: string; to: string }): { from: string; to: string } {
+function previousDays(covered: { from: string; to: string }): { from: string; to: string } {
   const day = (text: string) => Date.parse(`${text}T00:00:00Z`);
   const length = Math.round((day(covered.to) - day(covered.from)) / DAY_MS) + 1;
   const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
