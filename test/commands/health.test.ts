@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
-import type { Harness } from '../helpers/cli.js';
+import { type Harness, jsonError } from '../helpers/cli.js';
 import { direct, directAllPages, expectUsageError, lines, sent, startCoreHarness } from '../helpers/core.js';
 import { testDir } from '../helpers/temp-dir.js';
 import { plain, runOnTerminal } from '../helpers/terminal-run.js';
@@ -310,17 +310,30 @@ describe('health', () => {
     expect(await meta('--to', '2026-03-01')).toBe('2026-01-31 to 2026-03-01');
   });
 
-  it('an inactive client is not checked and is not a problem', async () => {
+  it('an inactive client is not checked and is not a problem; named with --company, it is exit 5 (never a silent pass)', async () => {
     const inactive = h.sandbox.store.companies(MAIN_AGENCY_ID, { active: false })[0];
     if (!inactive) throw new Error('seed has no inactive company');
     const r = await h.run(['health', '--company', String(inactive.id), '--json']);
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.code, r.stderr).toBe(5);
     expect(JSON.parse(r.stdout)).toEqual({
       period: lastThirtyDays(),
       companies_checked: 0,
       problems: [],
     });
     expect(r.stderr).toContain('1 inactive not checked');
+    const error = jsonError(r.stderr).error;
+    expect(error.message).toBe(
+      `A client named is inactive and could not be checked (the service answers 409): ${inactive.id} ${JSON.stringify(inactive.name)}.`,
+    );
+    expect(error.status).toBe(409);
+    // With a client that has critical problems: its report, the verdict said, and still exit 5.
+    const failing = survey.find((s) => s.campaigns.some((c) => c.error));
+    if (!failing) throw new Error('no campaign error');
+    const both = await h.run(['health', '--company', String(failing.id), '--company', String(inactive.id)]);
+    expect(both.code).toBe(5);
+    expect(lines(both.stdout).every((line) => line.startsWith(`${failing.id}\t`))).toBe(true);
+    expect(both.stderr).toMatch(/\d+ problems? at or above critical \(--fail-on critical\)\.\n/);
+    expect(both.stderr).toContain(`error: A client named is inactive and could not be checked`);
     // Without targets, inactive clients are not even read.
     h.sandbox.reset();
     await h.run(['health', '--json']);

@@ -37,7 +37,8 @@ export function define(command: Command, run: Run): void {
           'with an error (critical); a reply rate that fell by half against the previous\n' +
           'period (warning); no running campaign (info); no webhook (info); a client that\n' +
           'could not be read (unreadable, critical). Inactive clients are not checked\n' +
-          '(their accounts cannot be read; --inactive is refused).\n' +
+          '(their accounts cannot be read; --inactive is refused); one named with\n' +
+          '--company or --file makes the exit 5 once the report is printed.\n' +
           'Without targets every active client is checked. A summary goes to stderr.\n' +
           '--limit N checks the first N. --json prints the whole report by severity:\n' +
           '{"period", "companies_checked", "problems"}. Ctrl-C prints the report of the\n' +
@@ -127,6 +128,7 @@ export async function health(rt: Runtime, opts: HealthOptions): Promise<void> {
   }
   rt.out.info(report.summary);
   if (opts.html !== undefined) await report.writeHtml(opts.html);
+  report.failOnInactiveNamed(opts.failOn);
   report.failOn(opts.failOn);
 }
 

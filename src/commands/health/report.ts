@@ -4,7 +4,7 @@
  * the exit code. Loaded only when `health` runs.
  */
 import { writeFile } from 'node:fs/promises';
-import { InterruptedError, OutputError } from '../../errors.js';
+import { ExitCode, InterruptedError, OutputError, PartialFailureError } from '../../errors.js';
 import { type ClientSelection, clientsToCheck } from '../../fleet/clients.js';
 import { rowsFor } from '../../fleet/deliverability.js';
 import { checkClients, ProblemsFound } from '../../fleet/health.js';
@@ -39,6 +39,11 @@ export interface HealthReport {
   writeHtml(file: string): Promise<void>;
   /** Throws exit 7 when a problem at or above `severity` was found. */
   failOn(severity: Severity | 'none'): void;
+  /**
+   * Throws exit 5 when a client named with --company/--file is inactive (contract, Targets: a company
+   * named explicitly is never skipped); the verdict of `failOn` is said first on stderr.
+   */
+  failOnInactiveNamed(severity: Severity | 'none'): void;
   /** Set when the run was stopped: the report is of the clients checked until then. */
   interrupted?: string | undefined;
 }
@@ -121,13 +126,33 @@ export async function healthReport(
       rt.out.info(`HTML report${stopped ? ' of the clients checked so far' : ''} written to ${file}`);
     },
     failOn(severity) {
-      if (severity === 'none') return;
-      const found = problems.filter((p) => atOrAbove(p.severity, severity)).length;
-      if (found === 0) return;
-      const problemsWord = found === 1 ? 'problem' : 'problems';
-      throw new ProblemsFound(`${found} ${problemsWord} at or above ${severity} (--fail-on ${severity}).`);
+      const found = verdict(problems, severity);
+      if (found) throw new ProblemsFound(found);
+    },
+    failOnInactiveNamed(severity) {
+      if (selection.kind !== 'named') return;
+      const inactiveNamed = results.filter((r) => r.state === 'inactive').map((r) => r.client);
+      if (inactiveNamed.length === 0) return;
+      const found = verdict(problems, severity);
+      if (found) rt.out.info(found);
+      const which = inactiveNamed.map((c) => `${c.id}${c.name ? ` ${JSON.stringify(c.name)}` : ''}`);
+      const count =
+        inactiveNamed.length === 1 ? 'A client named is' : `${inactiveNamed.length} clients named are`;
+      throw new PartialFailureError(
+        `${count} inactive and could not be checked (the service answers 409): ${which.join(', ')}.`,
+        ExitCode.conflict,
+        409,
+      );
     },
   };
+}
+
+/** "3 problems at or above critical (--fail-on critical)." when --fail-on is met, else undefined. */
+function verdict(problems: readonly Problem[], severity: Severity | 'none'): string | undefined {
+  if (severity === 'none') return undefined;
+  const found = problems.filter((p) => atOrAbove(p.severity, severity)).length;
+  if (found === 0) return undefined;
+  return `${found} ${found === 1 ? 'problem' : 'problems'} at or above ${severity} (--fail-on ${severity}).`;
 }
 
 function summaryLine(problems: readonly Problem[], checked: number, inactive: number): string {
