@@ -1,7 +1,7 @@
 /**
- * Guests of a client company (a client's own people with a read-only view): who is a guest already,
- * inviting the others (at most 10 per request, all or none, each with its permissions), and setting
- * the permissions of existing guests. A pending invitation is not visible through the API: inviting
+ * Guests of a client company (a client's own people with a read-only view): who is a guest already
+ * (and who is a user with another role, never invited), inviting the others (at most 10 per request,
+ * all or none, each with its permissions), and setting the permissions of existing guests. A pending invitation is not visible through the API: inviting
  * it again is safe (the service repeats the original invitation), so it is simply `invited` again.
  * Shared by `guests invite`, `guests permissions`, `plan` and `apply`.
  */
@@ -123,6 +123,48 @@ export function invitationOf(guest: WantedGuest): GuestInvitation {
   };
 }
 
+/** A wanted address that is a user of the company with another role than guest (a team member, the owner). */
+export interface AlreadyUser {
+  email: string;
+  /** Its roles in the company (authorized_team_member, owner, admin); [] when the service lists none. */
+  roles: string[];
+}
+
+/** The wanted guests as the company's users (every role, one listing) find them. */
+export interface GuestStanding {
+  /** Not users of the company: to invite (a pending invitation is not listed, so it is here again). */
+  toInvite: WantedGuest[];
+  /** Guests already, each with its listed user. */
+  guests: { wanted: WantedGuest; user: CompanyUser }[];
+  /** Users with another role: never invited (the service refuses to make a member a guest). */
+  alreadyUsers: AlreadyUser[];
+}
+
+/**
+ * Where each wanted guest stands among the company's `users` (all of them, not only guests): the one
+ * decision `guests invite`, `plan` and `apply` share.
+ */
+export function guestStanding(wanted: readonly WantedGuest[], users: readonly CompanyUser[]): GuestStanding {
+  const known = new Map(users.map((u) => [emailOf(u), u]));
+  const standing: GuestStanding = { toInvite: [], guests: [], alreadyUsers: [] };
+  for (const w of wanted) {
+    const user = known.get(w.email);
+    if (!user) standing.toInvite.push(w);
+    else if (isGuest(user)) standing.guests.push({ wanted: w, user });
+    else standing.alreadyUsers.push({ email: w.email, roles: Array.isArray(user.roles) ? user.roles : [] });
+  }
+  return standing;
+}
+
+/** "cannot invite mia@acme.example as a guest: already a user with role authorized_team_member" */
+export function notInvitedReason({ email, roles }: AlreadyUser): string {
+  const as =
+    roles.length === 0
+      ? ' (no role listed)'
+      : ` with role${roles.length === 1 ? '' : 's'} ${roles.join(', ')}`;
+  return `cannot invite ${email} as a guest: already a user${as}`;
+}
+
 /**
  * Invites the wanted guests who are not users of the company yet, 10 per request in the order given;
  * those who are guests are `already-guest`, those with another role `already-user` (nothing sent for
@@ -137,17 +179,11 @@ export async function inviteMissingGuests(
   users: readonly CompanyUser[],
   options: { dryRun: boolean; signal?: AbortSignal | undefined },
 ): Promise<InviteOutcome> {
-  const known = new Map(users.map((u) => [emailOf(u), u]));
+  const { toInvite, guests, alreadyUsers } = guestStanding(wanted, users);
   const results = new Map<string, InviteRow>();
-  const toInvite = wanted.filter((g) => {
-    const user = known.get(g.email);
-    if (!user) return true;
-    const row: InviteRow = isGuest(user)
-      ? { email: g.email, result: 'already-guest' }
-      : { email: g.email, result: 'already-user', roles: Array.isArray(user.roles) ? user.roles : [] };
-    results.set(g.email, row);
-    return false;
-  });
+  for (const { wanted: g } of guests) results.set(g.email, { email: g.email, result: 'already-guest' });
+  for (const u of alreadyUsers)
+    results.set(u.email, { email: u.email, result: 'already-user', roles: u.roles });
   let failure: AgencyError | undefined;
   for (const chunk of chunked(toInvite, MAX_GUESTS_PER_INVITATION)) {
     if (options.dryRun) {
@@ -177,15 +213,13 @@ export async function inviteMissingGuests(
 
 /** Existing guests whose permissions differ from what is wanted (the invitations carry the others'). */
 export function permissionChanges(
-  wanted: readonly WantedGuest[],
-  guests: readonly CompanyUser[],
+  guests: GuestStanding['guests'],
 ): { id: number; email: string; from: GuestPermission[]; to: GuestPermission[] }[] {
-  return wanted.flatMap((w) => {
-    const guest = guests.find((g) => emailOf(g) === w.email);
-    if (!guest || typeof guest.id !== 'number') return [];
-    const from = permissionsOf(guest);
-    return samePermissions(from, w.permissions)
+  return guests.flatMap(({ wanted, user }) => {
+    if (typeof user.id !== 'number') return [];
+    const from = permissionsOf(user);
+    return samePermissions(from, wanted.permissions)
       ? []
-      : [{ id: guest.id, email: w.email, from, to: w.permissions }];
+      : [{ id: user.id, email: wanted.email, from, to: wanted.permissions }];
   });
 }

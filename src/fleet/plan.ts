@@ -1,18 +1,20 @@
 /**
  * `plan`: what it takes to bring the agency to a desired state. Reads only: the company list (one
- * listing), and for each existing company named in the file its key list (HQ account, one company
- * at a time) and its webhooks (its own account via x-company-id, several companies at once).
+ * listing), and for each existing company named in the file its key list and users (HQ account) and
+ * its webhooks (its own account via x-company-id, several companies at once).
  */
 import { MAX_URLS_PER_EVENT } from '../api/endpoints.js';
 import { mapPool } from '../api/limit.js';
-import type { Company, Webhook } from '../api/types.js';
+import type { Company } from '../api/types.js';
 import { AgencyError, ExitCode } from '../errors.js';
 import { type RowFailure, rowFailure } from './failures.js';
 import {
   type GuestPermission,
   type GuestReader,
+  guestStanding,
+  notInvitedReason,
   permissionChanges,
-  readGuests,
+  readUsers,
   type WantedGuest,
 } from './guests.js';
 import { companyKeys } from './keys.js';
@@ -21,7 +23,7 @@ import type { DesiredCompany, DesiredState, DesiredWebhook } from './plan-file.j
 import { type UserReader, userName } from './plan-user.js';
 import type { CompanyLister, KeyPort, WebhookReader } from './ports.js';
 import { CompanyDirectory } from './resolve.js';
-import { hasWebhook } from './webhook-changes.js';
+import { hasWebhook, withinUrlLimit } from './webhook-changes.js';
 import { listedEvent } from './webhook-input.js';
 import { lookalikeUrls, lookalikeUrlWarning } from './webhook-lookalikes.js';
 
@@ -52,6 +54,9 @@ export interface Blocked {
   reason: string;
   /** The key's user, when the company is blocked because that user has no access to it. */
   user?: string;
+  /** A guest of the file who is already a user of the company with these roles (never invited). */
+  email?: string;
+  roles?: string[];
 }
 
 type GuestChange = ReturnType<typeof permissionChanges>[number];
@@ -151,9 +156,9 @@ export async function makePlan(
       // the HQ queue at once, so they are asked for together rather than one after another.
       const keysRead = planned.desired.keys.length === 0 ? undefined : readLabels(ports.keys, company.id);
       const webhooksRead = readWebhooks(ports.webhooks, planned, company, blocked);
-      const guestsRead =
-        planned.desired.guests.length === 0 ? undefined : readGuests(ports.guests, company.id);
-      const reads = await Promise.all([keysRead, webhooksRead, guestsRead]).catch((error: unknown) => {
+      // Every user, not only the guests: a team member is never invited (the service refuses it).
+      const usersRead = planned.desired.guests.length === 0 ? undefined : readUsers(ports.guests, company.id);
+      const reads = await Promise.all([keysRead, webhooksRead, usersRead]).catch((error: unknown) => {
         if (error instanceof AgencyError && error.status === 403) return error;
         throw error;
       });
@@ -166,13 +171,19 @@ export async function makePlan(
         noAccess.push({ planned, error: reads });
         return;
       }
-      const [labels, present, guests] = reads;
-      if (guests) {
-        const known = new Set(guests.map((g) => g.email?.trim().toLowerCase()));
-        planned.missingGuests = planned.desired.guests.filter((g) => !known.has(g.email));
-        planned.guestChanges = permissionChanges(planned.desired.guests, guests);
-        unchanged +=
-          planned.desired.guests.length - planned.missingGuests.length - planned.guestChanges.length;
+      const [labels, present, users] = reads;
+      if (users) {
+        const standing = guestStanding(planned.desired.guests, users);
+        planned.missingGuests = standing.toInvite;
+        planned.guestChanges = permissionChanges(standing.guests);
+        unchanged += standing.guests.length - planned.guestChanges.length;
+        for (const user of standing.alreadyUsers)
+          blocked.push({
+            company: company.name,
+            company_id: company.id,
+            reason: notInvitedReason(user),
+            ...user,
+          });
       }
       if (labels) {
         planned.missingKeys = planned.desired.keys.filter((label) => !labels.has(label));
@@ -237,30 +248,6 @@ function unreadableParts({ desired }: PlannedCompany): string {
   ];
   const list = parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : parts[0];
   return `its ${list} cannot be read`;
-}
-
-/**
- * The missing webhooks the service will take: an event has at most 3 URLs per account, so a pair that
- * would be a 4th is refused (409) and is handed to `refused` instead, counting the ones planned before
- * it. What is already subscribed stays: the file does not say which URL could go.
- */
-function withinUrlLimit(
-  missing: readonly DesiredWebhook[],
-  present: readonly Webhook[],
-  refused: (webhook: DesiredWebhook) => void,
-): DesiredWebhook[] {
-  const urls = new Map<string, number>();
-  for (const w of present) urls.set(w.event.toLowerCase(), (urls.get(w.event.toLowerCase()) ?? 0) + 1);
-  return missing.filter((w) => {
-    const event = w.event.toLowerCase();
-    const count = urls.get(event) ?? 0;
-    if (count >= MAX_URLS_PER_EVENT) {
-      refused(w);
-      return false;
-    }
-    urls.set(event, count + 1);
-    return true;
-  });
 }
 
 /** Labels of the keys the user created for a company (the service shows each user only their own). */

@@ -3,6 +3,7 @@
  * what is missing (subscribe) or present (unsubscribe). Accounts run several at once (each client
  * account has its own rate limit); within one account the writes go one at a time, in order.
  */
+import { MAX_URLS_PER_EVENT } from '../api/endpoints.js';
 import { mapPool } from '../api/limit.js';
 import type { Webhook } from '../api/types.js';
 import { type AgencyError, InterruptedError } from '../errors.js';
@@ -60,6 +61,30 @@ export interface WebhookChangeOutcome {
 /** Events compare case-insensitively; the URL compares exactly (the service stores the text). */
 export function hasWebhook(list: readonly Webhook[], event: string, url: string): boolean {
   return list.some((w) => w.event.toLowerCase() === event.toLowerCase() && w.target_url === url);
+}
+
+/**
+ * The missing webhooks the service will take: an event has at most 3 URLs per account, so a pair that
+ * would be a 4th is refused (409) and is handed to `refused` instead, counting the ones planned before
+ * it (`plan`). What is already subscribed stays: the file does not say which URL could go.
+ */
+export function withinUrlLimit<W extends { event: string }>(
+  missing: readonly W[],
+  present: readonly Webhook[],
+  refused: (webhook: W) => void,
+): W[] {
+  const urls = new Map<string, number>();
+  for (const w of present) urls.set(w.event.toLowerCase(), (urls.get(w.event.toLowerCase()) ?? 0) + 1);
+  return missing.filter((w) => {
+    const event = w.event.toLowerCase();
+    const count = urls.get(event) ?? 0;
+    if (count >= MAX_URLS_PER_EVENT) {
+      refused(w);
+      return false;
+    }
+    urls.set(event, count + 1);
+    return true;
+  });
 }
 
 /** What each account of a fleet webhook command turns into: rows, from the account's own list. */

@@ -1,6 +1,7 @@
 /**
  * `guests:` in a plan file (the program in-process, against the sandbox): plan reads the company's
- * guests (role=guest) and shows `+ guest` and `~ guest … permissions`; apply invites (10 at most per
+ * users (every role, one listing) and shows `+ guest` and `~ guest … permissions`, and a `!` line for
+ * an address that is already a member of the company (never invited); apply invites (10 at most per
  * request, each with its permissions) and then sets the permissions that differ. A pending invitation
  * is invisible, so it is planned and sent again until the guest accepts; then apply says "No changes."
  */
@@ -9,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
+import { companyUsers } from '../../src/sandbox/resources/users.js';
 import type { CompanyRecord } from '../../src/sandbox/store.js';
 import { type Harness, startHarness } from '../helpers/cli.js';
 import { lines, sent } from '../helpers/core.js';
@@ -17,22 +19,27 @@ const IN_PROCESS = { inProcess: true };
 
 let h: Harness;
 let scratch: string;
-/** A seeded active company with a guest who may not see the mailboxes yet. */
+/** A seeded active company with a guest who may not see the mailboxes yet, and a team member. */
 let client: CompanyRecord;
 let guest: { email: string };
+let member: { email: string; roles: string[] };
 beforeAll(async () => {
   h = await startHarness({ seed: { companies: 30 } }, IN_PROCESS);
   scratch = mkdtempSync(join(tmpdir(), 'agency-plan-guests-'));
   const { store } = h.sandbox;
   for (const company of store.companies(MAIN_AGENCY_ID, { active: true })) {
     const found = store.guestsOf(company).find((g) => g.accepted && g.permissions.length === 0);
-    if (found) {
+    const users = companyUsers(store, company);
+    const teammate = users.find((u) => u.roles.includes('authorized_team_member'));
+    // One page of users (not one of the crowded companies), so that one read is one request.
+    if (found && teammate && users.length <= 20) {
       client = company;
       guest = found;
+      member = teammate;
       break;
     }
   }
-  if (!client) throw new Error('no seeded company has a guest without permissions');
+  if (!client) throw new Error('no seeded company has a guest without permissions and a team member');
 });
 afterAll(async () => {
   await h.close();
@@ -42,27 +49,28 @@ beforeEach(() => h.sandbox.reset());
 
 const NEW = 'Guest Plan Co';
 const twelve = Array.from({ length: 12 }, (_, i) => `team${i}@${'new-client.example'}`);
-const FILE = () => {
-  const path = join(scratch, 'agency.yaml');
-  writeFileSync(
-    path,
-    [
-      'companies:',
-      `  - name: ${JSON.stringify(client.name)}`,
-      '    guests:',
-      `      - { email: ${guest.email}, permissions: [mailboxes] }`,
-      '      - { email: new.guest@client.example, name: New Guest, permissions: [] }',
-      `  - name: ${NEW}`,
-      '    guests:',
-      ...twelve.map(
-        (email, i) => `      - { email: ${email}${i === 0 ? ', permissions: [mailboxes]' : ''} }`,
-      ),
-      '',
-    ].join('\n'),
-  );
+/** A plan file in the scratch directory, from its lines. */
+const planFile = (name: string, yaml: string[]) => {
+  const path = join(scratch, name);
+  writeFileSync(path, `${yaml.join('\n')}\n`);
   return path;
 };
+const FILE = () =>
+  planFile('agency.yaml', [
+    'companies:',
+    `  - name: ${JSON.stringify(client.name)}`,
+    '    guests:',
+    `      - { email: ${guest.email}, permissions: [mailboxes] }`,
+    '      - { email: new.guest@client.example, name: New Guest, permissions: [] }',
+    `  - name: ${NEW}`,
+    '    guests:',
+    ...twelve.map((email, i) => `      - { email: ${email}${i === 0 ? ', permissions: [mailboxes]' : ''} }`),
+  ]);
 const writes = () => sent(h.sandbox).filter((q) => q.method !== 'GET');
+const usersListings = () =>
+  sent(h.sandbox)
+    .filter((q) => q.method === 'GET' && q.path.endsWith('/users'))
+    .map((q) => ({ path: q.path, query: q.query }));
 
 describe('guests in plan and apply', () => {
   it('plan shows the guests to invite and the permissions to change, and sends nothing', async () => {
@@ -75,11 +83,10 @@ describe('guests in plan and apply', () => {
     expect(shown).toContain(`+ guest new.guest@client.example for ${JSON.stringify(client.name)}`);
     expect(shown).toContain(`+ guest ${twelve[11]} for "${NEW}"`);
     expect(writes()).toEqual([]);
-    expect(
-      sent(h.sandbox).some(
-        (q) => q.path.endsWith(`/companies/${client.id}/users`) && q.query.role === 'guest',
-      ),
-    ).toBe(true);
+    // The company's users are read once, every role (no role filter): a member is told from a guest.
+    expect(usersListings()).toEqual([
+      { path: `/v2/agency/companies/${client.id}/users`, query: { page: '1' } },
+    ]);
     const json = await h.run(['plan', '-f', FILE(), '--json']);
     const changes = JSON.parse(json.stdout).changes as { type: string }[];
     expect(changes.filter((c) => c.type === 'guest')).toHaveLength(13);
@@ -134,5 +141,70 @@ describe('guests in plan and apply', () => {
     expect(clean.stderr).toContain('No changes.');
     expect(clean.stdout).toBe('');
     expect(writes()).toEqual([]);
+  });
+
+  it('an address that is already a member of the company is a "!" line, never invited; apply sends nothing for it and a re-run changes nothing', async () => {
+    const path = planFile('member.yaml', [
+      'companies:',
+      `  - name: ${JSON.stringify(client.name)}`,
+      '    guests:',
+      `      - { email: ${member.email.toUpperCase()}, permissions: [mailboxes] }`,
+      '      - { email: fresh.guest@client.example }',
+    ]);
+    const company = `${JSON.stringify(client.name)} (id ${client.id})`;
+    const notInvited = `! ${company} cannot invite ${member.email} as a guest: already a user with role authorized_team_member`;
+
+    const plan = await h.run(['plan', '-f', path, '--exit-code']);
+    expect(plan.code, plan.stderr).toBe(6);
+    expect(lines(plan.stdout)).toEqual([
+      `+ guest fresh.guest@client.example for ${JSON.stringify(client.name)}`,
+      notInvited,
+    ]);
+    expect(plan.stderr).toMatch(
+      /Plan: 1 to add \(0 companies, 0 keys, 0 webhooks, 1 guest\); 1 in place; 1 blocked;/,
+    );
+    expect(writes()).toEqual([]);
+    expect(usersListings()).toHaveLength(1);
+    const json = JSON.parse((await h.run(['plan', '-f', path, '--json'])).stdout);
+    expect(json.changes.map((c: { email?: string }) => c.email)).toEqual(['fresh.guest@client.example']);
+    expect(json.blocked).toEqual([
+      {
+        company: client.name,
+        company_id: client.id,
+        reason: notInvited.slice(`! ${company} `.length),
+        email: member.email,
+        roles: member.roles,
+      },
+    ]);
+
+    // apply: the one invitation, without the member (the service would refuse the whole request: 409).
+    h.sandbox.reset();
+    const apply = await h.run(['apply', '-f', path, '--yes']);
+    expect(apply.code, apply.stderr).toBe(0);
+    expect(lines(apply.stdout)).toEqual([
+      `+ guest fresh.guest@client.example for ${JSON.stringify(client.name)} (invited)`,
+    ]);
+    expect(apply.stderr).toContain(notInvited);
+    expect(writes().map((q) => [q.method, q.path, q.body])).toEqual([
+      [
+        'POST',
+        `/v2/agency/companies/${client.id}/invite_guest`,
+        { guests: [{ email: 'fresh.guest@client.example', guest_permissions: [] }] },
+      ],
+    ]);
+    expect(usersListings()).toHaveLength(1);
+
+    // Once the new guest accepted, a re-run has nothing to do: the member stays a "!" line, not a change.
+    await fetch(`${h.sandbox.url}/_sandbox/guests/accept`, { method: 'POST', body: '{}' });
+    h.sandbox.reset();
+    const again = await h.run(['apply', '-f', path, '--yes']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toBe('');
+    expect(again.stderr).toContain(notInvited);
+    expect(again.stderr).toMatch(/No changes\. 2 in place; 1 blocked;/);
+    expect(writes()).toEqual([]);
+    const check = await h.run(['plan', '-f', path, '--exit-code']);
+    expect(check.code, check.stderr).toBe(0);
+    expect(lines(check.stdout)).toEqual([notInvited]);
   });
 });

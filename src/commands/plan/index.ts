@@ -27,13 +27,15 @@ export function define(plan: Command, run: Run): void {
     .addHelpText(
       'after',
       helpText(
-        'Reads the agency (companies, the keys your user created, webhooks, guests) and prints one\n' +
-          'line per change the file asks for: + company, + key, + webhook, + guest, ~ guest\n' +
+        'Reads the agency (companies, the keys your user created, webhooks, users) and prints\n' +
+          'one line per change the file asks for: + company, + key, + webhook, + guest, ~ guest\n' +
           '(permissions); "!" lines for what cannot be done (an inactive company\'s webhooks, a\n' +
-          "webhook beyond the service's 3 URLs per event and account, a company your user has no\n" +
-          'access to): they are not changes, and apply leaves them out. Counts of what is in place\n' +
-          'and of the companies the file does not mention (never changed) go to stderr. Sends no\n' +
-          'POST. Exit 3 when some companies could not be read (no access): the plan is incomplete.\n\n' +
+          "webhook beyond the service's 3 URLs per event and account, a guest who is already a\n" +
+          'user of the company with another role (a team member), a company your user has no\n' +
+          'access to): they are not changes, and apply leaves them out. Counts of what is in\n' +
+          'place and of the companies the file does not mention (never changed) go to stderr.\n' +
+          'Sends no POST. Exit 3 when some companies could not be read (no access): the plan is\n' +
+          'incomplete.\n\n' +
           'The file:\n' +
           '  defaults:                  # optional; merged into every company\n' +
           '    keys: [zapier]           # labels that must exist among your keys\n' +
