@@ -154,6 +154,11 @@ function softFloor(column: ColumnSpec, floor: number): number {
   return column.kind === 'problem' ? Math.max(floor, Math.min(natural(column), WRAP_READABLE)) : floor;
 }
 
+/** How little a column matters: its priority number, and a column empty in every row least of all. */
+function rank(column: ColumnSpec): number {
+  return column.content === 0 ? Number.POSITIVE_INFINITY : column.priority;
+}
+
 /** Whether `a` is hidden before `b`: higher priority number first, then the rightmost. */
 function hiddenBefore(columns: readonly ColumnSpec[], a: number, b: number): boolean {
   // A column empty in every row (no errors) says nothing: it goes before any column with content.
@@ -204,13 +209,20 @@ export function fitTable(
     visible.splice(visible.indexOf(victim), 1);
     dropped.push(victim);
   }
-  // A column hidden early may fit again once a wider one went: bring back the most important first.
+  // A column hidden early may fit again once a wider one went: bring back the most important first,
+  // but none of a lower priority than one that does not fit, so that a description or a counter is
+  // never shown while a column that matters more (an error count) is hidden. Among equals the
+  // position only breaks ties: a narrower one may come back.
+  let unfit = Number.POSITIVE_INFINITY;
   for (const i of [...dropped].sort((a, b) => (hiddenBefore(columns, a, b) ? 1 : -1))) {
+    if (rank(columns[i] as ColumnSpec) > unfit) continue;
     const candidate = [...visible, i].sort((a, b) => a - b);
-    if (widthOf(candidate) <= width) {
-      visible.splice(0, visible.length, ...candidate);
-      dropped.splice(dropped.indexOf(i), 1);
+    if (widthOf(candidate) > width) {
+      unfit = Math.min(unfit, rank(columns[i] as ColumnSpec));
+      continue;
     }
+    visible.splice(0, visible.length, ...candidate);
+    dropped.splice(dropped.indexOf(i), 1);
   }
 
   // Identifiers (a check) stay whole when names, problems, addresses and URLs still get readable

@@ -73,6 +73,20 @@ describe.skipIf(Boolean(TMUX_MISSING))(
       for (const line of lines(output)) expect(line.length).toBeLessThanOrEqual(80);
     });
 
+    it.each([100])(
+      'inventory of the whole agency at %i columns: no error count hidden while a description is shown',
+      async (width) => {
+        const { output, exit } = await terminals.at(width).run('agency inventory');
+        expect(exit).toBe(0);
+        const shown = headers(output);
+        const descriptions = ['MAILBOX TYPES', 'WEBHOOKS', 'CAMPAIGNS'].filter((d) => shown.includes(d));
+        for (const error of ['MAILBOX ERRORS', 'CAMPAIGN ERRORS']) {
+          if (!shown.includes(error)) expect(descriptions, output).toEqual([]);
+        }
+        expect(shown).toEqual(expect.arrayContaining(['ID', 'NAME', 'PROBLEMS']));
+      },
+    );
+
     it('inventory at 200 columns: a long webhook list wraps, no error column is hidden for it (finding 5)', async () => {
       const first = h.sandbox.store.companies(MAIN_AGENCY_ID)[0];
       for (const event of ['prospect_bounced', 'prospect_opt_out', 'email_opened']) {

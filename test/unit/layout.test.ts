@@ -43,6 +43,22 @@ const COMPANIES = [
   [1114, 'Red Fox Design Studio Partners', 'Olivia Owner', true, 3, 1, 0],
 ];
 
+/** inventory's columns, as src/commands/inventory/index.ts defines them. */
+const INVENTORY_COLUMNS: Def[] = [
+  { header: 'id', kind: 'id', priority: 0 },
+  { header: 'name', kind: 'name', priority: 0 },
+  { header: 'active', kind: 'text', priority: 3 },
+  { header: 'keys', kind: 'count', priority: 3 },
+  { header: 'mailboxes', kind: 'count', priority: 3 },
+  { header: 'mailbox types', kind: 'list', priority: 4 },
+  { header: 'mailbox errors', kind: 'count', priority: 3 },
+  { header: 'webhooks', kind: 'list', priority: 4 },
+  { header: 'email accounts', kind: 'count', priority: 3 },
+  { header: 'campaigns', kind: 'list', priority: 4 },
+  { header: 'campaign errors', kind: 'count', priority: 3 },
+  { header: 'problems', kind: 'problem', priority: 0 },
+];
+
 const MAILBOX_COLUMNS: Def[] = [
   { header: 'id', kind: 'id', priority: 0 },
   { header: 'type', kind: 'text', priority: 2 },
@@ -157,17 +173,47 @@ describe('fitTable: mailboxes (addresses before counters)', () => {
 });
 
 describe('fitTable: general rules', () => {
-  it('brings back a column hidden early when a wider one had to go', () => {
+  it('brings back a column hidden early only while every more important one is shown', () => {
     const columns: ColumnSpec[] = [
       { header: 'ID', kind: 'id', priority: 0, content: 4 },
       { header: 'NAME', kind: 'name', priority: 0, content: 20 },
       { header: 'NOTES', kind: 'name', priority: 2, content: 40 },
       { header: 'N', kind: 'count', priority: 3, content: 2 },
     ];
-    // Without NOTES, N (hidden first) fits again.
-    const t = describeLayout(columns, 40);
-    expect(t.hidden).toEqual(['NOTES']);
-    expect(Object.keys(t.shown)).toEqual(['ID', 'NAME', 'N']);
+    // N (hidden first) would fit beside ID and NAME, but NOTES matters more and is hidden: N stays
+    // hidden, so that what is hidden is always what matters least.
+    expect(describeLayout(columns, 40).hidden).toEqual(['NOTES', 'N']);
+    // Once the more important column is back, the next one comes back too.
+    const wider = describeLayout(columns, 80);
+    expect(Object.keys(wider.shown)).toEqual(['ID', 'NAME', 'NOTES', 'N']);
+  });
+
+  it('never hides an error count while a description of lower rank is shown (inventory at 100 columns)', () => {
+    const inventory = specs(INVENTORY_COLUMNS, [
+      [
+        1063,
+        'x'.repeat(35),
+        true,
+        10,
+        10,
+        'IMAP:3,SMTP:3',
+        1,
+        'CAMPAIGN_COMPLETED,PROSPECT_REPLIED',
+        10,
+        'RUNNING:4,PAUSED:2,STOPPED:3',
+        1,
+        '2 campaign errors',
+      ],
+    ]);
+    for (const width of [80, 100, 120, 140, 160, 200]) {
+      const t = describeLayout(inventory, width);
+      const shown = (header: string) => header in t.shown;
+      if (shown('MAILBOX TYPES')) expect(shown('MAILBOX ERRORS'), `width ${width}`).toBe(true);
+      if (shown('WEBHOOKS') || shown('CAMPAIGNS')) {
+        expect(shown('MAILBOX ERRORS') && shown('CAMPAIGN ERRORS'), `width ${width}`).toBe(true);
+      }
+      expect(t.used).toBeLessThanOrEqual(width);
+    }
   });
 
   it('never returns a layout wider than the width while something can still give way', () => {
