@@ -8,7 +8,7 @@ export interface StdinSource {
   readonly stdin: Readable;
   /** At a terminal, the person is told what is read and how to end it (else the tool seems to hang). */
   readonly stdinIsTTY?: boolean;
-  readonly stderr?: { write(text: string): unknown };
+  readonly tell?: (message: string) => void;
 }
 
 /**
@@ -23,7 +23,7 @@ export async function readInput(
 ): Promise<{ text: string; source: string }> {
   if (path === '-') {
     if (source.stdinIsTTY)
-      source.stderr?.write(`Reading ${what} from the terminal; press Ctrl-D on a new line to finish.\n`);
+      source.tell?.(`Reading ${what} from the terminal; press Ctrl-D on a new line to finish.`);
     return { text: await readStdin(source, signal), source: 'stdin' };
   }
   try {

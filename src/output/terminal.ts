@@ -34,6 +34,11 @@ export interface Terminal {
   readonly stderrIsTTY: boolean;
   /** For questions asked on a terminal (they never go to stdout). */
   readonly stderr: Writable;
+  /**
+   * A line for the person at the terminal (how to end what they type): stderr, wrapped like messages,
+   * kept with -q since it says how to go on.
+   */
+  tell(message: string): void;
 }
 
 export function openTerminal(
@@ -45,17 +50,6 @@ export function openTerminal(
 } {
   const stdoutIsTTY = streams.stdout.isTTY === true;
   const stderrIsTTY = streams.stderr.isTTY === true;
-  const terminal: Terminal = {
-    get stdin() {
-      return streams.stdin;
-    },
-    get stdinIsTTY() {
-      return streams.stdin.isTTY === true;
-    },
-    stdoutIsTTY,
-    stderrIsTTY,
-    stderr: streams.stderr,
-  };
   const out = new Writer(
     {
       stdout: streams.stdout,
@@ -76,5 +70,17 @@ export function openTerminal(
       dumbTerminal: settings.dumbTerminal,
     },
   );
+  const terminal: Terminal = {
+    get stdin() {
+      return streams.stdin;
+    },
+    get stdinIsTTY() {
+      return streams.stdin.isTTY === true;
+    },
+    stdoutIsTTY,
+    stderrIsTTY,
+    stderr: streams.stderr,
+    tell: (message) => out.log(message),
+  };
   return { terminal, out };
 }

@@ -18,12 +18,14 @@ export interface TerminalOptions {
   columns?: number;
   /** Written to stdin, then stdin is closed. */
   input?: string;
+  /** stdin says it is a terminal (what is typed there: `--file -` at a prompt). */
+  stdinTTY?: boolean;
 }
 
 export function fakeTerminal(options: TerminalOptions = {}) {
   const stdout = capture(options.tty === true, options.columns);
   const stderr = capture(options.stderrTTY ?? options.tty === true, options.columns);
-  const stdin = Object.assign(new PassThrough(), { isTTY: false });
+  const stdin = Object.assign(new PassThrough(), { isTTY: options.stdinTTY === true });
   stdin.end(options.input ?? '');
   return {
     streams: { stdin, stdout: stdout.stream, stderr: stderr.stream },
