@@ -11,8 +11,9 @@
  * What a column holds, which decides how it may give way:
  * - id: never narrowed, never hidden;
  * - name, email: kept whole while another column can be hidden; wrapped only after that;
- * - problem: an error or what is wrong with the row: essential like a name (hidden only when no row
- *   has one);
+ * - problem: an error or what is wrong with the row: essential like a name; when no row has one, its
+ *   empty cells still say "none": it is hidden after the counters and descriptions, and the note
+ *   says it was empty;
  * - text: a short column a reader filters on (roles, a check: priority 1) wraps to a few characters;
  *   a description (an owner, a type) is shown whole or hidden;
  * - list: a description that is a list of short items (webhook events, campaigns by status): up to
@@ -54,6 +55,8 @@ export interface TableLayout {
   shown: { index: number; width: number }[];
   /** Headers of the hidden columns, in their original order. */
   hidden: string[];
+  /** Those of them that are error or problem columns empty in every row (the note says so). */
+  empty: string[];
 }
 
 /** Two spaces between columns, as gh prints them. */
@@ -154,20 +157,31 @@ function softFloor(column: ColumnSpec, floor: number): number {
   return column.kind === 'problem' ? Math.max(floor, Math.min(natural(column), WRAP_READABLE)) : floor;
 }
 
-/** How little a column matters: its priority number, and a column empty in every row least of all. */
+/**
+ * An error column with no errors: its empty cells say "none" (PROBLEMS beside clean rows), which
+ * matters more than a counter or a description, less than a column a reader filters on (a type).
+ */
+const EMPTY_PROBLEM_RANK = 2.5;
+
+/**
+ * How little a column matters: its priority number; an error column empty in every row as
+ * EMPTY_PROBLEM_RANK, and any other column empty in every row (it says nothing) least of all.
+ */
 function rank(column: ColumnSpec): number {
-  return column.content === 0 ? Number.POSITIVE_INFINITY : column.priority;
+  if (column.content > 0) return column.priority;
+  return column.kind === 'problem' ? EMPTY_PROBLEM_RANK : Number.POSITIVE_INFINITY;
 }
 
-/** Whether `a` is hidden before `b`: higher priority number first, then the rightmost. */
+/** An error or problem column with nothing in any row. */
+function emptyProblem(column: ColumnSpec | undefined): boolean {
+  return column?.kind === 'problem' && column.content === 0;
+}
+
+/** Whether `a` is hidden before `b`: the higher rank() first, then the rightmost. */
 function hiddenBefore(columns: readonly ColumnSpec[], a: number, b: number): boolean {
-  // A column empty in every row (no errors) says nothing: it goes before any column with content.
-  const ea = columns[a]?.content === 0;
-  const eb = columns[b]?.content === 0;
-  if (ea !== eb) return ea;
-  const pa = columns[a]?.priority ?? 0;
-  const pb = columns[b]?.priority ?? 0;
-  return pa !== pb ? pa > pb : a > b;
+  const ra = rank(columns[a] as ColumnSpec);
+  const rb = rank(columns[b] as ColumnSpec);
+  return ra !== rb ? ra > rb : a > b;
 }
 
 export function fitTable(
@@ -194,7 +208,8 @@ export function fitTable(
     let victim = -1;
     for (const i of visible) {
       const column = columns[i];
-      // An essential column goes only when it is empty in every row (an error column with no errors).
+      // An essential column goes only when it is empty in every row (an error column with no errors),
+      // after the counters and descriptions (rank()).
       if (!column || column.kind === 'id' || (column.priority === 0 && column.content > 0)) continue;
       if (victim < 0 || hiddenBefore(columns, i, victim)) victim = i;
     }
@@ -255,9 +270,11 @@ export function fitTable(
       }
     }
   }
+  const hidden = dropped.sort((a, b) => a - b);
   return {
     shown: visible.map((index) => ({ index, width: widths.get(index) ?? 1 })),
-    hidden: dropped.sort((a, b) => a - b).map((i) => columns[i]?.header ?? ''),
+    hidden: hidden.map((i) => columns[i]?.header ?? ''),
+    empty: hidden.filter((i) => emptyProblem(columns[i])).map((i) => columns[i]?.header ?? ''),
   };
 }
 
@@ -317,13 +334,25 @@ function narrow(
 
 /**
  * The stderr note for hidden columns: "2 columns hidden (…) — widen the window, or use --columns"
- * (only "widen the window" when --columns already chose them).
+ * (only "widen the window" when --columns already chose them). An error column hidden because no
+ * row has an error is named apart, "error is hidden too: it is empty in every row", so that "hidden"
+ * never reads as "there may be errors you cannot see".
  */
-export function hiddenNote(hidden: readonly string[], chosen = false): string | undefined {
-  if (hidden.length === 0) return undefined;
-  const count = hidden.length === 1 ? '1 column hidden' : `${hidden.length} columns hidden`;
+export function hiddenNote(
+  hidden: readonly string[],
+  chosen = false,
+  empty: readonly string[] = [],
+): string | undefined {
+  const lower = (headers: readonly string[]) => headers.map((h) => h.toLowerCase());
+  const full = lower(hidden.filter((h) => !empty.includes(h)));
+  const blank = lower(empty.filter((h) => hidden.includes(h)));
+  const one = blank.length === 1;
+  const emptySaid = (too: string) =>
+    `${blank.join(' and ')} ${one ? 'is' : 'are'} hidden${too}: ${one ? 'it is' : 'they are'} empty in every row`;
+  if (full.length === 0) return blank.length > 0 ? emptySaid('') : undefined;
+  const count = full.length === 1 ? '1 column hidden' : `${full.length} columns hidden`;
   const advice = chosen ? 'widen the window' : 'widen the window, or use --columns';
-  return `${count} (${hidden.map((h) => h.toLowerCase()).join(', ')}) — ${advice}`;
+  return `${count} (${full.join(', ')}) — ${advice}${blank.length > 0 ? `; ${emptySaid(' too')}` : ''}`;
 }
 
 /**

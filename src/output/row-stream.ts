@@ -67,7 +67,7 @@ export function rowStream<T>(
     },
     async end(listOptions) {
       if (progressive) {
-        if (table) out.tableNotes(table.hidden, items.length, listOptions);
+        if (table) out.tableNotes(table, items.length, listOptions);
         else if (listOptions?.empty) out.info(listOptions.empty);
         return;
       }

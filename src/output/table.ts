@@ -34,6 +34,8 @@ export interface RenderedTable {
   text: string;
   /** Headers (lower case) of the columns that did not fit. */
   hidden: string[];
+  /** Those of them that are error columns empty in every row. */
+  empty: string[];
 }
 
 /** The headers, the rows' cell texts, and which columns fit `width` how wide, measured on them. */
@@ -86,6 +88,7 @@ export async function renderTable<T>(
       .map((line) => line.trimEnd())
       .join('\n'),
     hidden: layout.hidden.map((h) => h.toLowerCase()),
+    empty: layout.empty.map((h) => h.toLowerCase()),
   };
 }
 
@@ -118,11 +121,15 @@ function specsOf<T>(
   });
 }
 
-/** A table printed a row at a time: its header line, one line per item, the columns it hid. */
+/**
+ * A table printed a row at a time: its header line, one line per item, the columns it hid (none of
+ * them empty for sure: the rows are not in yet).
+ */
 export interface FixedTable<T> {
   header: string;
   row(item: T): string;
   hidden: string[];
+  empty: string[];
 }
 
 /**
@@ -179,6 +186,7 @@ export function fixedTable<T>(
         ),
       ),
     hidden: hidden.map((h) => h.toLowerCase()),
+    empty: [],
   };
 }
 

@@ -134,7 +134,7 @@ export class Writer {
     const width = this.tableWidth;
     const table = await renderTable(items, columns, width, this.chalk(), this.tableFit);
     this.out(`${table.text}\n`);
-    this.tableNotes(table.hidden, items.length, options);
+    this.tableNotes(table, items.length, options);
   }
 
   /** The width a table on this terminal is fitted to. */
@@ -153,10 +153,14 @@ export class Writer {
   }
 
   /** Under a table on a terminal: which columns did not fit, and the count (stderr). */
-  tableNotes(hidden: readonly string[], shown: number, { noun, count }: ListOptions = {}): void {
+  tableNotes(
+    { hidden, empty }: { hidden: readonly string[]; empty: readonly string[] },
+    shown: number,
+    { noun, count }: ListOptions = {},
+  ): void {
     // Counts and notes are for the person watching; a redirected stderr is a log, where they are noise.
     if (!this.streams.stderrIsTTY || this.quiet) return;
-    const note = hiddenNote(hidden, this.options.columns !== undefined);
+    const note = hiddenNote(hidden, this.options.columns !== undefined, empty);
     // Wrapped here: a note the terminal wrapped for us could break a word at its edge.
     if (note) this.#stderr(`${this.stderrChalk().dim(wrapWords(note, this.tableWidth).join('\n'))}\n`);
     if (noun) this.#stderr(`${this.stderrChalk().dim(countLine({ ...count, shown, noun }))}\n`);

@@ -113,6 +113,43 @@ describe.skipIf(Boolean(TMUX_MISSING))(
       },
     );
 
+    it.each(WIDTHS)(
+      'inventory of companies with no problems at %i columns (the README tour): PROBLEMS stays, empty; no error count hidden for a description',
+      async (width) => {
+        const json = await h.run(['inventory', '--limit', '12', '--json']);
+        const clean = (JSON.parse(json.stdout) as { id: number; active: boolean; problems: string[] }[])
+          .filter((r) => r.active && r.problems.length === 0)
+          .slice(0, 3);
+        expect(clean).toHaveLength(3);
+        const { output, exit } = await terminals
+          .at(width)
+          .run(`agency inventory ${clean.map((r) => `--company ${r.id}`).join(' ')}`);
+        expect(exit).toBe(0);
+        const shown = (lines(output)[0] as string).trim().split(/ {2,}/);
+        expect(shown.at(-1), output).toBe('PROBLEMS');
+        const table = tableAt(width, output, ['ID', 'NAME', 'PROBLEMS']);
+        expect(table.rows.map((r) => r.PROBLEMS)).toEqual([[], [], []]);
+        const note = output.replace(/\s+/g, ' ');
+        expect(note).not.toMatch(/hidden \([^)]*problems/);
+        // What is hidden matters less than what is shown: the descriptions go before the error counts.
+        if (shown.includes('MAILBOX TYPES')) expect(shown).toContain('MAILBOX ERRORS');
+        if (width >= 80) expect(shown).toContain('MAILBOX ERRORS');
+      },
+    );
+
+    it('campaigns at 60 columns with no campaign error: the note says ERROR was hidden as empty', async () => {
+      const json = await h.run(['campaigns', '--company', '1001', '--json']);
+      const list = JSON.parse(json.stdout) as Campaign[];
+      expect(list.length).toBeGreaterThan(0);
+      expect(list.every((c) => !c.error)).toBe(true);
+      const { output, exit } = await terminals.at(60).run('agency campaigns --company 1001');
+      expect(exit).toBe(0);
+      expect(lines(output)[0]).toMatch(/^ID +NAME +STATUS +FROM EMAIL$/);
+      const note = output.replace(/\s+/g, ' ');
+      expect(note).toContain('2 columns hidden (created, per day)');
+      expect(note).toContain('error is hidden too: it is empty in every row');
+    });
+
     it('inventory at 100 columns: headers say whose errors they count', async () => {
       const { output } = await terminals
         .at(100)

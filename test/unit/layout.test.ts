@@ -53,7 +53,7 @@ const INVENTORY_COLUMNS: Def[] = [
   { header: 'mailbox types', kind: 'list', priority: 4 },
   { header: 'mailbox errors', kind: 'count', priority: 3 },
   { header: 'webhooks', kind: 'list', priority: 4 },
-  { header: 'email accounts', kind: 'count', priority: 3 },
+  { header: 'email accounts', kind: 'count', priority: 4 },
   { header: 'campaigns', kind: 'list', priority: 4 },
   { header: 'campaign errors', kind: 'count', priority: 3 },
   { header: 'problems', kind: 'problem', priority: 0 },
@@ -250,6 +250,11 @@ describe('fitTable: general rules', () => {
     );
     // --columns chose them already: only a wider window shows them.
     expect(hiddenNote(['LINKEDIN SLOTS'], true)).toBe('1 column hidden (linkedin slots) — widen the window');
+    // An error column hidden for being empty is said apart: no error is out of sight.
+    expect(hiddenNote(['CREATED', 'PER DAY', 'ERROR'], false, ['ERROR'])).toBe(
+      '2 columns hidden (created, per day) — widen the window, or use --columns; error is hidden too: it is empty in every row',
+    );
+    expect(hiddenNote(['ERROR'], false, ['ERROR'])).toBe('error is hidden: it is empty in every row');
   });
 });
 
@@ -276,11 +281,48 @@ describe('what a reader came for (issue 21)', () => {
     expect(describeLayout(specs(MAILBOX, rows), 100).shown.EMAIL).toBe(38);
   });
 
-  it('hides an error column that is empty in every row first', () => {
+  it('keeps an error column empty in every row (it says "none") before counters and descriptions, not before a type', () => {
     const clean = [[10050, 'SMTP', 'sales@lighthouseoutfittersgmbh.example', 'Chloe Martin', 200, '']];
-    const layout = describeLayout(specs(MAILBOX, clean), 52);
+    // Room for the empty ERROR, not for FROM NAME beside it: the description goes, the error stays.
+    expect(describeLayout(specs(MAILBOX, clean), 60).shown).toEqual({ ID: 5, TYPE: 4, EMAIL: 38, ERROR: 5 });
+    // Narrower, it goes before the type (it has nothing to say), and the layout says it was empty.
+    const layout = fitTable(specs(MAILBOX, clean), 52);
     expect(layout.hidden).toEqual(['FROM NAME', 'DAILY LIMIT', 'ERROR']);
-    expect(layout.shown).toEqual({ ID: 5, TYPE: 4, EMAIL: 38 });
+    expect(layout.empty).toEqual(['ERROR']);
+    expect(layout.shown.map((c) => c.width)).toEqual([5, 4, 38]);
+  });
+
+  it('inventory of rows with no problems at 80 columns keeps PROBLEMS and hides the descriptions (README tour)', () => {
+    const clean = [
+      [
+        1001,
+        'Acme Ltd',
+        true,
+        2,
+        2,
+        'IMAP:2,SMTP:2',
+        0,
+        'CAMPAIGN_COMPLETED,PROSPECT_REPLIED',
+        2,
+        'EDITED:1',
+        0,
+        '',
+      ],
+      [1002, 'Blue Harbor Dental', true, 1, 3, 'IMAP:3,SMTP:3', 0, '', 3, 'RUNNING:1,PAUSED:2', 0, ''],
+    ];
+    const inventory = specs(INVENTORY_COLUMNS, clean);
+    const t = describeLayout(inventory, 80);
+    expect(Object.keys(t.shown)).toEqual([
+      'ID',
+      'NAME',
+      'ACTIVE',
+      'KEYS',
+      'MAILBOXES',
+      'MAILBOX ERRORS',
+      'PROBLEMS',
+    ]);
+    expect(t.used).toBeLessThanOrEqual(80);
+    expect(fitTable(inventory, 80).empty).toEqual([]);
   });
 
   it('never cuts the header of an id column', () => {

@@ -118,11 +118,14 @@ const columns: Column<CompanyReport>[] = [
   // Descriptive lists (priority 4): hidden before any counter, wrapped after their commas beyond 35
   // columns rather than hiding an error column.
   { header: 'webhooks', value: (r) => showPart(r.webhooks, (w) => new ListCell(w.events)), kind: 'list' },
+  // Hidden with the lists, before the error counts: it mostly repeats MAILBOXES, and PROBLEMS names
+  // its errors ("1 account error").
   {
     header: 'email accounts',
     aliases: ['accounts'],
     value: (r) => showPart(r.email_accounts, (e) => String(e.count)),
     kind: 'count',
+    priority: 4,
   },
   {
     header: 'campaigns',
