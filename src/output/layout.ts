@@ -240,14 +240,19 @@ export function fitTable(
     dropped.splice(dropped.indexOf(i), 1);
   }
 
-  // Identifiers (a check) stay whole when names, problems, addresses and URLs still get readable
-  // lines beside them; else they wrap to their floor at once (a check cut at 17 is as broken as at 11).
+  // Identifiers (a check, roles) stay whole when names, problems, addresses and URLs still get
+  // lines of WRAP_READABLE beside them; in a table without a problem column (the space would come out
+  // of a check's detail), when names and addresses still get their floor: `authorized_team_member`
+  // whole at 60 columns, the address beside it wrapped at its dots. Else they wrap to their floor at
+  // once (a check cut at 17 is as broken as at 11).
   const isIdentifier = (i: number) => identifier(columns[i] as ColumnSpec);
-  const wholeIdentifiers =
-    widthOf(
-      visible,
-      readable.map((w, i) => (isIdentifier(i) ? (needs[i] ?? w) : w)),
-    ) <= width;
+  const problemShown = visible.some((i) => columns[i]?.kind === 'problem');
+  const beside = columns.map((c, i) => {
+    if (isIdentifier(i)) return needs[i] ?? 1;
+    if (!problemShown && (c.kind === 'name' || c.kind === 'email')) return floors[i] ?? 1;
+    return readable[i] ?? 1;
+  });
+  const wholeIdentifiers = widthOf(visible, beside) <= width;
   const widths = new Map(
     visible.map((i) => [i, (!wholeIdentifiers && isIdentifier(i) ? floors[i] : needs[i]) ?? 1]),
   );
@@ -280,11 +285,11 @@ export function fitTable(
 
 /**
  * Narrows the shown columns until the table fits `width`, sharing the loss in proportion to the room
- * each has above its target (a column far above it gives most), in stages:
+ * each has above its target (a column far above it gives most), in stages; an identifier (a check,
+ * roles) keeps the width fitTable gave it, whole or its floor:
  * 1. names and problems to lines still read at a glance (WRAP_READABLE), and a text column that
  *    wraps early to its floor; other text, addresses and URLs keep their width (an address breaks
- *    only at punctuation, which reads worse than wrapped words), and so do identifiers (a check:
- *    fitTable has put them at their floor already when they cannot stay whole);
+ *    only at punctuation, which reads worse than wrapped words);
  * 2. addresses and URLs to such lines;
  * 3. every column to its floor, a problem still on lines of WRAP_READABLE (`softFloors`);
  * 4. every column to its floor.
@@ -303,7 +308,7 @@ function narrow(
   const stages = [
     (i: number, start: number) => {
       const column = columns[i] as ColumnSpec;
-      if (column.kind === 'email' || identifier(column)) return start;
+      if (column.kind === 'email') return start;
       if (column.kind === 'list') return start;
       if (column.kind === 'text') return wrapsEarly(column) ? atFloor(i, start) : start;
       return readable(i, start);
@@ -316,7 +321,7 @@ function narrow(
     const start = new Map(widths);
     const room = (i: number, w: number) => {
       const from = start.get(i) ?? w;
-      const to = target(i, from);
+      const to = identifier(columns[i] as ColumnSpec) ? from : target(i, from);
       return from > to ? (w - to) / (from - to) : 0;
     };
     while (total([...widths.values()]) > width) {

@@ -386,7 +386,8 @@ describe('wrapping rather than cutting (issue 21, third pass)', () => {
       expect(t.shown.CHECK, `width ${width}`).toBe('no_running_campaign'.length);
       expect(t.used).toBeLessThanOrEqual(width);
     }
-    // Narrower, it is all or nothing: wrapped to its floor, not cut one character short.
+    // Narrower, it is all or nothing: wrapped to its floor, not cut one character short; the detail
+    // (what went wrong) keeps the room a whole check would take from it.
     expect(describeLayout(specs(HEALTH, problems), 80).shown.CHECK).toBe(11);
   });
 
@@ -428,7 +429,7 @@ describe('wrapping rather than cutting (issue 21, third pass)', () => {
     expect(describeLayout(columns, 80).shown).toEqual({ ID: 5, TYPE: 4, EMAIL: 38, ERROR: 27 });
   });
 
-  it('the roles a filter is about stay at 60 columns (wrapped), not hidden', () => {
+  it('the roles a filter is about stay whole at 60 columns; the name and the address wrap (N3)', () => {
     const users = specs(
       [
         { header: 'id', kind: 'id', priority: 0 },
@@ -440,8 +441,11 @@ describe('wrapping rather than cutting (issue 21, third pass)', () => {
     );
     const t = describeLayout(users, 60);
     expect(t.hidden).toEqual([]);
-    expect(t.shown.ROLES).toBe(11);
+    expect(t.shown.ROLES).toBe('authorized_team_member'.length);
+    expect(t.shown.EMAIL).toBeGreaterThanOrEqual(12);
     expect(t.used).toBeLessThanOrEqual(60);
+    // Where even the address's floor does not fit beside it, the roles wrap to theirs.
+    expect(describeLayout(users, 50).shown.ROLES).toBe(11);
   });
 
   it('a long list (webhook events) wraps at 35 columns before an error count is hidden for it (finding 5)', () => {
