@@ -82,6 +82,11 @@ const NAME_FLOOR = 12;
  * 100 columns), and wrapped only after that.
  */
 const IDENTIFIER_MAX = 25;
+/**
+ * An address or URL up to this long (`https://h.example/d`, most mailboxes) is split only after every
+ * other column is at its floor: in pieces it can no longer be read or compared at a glance.
+ */
+const SHORT_ADDRESS = 30;
 /** The width a list (of webhook events) has before it wraps: two event names and a comma. */
 const LIST_NEED = 35;
 /**
@@ -292,7 +297,9 @@ export function fitTable(
  *    only at punctuation, which reads worse than wrapped words);
  * 2. addresses and URLs to such lines;
  * 3. every column to its floor, a problem still on lines of WRAP_READABLE (`softFloors`);
- * 4. every column to its floor.
+ * 4. every column to its floor;
+ * 5. a short address or URL (up to SHORT_ADDRESS) to its floor: till then it stays whole, as
+ *    `https://h.example/d` split after its slash is harder to read than a reason on lines of 12.
  * Widths are changed in place; when every column is at its floor and the table is still too wide, the
  * terminal wraps the row.
  */
@@ -305,6 +312,10 @@ function narrow(
 ): void {
   const readable = (i: number, start: number) => Math.min(start, Math.max(floors[i] ?? start, WRAP_READABLE));
   const atFloor = (i: number, start: number) => Math.min(start, floors[i] ?? start);
+  const short = (i: number) => {
+    const column = columns[i] as ColumnSpec;
+    return column.kind === 'email' && natural(column) <= SHORT_ADDRESS;
+  };
   const stages = [
     (i: number, start: number) => {
       const column = columns[i] as ColumnSpec;
@@ -316,12 +327,15 @@ function narrow(
     (i: number, start: number) => (columns[i]?.kind === 'email' ? readable(i, start) : start),
     (i: number, start: number) => Math.min(start, softFloors[i] ?? start),
     atFloor,
+    (i: number, start: number) => (short(i) ? atFloor(i, start) : start),
   ];
-  for (const target of stages) {
+  stages.forEach((target, stage) => {
+    const last = stage === stages.length - 1;
     const start = new Map(widths);
     const room = (i: number, w: number) => {
       const from = start.get(i) ?? w;
-      const to = identifier(columns[i] as ColumnSpec) ? from : target(i, from);
+      const kept = identifier(columns[i] as ColumnSpec) || (short(i) && !last);
+      const to = kept ? from : target(i, from);
       return from > to ? (w - to) / (from - to) : 0;
     };
     while (total([...widths.values()]) > width) {
@@ -334,7 +348,7 @@ function narrow(
       if (most < 0) break;
       widths.set(most, (widths.get(most) ?? 1) - 1);
     }
-  }
+  });
 }
 
 /**

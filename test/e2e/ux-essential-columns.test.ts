@@ -210,6 +210,25 @@ describe.skipIf(Boolean(TMUX_MISSING))(
     );
 
     it.each(WIDTHS)(
+      'webhooks subscribe of a short URL with a failure at %i columns: the URL on one line, the reason wraps',
+      async (width) => {
+        const inactive = inactiveCompany(h.sandbox);
+        const url = 'https://h.example/d';
+        const { output, exit } = await terminals
+          .at(width)
+          .run(
+            `agency webhooks subscribe --event prospect_bounced --url ${url} --company ${broken.id} --company ${inactive.id}`,
+          );
+        expect(exit).toBe(5);
+        const table = tableAt(width, output, ['COMPANY', 'TARGET URL', 'RESULT', 'REASON']);
+        expect(table.rows.length).toBeGreaterThan(0);
+        for (const row of table.rows) expect(row['TARGET URL'], output).toEqual([url]);
+        const refused = table.rows.find((r) => r.COMPANY?.[0] === String(inactive.id));
+        expect(wholeText(refused?.REASON, `Company ${inactive.id} is inactive`), output).toBe(true);
+      },
+    );
+
+    it.each(WIDTHS)(
       'webhooks move --dry-run at %i columns: company, the new URL whole, result',
       async (width) => {
         const subscribed = await h.run([

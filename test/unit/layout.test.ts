@@ -416,6 +416,20 @@ describe('wrapping rather than cutting (issue 21, third pass)', () => {
     expect(describeLayout(specs(SUBSCRIBE, results), 80).hidden).toEqual([]);
   });
 
+  it('a short URL stays whole at 60 columns while the reason beside it wraps (below 20 if it must)', () => {
+    const short = [
+      [1001, 'PROSPECT_REPLIED', 'https://h.example/d', 'subscribed', ''],
+      [1007, 'PROSPECT_REPLIED', 'https://h.example/d', 'failed', 'Company 1007 is inactive'],
+    ];
+    const t = describeLayout(specs(SUBSCRIBE, short), 60);
+    expect(t.shown['TARGET URL']).toBe('https://h.example/d'.length);
+    expect(t.shown.REASON).toBeGreaterThanOrEqual(12);
+    expect(t.used).toBeLessThanOrEqual(60);
+    // So it is down to 55 columns, the reason on lines of 12.
+    const at55 = describeLayout(specs(SUBSCRIBE, short), 55);
+    expect(at55.shown).toEqual({ COMPANY: 7, 'TARGET URL': 19, RESULT: 10, REASON: 13 });
+  });
+
   it('an address keeps its width while a problem beside it wraps to readable lines', () => {
     const columns = specs(
       [
