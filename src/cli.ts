@@ -3,13 +3,12 @@
  * src/commands/index.ts; each one's file is loaded only when that command runs (or when help or
  * completion needs every command), so `agency --help` pays for none of them.
  */
-import { Command, CommanderError, Help, Option } from '@commander-js/extra-typings';
+import { Command, CommanderError, Option } from '@commander-js/extra-typings';
 import { onAbort } from './abort-watch.js';
 import { startRun } from './api/limit.js';
 import {
   type ActionCommand,
   joinValues,
-  type OpenValueSet,
   printsList,
   type Run,
   refuseListOptions,
@@ -27,18 +26,16 @@ import {
   globalOptionsBlock,
   HELP_TOPIC,
   helpCommand,
-  markOpenSet,
-  markRequired,
-  optionsWithDefault,
+  helpSettings,
   PROGRAM_HELP,
 } from './output/help-sections.js';
-import { formatItem, helpWidth, wrapText } from './output/help-wrap.js';
+import { helpWidth, wrapText } from './output/help-wrap.js';
 import { networkHint, type RunFacts, runFacts } from './output/network-hints.js';
 import { watchStdout } from './output/stdout-watch.js';
 import { keepCloseSuggestion } from './output/suggest.js';
 import { terminalSafe } from './output/text.js';
 import { createRuntime, type Host, type IO, openOutput, type Runtime, type Transport } from './runtime.js';
-import { onStopSignals, type SignalWatch } from './stop-signals.js';
+import { HOSTED_SIGNALS, onStopSignals } from './stop-signals.js';
 import { VERSION } from './version.js';
 
 export type { IO } from './runtime.js';
@@ -77,8 +74,7 @@ export async function main(argv: string[], io: IO, transport?: Transport, host?:
   if (argv.length === 1 && argv[0] === 'version') argv = ['--version'];
   const configFile = configFileIn(environment.configDir);
   const program = await buildProgram(io, run, commandToRun(argv), configFile);
-  // A signal, or a stdout that can no longer be written, stops the run the same way: nothing new starts.
-  // A spinner on the screen is cleared however the run ends (stopped, failed, or a closed pipe).
+  // A signal or a stdout that cannot be written stops the run (nothing new starts); a spinner is cleared.
   const clearProgress = () => {
     for (const { runtime } of runtimes) runtime.out.clearProgress();
   };
@@ -121,9 +117,6 @@ export async function main(argv: string[], io: IO, transport?: Transport, host?:
     (text) => io.stderr.write(terminalSafe(text)),
   );
 }
-
-/** A hosted run leaves the process's signals to its host, which stops it through `host.signal`. */
-const HOSTED_SIGNALS: SignalWatch = { exitCode: (code) => code, stop: () => {} };
 
 function exitCode(
   error: unknown,
@@ -178,18 +171,7 @@ export async function buildProgram(
     })
     .showSuggestionAfterError(true)
     .showHelpAfterError('(add --help for usage and examples)')
-    // A command's help names the global options in one short block after its examples (below).
-    .configureHelp({
-      formatItem: (term, termWidth, description, helper) =>
-        formatItem(term, termWidth, description, helper.helpWidth ?? width),
-      optionDescription(option) {
-        const described = Help.prototype.optionDescription.call(this, option);
-        return markRequired(markOpenSet(described, (option as OpenValueSet).openValueSet), option.mandatory);
-      },
-      visibleOptions(command) {
-        return optionsWithDefault(command, (c) => Help.prototype.visibleOptions.call(this, c as Command));
-      },
-    })
+    .configureHelp(helpSettings(width))
     .option('-p, --profile <name>', 'config profile to use (env AGENCY_PROFILE)')
     .option('--base-url <url>', 'API base address including /rest (env AGENCY_BASE_URL)')
     .addOption(new Option('--json', 'print machine-readable JSON on stdout').conflicts('csv'))

@@ -4,8 +4,10 @@
  * options at the end of a command's help, `agency help environment`, and `agency help <words>` for a
  * command of any depth.
  */
-import type { Command, Help, Option } from '@commander-js/extra-typings';
+import { type Command, Help, type HelpConfiguration, type Option } from '@commander-js/extra-typings';
+import type { OpenValueSet } from '../commands/command.js';
 import { UsageError } from '../errors.js';
+import { formatItem } from './help-wrap.js';
 import { isHelpTopicMiss } from './suggest.js';
 
 /** `agency help environment`: the one help topic that is not a command. */
@@ -50,13 +52,29 @@ interface HelpCommand {
 }
 
 /**
+ * How every command's help is laid out at `width`: items wrapped beside their terms, an option's open set
+ * of values and "(required)" in its description, and a default subcommand's options listed with its
+ * parent's. (A command's help names the global options in one short block after its examples.)
+ */
+export function helpSettings(width: number): HelpConfiguration {
+  return {
+    formatItem: (term, termWidth, description, helper) =>
+      formatItem(term, termWidth, description, helper.helpWidth ?? width),
+    optionDescription(option) {
+      const described = Help.prototype.optionDescription.call(this, option);
+      return markRequired(markOpenSet(described, (option as OpenValueSet).openValueSet), option.mandatory);
+    },
+    visibleOptions(command) {
+      return optionsWithDefault(command, (c) => Help.prototype.visibleOptions.call(this, c as Command));
+    },
+  };
+}
+
+/**
  * The options a command's help lists: its own, and for a command that runs a default subcommand
  * (`agency campaigns` runs `campaigns list`), that subcommand's too, since the short form takes them.
  */
-export function optionsWithDefault(
-  command: HelpCommand,
-  visible: (command: HelpCommand) => Option[],
-): Option[] {
+function optionsWithDefault(command: HelpCommand, visible: (command: HelpCommand) => Option[]): Option[] {
   const own = visible(command);
   const fallback = command.commands.find((sub) => sub.name() === command._defaultCommandName);
   if (!fallback) return own;
@@ -116,7 +134,7 @@ export function environmentHelp(program: Command, configFile: string): string {
  * accepted with a warning)", so that nobody reads the list as closed, and a long list (22 events)
  * does not push the other options off the screen.
  */
-export function markOpenSet(description: string, listed: string | undefined): string {
+function markOpenSet(description: string, listed: string | undefined): string {
   if (!listed) return description;
   return description.replace(/\(choices: [^)]*\)/, () => `(${listed}; others are accepted with a warning)`);
 }
