@@ -3,28 +3,15 @@
  * every other message; started by a client (stdin a pipe), stdout stays pure JSON-RPC and stderr has
  * no such line. The program runs in this process, its streams say whether they are terminals.
  */
-import { PassThrough, Writable } from 'node:stream';
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
 import { agencyEnv } from '../helpers/cli.js';
 import { sharedInProcessHarness } from '../helpers/core.js';
+import { capture } from '../helpers/fake-terminal.js';
 import { INITIALIZE } from '../helpers/mcp.js';
 
 const shared = sharedInProcessHarness();
-
-function capture(isTTY: boolean, columns: number) {
-  const chunks: Buffer[] = [];
-  const stream = Object.assign(
-    new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        chunks.push(chunk);
-        done();
-      },
-    }),
-    { isTTY, columns },
-  );
-  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
-}
 
 /** `agency mcp` until its stdin ends: `input` written first; on a terminal, ended once it has spoken. */
 async function mcp(terminal: boolean, input = '') {

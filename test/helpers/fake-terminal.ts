@@ -34,7 +34,8 @@ export function fakeTerminal(options: TerminalOptions = {}) {
   };
 }
 
-function capture(isTTY: boolean, columns: number | undefined) {
+/** A stream that says whether it is a terminal (and how wide), and keeps what is written to it. */
+export function capture(isTTY: boolean, columns: number | undefined) {
   const chunks: Buffer[] = [];
   const stream = Object.assign(
     new Writable({
