@@ -486,18 +486,27 @@ function writeConfigText(file: string, text: string): void {
 
 describe('--timeout / AGENCY_TIMEOUT', () => {
   it('a request with no answer within the deadline is abandoned (and, being a GET, tried again)', async () => {
-    for (const [flags, env] of [
+    // The three at once, each against a sandbox of its own (its stall, its request log): each waits out
+    // its one-second deadline.
+    const cases = [
       [['--timeout', '1'], {}],
       [[], { AGENCY_TIMEOUT: '1' }],
       [['--timeout', '1'], { AGENCY_TIMEOUT: 'junk' }], // the flag wins; the variable is not even read
-    ] as const) {
-      h.sandbox.reset();
-      h.sandbox.addFault({ kind: 'stall', method: 'GET', path: '/v1/me', stallMs: 20_000, times: 1 });
-      const r = await h.run([...flags, 'me', '--json'], { env });
-      expect(r.code, r.stderr).toBe(0);
-      expect(JSON.parse(r.stdout).account_type).toBe('HQ');
-      expect(sent(h.sandbox).map((q) => q.path)).toEqual(['/v1/me', '/v1/me']);
-    }
+    ] as const;
+    await Promise.all(
+      cases.map(async ([flags, env]) => {
+        const own = await startCoreHarness({}, IN_PROCESS);
+        try {
+          own.sandbox.addFault({ kind: 'stall', method: 'GET', path: '/v1/me', stallMs: 20_000, times: 1 });
+          const r = await own.run([...flags, 'me', '--json'], { env });
+          expect(r.code, r.stderr).toBe(0);
+          expect(JSON.parse(r.stdout).account_type).toBe('HQ');
+          expect(sent(own.sandbox).map((q) => q.path)).toEqual(['/v1/me', '/v1/me']);
+        } finally {
+          await own.close();
+        }
+      }),
+    );
   });
 
   it.each([
