@@ -148,6 +148,11 @@ function wrapsEarly(column: ColumnSpec): boolean {
   return column.kind === 'text' && column.priority <= KEPT_WHILE_WRAPPED;
 }
 
+/** An address or URL that reads at a glance only whole (`https://h.example/d`). */
+function shortAddress(column: ColumnSpec): boolean {
+  return column.kind === 'email' && natural(column) <= SHORT_ADDRESS;
+}
+
 /** A short text column that matters (`no_running_campaign`): whole while names and problems read well. */
 function identifier(column: ColumnSpec): boolean {
   return wrapsEarly(column) && natural(column) <= IDENTIFIER_MAX;
@@ -199,6 +204,9 @@ export function fitTable(
   const floors = columns.map((c) => floor(c, options.hideNone));
   const softFloors = columns.map((c, i) => softFloor(c, floors[i] ?? 1));
   const readable = columns.map((c, i) => {
+    // A short address or URL a row is about (a webhook's target) is read whole: a column that
+    // matters less (the event) is hidden before it splits; a sender's address (a description) wraps.
+    if (shortAddress(c) && c.priority <= KEPT_WHILE_WRAPPED) return natural(c);
     if (essential(c.kind)) return Math.min(natural(c), WRAP_READABLE);
     return (wrapsEarly(c) ? floors[i] : needs[i]) ?? 1;
   });
@@ -312,10 +320,7 @@ function narrow(
 ): void {
   const readable = (i: number, start: number) => Math.min(start, Math.max(floors[i] ?? start, WRAP_READABLE));
   const atFloor = (i: number, start: number) => Math.min(start, floors[i] ?? start);
-  const short = (i: number) => {
-    const column = columns[i] as ColumnSpec;
-    return column.kind === 'email' && natural(column) <= SHORT_ADDRESS;
-  };
+  const short = (i: number) => shortAddress(columns[i] as ColumnSpec);
   const stages = [
     (i: number, start: number) => {
       const column = columns[i] as ColumnSpec;

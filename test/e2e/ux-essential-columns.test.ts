@@ -225,6 +225,16 @@ describe.skipIf(Boolean(TMUX_MISSING))(
         for (const row of table.rows) expect(row['TARGET URL'], output).toEqual([url]);
         const refused = table.rows.find((r) => r.COMPANY?.[0] === String(inactive.id));
         expect(wholeText(refused?.REASON, `Company ${inactive.id} is inactive`), output).toBe(true);
+        // Without a failure, a URL of 30 on one line too: the event (typed in the command) gives way.
+        // One URL per width: a pair already subscribed is not listed on a terminal.
+        const long = `https://t.example/hook-crm-${String(width).padStart(3, '0')}`;
+        expect(long).toHaveLength(30);
+        const done = await terminals
+          .at(width)
+          .run(`agency webhooks subscribe --event task_done --url ${long} --company ${broken.id}`);
+        expect(done.exit).toBe(0);
+        const subscribed = tableAt(width, done.output, ['COMPANY', 'TARGET URL', 'RESULT']);
+        expect(subscribed.rows[0]?.['TARGET URL'], done.output).toEqual([long]);
       },
     );
 

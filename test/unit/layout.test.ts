@@ -430,6 +430,27 @@ describe('wrapping rather than cutting (issue 21, third pass)', () => {
     expect(at55.shown).toEqual({ COMPANY: 7, 'TARGET URL': 19, RESULT: 10, REASON: 13 });
   });
 
+  it('a short URL a row is about: the event (said in the command line) is hidden before the URL splits', () => {
+    const done = [
+      [1001, 'TASK_DONE', 'https://t.example/hook-for-crm', 'subscribed', ''],
+      [1002, 'TASK_DONE', 'https://t.example/hook-for-crm', 'subscribed', ''],
+    ];
+    const t = describeLayout(specs(SUBSCRIBE, done), 60);
+    expect(t.hidden).toEqual(['EVENT', 'REASON']);
+    expect(t.shown['TARGET URL']).toBe(30);
+    // A sender's address (a description, priority 2) still wraps rather than hide a column.
+    const campaigns = specs(
+      [
+        { header: 'id', kind: 'id', priority: 0 },
+        { header: 'name', kind: 'name', priority: 0 },
+        { header: 'status', kind: 'text', priority: 1 },
+        { header: 'from email', kind: 'email', priority: 2 },
+      ],
+      [[100200, 'Follow-up: trade show 5', 'RUNNING', 'sales@blueharbordental.example']],
+    );
+    expect(describeLayout(campaigns, 60).hidden).toEqual([]);
+  });
+
   it('an address keeps its width while a problem beside it wraps to readable lines', () => {
     const columns = specs(
       [
