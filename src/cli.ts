@@ -28,6 +28,7 @@ import {
   helpCommand,
   helpSettings,
   PROGRAM_HELP,
+  versionAsFlag,
 } from './output/help-sections.js';
 import { helpWidth, wrapText } from './output/help-wrap.js';
 import { networkHint, type RunFacts, runFacts } from './output/network-hints.js';
@@ -70,10 +71,9 @@ export async function main(argv: string[], io: IO, transport?: Transport, host?:
       await call(opened.runtime, ...args.slice(0, -1));
     };
 
-  // `agency version` is `agency --version` (bin/agency.js answers both without loading the program).
-  if (argv.length === 1 && argv[0] === 'version') argv = ['--version'];
   const configFile = configFileIn(environment.configDir);
   const program = await buildProgram(io, run, commandToRun(argv), configFile);
+  argv = versionAsFlag(program, argv); // bin/agency.js answers `agency version` alone without the program
   // A signal or a stdout that cannot be written stops the run (nothing new starts); a spinner is cleared.
   const clearProgress = () => {
     for (const { runtime } of runtimes) runtime.out.clearProgress();

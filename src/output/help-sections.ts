@@ -220,3 +220,19 @@ export function commandToRun(argv: readonly string[]): string | undefined {
   if (first === undefined || first.startsWith('-') || NEEDS_WHOLE_TREE.has(first)) return undefined;
   return first;
 }
+
+/**
+ * `agency version` is `agency --version`, with global options too (`agency -p work version`): the
+ * command word, found past the program's options and their values, becomes the flag.
+ */
+export function versionAsFlag(program: Command, argv: string[]): string[] {
+  const takesValue = new Set(
+    program.options.filter((o) => o.required || o.optional).flatMap((o) => [o.short, o.long]),
+  );
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i] as string;
+    if (takesValue.has(word)) i++;
+    else if (!word.startsWith('-')) return word === 'version' ? argv.with(i, '--version') : argv;
+  }
+  return argv;
+}

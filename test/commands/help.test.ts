@@ -5,6 +5,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli.js';
+import { VERSION } from '../../src/version.js';
 import { sent, sharedInProcessHarness } from '../helpers/core.js';
 
 const shared = sharedInProcessHarness();
@@ -55,6 +56,23 @@ describe('help that was asked for', () => {
     expect(me.code).toBe(0);
     expect(me.stdout).toContain('Usage: agency me');
     expect((await shared.h.run(['companies'])).code).toBe(2);
+    expect(sent(shared.h.sandbox)).toHaveLength(0);
+  });
+
+  it('`agency version` prints the version with global options too; a word after -p is a profile', async () => {
+    for (const args of [
+      ['version'],
+      ['-p', 'sandbox', 'version'],
+      ['--json', '-q', 'version'],
+      ['--profile=x', 'version'],
+    ]) {
+      const r = await shared.h.run(args);
+      expect({ args, code: r.code, stdout: r.stdout }).toEqual({ args, code: 0, stdout: `${VERSION}\n` });
+    }
+    // `-p version` names a profile called version: not the command.
+    const profile = await shared.h.run(['-p', 'version', 'me']);
+    expect(profile.code).toBe(2);
+    expect(profile.stderr).toContain('No profile named "version"');
     expect(sent(shared.h.sandbox)).toHaveLength(0);
   });
 
