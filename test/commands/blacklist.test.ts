@@ -23,6 +23,18 @@ describe('blacklist', () => {
   afterAll(() => h.close());
   beforeEach(() => h.sandbox.reset());
 
+  it('without --domains or --emails: refused before any request, and the help of each says one is required', async () => {
+    for (const verb of ['list', 'add', 'remove']) {
+      const r = await h.run(['blacklist', verb, ...(verb === 'list' ? [] : ['spam.example'])]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('Say which list: --domains or --emails.');
+      const help = (await h.run(['blacklist', verb, '--help'])).stdout.replace(/\s+/g, ' ');
+      expect(help).toContain('(this or --emails is required)');
+      expect(help).toContain('(this or --domains is required)');
+    }
+    expect(sent(h.sandbox)).toHaveLength(0);
+  });
+
   it('list reads 0-based pages of 1,000 and prints one value per line', async () => {
     const r = await h.run(['blacklist', 'list', '--domains']);
     expect(r.code, r.stderr).toBe(0);

@@ -62,7 +62,7 @@ describe('help that was asked for', () => {
   it('`agency version` prints the version with global options too; a word after -p is a profile', async () => {
     for (const args of [
       ['version'],
-      ['-p', 'sandbox', 'version'],
+      ['-p', 'work', 'version'],
       ['--json', '-q', 'version'],
       ['--profile=x', 'version'],
     ]) {

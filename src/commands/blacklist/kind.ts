@@ -5,8 +5,17 @@ import type { BlacklistKind } from '../../fleet/blacklist.js';
 
 export function addKindOptions<C extends Command>(command: C, verb: string): C {
   command
-    .addOption(new Option('--domains', `${verb} the blacklisted domains`).conflicts('emails'))
-    .addOption(new Option('--emails', `${verb} the blacklisted e-mail addresses`).conflicts('domains'));
+    .addOption(
+      new Option('--domains', `${verb} the blacklisted domains (this or --emails is required)`).conflicts(
+        'emails',
+      ),
+    )
+    .addOption(
+      new Option(
+        '--emails',
+        `${verb} the blacklisted e-mail addresses (this or --domains is required)`,
+      ).conflicts('domains'),
+    );
   return command;
 }
 
