@@ -5,7 +5,7 @@
  */
 import { closeSync, fchmodSync, fstatSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import { OutputError, UsageError } from '../errors.js';
-import { folderNotFile } from '../input/output-file.js';
+import { checkFileNameGiven, folderNotFile } from '../input/output-file.js';
 import { describeWriteError } from '../output/stdout-watch.js';
 
 export class KeysOut {
@@ -19,6 +19,7 @@ export class KeysOut {
   }
 
   static open(path: string): KeysOut {
+    checkFileNameGiven('--keys-out', path, 'keys.tsv', 'Nothing was sent.');
     let fd: number;
     try {
       fd = openSync(path, 'a', 0o600);

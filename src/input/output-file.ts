@@ -13,8 +13,17 @@ export function folderNotFile(option: string, path: string, example: string, hin
   });
 }
 
+/** `--html ""` (an unset `$REPORT`): no file name. */
+export function checkFileNameGiven(option: string, path: string, example: string, hint?: string): void {
+  if (path.trim() === '')
+    throw new UsageError(`${option} needs a file name, such as ${example}: it was given an empty one.`, {
+      hint,
+    });
+}
+
 /** The file can be created or replaced where it is named: its folder exists, and it is no folder itself. */
 export async function checkOutputFile(option: string, path: string, example: string): Promise<void> {
+  checkFileNameGiven(option, path, example);
   const found = await stat(path).catch(() => undefined);
   if (found?.isDirectory()) throw folderNotFile(option, path, example);
   const folder = dirname(path);

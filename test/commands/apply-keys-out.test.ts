@@ -10,13 +10,15 @@ import { expectUsageError, sharedInProcessHarness } from '../helpers/core.js';
 const shared = sharedInProcessHarness();
 
 describe('apply --keys-out that cannot be written', () => {
-  it('stops before any request when the directory does not exist, or the path is a directory', async () => {
+  it('stops before any request when the directory does not exist, the path is a directory or empty', async () => {
     const file = join(shared.tmp, 'agency.yaml');
     writeFileSync(file, 'defaults:\n  keys: [zapier]\ncompanies:\n  - V Keys Out Co\n');
     const cases: [string, RegExp][] = [
       [join(shared.tmp, 'missing', 'keys.tsv'), /Cannot write the keys file .*its directory does not exist/],
       // A folder: said as health --html says it, with a file name to give instead.
       [shared.tmp, /--keys-out \S+ is a folder: give a file name such as \S+keys\.tsv\./],
+      // No name at all: said so, not "Cannot write the keys file : its directory does not exist".
+      ['', /--keys-out needs a file name, such as keys\.tsv: it was given an empty one\./],
     ];
     for (const [keysOut, message] of cases) {
       shared.h.sandbox.reset();

@@ -443,6 +443,8 @@ describe('health', () => {
     [['--html', '/nonexistent-folder/report.html'], /--html .*no folder \/nonexistent-folder/],
     // A folder (`--html reports/`) is found before the first request too, not after the whole check.
     [['--html', tmpdir()], /--html \S+ is a folder: give a file name such as \S+health\.html\./],
+    // An empty name (`--html "$REPORT"`, the variable unset) too, not a raw ENOENT after the check.
+    [['--html', ''], /--html needs a file name, such as health\.html: it was given an empty one\./],
   ])('%j is a usage error: exit 2, nothing sent', async (args, message) => {
     expectUsageError(await h.run(['health', ...args]), h.sandbox, message);
   });
