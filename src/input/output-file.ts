@@ -13,12 +13,20 @@ export function folderNotFile(option: string, path: string, example: string, hin
   });
 }
 
-/** `--html ""` (an unset `$REPORT`): no file name. */
+/**
+ * `--html ""` (an unset `$REPORT`) and `--html -`: no file name. `-` is refused rather than read as
+ * stdout, which already carries the command's own output (rows, keys): one stream, one meaning.
+ */
 export function checkFileNameGiven(option: string, path: string, example: string, hint?: string): void {
   if (path.trim() === '')
     throw new UsageError(`${option} needs a file name, such as ${example}: it was given an empty one.`, {
       hint,
     });
+  if (path === '-')
+    throw new UsageError(
+      `${option} needs a file name, such as ${example}: - (stdout) is not supported, stdout carries the command's own output.`,
+      { hint },
+    );
 }
 
 /** The file can be created or replaced where it is named: its folder exists, and it is no folder itself. */

@@ -10,7 +10,7 @@ import { expectUsageError, sharedInProcessHarness } from '../helpers/core.js';
 const shared = sharedInProcessHarness();
 
 describe('apply --keys-out that cannot be written', () => {
-  it('stops before any request when the directory does not exist, the path is a directory or empty', async () => {
+  it('stops before any request when the directory does not exist, the path is a directory, empty or -', async () => {
     const file = join(shared.tmp, 'agency.yaml');
     writeFileSync(file, 'defaults:\n  keys: [zapier]\ncompanies:\n  - V Keys Out Co\n');
     const cases: [string, RegExp][] = [
@@ -19,6 +19,7 @@ describe('apply --keys-out that cannot be written', () => {
       [shared.tmp, /--keys-out \S+ is a folder: give a file name such as \S+keys\.tsv\./],
       // No name at all: said so, not "Cannot write the keys file : its directory does not exist".
       ['', /--keys-out needs a file name, such as keys\.tsv: it was given an empty one\./],
+      ['-', /--keys-out needs a file name, such as keys\.tsv: - \(stdout\) is not supported/],
     ];
     for (const [keysOut, message] of cases) {
       shared.h.sandbox.reset();

@@ -445,6 +445,8 @@ describe('health', () => {
     [['--html', tmpdir()], /--html \S+ is a folder: give a file name such as \S+health\.html\./],
     // An empty name (`--html "$REPORT"`, the variable unset) too, not a raw ENOENT after the check.
     [['--html', ''], /--html needs a file name, such as health\.html: it was given an empty one\./],
+    // `-` is no file named "-" (new-user F5), and not stdout either: stdout carries the rows.
+    [['--html', '-'], /--html needs a file name, such as health\.html: - \(stdout\) is not supported/],
   ])('%j is a usage error: exit 2, nothing sent', async (args, message) => {
     expectUsageError(await h.run(['health', ...args]), h.sandbox, message);
   });
