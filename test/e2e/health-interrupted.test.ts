@@ -4,7 +4,7 @@
  * what it checked so far is printed (piped rows, the partial --json report marked "interrupted", the
  * sorted table on a terminal) and the message says where, truly.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -75,6 +75,22 @@ describe('health interrupted', () => {
       /<p class="interrupted">Interrupted after \d+ of \d+ clients: this page shows only the clients checked until then\.<\/p>/,
     );
     expect(page).toContain('Not read: the run was interrupted.');
+    // Written beside it and renamed over it: no temporary file is left in the folder.
+    expect(readdirSync(tmp).filter((name) => name.includes('interrupted.html'))).toEqual([
+      'interrupted.html',
+    ]);
+  });
+
+  it('--html, stopped before any client was checked: the earlier report is kept and stderr says so', async () => {
+    const file = join(tmp, 'last-week.html');
+    writeFileSync(file, '<p>last week</p>');
+    // Stopped as the first client's reads go out (each takes 100 ms): none is checked yet.
+    const r = await interruptWhen(['--html', file], (rs) => rs.some(clientReads));
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toMatch(/^error: Interrupted after 0 of/m);
+    expect(r.stderr).toContain(`No HTML report written: no client was checked (${file} is left as it was).`);
+    expect(r.stderr).not.toContain('HTML report of the clients checked so far');
+    expect(readFileSync(file, 'utf8')).toBe('<p>last week</p>');
   });
 
   it('--json: the partial report of the clients checked, marked "interrupted"', async () => {

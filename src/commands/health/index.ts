@@ -43,7 +43,7 @@ export function define(command: Command, run: Run): void {
           '--limit N checks the first N. --json prints the whole report by severity:\n' +
           '{"period", "companies_checked", "problems"}. Ctrl-C prints the report of the\n' +
           'clients checked so far (--json adds "interrupted": true; --html writes the page\n' +
-          'of those, marked interrupted), exit 130.\n\n' +
+          'of those, marked interrupted, or nothing when none was checked), exit 130.\n\n' +
           'By default health fails on critical problems: it exits 7 when it finds one\n' +
           '(--fail-on critical), after printing the whole report, so `set -e` scripts stop\n' +
           'and cron mails the report. --fail-on none exits 0 whatever it finds;\n' +

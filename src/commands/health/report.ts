@@ -3,7 +3,6 @@
  * each client checked (src/fleet/health.ts), the problems sorted, the summary line, the HTML page and
  * the exit code. Loaded only when `health` runs.
  */
-import { writeFile } from 'node:fs/promises';
 import { ExitCode, InterruptedError, OutputError, PartialFailureError } from '../../errors.js';
 import { type ClientSelection, clientsToCheck } from '../../fleet/clients.js';
 import { rowsFor } from '../../fleet/deliverability.js';
@@ -15,6 +14,7 @@ import {
   type Severity,
   sortProblems,
 } from '../../fleet/health-checks.js';
+import { replaceFile } from '../../input/output-file.js';
 import { coveredDays, type Period } from '../../input/period.js';
 import { renderHealthHtml } from '../../output/health-html.js';
 import { progressLine } from '../../output/progress.js';
@@ -107,6 +107,11 @@ export async function healthReport(
     interrupted: stopped ? `${stoppedAfter}${found}.` : undefined,
     summary: summaryLine(problems, checked.length, inactive),
     async writeHtml(file) {
+      // An empty interrupted page would only replace the last report with nothing (new-user F1).
+      if (stopped && checked.length === 0) {
+        rt.out.info(`No HTML report written: no client was checked (${file} is left as it was).`);
+        return;
+      }
       const html = renderHealthHtml({
         title: 'Fleet health',
         periodLabel: periodLabel(period),
@@ -119,7 +124,7 @@ export async function healthReport(
           : {}),
       });
       try {
-        await writeFile(file, html);
+        await replaceFile(file, html);
       } catch (error) {
         throw new OutputError(`Could not write the HTML report to ${file}: ${(error as Error).message}`);
       }
