@@ -133,7 +133,8 @@ export const TOOLS: readonly ToolSpec[] = [
     title: 'Which clients need attention',
     result:
       '{period, companies_checked, problems}: one problem per row (company_id, name, severity critical, ' +
-      'warning or info, check, detail), most severe first. Problems found are the answer, not an error.',
+      'warning or info, check, detail), most severe first. Problems found are the answer, not an error. ' +
+      'not_checked (only when there are any): the clients asked for that are inactive and could not be checked.',
     omit: ['fail-on'],
     integers: PAGING,
     answers: [7],

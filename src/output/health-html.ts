@@ -16,10 +16,28 @@ export interface HtmlReport {
   periodLabel: string;
   generatedAt: Date;
   companiesChecked: number;
+  /** Clients named that could not be checked: a line at the top, so the page never reads "all is well" for them. */
+  notChecked: readonly NotChecked[];
   problems: readonly Problem[];
   deliverability: readonly DeliverabilityRow[];
   /** Set when Ctrl-C stopped the run: said at the top; the period's figures were not read. */
   interrupted?: string | undefined;
+}
+
+/** A client named with --company or --file that was not checked, and why (`--json`'s `not_checked`). */
+export interface NotChecked {
+  company_id: number;
+  name: string;
+  reason: 'inactive';
+}
+
+/** "Not checked: Blue Harbor Dental Ltd 1007 — named, but inactive: …", or nothing. */
+function notCheckedLine(clients: readonly NotChecked[]): string {
+  if (clients.length === 0) return '';
+  const which = clients
+    .map((c) => `${escapeHtml(c.name)} <span class="id">${c.company_id}</span>`)
+    .join(', ');
+  return `<p class="notchecked">Not checked: ${which} — named, but inactive: the service refuses to read an inactive client's mailboxes, campaigns and webhooks.</p>\n`;
 }
 
 const COLORS: Record<Severity, string> = { critical: '#c0262d', warning: '#a15c00', info: '#1f5fa8' };
@@ -84,7 +102,8 @@ body{margin:0;overflow-wrap:anywhere;font:15px/1.45 system-ui,-apple-system,"Seg
 main{max-width:1040px;margin:0 auto;padding:28px 24px 48px}
 h1{font-size:26px;margin:0 0 4px}h2{font-size:19px;margin:36px 0 12px}
 .meta{color:var(--muted);margin:0 0 18px}
-.interrupted{border-left:4px solid #c0262d;background:#fff;padding:10px 14px;margin:0 0 18px}
+.interrupted,.notchecked{border-left:4px solid #c0262d;background:#fff;padding:10px 14px;margin:0 0 18px}
+.notchecked{border-left-color:#a15c00}.notchecked .id{color:var(--muted)}
 .summary{display:flex;flex-wrap:wrap;gap:10px;margin:0 0 8px;padding:0;list-style:none}
 .summary li{background:#fff;border:1px solid var(--line);border-radius:8px;padding:8px 14px;font-weight:600}
 .summary .n{font-size:20px;margin-right:6px}
@@ -234,7 +253,7 @@ export function renderHealthHtml(report: HtmlReport): string {
 <main>
 <h1>${escapeHtml(report.title)}</h1>
 <p class="meta">${escapeHtml(report.periodLabel)} · ${plural(report.companiesChecked, NOUNS.client)} checked · generated ${escapeHtml(report.generatedAt.toISOString().replace('T', ' ').slice(0, 16))} UTC</p>
-${report.interrupted ? `<p class="interrupted">${escapeHtml(report.interrupted)}</p>\n` : ''}<ul class="summary">${counts}</ul>
+${report.interrupted ? `<p class="interrupted">${escapeHtml(report.interrupted)}</p>\n` : ''}${notCheckedLine(report.notChecked)}<ul class="summary">${counts}</ul>
 <h2>Problems</h2>
 ${problemsSection(report.problems)}
 <h2>Deliverability against the previous period</h2>

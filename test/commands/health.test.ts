@@ -15,6 +15,16 @@ import { testDir } from '../helpers/temp-dir.js';
 import { plain, runOnTerminal } from '../helpers/terminal-run.js';
 
 /** YYYY-MM-DD on this machine's calendar. */
+const ENTITIES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+/** A name as the page writes it. */
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
+
 function localDay(date: Date): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
@@ -315,10 +325,12 @@ describe('health', () => {
     if (!inactive) throw new Error('seed has no inactive company');
     const r = await h.run(['health', '--company', String(inactive.id), '--json']);
     expect(r.code, r.stderr).toBe(5);
+    // The report itself names it (new-user F3): a kept JSON file does not read as "all is well".
     expect(JSON.parse(r.stdout)).toEqual({
       period: lastThirtyDays(),
       companies_checked: 0,
       problems: [],
+      not_checked: [{ company_id: inactive.id, name: inactive.name, reason: 'inactive' }],
     });
     expect(r.stderr).toContain('1 inactive not checked');
     const error = jsonError(r.stderr).error;
@@ -329,8 +341,26 @@ describe('health', () => {
     // With a client that has critical problems: its report, the verdict said, and still exit 5.
     const failing = survey.find((s) => s.campaigns.some((c) => c.error));
     if (!failing) throw new Error('no campaign error');
-    const both = await h.run(['health', '--company', String(failing.id), '--company', String(inactive.id)]);
+    const dir = testDir('agency-health-inactive-');
+    const file = join(dir, 'report.html');
+    const both = await h.run([
+      'health',
+      '--company',
+      String(failing.id),
+      '--company',
+      String(inactive.id),
+      '--html',
+      file,
+    ]);
     expect(both.code).toBe(5);
+    // The page names it too, at the top, with why.
+    expect(readFileSync(file, 'utf8')).toContain(
+      `<p class="notchecked">Not checked: ${escapeHtml(inactive.name)} <span class="id">${inactive.id}</span> — named, but inactive:`,
+    );
+    // A run with no inactive client named has no "not_checked" and no such line.
+    const healthy = await h.run(['health', '--company', String(failing.id), '--json', '--html', file]);
+    expect(JSON.parse(healthy.stdout)).not.toHaveProperty('not_checked');
+    expect(readFileSync(file, 'utf8')).not.toContain('Not checked');
     expect(lines(both.stdout).every((line) => line.startsWith(`${failing.id}\t`))).toBe(true);
     expect(both.stderr).toMatch(/\d+ problems? at or above critical \(--fail-on critical\)\.\n/);
     expect(both.stderr).toContain(`error: A client named is inactive and could not be checked`);

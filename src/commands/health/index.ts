@@ -38,12 +38,15 @@ export function define(command: Command, run: Run): void {
           'period (warning); no running campaign (info); no webhook (info); a client that\n' +
           'could not be read (unreadable, critical). Inactive clients are not checked\n' +
           '(their accounts cannot be read; --inactive is refused); one named with\n' +
-          '--company or --file makes the exit 5 once the report is printed.\n' +
+          '--company or --file is named under "Not checked" on the --html page and in\n' +
+          '--json\'s "not_checked", and makes the exit 5 once the report is printed.\n' +
           'Without targets every active client is checked. A summary goes to stderr.\n' +
           '--limit N checks the first N. --json prints the whole report by severity:\n' +
-          '{"period", "companies_checked", "problems"}. Ctrl-C prints the report of the\n' +
-          'clients checked so far (--json adds "interrupted": true; --html writes the page\n' +
-          'of those, marked interrupted, or nothing when none was checked), exit 130.\n\n' +
+          '{"period", "companies_checked", "problems"}, and "not_checked" when a client\n' +
+          'named was not: [{"company_id", "name", "reason": "inactive"}]. Ctrl-C prints\n' +
+          'the report of the clients checked so far (--json adds "interrupted": true;\n' +
+          '--html writes the page of those, marked interrupted, or nothing when none was\n' +
+          'checked), exit 130.\n\n' +
           'By default health fails on critical problems: it exits 7 when it finds one\n' +
           '(--fail-on critical), after printing the whole report, so `set -e` scripts stop\n' +
           'and cron mails the report. --fail-on none exits 0 whatever it finds;\n' +

@@ -16,7 +16,7 @@ import {
 } from '../../fleet/health-checks.js';
 import { replaceFile } from '../../input/output-file.js';
 import { coveredDays, type Period } from '../../input/period.js';
-import { renderHealthHtml } from '../../output/health-html.js';
+import { type NotChecked, renderHealthHtml } from '../../output/health-html.js';
 import { progressLine } from '../../output/progress.js';
 import type { RowStream } from '../../output/row-stream.js';
 import { listedWhere, NOUNS, plural } from '../../output/summary.js';
@@ -28,6 +28,11 @@ interface HealthJson {
   period: { from: string; to: string };
   companies_checked: number;
   problems: Problem[];
+  /**
+   * Only when there are any: the clients named (--company, --file) that could not be checked, so a
+   * kept report does not read as "all is well" for them (the exit 5 says it to the script).
+   */
+  not_checked?: NotChecked[];
   /** Only when Ctrl-C (or a closed pipe) stopped the run: the report covers the clients checked so far. */
   interrupted?: true;
 }
@@ -88,13 +93,16 @@ export async function healthReport(
     results.flatMap((r) => r.problems),
     results.map((r) => r.client.id),
   );
+  const notChecked: NotChecked[] = results
+    .filter((r) => r.state === 'inactive')
+    .map(({ client }) => ({ company_id: client.id, name: client.name, reason: 'inactive' }));
   const json: HealthJson = {
     period: coveredDays(period),
     companies_checked: checked.length,
     problems,
+    ...(notChecked.length > 0 ? { not_checked: notChecked } : {}),
     ...(stopped ? { interrupted: true as const } : {}),
   };
-  const inactive = results.length - checked.length;
   const stoppedAfter = `Interrupted after ${results.length} ${clientsOf}`;
   const found =
     results.length === 0
@@ -105,7 +113,7 @@ export async function healthReport(
   return {
     json,
     interrupted: stopped ? `${stoppedAfter}${found}.` : undefined,
-    summary: summaryLine(problems, checked.length, inactive),
+    summary: summaryLine(problems, checked.length, notChecked.length),
     async writeHtml(file) {
       // An empty interrupted page would only replace the last report with nothing (new-user F1).
       if (stopped && checked.length === 0) {
@@ -117,6 +125,7 @@ export async function healthReport(
         periodLabel: periodLabel(period),
         generatedAt: new Date(),
         companiesChecked: checked.length,
+        notChecked,
         problems,
         deliverability: rowsFor(checked, items),
         ...(stopped
