@@ -7,6 +7,7 @@
 import type { Command, Option } from '@commander-js/extra-typings';
 import type { GlobalFlags } from '../context.js';
 import { UsageError } from '../errors.js';
+import { isHelpTopicMiss } from '../output/suggest.js';
 import type { Runtime } from '../runtime.js';
 
 /** The last argument commander passes to an action. */
@@ -115,7 +116,7 @@ export function refuseRepeatedValues(command: Command): void {
 /**
  * The values an option suggests (completion, and "choices" in its help) without refusing others:
  * for an open set (webhook events; the service adds some) or a comma-separated list (`--status
- * running,paused`), which the handler checks itself. A closed set uses commander's `.choices()`. An
+ * running,paused`), which the handler checks itself. A closed set uses oneOf(). An
  * option whose value is a file names it `<path>`: completion then offers file names (see fileTypes).
  */
 export function suggestValues<O extends { argChoices?: string[] | undefined }>(
@@ -123,6 +124,25 @@ export function suggestValues<O extends { argChoices?: string[] | undefined }>(
   values: readonly string[],
 ): O {
   option.argChoices = [...values];
+  return option;
+}
+
+/**
+ * A closed set of values (`--role`, `--fail-on`): `oneOf(new Option(…).choices([…]))`. Listed in help
+ * and completion as commander's `.choices()` are, but any case is accepted (`--role GUEST`) and a wrong value gets the tool's own
+ * message listing the valid ones, with "did you mean" for a near miss, as `--status` does.
+ */
+export function oneOf<O extends Option>(option: O): O {
+  const values = option.argChoices ?? [];
+  option.argParser((typed: string) => {
+    const found = values.find((value) => value.toLowerCase() === typed.trim().toLowerCase());
+    if (found !== undefined) return found;
+    const close = values.filter((value) => isHelpTopicMiss(typed.trim(), value));
+    const hint = close.length === 0 ? '' : ` Did you mean ${close.join(' or ')}?`;
+    throw new UsageError(
+      `Unknown value ${JSON.stringify(typed)} for ${option.long ?? option.flags}; valid: ${values.join(', ')} (any case).${hint}`,
+    );
+  });
   return option;
 }
 

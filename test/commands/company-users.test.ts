@@ -104,8 +104,19 @@ describe('companies users', () => {
     expect(sent(h.sandbox).map((q) => q.query.role)).toEqual(['guest']);
   });
 
-  it('an unknown --role is exit 2 naming the roles, nothing sent', async () => {
-    const r = await h.run(['companies', 'users', String(crowd.id), '--role', 'Guest']);
+  it("--role in any case is the role; an unknown one is exit 2 in the tool's words, with a near miss named (fourth pass F4)", async () => {
+    const upper = await h.run(['companies', 'users', String(crowd.id), '--role', 'GUEST']);
+    expect(upper.code, upper.stderr).toBe(0);
+    expect(sent(h.sandbox).map((q) => q.query.role)).toEqual(['guest']);
+    h.sandbox.reset();
+    const r = await h.run(['companies', 'users', String(crowd.id), '--role', 'gest']);
     expectUsageError(r, h.sandbox, /admin, owner, authorized_team_member, guest/);
+    expect(r.stderr).toContain(
+      'Unknown value "gest" for --role; valid: admin, owner, authorized_team_member, guest (any case). Did you mean guest?',
+    );
+    expect(r.stderr).not.toContain('Allowed choices');
+    const far = await h.run(['companies', 'users', String(crowd.id), '--role', 'boss']);
+    expectUsageError(far, h.sandbox, /valid: admin, owner/);
+    expect(far.stderr).not.toContain('Did you mean');
   });
 });

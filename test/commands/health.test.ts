@@ -230,6 +230,15 @@ describe('health', () => {
     const info = await run('info');
     expect(info.code).toBe(7);
     expect(info.stdout).toBe(critical.stdout);
+    const upper = await run('INFO');
+    expect(upper.code, upper.stderr).toBe(7);
+    h.sandbox.reset();
+    const typo = await run('crit');
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain(
+      'Unknown value "crit" for --fail-on; valid: critical, warning, info, none (any case). Did you mean critical?',
+    );
+    expect(sent(h.sandbox)).toEqual([]);
   });
 
   it('fails on critical problems by default, says so in its help, and --fail-on none exits 0 (new-user finding 10)', async () => {

@@ -8,7 +8,7 @@ import { progressLine } from '../../output/progress.js';
 import { ListCell } from '../../output/text.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
-import { helpText, type Run } from '../command.js';
+import { helpText, oneOf, type Run } from '../command.js';
 
 export function defineUsers(companies: Command, run: Run): void {
   companies
@@ -16,7 +16,9 @@ export function defineUsers(companies: Command, run: Run): void {
     .description("list a company's users and their roles")
     .argument('<company>', 'company id or exact name')
     .addOption(
-      new Option('--role <role>', 'only users with this role (the service filters)').choices(COMPANY_ROLES),
+      oneOf(
+        new Option('--role <role>', 'only users with this role (the service filters)').choices(COMPANY_ROLES),
+      ),
     )
     .addHelpText(
       'after',

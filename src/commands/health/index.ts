@@ -12,16 +12,19 @@ import type { Period } from '../../input/period.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { addClientTargets, type ClientTargetFlags, readClientTargets } from '../client-targets.js';
-import { helpText, type Run } from '../command.js';
+import { helpText, oneOf, type Run } from '../command.js';
 
 export function define(command: Command, run: Run): void {
   addClientTargets(command, { inactive: 'refused' })
     .option('--from <date>', 'first day of the period, YYYY-MM-DD (default: 30 days ago)')
     .option('--to <date>', 'last day of the period, YYYY-MM-DD (default: today)')
     .addOption(
-      new Option('--fail-on <severity>', 'exit 7 when a problem this severe or worse is found; none: never')
-        .choices([...SEVERITIES, 'none'])
-        .default('critical' as FailOn),
+      oneOf(
+        new Option(
+          '--fail-on <severity>',
+          'exit 7 when a problem this severe or worse is found; none: never',
+        ).choices([...SEVERITIES, 'none']),
+      ).default('critical' as FailOn),
     )
     .option('--html <file>', 'also write the report as one self-contained web page')
     .option('--concurrency <n>', 'clients read at once (default 8)')
