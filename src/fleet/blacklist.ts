@@ -4,7 +4,7 @@
  * twice goes once, values already on the list are left out, and the rest goes in chunks the
  * service accepts.
  */
-import { domainToASCII } from 'node:url';
+import { domainToASCII, domainToUnicode } from 'node:url';
 import { type BlacklistKind, MAX_BLACKLIST_PER_PAGE, MAX_BLACKLIST_PER_REQUEST } from '../api/endpoints.js';
 import { UsageError } from '../errors.js';
 
@@ -56,6 +56,17 @@ export function asciiForm(value: string): string {
   const at = value.lastIndexOf('@');
   const ascii = domainToASCII(value.slice(at + 1));
   return ascii === '' ? value : value.slice(0, at + 1) + ascii;
+}
+
+/**
+ * A listed value with its internationalised domain (xn--bcher-kva.example) as people write it
+ * (bücher.example), so that `list --filter bücher` finds what `add` sent in its ASCII form.
+ */
+export function unicodeForm(value: string): string {
+  if (!value.includes('xn--')) return value;
+  const at = value.lastIndexOf('@');
+  const unicode = domainToUnicode(value.slice(at + 1));
+  return unicode === '' ? value : value.slice(0, at + 1) + unicode;
 }
 
 /** The note that a value goes in its ASCII form: "bücher.example (argument 1) is sent as xn--….". */

@@ -69,6 +69,18 @@ describe('blacklist', () => {
     expect(JSON.parse(r.stdout)).toEqual(all.filter((v) => v.includes(needle)));
   });
 
+  it('list --filter with an internationalised name finds what add sent in its ASCII form (fourth pass F2)', async () => {
+    expect((await h.run(['blacklist', 'add', '--domains', 'kühne.example'])).code).toBe(0);
+    expect((await h.run(['blacklist', 'add', '--emails', 'anna@grüße.example'])).code).toBe(0);
+    const domains = await h.run(['blacklist', 'list', '--domains', '--filter', 'KÜHNE']);
+    expect(domains.code, domains.stderr).toBe(0);
+    expect(domains.stdout).toBe('xn--khne-0ra.example\n');
+    const emails = await h.run(['blacklist', 'list', '--emails', '--filter', 'grüße.example']);
+    expect(emails.stdout).toBe('anna@xn--gre-6ka8l.example\n');
+    const ascii = await h.run(['blacklist', 'list', '--domains', '--filter', 'xn--khne']);
+    expect(ascii.stdout).toBe('xn--khne-0ra.example\n');
+  });
+
   it('add: checks, lower-cases, sends a value given twice once and what is listed not again', async () => {
     const present = listed(h, 'domains')[0] as string;
     const r = await h.run([

@@ -4,7 +4,7 @@
  */
 import type { Command } from '@commander-js/extra-typings';
 import { collect, paginateZeroBased } from '../../api/paginate.js';
-import { BLACKLIST_PAGE_SIZE } from '../../fleet/blacklist.js';
+import { BLACKLIST_PAGE_SIZE, unicodeForm } from '../../fleet/blacklist.js';
 import { progressLine } from '../../output/progress.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
@@ -13,7 +13,7 @@ import { addKindOptions, blacklistKind } from './kind.js';
 
 export function defineList(blacklist: Command, run: Run): void {
   addKindOptions(blacklist.command('list').description('list the blacklisted domains or addresses'), 'list')
-    .option('--filter <text>', 'only values containing this text (any case)')
+    .option('--filter <text>', 'only values containing this text (any case; bücher matches xn--bcher-kva)')
     .addHelpText(
       'after',
       helpText('Prints one value per line. The whole list is read (1,000 values a request).', [
@@ -38,7 +38,13 @@ async function listBlacklist(rt: Runtime, opts: ListBlacklistOptions): Promise<v
   rt.out.columns(columns); // an unknown --columns name is refused before any request
   const values = await readBlacklist(rt, kind);
   const needle = opts.filter?.toLowerCase();
-  const shown = needle === undefined ? values : values.filter((v) => v.toLowerCase().includes(needle));
+  // The filter is matched against the Unicode form too: the list holds internationalised names in ASCII.
+  const matches = (v: string) =>
+    v.toLowerCase().includes(needle ?? '') ||
+    unicodeForm(v)
+      .toLowerCase()
+      .includes(needle ?? '');
+  const shown = needle === undefined ? values : values.filter(matches);
   await rt.out.list(shown, columns, {
     empty:
       needle === undefined
