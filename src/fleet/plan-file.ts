@@ -42,19 +42,30 @@ export interface DesiredState {
   companies: DesiredCompany[];
   /** Unknown but well-formed event names, once each. */
   warnings: string[];
+  /** A value sent in another form than written (an internationalised address in ASCII), naming its line. */
+  notes: string[];
 }
 
 const MAX_NAME_LENGTH = 255;
 const MAX_LABEL_LENGTH = 255;
 
-/** The file at `path` ('-' = stdin), read and checked; its warnings (unknown events) go to `warn`. */
+/**
+ * The file at `path` ('-' = stdin), read and checked; its warnings (unknown events) go to `warn`, its
+ * notes (a value sent in its ASCII form) to `note`.
+ */
 export async function readDesiredState(
   path: string,
-  input: { terminal: StdinSource; signal: AbortSignal; warn: (message: string) => void },
+  input: {
+    terminal: StdinSource;
+    signal: AbortSignal;
+    warn: (message: string) => void;
+    note: (message: string) => void;
+  },
 ): Promise<DesiredState> {
   const { text, source } = await readInput(path, input.terminal, input.signal);
   const desired = parsePlanFile(text, source);
   for (const warning of desired.warnings) input.warn(warning);
+  for (const note of desired.notes) input.note(note);
   return desired;
 }
 
@@ -66,6 +77,7 @@ class PlanFileReader {
   readonly #lines = new LineCounter();
   readonly #problems: string[] = [];
   readonly #warnings = new Map<string, string>();
+  readonly #notes: string[] = [];
 
   constructor(
     private readonly text: string,
@@ -89,7 +101,7 @@ class PlanFileReader {
         { hint: 'Nothing was sent.' },
       );
     }
-    return { companies, warnings: [...this.#warnings.values()] };
+    return { companies, warnings: [...this.#warnings.values()], notes: this.#notes };
   }
 
   #root(node: unknown): DesiredCompany[] {
@@ -178,7 +190,7 @@ class PlanFileReader {
       const text = this.#string(emailNode, 'an e-mail address');
       let email: string | undefined;
       try {
-        if (text !== undefined) email = checkGuestEmail(text, where);
+        if (text !== undefined) email = checkGuestEmail(text, where, this.#notes);
       } catch (error) {
         this.#problems.push((error as Error).message);
       }

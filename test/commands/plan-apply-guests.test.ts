@@ -207,4 +207,23 @@ describe('guests in plan and apply', () => {
     expect(check.code, check.stderr).toBe(0);
     expect(lines(check.stdout)).toEqual([notInvited]);
   });
+
+  it('an internationalised address is planned and sent in its ASCII form, with a note naming the line (fourth pass F7)', async () => {
+    const file = planFile('idn.yaml', [
+      'companies:',
+      `  - name: ${JSON.stringify(client.name)}`,
+      '    guests:',
+      '      - { email: new.guest@bücher.example, name: New }',
+    ]);
+    const note = `new.guest@bücher.example (${file} line 4) is sent in its ASCII form, new.guest@xn--bcher-kva.example.`;
+    const plan = await h.run(['plan', '-f', file]);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(lines(plan.stdout)).toContain(
+      `+ guest new.guest@xn--bcher-kva.example for ${JSON.stringify(client.name)}`,
+    );
+    expect(plan.stderr).toContain(note);
+    const apply = await h.run(['apply', '-f', file, '--yes']);
+    expect(apply.code, apply.stderr).toBe(0);
+    expect(apply.stderr).toContain(note);
+  });
 });

@@ -42,7 +42,12 @@ export async function applyCommand(rt: Runtime, opts: ApplyOptions): Promise<voi
   }
   const concurrency = parseConcurrency(opts.concurrency);
   const warn = (message: string) => rt.out.warn(message);
-  const desired = await readDesiredState(opts.file, { terminal, signal: rt.ctx.signal, warn });
+  const desired = await readDesiredState(opts.file, {
+    terminal,
+    signal: rt.ctx.signal,
+    warn,
+    note: (message) => rt.out.info(message),
+  });
   // Opened before the agency is read: a path that cannot be written is exit 2 with nothing sent.
   const keysOut = opts.keysOut === undefined ? undefined : KeysOut.open(opts.keysOut);
   try {

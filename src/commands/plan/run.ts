@@ -17,7 +17,12 @@ export async function planCommand(rt: Runtime, opts: PlanOptions): Promise<void>
   const concurrency = parseConcurrency(opts.concurrency);
   const { out } = rt;
   const warn = (message: string) => out.warn(message);
-  const desired = await readDesiredState(opts.file, { terminal: rt.terminal, signal: rt.ctx.signal, warn });
+  const desired = await readDesiredState(opts.file, {
+    terminal: rt.terminal,
+    signal: rt.ctx.signal,
+    warn,
+    note: (message) => out.info(message),
+  });
   const api = rt.api({ connections: concurrency + 1 });
   const plan = await computePlan(desired, api, { concurrency, signal: rt.ctx.signal, warn });
   const owner = await keysOwnerNote(api, desired);
