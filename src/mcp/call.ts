@@ -7,6 +7,7 @@ import { PassThrough } from 'node:stream';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Env } from '../context.js';
 import { AgencyError, ExitCode } from '../errors.js';
+import { ASCII_FORM_NOTE } from '../fleet/blacklist.js';
 import { keptStream } from '../output/kept.js';
 import type { ProgressSink } from '../output/progress.js';
 import type { IO } from '../runtime.js';
@@ -39,7 +40,12 @@ export async function callTool(setup: CallSetup, input: unknown): Promise<CallTo
     if (!(error instanceof AgencyError)) throw error;
     // As the command's own usage errors (exit 2): nothing was sent.
     setup.log(`error: ${error.message}`);
-    const reported = { status: null, title: null, detail: null, message: error.message };
+    const reported = {
+      status: null,
+      title: null,
+      detail: null,
+      message: inToolTerms(error.message, setup.params),
+    };
     return {
       isError: true,
       content: [{ type: 'text', text: errorText(reported, error.hint, error.exitCode) }],
@@ -54,7 +60,12 @@ export async function callTool(setup: CallSetup, input: unknown): Promise<CallTo
   );
   if (output.code !== ExitCode.ok && !setup.spec.answers?.includes(output.code))
     return errorResult(output, setup);
-  return { content: [{ type: 'text', text: present(setup, output.stdout, input) }, ...warnings(output)] };
+  return {
+    content: [
+      { type: 'text', text: present(setup, output.stdout, input) },
+      ...warnings(output, setup.params),
+    ],
+  };
 }
 
 /** What a command that printed JSON becomes for the assistant (keys list masks keys unless asked). */
@@ -64,9 +75,31 @@ function present(setup: CallSetup, stdout: string, input: unknown): string {
   return jsonText(change(JSON.parse(stdout), (input ?? {}) as Record<string, unknown>));
 }
 
-function warnings(output: RunOutput): CallToolResult['content'] {
-  const lines = output.stderr.split('\n').filter((l) => l.startsWith('warning: '));
+/** The warnings of the run, and the notes that a value was sent in another form than given. */
+function warnings(output: RunOutput, params: readonly Param[]): CallToolResult['content'] {
+  const lines = output.stderr
+    .split('\n')
+    .filter((l) => l.startsWith('warning: ') || ASCII_FORM_NOTE.test(l))
+    .map((l) => inToolTerms(l, params));
   return lines.length > 0 ? [{ type: 'text', text: lines.join('\n') }] : [];
+}
+
+/**
+ * A message of the command in the tool's terms: the options it names (`Invalid --limit`) by the tool's
+ * argument names (`Invalid limit`), and "argument 2" of the command line as the second of the
+ * arguments' values (`values #2`): the assistant passed arguments, not a command line.
+ */
+function inToolTerms(message: string, params: readonly Param[]): string {
+  let text = message;
+  for (const param of params) {
+    if (param.flag?.startsWith('--'))
+      text = text.replace(new RegExp(`(?<![\\w-])${param.flag}(?![\\w-])`, 'g'), param.property);
+  }
+  const positional = params.filter((param) => param.flag === undefined);
+  const [only] = positional;
+  if (positional.length === 1 && only)
+    text = text.replace(/\bargument (\d+)\b/g, only.many ? `${only.property} #$1` : only.property);
+  return text;
 }
 
 /**
@@ -83,6 +116,8 @@ function errorResult(output: RunOutput, setup: CallSetup): CallToolResult {
   } catch {}
   const content: CallToolResult['content'] = [];
   if (output.stdout !== '') content.push({ type: 'text', text: present(setup, output.stdout, {}) });
+  if (typeof error.message === 'string')
+    error = { ...error, message: inToolTerms(error.message, setup.params) };
   content.push({ type: 'text', text: errorText(error, hintOf(lines.slice(0, last)), output.code) });
   return { isError: true, content };
 }

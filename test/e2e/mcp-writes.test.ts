@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { activeCompany, sent } from '../helpers/core.js';
-import { resultJson, sharedMcp, startMcp, toolError } from '../helpers/mcp.js';
+import { resultJson, sharedMcp, startMcp, texts, toolError } from '../helpers/mcp.js';
 
 const shared = sharedMcp(['--allow-writes'], { latencyMs: 5 });
 const call = shared.call;
@@ -98,6 +98,14 @@ describe('agency mcp --allow-writes', () => {
       expect(error.error.message, tool).toMatch(message);
     }
     expect(shared.h.requests()).toEqual([]);
+  });
+
+  it("carries the note that a value goes in its ASCII form in the result, in the tool's terms (fourth pass F7)", async () => {
+    const result = await call('blacklist_add', { domains: true, values: ['straße.example'], dry_run: true });
+    expect(resultJson(result)).toEqual([{ value: 'xn--strae-oqa.example', result: 'would-add' }]);
+    expect(texts(result)).toContain(
+      'straße.example (values #1) is sent in its ASCII form, xn--strae-oqa.example.',
+    );
   });
 
   it('gives a 409 as a tool error, sends that POST once, and serves the next call', async () => {

@@ -161,12 +161,13 @@ describe('agency mcp (reads only)', () => {
   it('refuses bad input as the command line does (exit 2), before any request', async () => {
     const id = String(activeCompany(shared.h.sandbox).id);
     const cases: [string, Record<string, unknown>, RegExp][] = [
-      ['keys_list', { company: id, page: 0 }, /--page/],
+      ['keys_list', { company: id, page: 0 }, /^Invalid page "0"/],
       ['keys_list', {}, /Missing argument "company"/],
       ['companies_list', { active: true, inactive: true }, /cannot be used with/],
       ['companies_list', { color: 'red' }, /Unknown argument "color"/],
-      ['companies_list', { limit: 'many' }, /--limit/],
-      ['inventory', { company: [id], all: true }, /--all/],
+      ['companies_list', { limit: 'many' }, /^Invalid limit "many": expected a whole number from 1\.$/],
+      ['health', { from: '2026-13-01' }, /^from 2026-13-01 is not a date: there is no month 13\.$/],
+      ['inventory', { company: [id], all: true }, /; all, active and inactive cannot be added/],
       ['deliverability', { from: '2026-02-30' }, /2026-02-30/],
       ['plan', { yaml: 'companies: [' }, /Invalid plan file: stdin line 1/],
     ];
@@ -174,6 +175,8 @@ describe('agency mcp (reads only)', () => {
       const error = toolError(await call(tool, args));
       expect(error.exit_code, `${tool} ${JSON.stringify(args)}`).toBe(2);
       expect(error.error.message).toMatch(message);
+      // In the tool's own terms (fourth pass F8): the assistant passed arguments, not command-line flags.
+      expect(error.error.message).not.toMatch(/--(?:page|limit|from|company|all)\b/);
     }
     expect(shared.h.requests()).toEqual([]);
   });
