@@ -103,13 +103,13 @@ export function globalOptionsBlock(program: { readonly options: readonly Option[
   return `\nGlobal options: ${flags.join(', ')} ${explained}.`;
 }
 
-/** `agency help environment`: every global option with its description, then the Environment section. */
 /** What --json and --csv are for on a terminal, where tables wrap (docs/output.md says the same). */
 const COPY_WHOLE =
   'On a terminal a list is a table fitted to its width: on a narrow one a long value (an address, a ' +
   'URL) wraps onto more lines of its column and cannot be selected in one piece; pipe the output, or ' +
   'use --json or --csv, to copy it whole.';
 
+/** `agency help environment`: every global option with its description, then the Environment section. */
 export function environmentHelp(program: Command, configFile: string): string {
   const helper = program.createHelp() as Help;
   const options = program.options.filter((o) => !o.hidden && o.long !== '--help');
@@ -128,7 +128,6 @@ export function environmentHelp(program: Command, configFile: string): string {
   ].join('\n');
 }
 
-/** An option's description with " (required)" when commander will refuse to run without it. */
 /**
  * An open set's values are not choices: "(choices: …)" becomes "(<where they are listed>; others are
  * accepted with a warning)", so that nobody reads the list as closed, and a long list (22 events)
@@ -139,6 +138,7 @@ function markOpenSet(description: string, listed: string | undefined): string {
   return description.replace(/\(choices: [^)]*\)/, () => `(${listed}; others are accepted with a warning)`);
 }
 
+/** An option's description with " (required)" when commander will refuse to run without it. */
 export function markRequired(description: string, mandatory: boolean): string {
   return mandatory && !/\(required\)/.test(description) ? `${description} (required)`.trim() : description;
 }
