@@ -225,8 +225,7 @@ export class Writer {
    */
   wrappedLine(text: string): void {
     if (!this.streams.stdoutIsTTY) this.out(`${text}\n`);
-    else
-      this.out(`${hangingWrap(terminalSafe(text), (this.streams.stdout as { columns?: number }).columns)}\n`);
+    else this.out(`${hangingWrap(terminalSafe(text), this.tableWidth)}\n`);
   }
 
   /** A message for the person: stderr (not with -q). */

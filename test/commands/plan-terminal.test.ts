@@ -54,6 +54,9 @@ describe('plan and apply on an 80-column terminal', () => {
     expect(rows).toContain('  "Harbor Light Photography Studio"');
     // Nothing lost or cut: the rows join back into the piped lines.
     expect(unwrap(shown.stdout)).toEqual(changes);
+    // A terminal that reports no width: COLUMNS says it, for these lines as for a table.
+    const hinted = await runOnTerminal(h, ['plan', '-f', path], { columns: 0, env: { COLUMNS: '80' } });
+    expect(hinted.stdout).toBe(shown.stdout);
 
     const applied = await runOnTerminal(h, ['apply', '-f', path, '--yes'], { columns: 80 });
     expect(applied.code, applied.stderr).toBe(0);
