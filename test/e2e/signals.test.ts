@@ -71,6 +71,31 @@ describe('Ctrl-C', () => {
     expect(h.requests()).toHaveLength(1);
   });
 
+  it('a write that never answers: awaited after Ctrl-C, and a second Ctrl-C ends the run at once (exit 130)', async () => {
+    h.sandbox.reset();
+    const company = h.sandbox.store.companies(MAIN_AGENCY_ID, { active: true })[0];
+    h.sandbox.addFault({
+      method: 'POST',
+      path: `/v2/agency/companies/${company?.id}/api_keys`,
+      kind: 'stall',
+      stallMs: 60_000,
+    });
+    const run = h.spawn(['keys', 'create', String(company?.id), '--label', 'never-answered']);
+    await waitFor('the key was asked for', () => h.requests().some((q) => q.method === 'POST'));
+    run.child.kill('SIGINT');
+    // The creation in flight is awaited (its key would be lost otherwise): the run is still there.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(run.child.exitCode).toBeNull();
+    const asked = Date.now();
+    run.child.kill('SIGINT');
+    const r = await run.result;
+    expect(Date.now() - asked).toBeLessThan(5_000);
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).not.toMatch(STACK_LINE);
+    expect(h.requests().filter((q) => q.method === 'POST')).toHaveLength(1);
+  });
+
   it('during a bulk create: exit 130, nothing sent after the interruption, nothing created twice', async () => {
     // A sandbox of a dozen companies: the create reads the existing names first, and ten slow pages of
     // them would only delay the first creation by seconds.
