@@ -4,25 +4,20 @@
  * and stdout/stderr in files. The run stops as for any SIGHUP: what was created is on stdout, the
  * message on stderr, exit 129, and never a native crash of Node restoring a terminal that is gone.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
 import { agencyEnv, BIN, type Harness, startHarness } from '../helpers/cli.js';
+import { testDir } from '../helpers/temp-dir.js';
 import { Terminal, TMUX_MISSING } from '../helpers/tmux.js';
 
 let h: Harness;
-let tmp: string;
 beforeAll(async () => {
   h = await startHarness({ seed: { companies: 3 } });
-  tmp = mkdtempSync(join(tmpdir(), 'agency-hangup-'));
 });
-afterAll(async () => {
-  await h.close();
-  rmSync(tmp, { recursive: true, force: true });
-});
+afterAll(() => h.close());
 
 /** Polls until `done` holds (bounded). */
 async function until(done: () => boolean, timeoutMs: number): Promise<void> {
@@ -32,6 +27,7 @@ async function until(done: () => boolean, timeoutMs: number): Promise<void> {
 
 describe.skipIf(TMUX_MISSING)('the terminal of a running apply is closed', () => {
   it('exit 129 with the report (stdout: what was created; stderr: how far it got), no crash', async () => {
+    const tmp = testDir('agency-hangup-');
     const names = Array.from({ length: 60 }, (_, i) => `Hung Up ${i + 1}`);
     const file = join(tmp, 'agency.yaml');
     writeFileSync(file, `companies:\n${names.map((n) => `  - ${n}\n`).join('')}`);
