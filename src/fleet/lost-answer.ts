@@ -8,6 +8,7 @@ import { AgencyError, ApiError, connectionRefused, InterruptedError, UsageError 
 import { companyKeys } from './keys.js';
 import type { KeyPort, WebhookPort } from './ports.js';
 import { listedEvent } from './webhook-input.js';
+import { hasWebhook } from './webhook-lookalikes.js';
 
 /**
  * A 4xx answer means the request was refused (nothing done). A network failure, an unreadable body or
@@ -102,8 +103,7 @@ export function settledWebhookWrites(api: WebhookPort, note: (message: string) =
     const what = `${action === 'subscribe' ? 'subscribing' : 'unsubscribing'} ${account} ${action === 'subscribe' ? 'to' : 'from'} ${listedEvent(event)} → ${url}`;
     let present: boolean;
     try {
-      const list = await api.webhooks(companyId);
-      present = list.some((w) => w.event.toLowerCase() === event.toLowerCase() && w.target_url === url);
+      present = hasWebhook(await api.webhooks(companyId), event, url);
     } catch (readError) {
       if (readError instanceof InterruptedError) throw readError;
       throw new SettledLostAnswer(

@@ -23,9 +23,9 @@ import type { DesiredCompany, DesiredState, DesiredWebhook } from './plan-file.j
 import { type UserReader, userName } from './plan-user.js';
 import type { CompanyLister, KeyPort, WebhookReader } from './ports.js';
 import { CompanyDirectory } from './resolve.js';
-import { hasWebhook, withinUrlLimit } from './webhook-changes.js';
+import { withinUrlLimit } from './webhook-changes.js';
 import { listedEvent } from './webhook-input.js';
-import { lookalikeUrls, lookalikeUrlWarning } from './webhook-lookalikes.js';
+import { hasWebhook, lookalikeUrls, lookalikeUrlWarning } from './webhook-lookalikes.js';
 
 /** Where a change other than a company's creation is made: the company by name, and its id if it exists. */
 interface AtCompany {

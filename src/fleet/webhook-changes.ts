@@ -12,7 +12,7 @@ import { settledWebhookWrites } from './lost-answer.js';
 import type { WebhookPort, WebhookReader } from './ports.js';
 import type { Target } from './targets.js';
 import { listedEvent } from './webhook-input.js';
-import { LookalikeNotes } from './webhook-lookalikes.js';
+import { hasWebhook, LookalikeNotes } from './webhook-lookalikes.js';
 
 export type WebhookAction = 'subscribe' | 'unsubscribe';
 
@@ -56,11 +56,6 @@ export interface WebhookChangeOutcome {
   warnings: string[];
   /** Some accounts were not reached because the run was interrupted. */
   interrupted: boolean;
-}
-
-/** Events compare case-insensitively; the URL compares exactly (the service stores the text). */
-export function hasWebhook(list: readonly Webhook[], event: string, url: string): boolean {
-  return list.some((w) => w.event.toLowerCase() === event.toLowerCase() && w.target_url === url);
 }
 
 /**

@@ -8,6 +8,11 @@ import type { Webhook } from '../api/types.js';
 import type { Target } from './targets.js';
 import { listedEvent } from './webhook-input.js';
 
+/** Events compare case-insensitively; the URL compares exactly (the service stores the text). */
+export function hasWebhook(list: readonly Webhook[], event: string, url: string): boolean {
+  return list.some((w) => w.event.toLowerCase() === event.toLowerCase() && w.target_url === url);
+}
+
 /** The form in which look-alike URLs meet: the host in lower case (URL parsing does that), no trailing slash. */
 function looseUrl(url: string): string {
   try {
@@ -66,10 +71,7 @@ export class LookalikeNotes {
 
   /** Notes `event` of one account whose list was read, unless `url` itself is subscribed to it. */
   note(target: Target, present: readonly Webhook[], event: string): void {
-    const exact = present.some(
-      (w) => w.event.toLowerCase() === event.toLowerCase() && w.target_url === this.url,
-    );
-    if (exact) return;
+    if (hasWebhook(present, event, this.url)) return;
     for (const existing of lookalikeUrls(present, event, this.url)) {
       const key = `${event.toLowerCase()}\n${existing}`;
       const account = target.companyId === null ? 'this account' : `company ${target.companyId}`;

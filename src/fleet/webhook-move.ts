@@ -18,15 +18,9 @@ import { serviceDetail } from '../output/summary.js';
 import { isRowFailure, type RowError, rowError } from './failures.js';
 import type { WebhookPort } from './ports.js';
 import type { Target } from './targets.js';
-import {
-  type AccountsOutcome,
-  type AccountWork,
-  eachAccount,
-  eachEvent,
-  hasWebhook,
-} from './webhook-changes.js';
+import { type AccountsOutcome, type AccountWork, eachAccount, eachEvent } from './webhook-changes.js';
 import { listedEvent } from './webhook-input.js';
-import { LookalikeNotes } from './webhook-lookalikes.js';
+import { hasWebhook, LookalikeNotes } from './webhook-lookalikes.js';
 
 type MoveResult =
   | 'moved'
