@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { type CellKind, type ColumnSpec, fitTable, GAP, hiddenNote } from '../../src/output/layout.js';
 
 type Def = { header: string; kind: CellKind; priority: number };
+const col = (header: string, kind: CellKind, priority: number): Def => ({ header, kind, priority });
 
 function specs(defs: readonly Def[], rows: readonly (readonly unknown[])[]): ColumnSpec[] {
   return defs.map((d, i) => ({
@@ -28,13 +29,13 @@ function describeLayout(columns: readonly ColumnSpec[], width: number) {
 }
 
 const COMPANY_COLUMNS: Def[] = [
-  { header: 'id', kind: 'id', priority: 0 },
-  { header: 'name', kind: 'name', priority: 0 },
-  { header: 'owner', kind: 'text', priority: 2 },
-  { header: 'active', kind: 'text', priority: 1 },
-  { header: 'campaigns', kind: 'count', priority: 3 },
-  { header: 'email slots', kind: 'count', priority: 3 },
-  { header: 'linkedin slots', kind: 'count', priority: 3 },
+  col('id', 'id', 0),
+  col('name', 'name', 0),
+  col('owner', 'text', 2),
+  col('active', 'text', 1),
+  col('campaigns', 'count', 3),
+  col('email slots', 'count', 3),
+  col('linkedin slots', 'count', 3),
 ];
 const COMPANIES = [
   [1001, 'Acme Ltd', 'Olivia Owner', true, 0, 1, 1],
@@ -45,28 +46,28 @@ const COMPANIES = [
 
 /** inventory's columns, as src/commands/inventory/index.ts defines them. */
 const INVENTORY_COLUMNS: Def[] = [
-  { header: 'id', kind: 'id', priority: 0 },
-  { header: 'name', kind: 'name', priority: 0 },
-  { header: 'active', kind: 'text', priority: 3 },
-  { header: 'keys', kind: 'count', priority: 3 },
-  { header: 'mailboxes', kind: 'count', priority: 3 },
-  { header: 'mailbox types', kind: 'list', priority: 4 },
-  { header: 'mailbox errors', kind: 'count', priority: 3 },
-  { header: 'webhooks', kind: 'list', priority: 4 },
-  { header: 'email accounts', kind: 'count', priority: 4 },
-  { header: 'campaigns', kind: 'list', priority: 4 },
-  { header: 'campaign errors', kind: 'count', priority: 3 },
-  { header: 'problems', kind: 'problem', priority: 0 },
+  col('id', 'id', 0),
+  col('name', 'name', 0),
+  col('active', 'text', 3),
+  col('keys', 'count', 3),
+  col('mailboxes', 'count', 3),
+  col('mailbox types', 'list', 4),
+  col('mailbox errors', 'count', 3),
+  col('webhooks', 'list', 4),
+  col('email accounts', 'count', 4),
+  col('campaigns', 'list', 4),
+  col('campaign errors', 'count', 3),
+  col('problems', 'problem', 0),
 ];
 
 const MAILBOX_COLUMNS: Def[] = [
-  { header: 'id', kind: 'id', priority: 0 },
-  { header: 'type', kind: 'text', priority: 2 },
-  { header: 'email', kind: 'email', priority: 0 },
-  { header: 'from name', kind: 'text', priority: 3 },
-  { header: 'daily limit', kind: 'count', priority: 4 },
-  { header: 'sent today', kind: 'count', priority: 4 },
-  { header: 'error', kind: 'text', priority: 1 },
+  col('id', 'id', 0),
+  col('type', 'text', 2),
+  col('email', 'email', 0),
+  col('from name', 'text', 3),
+  col('daily limit', 'count', 4),
+  col('sent today', 'count', 4),
+  col('error', 'text', 1),
 ];
 const MAILBOXES = [
   [10010, 'SMTP', 'sales@acmeltd.example', 'Jack Wilson', 200, 197, ''],
@@ -260,12 +261,12 @@ describe('fitTable: general rules', () => {
 
 describe('what a reader came for (issue 21)', () => {
   const MAILBOX: Def[] = [
-    { header: 'id', kind: 'id', priority: 0 },
-    { header: 'type', kind: 'text', priority: 2 },
-    { header: 'email', kind: 'email', priority: 0 },
-    { header: 'from name', kind: 'text', priority: 3 },
-    { header: 'daily limit', kind: 'count', priority: 4 },
-    { header: 'error', kind: 'problem', priority: 0 },
+    col('id', 'id', 0),
+    col('type', 'text', 2),
+    col('email', 'email', 0),
+    col('from name', 'text', 3),
+    col('daily limit', 'count', 4),
+    col('error', 'problem', 0),
   ];
   const error = 'SMTP authentication failed: 535 5.7.8 Username and Password not accepted';
   const rows = [[10052, 'SMTP', 'hello@lighthouseoutfittersgmbh.example', 'Chloe Martin', 200, error]];
@@ -327,10 +328,7 @@ describe('what a reader came for (issue 21)', () => {
 
   it('never cuts the header of an id column', () => {
     const columns = specs(
-      [
-        { header: 'company', kind: 'id', priority: 0 },
-        { header: 'reason', kind: 'problem', priority: 0 },
-      ],
+      [col('company', 'id', 0), col('reason', 'problem', 0)],
       [[1007, 'Company 1007 is inactive, and a long explanation follows here']],
     );
     expect(describeLayout(columns, 30).shown.COMPANY).toBe(7);
@@ -339,11 +337,11 @@ describe('what a reader came for (issue 21)', () => {
 
 describe('wrapping rather than cutting (issue 21, third pass)', () => {
   const HEALTH: Def[] = [
-    { header: 'company', kind: 'id', priority: 0 },
-    { header: 'name', kind: 'name', priority: 0 },
-    { header: 'severity', kind: 'count', priority: 0 },
-    { header: 'check', kind: 'text', priority: 1 },
-    { header: 'detail', kind: 'problem', priority: 0 },
+    col('company', 'id', 0),
+    col('name', 'name', 0),
+    col('severity', 'count', 0),
+    col('check', 'text', 1),
+    col('detail', 'problem', 0),
   ];
   const problems = [
     [
@@ -392,11 +390,11 @@ describe('wrapping rather than cutting (issue 21, third pass)', () => {
   });
 
   const SUBSCRIBE: Def[] = [
-    { header: 'company', kind: 'id', priority: 0 },
-    { header: 'event', kind: 'name', priority: 2 },
-    { header: 'target url', kind: 'email', priority: 1 },
-    { header: 'result', kind: 'count', priority: 0 },
-    { header: 'reason', kind: 'problem', priority: 0 },
+    col('company', 'id', 0),
+    col('event', 'name', 2),
+    col('target url', 'email', 1),
+    col('result', 'count', 0),
+    col('reason', 'problem', 0),
   ];
   const url = 'https://hooks.crm-integration4.example.com/webhooks/woodpecker/link-clicked';
   const results = [
@@ -440,12 +438,7 @@ describe('wrapping rather than cutting (issue 21, third pass)', () => {
     expect(t.shown['TARGET URL']).toBe(30);
     // A sender's address (a description, priority 2) still wraps rather than hide a column.
     const campaigns = specs(
-      [
-        { header: 'id', kind: 'id', priority: 0 },
-        { header: 'name', kind: 'name', priority: 0 },
-        { header: 'status', kind: 'text', priority: 1 },
-        { header: 'from email', kind: 'email', priority: 2 },
-      ],
+      [col('id', 'id', 0), col('name', 'name', 0), col('status', 'text', 1), col('from email', 'email', 2)],
       [[100200, 'Follow-up: trade show 5', 'RUNNING', 'sales@blueharbordental.example']],
     );
     expect(describeLayout(campaigns, 60).hidden).toEqual([]);
@@ -453,12 +446,7 @@ describe('wrapping rather than cutting (issue 21, third pass)', () => {
 
   it('an address keeps its width while a problem beside it wraps to readable lines', () => {
     const columns = specs(
-      [
-        { header: 'id', kind: 'id', priority: 0 },
-        { header: 'type', kind: 'text', priority: 2 },
-        { header: 'email', kind: 'email', priority: 0 },
-        { header: 'error', kind: 'problem', priority: 0 },
-      ],
+      [col('id', 'id', 0), col('type', 'text', 2), col('email', 'email', 0), col('error', 'problem', 0)],
       [[10052, 'SMTP', 'hello@lighthouseoutfittersgmbh.example', 'x'.repeat(72)]],
     );
     expect(describeLayout(columns, 80).shown).toEqual({ ID: 5, TYPE: 4, EMAIL: 38, ERROR: 27 });
@@ -466,12 +454,7 @@ describe('wrapping rather than cutting (issue 21, third pass)', () => {
 
   it('the roles a filter is about stay whole at 60 columns; the name and the address wrap (N3)', () => {
     const users = specs(
-      [
-        { header: 'id', kind: 'id', priority: 0 },
-        { header: 'name', kind: 'name', priority: 0 },
-        { header: 'email', kind: 'email', priority: 0 },
-        { header: 'roles', kind: 'text', priority: 1 },
-      ],
+      [col('id', 'id', 0), col('name', 'name', 0), col('email', 'email', 0), col('roles', 'text', 1)],
       [[1004001, 'Julia Nowak', 'zoe.dubois1@guest-pinecrestroboticsltd.example', 'authorized_team_member']],
     );
     const t = describeLayout(users, 60);
@@ -486,12 +469,12 @@ describe('wrapping rather than cutting (issue 21, third pass)', () => {
   it('a long list (webhook events) wraps at 35 columns before an error count is hidden for it (finding 5)', () => {
     const inventory = specs(
       [
-        { header: 'id', kind: 'id', priority: 0 },
-        { header: 'name', kind: 'name', priority: 0 },
-        { header: 'mailbox errors', kind: 'count', priority: 3 },
-        { header: 'webhooks', kind: 'list', priority: 4 },
-        { header: 'campaign errors', kind: 'count', priority: 3 },
-        { header: 'problems', kind: 'problem', priority: 0 },
+        col('id', 'id', 0),
+        col('name', 'name', 0),
+        col('mailbox errors', 'count', 3),
+        col('webhooks', 'list', 4),
+        col('campaign errors', 'count', 3),
+        col('problems', 'problem', 0),
       ],
       [
         [
