@@ -283,6 +283,25 @@ describe('guests permissions', () => {
     expect(sent(h.sandbox).filter((q) => q.method !== 'GET')).toEqual([]);
   });
 
+  it('an address at an internationalised domain is found in its ASCII form, said on stderr', async () => {
+    await h.run(['guests', 'invite', String(company), '--email', 'perm@xn--bcher-kva.example']);
+    acceptInvitations(h.sandbox.store, { companyId: company });
+    h.sandbox.reset();
+    const r = await h.run([
+      'guests',
+      'permissions',
+      String(company),
+      '--guest',
+      'perm@bücher.example',
+      '--none',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('perm@xn--bcher-kva.example');
+    expect(r.stderr).toContain(
+      'perm@bücher.example (--guest #1) is sent in its ASCII form, perm@xn--bcher-kva.example.',
+    );
+  });
+
   it('bad input is exit 2 with nothing sent', async () => {
     expectUsageError(
       await h.run(['guests', 'permissions', String(company), '--guest', 'x@y.example']),

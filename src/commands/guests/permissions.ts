@@ -79,11 +79,13 @@ async function permissionsCommand(rt: Runtime, company: string, opts: Permission
   if (!opts.mailboxes && !opts.none) throw new UsageError('Say which permissions: --mailboxes or --none.');
   const permissions: GuestPermission[] = opts.mailboxes ? ['mailboxes'] : [];
   // Every value is checked before the first request: a digit string is an id, anything else an address.
+  const notes: string[] = [];
   const wanted = opts.guest.map((value, i) =>
     /^\d+$/.test(value.trim())
       ? { id: parseCompanyId(value.trim(), `guest id (--guest #${i + 1})`), value }
-      : { email: checkGuestEmail(value, `--guest #${i + 1}`), value },
+      : { email: checkGuestEmail(value, `--guest #${i + 1}`, notes), value },
   );
+  for (const note of notes) rt.out.info(note);
   rt.out.columns(columns);
   const api = rt.api({ interruptible: false });
   const id = await companyIdFor(api, ref);
