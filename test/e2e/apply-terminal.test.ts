@@ -46,17 +46,23 @@ beforeEach(() => h.sandbox.reset());
 
 const posts = () => h.requests().filter((q) => q.method === 'POST');
 
+/** Runs apply on the terminal and answers its question: the screen at the question, and at the exit. */
+async function applyAnswering(answer: (t: Terminal) => void): Promise<{ asked: string; done: string }> {
+  const t = term as Terminal;
+  await t.clear();
+  t.type('agency apply -f agency.yaml; echo "[exit $?]"');
+  const asked = await t.waitFor((s) => s.includes('[y/N]'));
+  answer(t);
+  const done = await t.waitFor((s) => /\[exit \d+\]/.test(s), { history: true });
+  return { asked, done };
+}
+
 describe.skipIf(TMUX_MISSING !== undefined)(TMUX_MISSING ?? 'apply on a terminal', () => {
   it('shows the plan and asks; "n" sends nothing', async () => {
-    const t = term as Terminal;
-    await t.clear();
-    t.type('agency apply -f agency.yaml; echo "[exit $?]"');
-    const asked = await t.waitFor((s) => s.includes('[y/N]'));
+    const { asked, done } = await applyAnswering((t) => t.type('n'));
     expect(asked).toContain('+ company "Asked Client"');
     expect(asked).toContain('+ key "zapier" for "Asked Client"');
     expect(asked).toContain('Apply 2 changes? [y/N]');
-    t.type('n');
-    const done = await t.waitFor((s) => /\[exit \d+\]/.test(s), { history: true });
     // Declining is the user's choice, not an error; exit 1 so that `apply && next-step` stops.
     expect(done).toContain('[exit 1]');
     expect(done).toMatch(/\[y\/N\] n\nApply cancelled: nothing was changed\.\n/);
@@ -65,12 +71,7 @@ describe.skipIf(TMUX_MISSING !== undefined)(TMUX_MISSING ?? 'apply on a terminal
   });
 
   it('Ctrl-C at the question: "Interrupted.", exit 130, nothing sent', async () => {
-    const t = term as Terminal;
-    await t.clear();
-    t.type('agency apply -f agency.yaml; echo "[exit $?]"');
-    await t.waitFor((s) => s.includes('[y/N]'));
-    t.key('C-c');
-    const done = await t.waitFor((s) => /\[exit \d+\]/.test(s), { history: true });
+    const { done } = await applyAnswering((t) => t.key('C-c'));
     expect(done).toContain('[exit 130]');
     expect(done).toMatch(/\[y\/N\] *\nInterrupted\.\n/);
     expect(done).not.toMatch(/internal error|Aborted with/);
@@ -78,12 +79,7 @@ describe.skipIf(TMUX_MISSING !== undefined)(TMUX_MISSING ?? 'apply on a terminal
   });
 
   it('"y" applies: the company, then its key', async () => {
-    const t = term as Terminal;
-    await t.clear();
-    t.type('agency apply -f agency.yaml; echo "[exit $?]"');
-    await t.waitFor((s) => s.includes('[y/N]'));
-    t.type('y');
-    const done = await t.waitFor((s) => /\[exit \d+\]/.test(s), { history: true });
+    const { done } = await applyAnswering((t) => t.type('y'));
     expect(done).toContain('[exit 0]');
     expect(done).toMatch(/\+ company "Asked Client" \(id \d+\)/);
     expect(done).toMatch(/\+ key "zapier" for "Asked Client": \S+/);
