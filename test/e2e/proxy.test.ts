@@ -282,6 +282,13 @@ describe('a proxy that is not there, or not a URL', () => {
     expect(r.code, r.stderr).toBe(0);
   });
 
+  it('NO_PROXY=* goes direct for every host: the dead proxy is never asked', async () => {
+    const port = await closedPort();
+    const r = await run(['me'], { HTTP_PROXY: `http://127.0.0.1:${port}`, NO_PROXY: '*' }, h.sandbox.baseUrl);
+    expect(r.code, r.stderr).toBe(0);
+    expect(h.requests().length).toBeGreaterThan(0);
+  });
+
   it('an invalid proxy URL: exit 2 naming the variable and what is wrong, nothing sent', async () => {
     const r = await run(['me'], { HTTP_PROXY: `http://alice:${SECRET}@proxy.corp:99999` }, h.sandbox.baseUrl);
     expect(r.code).toBe(2);
