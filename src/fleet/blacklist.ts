@@ -74,9 +74,6 @@ export function asciiFormNote(given: string, ascii: string, where: string, verb 
   return `${given} (${where}) is ${verb} in its ASCII form, ${ascii}.`;
 }
 
-/** Finds the note of asciiFormNote() on stderr (`agency mcp` gives it to the assistant with the result). */
-export const ASCII_FORM_NOTE = / is \w+ in its ASCII form, /;
-
 /** Which list a checked value belongs on by its form: an address on the e-mails, a domain on the domains. */
 export function listOf(value: string): BlacklistKind | undefined {
   if (isEmailAddress(value)) return 'emails';

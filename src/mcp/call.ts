@@ -7,7 +7,6 @@ import { PassThrough } from 'node:stream';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Env } from '../context.js';
 import { AgencyError, ExitCode } from '../errors.js';
-import { ASCII_FORM_NOTE } from '../fleet/blacklist.js';
 import { keptStream } from '../output/kept.js';
 import type { ProgressSink } from '../output/progress.js';
 import type { IO } from '../runtime.js';
@@ -75,11 +74,11 @@ function present(setup: CallSetup, stdout: string, input: unknown): string {
   return jsonText(change(JSON.parse(stdout), (input ?? {}) as Record<string, unknown>));
 }
 
-/** The warnings of the run, and the notes that a value was sent in another form than given. */
+/** The warnings of the run, and its notes (a value sent in another form than given): what the writer marked. */
 function warnings(output: RunOutput, params: readonly Param[]): CallToolResult['content'] {
   const lines = output.stderr
     .split('\n')
-    .filter((l) => l.startsWith('warning: ') || ASCII_FORM_NOTE.test(l))
+    .filter((l) => l.startsWith('warning: ') || l.startsWith('note: '))
     .map((l) => inToolTerms(l, params));
   return lines.length > 0 ? [{ type: 'text', text: lines.join('\n') }] : [];
 }

@@ -234,6 +234,15 @@ export class Writer {
     this.err(`${this.#fit('', message)}\n`);
   }
 
+  /**
+   * What was given is used in another form (an internationalised name sent in ASCII, a value given
+   * twice sent once): `note: …` on stderr, kept with -q as it says what was sent; `agency mcp` hands
+   * these lines to the assistant with the result.
+   */
+  note(message: string): void {
+    this.#stderr(`${this.stderrChalk().dim('note:')} ${this.#fit('note: ', this.#safe(message))}\n`);
+  }
+
   /** A log line of a long-lived command (`agency mcp`): stderr, wrapped like a message, kept with -q. */
   log(message: string): void {
     this.#stderr(`${this.#fit('', this.#safe(message))}\n`);

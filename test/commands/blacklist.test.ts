@@ -177,9 +177,14 @@ describe('blacklist', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(lines(r.stdout)).toEqual(['xn--bcher-kva.example\tadded']);
     expect(r.stderr).toContain(
-      'bücher.example (argument 1) is sent in its ASCII form, xn--bcher-kva.example.',
+      'note: bücher.example (argument 1) is sent in its ASCII form, xn--bcher-kva.example.',
     );
-    expect(r.stderr).toContain('xn--bcher-kva.example is given 2 times (argument 1, argument 2); sent once.');
+    expect(r.stderr).toContain(
+      'note: xn--bcher-kva.example is given 2 times (argument 1, argument 2); sent once.',
+    );
+    // A note says what was sent: -q keeps it (as it keeps warnings).
+    const quiet = await h.run(['-q', 'blacklist', 'add', '--domains', 'Bücher.example', '--dry-run']);
+    expect(quiet.stderr).toContain('note: bücher.example (argument 1) is sent in its ASCII form');
     const posts = () => sent(h.sandbox).filter((q) => q.method === 'POST');
     expect(posts().map((q) => q.body)).toEqual([{ domains: ['xn--bcher-kva.example'] }]);
 

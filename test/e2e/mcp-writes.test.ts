@@ -104,7 +104,7 @@ describe('agency mcp --allow-writes', () => {
     const result = await call('blacklist_add', { domains: true, values: ['straße.example'], dry_run: true });
     expect(resultJson(result)).toEqual([{ value: 'xn--strae-oqa.example', result: 'would-add' }]);
     expect(texts(result)).toContain(
-      'straße.example (values #1) is sent in its ASCII form, xn--strae-oqa.example.',
+      'note: straße.example (values #1) is sent in its ASCII form, xn--strae-oqa.example.',
     );
   });
 

@@ -46,7 +46,7 @@ export async function applyCommand(rt: Runtime, opts: ApplyOptions): Promise<voi
     terminal,
     signal: rt.ctx.signal,
     warn,
-    note: (message) => rt.out.info(message),
+    note: (message) => rt.out.note(message),
   });
   // Opened before the agency is read: a path that cannot be written is exit 2 with nothing sent.
   const keysOut = opts.keysOut === undefined ? undefined : KeysOut.open(opts.keysOut);

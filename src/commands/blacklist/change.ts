@@ -87,7 +87,7 @@ async function changeBlacklist(
   const shown = withReasonIfFailed(rt.out, columns, errorColumn);
   const entries = await readValueEntries(rt, values, opts.file);
   const { values: wanted, notes } = normalizeBlacklistEntries(kind, entries, action);
-  for (const note of notes) rt.out.info(note);
+  for (const note of notes) rt.out.note(note);
   const existing = await readBlacklist(rt, kind);
   // Ctrl-C lets the request in flight finish (its outcome is reported); no chunk starts after it.
   const api = rt.api({ interruptible: false });

@@ -44,7 +44,7 @@ async function checkValues(rt: Runtime, values: string[], opts: { file?: string 
   rt.out.columns(columns); // an unknown --columns name is refused before any request
   const entries = await readValueEntries(rt, values, opts.file);
   const { values: wanted, notes } = normalizeBlacklistEntries('either', entries, 'check');
-  for (const note of notes) rt.out.info(note);
+  for (const note of notes) rt.out.note(note);
   const { checkBlacklist } = await import('../../fleet/blacklist-check.js');
   const rows = await checkBlacklist(rt.api(), rt.ctx.baseUrl, wanted);
   await rt.out.list(rows, columns);

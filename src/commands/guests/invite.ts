@@ -166,7 +166,7 @@ async function wantedGuests(rt: Runtime, opts: InviteOptions): Promise<WantedGue
     );
   }
   checkDistinct(wanted);
-  for (const note of notes) rt.out.info(note);
+  for (const note of notes) rt.out.note(note);
   return wanted;
 }
 

@@ -85,7 +85,7 @@ async function permissionsCommand(rt: Runtime, company: string, opts: Permission
       ? { id: parseCompanyId(value.trim(), `guest id (--guest #${i + 1})`), value }
       : { email: checkGuestEmail(value, `--guest #${i + 1}`, notes), value },
   );
-  for (const note of notes) rt.out.info(note);
+  for (const note of notes) rt.out.note(note);
   rt.out.columns(columns);
   const api = rt.api({ interruptible: false });
   const id = await companyIdFor(api, ref);

@@ -21,7 +21,7 @@ export async function planCommand(rt: Runtime, opts: PlanOptions): Promise<void>
     terminal: rt.terminal,
     signal: rt.ctx.signal,
     warn,
-    note: (message) => out.info(message),
+    note: (message) => out.note(message),
   });
   const api = rt.api({ connections: concurrency + 1 });
   const plan = await computePlan(desired, api, { concurrency, signal: rt.ctx.signal, warn });
