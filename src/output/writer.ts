@@ -53,7 +53,7 @@ export interface WriterOptions {
   csv?: boolean | undefined;
   /** --columns: the columns to print, in this order (names as columnKey() spells them). */
   columns?: string | undefined;
-  /** -q: no confirmations, counts, notes or progress on stderr; warnings and errors stay. */
+  /** -q: no confirmations, counts or progress on stderr; warnings, notes and errors stay. */
   quiet?: boolean | undefined;
   /** Colour for stdout / stderr; decided once in terminal.ts. */
   color: boolean;
