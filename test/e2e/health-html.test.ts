@@ -179,6 +179,31 @@ describe.skipIf(Boolean(CHROMIUM_MISSING))('health --html in headless Chromium',
     expect(pageRequests()).toEqual([]);
   });
 
+  it('printed, it is laid out for paper: white, the full width, the charts one under another', async () => {
+    const browser = await chromium();
+    await browser.open(`file://${page}`, { width: 1200, height: 1600 });
+    const layout = () =>
+      browser.evaluate(`JSON.stringify({
+        background: getComputedStyle(document.body).backgroundColor,
+        main: getComputedStyle(document.querySelector('main')).maxWidth,
+        charts: getComputedStyle(document.querySelector('.charts')).display,
+      })`);
+    const screen = JSON.parse((await layout()) as string);
+    await browser.media('print');
+    try {
+      expect(JSON.parse((await layout()) as string)).toEqual({
+        background: 'rgb(255, 255, 255)',
+        main: 'none',
+        charts: 'block',
+      });
+    } finally {
+      await browser.media('screen');
+    }
+    // On the screen the page is grey, centred and its charts side by side: the print rules are what differ.
+    expect(screen).toEqual({ background: 'rgb(246, 247, 249)', main: '1040px', charts: 'grid' });
+    expect(pageRequests()).toEqual([]);
+  });
+
   it('the network check can fail: a page with one external image is caught', async () => {
     const control = join(tmp, 'control.html');
     writeFileSync(control, '<!doctype html><img src="http://images.example.invalid/pixel.png">');

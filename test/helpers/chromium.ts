@@ -19,6 +19,10 @@ export interface Browser {
   open(url: string, size?: { width: number; height: number }): Promise<void>;
   /** The page's DOM as HTML, as `--dump-dom` prints it. */
   dom(): Promise<string>;
+  /** The value of a JavaScript expression in the page (the report itself holds no script). */
+  evaluate(expression: string): Promise<unknown>;
+  /** Lays the page out for print or for the screen, as printing it would. */
+  media(type: 'print' | 'screen'): Promise<void>;
   /** A PNG of the viewport, as `--screenshot` writes it. */
   screenshot(): Promise<Buffer>;
   /** The page printed to PDF without header and footer, as `--print-to-pdf --no-pdf-header-footer`. */
@@ -98,6 +102,8 @@ export async function startChromium(dir: string, args: string[]): Promise<Browse
   const { sessionId } = await send('Target.attachToTarget', { targetId, flatten: true });
   const page = (method: string, params: object = {}) => send(method, params, sessionId);
   await page('Page.enable');
+  const evaluate = async (expression: string): Promise<unknown> =>
+    (await page('Runtime.evaluate', { expression, returnByValue: true })).result.value;
 
   return {
     async open(url, size = { width: 800, height: 600 }) {
@@ -107,11 +113,11 @@ export async function startChromium(dir: string, args: string[]): Promise<Browse
       await loaded;
     },
     async dom() {
-      const { result } = await page('Runtime.evaluate', {
-        expression: 'document.documentElement.outerHTML',
-        returnByValue: true,
-      });
-      return result.value as string;
+      return (await evaluate('document.documentElement.outerHTML')) as string;
+    },
+    evaluate,
+    async media(type) {
+      await page('Emulation.setEmulatedMedia', { media: type });
     },
     async screenshot() {
       return Buffer.from((await page('Page.captureScreenshot', { format: 'png' })).data, 'base64');
