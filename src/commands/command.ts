@@ -69,9 +69,37 @@ export interface CommandFile {
   define(command: Command, run: Run): void;
 }
 
-/** Help text after the options: what the command prints, then examples, each line indented. */
-export function helpText(prints: string, examples: readonly string[]): string {
-  return `\n${prints}\n\nExamples:\n${examples.map((example) => `  $ ${example}`).join('\n')}`;
+/**
+ * A command's help after its options, written as it reads: `prints` (what the command prints, wrapped
+ * by hand at 80 columns) and `examples` (`$ agency …` lines, a continued one indented below it), each a
+ * template literal indented with the code around it.
+ */
+export interface CommandHelp {
+  prints: string;
+  examples: string;
+}
+
+/** The help after the options: what the command prints, then "Examples:", each example line indented. */
+export function helpText({ prints, examples }: CommandHelp): string {
+  const indented = dedent(examples)
+    .split('\n')
+    .map((line) => (line === '' ? line : `  ${line}`));
+  return `\n${dedent(prints)}\n\nExamples:\n${indented.join('\n')}`;
+}
+
+/**
+ * A template literal's text without the indentation it has in the source (gh's heredoc.Doc): the line
+ * break after the opening backtick and the indented line before the closing one are dropped, then the
+ * indentation common to the lines that are not blank.
+ */
+function dedent(text: string): string {
+  const lines = text
+    .replace(/^\n/, '')
+    .replace(/\n[ \t]*$/, '')
+    .split('\n');
+  const indents = lines.filter((line) => line.trim() !== '').map((line) => /^ */.exec(line)?.[0].length ?? 0);
+  const common = Math.min(...indents);
+  return lines.map((line) => line.slice(common)).join('\n');
 }
 
 /** A repeatable option's collector; no default value, so help does not show "(default: [])". */

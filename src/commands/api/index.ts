@@ -27,15 +27,20 @@ export function define(api: Command, run: Run): void {
     .option('-i, --include', 'print the status line and the response headers before the body')
     .addHelpText(
       'after',
-      helpText(
-        "Prints the response body (JSON, indented); an error status is reported like\nany other command's. With --paginate, an answer that has no pages (no\n'content' list) is printed as it is. With -i, the status line and headers come\nfirst (as HTTP/1.1 prints them), then a blank line.",
-        [
-          'agency api /v1/me',
-          'agency api /v2/agency/companies --paginate | jq length',
-          `agency api /v2/agency/companies/1042/api_keys --data '{"label":"zapier"}'`,
-          "agency api /v1/me -i -H 'X-Request-Id: 42'",
-        ],
-      ),
+      helpText({
+        prints: `
+          Prints the response body (JSON, indented); an error status is reported like
+          any other command's. With --paginate, an answer that has no pages (no
+          'content' list) is printed as it is. With -i, the status line and headers come
+          first (as HTTP/1.1 prints them), then a blank line.
+        `,
+        examples: `
+          $ agency api /v1/me
+          $ agency api /v2/agency/companies --paginate | jq length
+          $ agency api /v2/agency/companies/1042/api_keys --data '{"label":"zapier"}'
+          $ agency api /v1/me -i -H 'X-Request-Id: 42'
+        `,
+      }),
     )
     .action(run(rawCall));
 }

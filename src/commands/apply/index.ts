@@ -21,23 +21,25 @@ export function define(apply: Command, run: Run): void {
     .option('--concurrency <n>', 'client accounts worked on at once (default 4)')
     .addHelpText(
       'after',
-      helpText(
-        'Shows the plan (see `agency plan --help` for the file), asks, then makes the changes:\n' +
-          'companies (10 per request, file order), then keys, then webhooks, then guests\n' +
-          '(invitations of at most 10, each with its permissions; then the permissions that\n' +
-          'differ). Prints one line per change made, each new key whole; --keys-out appends\n' +
-          '"company_id<TAB>name<TAB>label<TAB>api_key" as each key arrives. Goes on past a\n' +
-          'failure; a company that could not be created gets none of its keys, webhooks or\n' +
-          'guests. Running it again is safe: it sends only what is still missing (a guest who\n' +
-          'has not accepted yet is invited again; the service resends the same invitation).\n' +
-          'Answering "n" to the question sends nothing: "Apply cancelled", exit 1 (not an\n' +
-          'error, but `apply && next-step` stops); Ctrl-C there is exit 130.',
-        [
-          'agency apply -f agency.yaml',
-          'agency apply -f agency.yaml --yes --keys-out new-keys.tsv',
-          'agency apply -f agency.yaml --yes --json > applied.json',
-        ],
-      ),
+      helpText({
+        prints: `
+          Shows the plan (see \`agency plan --help\` for the file), asks, then makes the changes:
+          companies (10 per request, file order), then keys, then webhooks, then guests
+          (invitations of at most 10, each with its permissions; then the permissions that
+          differ). Prints one line per change made, each new key whole; --keys-out appends
+          "company_id<TAB>name<TAB>label<TAB>api_key" as each key arrives. Goes on past a
+          failure; a company that could not be created gets none of its keys, webhooks or
+          guests. Running it again is safe: it sends only what is still missing (a guest who
+          has not accepted yet is invited again; the service resends the same invitation).
+          Answering "n" to the question sends nothing: "Apply cancelled", exit 1 (not an
+          error, but \`apply && next-step\` stops); Ctrl-C there is exit 130.
+        `,
+        examples: `
+          $ agency apply -f agency.yaml
+          $ agency apply -f agency.yaml --yes --keys-out new-keys.tsv
+          $ agency apply -f agency.yaml --yes --json > applied.json
+        `,
+      }),
     )
     .action(run(async (rt, opts: ApplyOptions) => (await import('./run.js')).applyCommand(rt, opts)));
 }

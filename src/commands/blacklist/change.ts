@@ -17,7 +17,7 @@ import { readInput } from '../../input/read.js';
 import { withReasonIfFailed } from '../../output/columns.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
-import { helpText, type Run } from '../command.js';
+import { type CommandHelp, helpText, type Run } from '../command.js';
 import { addKindOptions, blacklistKind } from './kind.js';
 import { readBlacklist } from './list.js';
 
@@ -27,7 +27,7 @@ export function defineChange(
   blacklist: Command,
   run: Run,
   action: BlacklistAction,
-  text: { description: string; prints: string; examples: readonly string[] },
+  text: CommandHelp & { description: string },
 ): void {
   addKindOptions(
     blacklist.command(action).description(text.description),
@@ -39,7 +39,7 @@ export function defineChange(
       '--dry-run',
       `read the list and show what would be ${action === 'add' ? 'added' : 'removed'}; send nothing`,
     )
-    .addHelpText('after', helpText(text.prints, text.examples))
+    .addHelpText('after', helpText(text))
     .action(run((rt, values: string[], opts: ChangeOptions) => changeBlacklist(rt, action, values, opts)));
 }
 

@@ -18,19 +18,21 @@ export function defineCheck(blacklist: Command, run: Run): void {
     .option('--file <path>', VALUES_FILE_HELP)
     .addHelpText(
       'after',
-      helpText(
-        'Prints one row per value: the value and listed (true or false). An address is\n' +
-          'looked up on the list of e-mails, a domain on the list of domains; listed says\n' +
-          'whether that value itself is there (an address is not listed because its domain\n' +
-          'is). Values are lower-cased, an internationalised domain in its ASCII form\n' +
-          "(xn--…), and asked in as few requests as the service's 4,100-character URL\n" +
-          'limit allows. Exit 0 whatever the answer.',
-        [
-          'agency blacklist check jane@acme.example competitor.example',
-          'agency blacklist check --file prospects.txt | grep true',
-          "agency blacklist check --file leads.txt --json | jq -r '.[]|select(.listed|not).value'",
-        ],
-      ),
+      helpText({
+        prints: `
+          Prints one row per value: the value and listed (true or false). An address is
+          looked up on the list of e-mails, a domain on the list of domains; listed says
+          whether that value itself is there (an address is not listed because its domain
+          is). Values are lower-cased, an internationalised domain in its ASCII form
+          (xn--…), and asked in as few requests as the service's 4,100-character URL
+          limit allows. Exit 0 whatever the answer.
+        `,
+        examples: `
+          $ agency blacklist check jane@acme.example competitor.example
+          $ agency blacklist check --file prospects.txt | grep true
+          $ agency blacklist check --file leads.txt --json | jq -r '.[]|select(.listed|not).value'
+        `,
+      }),
     )
     .action(run(checkValues));
 }

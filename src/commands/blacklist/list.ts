@@ -16,11 +16,16 @@ export function defineList(blacklist: Command, run: Run): void {
     .option('--filter <text>', 'only values containing this text (any case; bücher matches xn--bcher-kva)')
     .addHelpText(
       'after',
-      helpText('Prints one value per line. The whole list is read (1,000 values a request).', [
-        'agency blacklist list --domains',
-        'agency blacklist list --emails --filter @acme.com',
-        'agency blacklist list --domains --json | jq length',
-      ]),
+      helpText({
+        prints: `
+          Prints one value per line. The whole list is read (1,000 values a request).
+        `,
+        examples: `
+          $ agency blacklist list --domains
+          $ agency blacklist list --emails --filter @acme.com
+          $ agency blacklist list --domains --json | jq length
+        `,
+      }),
     )
     .action(run(listBlacklist));
 }

@@ -10,18 +10,20 @@ import type { Runtime } from '../../runtime.js';
 import { listOneAccount } from '../account-list.js';
 import { collectValues, commaSeparated, helpText, type Run, suggestValues } from '../command.js';
 
-const HELP = helpText(
-  'Prints one row per campaign: id, name, status, created, sender address, emails\n' +
-    'per day, and its error if it has one. --status takes any of\n' +
-    `${CAMPAIGN_STATUSES.join(', ')}\n` +
-    '(any case, comma-separated or repeated).\n' +
-    'For every client at once, see `agency inventory`.',
-  [
-    'agency campaigns',
-    'agency campaigns --company 1042 --status running,paused',
-    `agency campaigns --company 1042 --json | jq -r '.[]|select(.error).name'`,
-  ],
-);
+const HELP = helpText({
+  prints: `
+    Prints one row per campaign: id, name, status, created, sender address, emails
+    per day, and its error if it has one. --status takes any of
+    ${CAMPAIGN_STATUSES.join(', ')}
+    (any case, comma-separated or repeated).
+    For every client at once, see \`agency inventory\`.
+  `,
+  examples: `
+    $ agency campaigns
+    $ agency campaigns --company 1042 --status running,paused
+    $ agency campaigns --company 1042 --json | jq -r '.[]|select(.error).name'
+  `,
+});
 
 /** `campaigns` alone runs `campaigns list`, its options included. */
 export function defineList(campaigns: Command, run: Run): void {

@@ -29,18 +29,20 @@ export function defineCreate(companies: Command, run: Run): void {
     .option('--with-keys', "include each new company's automatically created API key in the output")
     .addHelpText(
       'after',
-      helpText(
-        'Prints the created companies (id, name, owner, active). Names are checked\n' +
-          'before anything is sent: none empty, none twice. With more than 10 names, all\n' +
-          'existing companies are checked first so that a name clash cannot leave a\n' +
-          'half-done run; if a chunk still fails, the output says exactly what was\n' +
-          'created.',
-        [
-          'agency companies create --name "Acme Ltd"',
-          'agency companies create --name "Acme Ltd" --name "Blue Harbor Dental" --json',
-          'agency companies create --file clients.txt --skip-existing',
-        ],
-      ),
+      helpText({
+        prints: `
+          Prints the created companies (id, name, owner, active). Names are checked
+          before anything is sent: none empty, none twice. With more than 10 names, all
+          existing companies are checked first so that a name clash cannot leave a
+          half-done run; if a chunk still fails, the output says exactly what was
+          created.
+        `,
+        examples: `
+          $ agency companies create --name "Acme Ltd"
+          $ agency companies create --name "Acme Ltd" --name "Blue Harbor Dental" --json
+          $ agency companies create --file clients.txt --skip-existing
+        `,
+      }),
     )
     .action(run(createCompanies));
 }

@@ -14,14 +14,16 @@ export function defineEmailAccounts(companies: Command, run: Run): void {
     .argument('<company>', 'company id or exact name')
     .addHelpText(
       'after',
-      helpText(
-        'Prints one row per email account: id, type, address, provider, sender name,\n' +
-          "running campaigns, and the account's error if it has one.",
-        [
-          'agency companies email-accounts 1042',
-          "agency companies email-accounts 1042 --json | jq '.[].details.email'",
-        ],
-      ),
+      helpText({
+        prints: `
+          Prints one row per email account: id, type, address, provider, sender name,
+          running campaigns, and the account's error if it has one.
+        `,
+        examples: `
+          $ agency companies email-accounts 1042
+          $ agency companies email-accounts 1042 --json | jq '.[].details.email'
+        `,
+      }),
     )
     .action(run(listEmailAccounts));
 }

@@ -22,20 +22,22 @@ export function defineList(companies: Command, run: Run): void {
     .option('--search <text>', 'only companies whose name contains this text (any case; reads every page)')
     .addHelpText(
       'after',
-      helpText(
-        'Prints one row per company: id, name, owner, active, running campaigns, email\n' +
-          'slots, LinkedIn slots. On a narrow terminal the counters are hidden first (and\n' +
-          'named on stderr); --columns chooses. Piped, rows are tab-separated without a\n' +
-          'header; --csv prints CSV with a header row; --json prints the companies as the\n' +
-          'API returns them.',
-        [
-          'agency companies list',
-          "agency companies list --active --json | jq -r '.[].id'",
-          'agency companies list --inactive | cut -f1,2',
-          'agency companies list --search dental --columns id,name',
-          'agency companies list --csv > companies.csv',
-        ],
-      ),
+      helpText({
+        prints: `
+          Prints one row per company: id, name, owner, active, running campaigns, email
+          slots, LinkedIn slots. On a narrow terminal the counters are hidden first (and
+          named on stderr); --columns chooses. Piped, rows are tab-separated without a
+          header; --csv prints CSV with a header row; --json prints the companies as the
+          API returns them.
+        `,
+        examples: `
+          $ agency companies list
+          $ agency companies list --active --json | jq -r '.[].id'
+          $ agency companies list --inactive | cut -f1,2
+          $ agency companies list --search dental --columns id,name
+          $ agency companies list --csv > companies.csv
+        `,
+      }),
     )
     .action(run(listCompanies));
 }

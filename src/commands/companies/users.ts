@@ -22,18 +22,20 @@ export function defineUsers(companies: Command, run: Run): void {
     )
     .addHelpText(
       'after',
-      helpText(
-        'Prints one row per user: id, name, e-mail and roles (admin, owner,\n' +
-          'authorized_team_member, guest), comma-separated; every page is read. --role asks\n' +
-          'the service for the users holding that role only. --json prints the users as the\n' +
-          'service returns them (with guest_permissions: [] or ["mailboxes"] for a guest).\n' +
-          'A guest whose invitation is still pending is not a user yet and is not listed.',
-        [
-          'agency companies users 1042',
-          'agency companies users "Acme Ltd" --role guest',
-          `agency companies users 1042 --role guest --json | jq -r '.[].email'`,
-        ],
-      ),
+      helpText({
+        prints: `
+          Prints one row per user: id, name, e-mail and roles (admin, owner,
+          authorized_team_member, guest), comma-separated; every page is read. --role asks
+          the service for the users holding that role only. --json prints the users as the
+          service returns them (with guest_permissions: [] or ["mailboxes"] for a guest).
+          A guest whose invitation is still pending is not a user yet and is not listed.
+        `,
+        examples: `
+          $ agency companies users 1042
+          $ agency companies users "Acme Ltd" --role guest
+          $ agency companies users 1042 --role guest --json | jq -r '.[].email'
+        `,
+      }),
     )
     .action(run(listUsers));
 }

@@ -12,13 +12,18 @@ export function defineView(companies: Command, run: Run): void {
     .argument('<company>', 'company id, or its exact name')
     .addHelpText(
       'after',
-      helpText(
-        'Prints the company as "field value" lines: id, name, owner, active, running\n' +
-          'campaigns, email and LinkedIn slots. A name must match exactly (case and\n' +
-          'spacing count); an unknown one exits 4 and suggests near names. --json prints\n' +
-          'the company as the API returns it.',
-        ['agency companies view 1042', 'agency companies view "Acme Ltd" --json'],
-      ),
+      helpText({
+        prints: `
+          Prints the company as "field value" lines: id, name, owner, active, running
+          campaigns, email and LinkedIn slots. A name must match exactly (case and
+          spacing count); an unknown one exits 4 and suggests near names. --json prints
+          the company as the API returns it.
+        `,
+        examples: `
+          $ agency companies view 1042
+          $ agency companies view "Acme Ltd" --json
+        `,
+      }),
     )
     .action(run(viewCompany));
 }

@@ -21,18 +21,20 @@ export function define(completion: Command, run: Run): void {
     .argument('<shell>', 'bash, zsh or fish')
     .addHelpText(
       'after',
-      helpText(
-        'Prints the script on stdout. It completes commands, options, profile names\n' +
-          '(-p <TAB>), option values (statuses, events, files; after a comma, the rest of a\n' +
-          "list) and the command's column names after --columns. Install it once, then\n" +
-          'open a new shell. For zsh, put fpath=(~/.zfunc $fpath) before compinit in\n' +
-          '~/.zshrc. To try it in this shell only: source <(agency completion bash).',
-        [
-          'agency completion bash > ~/.local/share/bash-completion/completions/agency',
-          'agency completion zsh > ~/.zfunc/_agency',
-          'agency completion fish > ~/.config/fish/completions/agency.fish',
-        ],
-      ),
+      helpText({
+        prints: `
+          Prints the script on stdout. It completes commands, options, profile names
+          (-p <TAB>), option values (statuses, events, files; after a comma, the rest of a
+          list) and the command's column names after --columns. Install it once, then
+          open a new shell. For zsh, put fpath=(~/.zfunc $fpath) before compinit in
+          ~/.zshrc. To try it in this shell only: source <(agency completion bash).
+        `,
+        examples: `
+          $ agency completion bash > ~/.local/share/bash-completion/completions/agency
+          $ agency completion zsh > ~/.zfunc/_agency
+          $ agency completion fish > ~/.config/fish/completions/agency.fish
+        `,
+      }),
     )
     .action(
       run(

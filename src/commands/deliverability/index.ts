@@ -20,24 +20,26 @@ export function define(command: Command, run: Run): void {
     .option('--to <date>', 'last day of the period, YYYY-MM-DD (default: today)')
     .addHelpText(
       'after',
-      helpText(
-        'Prints one row per client: id, name, emails sent, delivered, opened, replied and\n' +
-          'bounced in the period, the reply rate (replies / delivered) and the bounce rate\n' +
-          '(bounces / sent). On a wide terminal the change against the previous period of\n' +
-          'the same length stands beside sent, replied and bounced (+12%). Without targets,\n' +
-          'the clients the service lists: those with no activity are left out; a client\n' +
-          "you name is a row of zeros instead. --json prints the service's\n" +
-          '{current_period, previous_period} pairs and the rates as numbers from 0 to 1\n' +
-          '(null when there is nothing to divide by). --limit N reports the first N clients\n' +
-          '(of the listing, or of the targets) and reads no page beyond them. Under a table,\n' +
-          'stderr names the days: 2026-10-26 to 2026-11-24 (the last 30 days), compared with\n' +
-          '2026-09-26 to 2026-10-25.',
-        [
-          'agency deliverability',
-          'agency deliverability --from 2026-05-01 --to 2026-05-31 --company "Acme Ltd"',
-          "agency deliverability --json | jq -r '.[] | select(.bounce_rate >= 0.02) | .name'",
-        ],
-      ),
+      helpText({
+        prints: `
+          Prints one row per client: id, name, emails sent, delivered, opened, replied and
+          bounced in the period, the reply rate (replies / delivered) and the bounce rate
+          (bounces / sent). On a wide terminal the change against the previous period of
+          the same length stands beside sent, replied and bounced (+12%). Without targets,
+          the clients the service lists: those with no activity are left out; a client
+          you name is a row of zeros instead. --json prints the service's
+          {current_period, previous_period} pairs and the rates as numbers from 0 to 1
+          (null when there is nothing to divide by). --limit N reports the first N clients
+          (of the listing, or of the targets) and reads no page beyond them. Under a table,
+          stderr names the days: 2026-10-26 to 2026-11-24 (the last 30 days), compared with
+          2026-09-26 to 2026-10-25.
+        `,
+        examples: `
+          $ agency deliverability
+          $ agency deliverability --from 2026-05-01 --to 2026-05-31 --company "Acme Ltd"
+          $ agency deliverability --json | jq -r '.[] | select(.bounce_rate >= 0.02) | .name'
+        `,
+      }),
     )
     .action(run(deliverability));
 }

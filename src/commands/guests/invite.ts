@@ -32,24 +32,26 @@ export function defineInvite(guests: Command, run: Run): void {
     .option('--dry-run', 'read the guests and show who would be invited; send nothing')
     .addHelpText(
       'after',
-      helpText(
-        "Reads the company's users first: an address among its guests is already-guest, one\n" +
-          'with another role (a team member, the owner) is already-user; neither is sent. The\n' +
-          'others are invited, 10 per request (the service takes all or none of a request),\n' +
-          'each with its permissions (an internationalised domain in its ASCII form, xn--…,\n' +
-          'with a note). Prints one row per address: email, result (invited,\n' +
-          'already-guest, already-user, would-invite, failed; --json adds the roles of an\n' +
-          'already-user, stderr names them). A guest sees nothing until they\n' +
-          'accept; until then they are not listed (the API cannot list pending invitations),\n' +
-          'so inviting them again is invited again: the service e-mails the original\n' +
-          'invitation again, unchanged (nothing is duplicated), and the summary on stderr\n' +
-          'says so. A nightly script re-sends it every night until the guest accepts.',
-        [
-          'agency guests invite 1042 --email ceo@acme.example --name "Ann Lee" --mailboxes',
-          'agency guests invite "Acme Ltd" --email a@acme.example --email b@acme.example',
-          'agency guests invite 1042 --file guests.csv --dry-run',
-        ],
-      ),
+      helpText({
+        prints: `
+          Reads the company's users first: an address among its guests is already-guest, one
+          with another role (a team member, the owner) is already-user; neither is sent. The
+          others are invited, 10 per request (the service takes all or none of a request),
+          each with its permissions (an internationalised domain in its ASCII form, xn--…,
+          with a note). Prints one row per address: email, result (invited,
+          already-guest, already-user, would-invite, failed; --json adds the roles of an
+          already-user, stderr names them). A guest sees nothing until they
+          accept; until then they are not listed (the API cannot list pending invitations),
+          so inviting them again is invited again: the service e-mails the original
+          invitation again, unchanged (nothing is duplicated), and the summary on stderr
+          says so. A nightly script re-sends it every night until the guest accepts.
+        `,
+        examples: `
+          $ agency guests invite 1042 --email ceo@acme.example --name "Ann Lee" --mailboxes
+          $ agency guests invite "Acme Ltd" --email a@acme.example --email b@acme.example
+          $ agency guests invite 1042 --file guests.csv --dry-run
+        `,
+      }),
     )
     .action(run(inviteCommand));
 }

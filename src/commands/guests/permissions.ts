@@ -31,19 +31,21 @@ export function definePermissions(guests: Command, run: Run): void {
     .option('--dry-run', 'read the guests and show what would change; send nothing')
     .addHelpText(
       'after',
-      helpText(
-        "Reads the company's guests (users with the role guest), resolves each --guest among\n" +
-          'them (an unknown one is exit 4, nothing sent), and sends one request for the guests\n' +
-          'whose permissions differ. Prints one row per guest: id, email, permissions, result\n' +
-          '(set, unchanged, would-set). A guest whose invitation is still pending is not a\n' +
-          'guest yet: invite them with the permissions instead (guests invite --mailboxes).',
-        [
-          'agency guests permissions 1042 --guest ceo@acme.example --mailboxes',
-          'agency guests permissions "Acme Ltd" --guest 5000012 --guest cfo@acme.example --none',
-          // Every guest in one run (one PUT): `--guest=ID` per line, which xargs puts on one command line.
-          "agency companies users 1042 --role guest | cut -f1 | sed 's/^/--guest=/' | \\\n      xargs agency guests permissions 1042 --none",
-        ],
-      ),
+      helpText({
+        prints: `
+          Reads the company's guests (users with the role guest), resolves each --guest among
+          them (an unknown one is exit 4, nothing sent), and sends one request for the guests
+          whose permissions differ. Prints one row per guest: id, email, permissions, result
+          (set, unchanged, would-set). A guest whose invitation is still pending is not a
+          guest yet: invite them with the permissions instead (guests invite --mailboxes).
+        `,
+        examples: `
+          $ agency guests permissions 1042 --guest ceo@acme.example --mailboxes
+          $ agency guests permissions "Acme Ltd" --guest 5000012 --guest cfo@acme.example --none
+          $ agency companies users 1042 --role guest | cut -f1 | sed 's/^/--guest=/' | \\
+              xargs agency guests permissions 1042 --none
+        `,
+      }),
     )
     .action(run(permissionsCommand));
 }

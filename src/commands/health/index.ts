@@ -30,38 +30,41 @@ export function define(command: Command, run: Run): void {
     .option('--concurrency <n>', 'clients read at once (default 8)')
     .addHelpText(
       'after',
-      helpText(
-        'Prints one row per problem: company_id, name, severity, check, detail; on a\n' +
-          'terminal critical first, then warnings, then info, each in client order.\n' +
-          "Piped, each client's rows (worst first) are printed as soon as it and the\n" +
-          'clients before it are checked, so Ctrl-C keeps them. Checks: a mailbox with\n' +
-          'an error (critical; "Connected conditionally." is a warning) or not in a slot\n' +
-          '(warning); a bounce rate at or above 2% (warning) or 5% (critical); a campaign\n' +
-          'with an error (critical); a reply rate that fell by half against the previous\n' +
-          'period (warning); no running campaign (info); no webhook (info); a client that\n' +
-          'could not be read (unreadable, critical). Inactive clients are not checked\n' +
-          '(their accounts cannot be read; --inactive is refused); one named with\n' +
-          '--company or --file is named under "Not checked" on the --html page and in\n' +
-          '--json\'s "not_checked", and makes the exit 5 once the report is printed.\n' +
-          'Without targets every active client is checked. A summary goes to stderr.\n' +
-          '--limit N checks the first N. --json prints the whole report by severity:\n' +
-          '{"period", "companies_checked", "problems"}, and "not_checked" when a client\n' +
-          'named was not: [{"company_id", "name", "reason": "inactive"}]. Ctrl-C prints\n' +
-          'the report of the clients checked so far (--json adds "interrupted": true;\n' +
-          '--html writes the page of those, marked interrupted, or nothing when none was\n' +
-          'checked), exit 130.\n\n' +
-          'By default health fails on critical problems: it exits 7 when it finds one\n' +
-          '(--fail-on critical), after printing the whole report, so `set -e` scripts stop\n' +
-          'and cron mails the report. --fail-on none exits 0 whatever it finds;\n' +
-          '--fail-on warning or info is stricter.',
-        [
-          'agency health',
-          'agency health --fail-on none   # exit 0 whatever it finds',
-          'agency health --fail-on warning --html health.html',
-          'agency health --company "Acme Ltd" --from 2026-05-01 --to 2026-05-31',
-          'agency health --json | jq -r \'.problems[] | select(.check == "bounce_rate") | .name\'',
-        ],
-      ),
+      helpText({
+        prints: `
+          Prints one row per problem: company_id, name, severity, check, detail; on a
+          terminal critical first, then warnings, then info, each in client order.
+          Piped, each client's rows (worst first) are printed as soon as it and the
+          clients before it are checked, so Ctrl-C keeps them. Checks: a mailbox with
+          an error (critical; "Connected conditionally." is a warning) or not in a slot
+          (warning); a bounce rate at or above 2% (warning) or 5% (critical); a campaign
+          with an error (critical); a reply rate that fell by half against the previous
+          period (warning); no running campaign (info); no webhook (info); a client that
+          could not be read (unreadable, critical). Inactive clients are not checked
+          (their accounts cannot be read; --inactive is refused); one named with
+          --company or --file is named under "Not checked" on the --html page and in
+          --json's "not_checked", and makes the exit 5 once the report is printed.
+          Without targets every active client is checked. A summary goes to stderr.
+          --limit N checks the first N. --json prints the whole report by severity:
+          {"period", "companies_checked", "problems"}, and "not_checked" when a client
+          named was not: [{"company_id", "name", "reason": "inactive"}]. Ctrl-C prints
+          the report of the clients checked so far (--json adds "interrupted": true;
+          --html writes the page of those, marked interrupted, or nothing when none was
+          checked), exit 130.
+
+          By default health fails on critical problems: it exits 7 when it finds one
+          (--fail-on critical), after printing the whole report, so \`set -e\` scripts stop
+          and cron mails the report. --fail-on none exits 0 whatever it finds;
+          --fail-on warning or info is stricter.
+        `,
+        examples: `
+          $ agency health
+          $ agency health --fail-on none   # exit 0 whatever it finds
+          $ agency health --fail-on warning --html health.html
+          $ agency health --company "Acme Ltd" --from 2026-05-01 --to 2026-05-31
+          $ agency health --json | jq -r '.problems[] | select(.check == "bounce_rate") | .name'
+        `,
+      }),
     )
     .action(run(health));
 }

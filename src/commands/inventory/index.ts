@@ -52,27 +52,29 @@ export function define(command: Command, run: Run): void {
     .option('--limit <n>', 'audit only the first N companies (in the order listed)')
     .addHelpText(
       'after',
-      helpText(
-        'Prints one row per company: id, name, active, keys (those your user created),\n' +
-          'mailboxes (an SMTP entry and its paired IMAP entry count once; entry types;\n' +
-          'mailboxes with an error), webhook events, email accounts, campaigns by status\n' +
-          'and campaigns with an error, and last its problems in words ("2 mailbox errors",\n' +
-          '"inactive": kept on a narrow terminal, where the counters give way), then a\n' +
-          'summary on stderr.\n' +
-          '\n' +
-          'Which companies: with no option, every company of the agency, active and\n' +
-          'inactive (an inactive one is a row that says so: the service refuses to read\n' +
-          'it). --all and --active audit the active ones only (--all means every active\n' +
-          'company for every fleet command); --inactive only the inactive ones; --company\n' +
-          'and --file only those named. Other per-company failures are part of the report.\n' +
-          'Each row is printed as soon as it and the rows before it are audited (in company\n' +
-          'order; on a terminal once there are more than 20), so Ctrl-C keeps them.',
-        [
-          'agency inventory --active',
-          'agency inventory --company "Acme Ltd"',
-          "agency inventory --json | jq -r '.[]|select(.campaigns.errors > 0).name'",
-        ],
-      ),
+      helpText({
+        prints: `
+          Prints one row per company: id, name, active, keys (those your user created),
+          mailboxes (an SMTP entry and its paired IMAP entry count once; entry types;
+          mailboxes with an error), webhook events, email accounts, campaigns by status
+          and campaigns with an error, and last its problems in words ("2 mailbox errors",
+          "inactive": kept on a narrow terminal, where the counters give way), then a
+          summary on stderr.
+
+          Which companies: with no option, every company of the agency, active and
+          inactive (an inactive one is a row that says so: the service refuses to read
+          it). --all and --active audit the active ones only (--all means every active
+          company for every fleet command); --inactive only the inactive ones; --company
+          and --file only those named. Other per-company failures are part of the report.
+          Each row is printed as soon as it and the rows before it are audited (in company
+          order; on a terminal once there are more than 20), so Ctrl-C keeps them.
+        `,
+        examples: `
+          $ agency inventory --active
+          $ agency inventory --company "Acme Ltd"
+          $ agency inventory --json | jq -r '.[]|select(.campaigns.errors > 0).name'
+        `,
+      }),
     )
     .action(run(inventory));
 }

@@ -31,22 +31,26 @@ export function defineCreate(keys: Command, run: Run): void {
     )
     .addHelpText(
       'after',
-      helpText(
-        'For one company, prints the new key alone on stdout (a confirmation goes to\n' +
-          'stderr), so that KEY=$(agency keys create 1042 --label zapier) works. For\n' +
-          'several, prints "company_id<TAB>api_key" lines; a failure for one company does\n' +
-          'not stop the others, and the exit code says if any failed.\n\n' +
-          'With --skip-existing the keys your user created are read first, and a company\n' +
-          'that has a key with the label gets no new one: its existing key is printed as\n' +
-          'if created (reported as exists on stderr; --json adds "result": "created" or\n' +
-          '"exists"), so a provisioning script can be run again safely.',
-        [
-          'KEY=$(agency keys create 1042 --label zapier)',
-          'KEY=$(agency keys create 1042 --label zapier --skip-existing)   # same key on every run',
-          'agency keys create 1042 1043 1044 --label reporting --json',
-          'agency companies list --active | cut -f1 |\n      agency keys create --file - --label backup --skip-existing',
-        ],
-      ),
+      helpText({
+        prints: `
+          For one company, prints the new key alone on stdout (a confirmation goes to
+          stderr), so that KEY=$(agency keys create 1042 --label zapier) works. For
+          several, prints "company_id<TAB>api_key" lines; a failure for one company does
+          not stop the others, and the exit code says if any failed.
+
+          With --skip-existing the keys your user created are read first, and a company
+          that has a key with the label gets no new one: its existing key is printed as
+          if created (reported as exists on stderr; --json adds "result": "created" or
+          "exists"), so a provisioning script can be run again safely.
+        `,
+        examples: `
+          $ KEY=$(agency keys create 1042 --label zapier)
+          $ KEY=$(agency keys create 1042 --label zapier --skip-existing)   # same key on every run
+          $ agency keys create 1042 1043 1044 --label reporting --json
+          $ agency companies list --active | cut -f1 |
+              agency keys create --file - --label backup --skip-existing
+        `,
+      }),
     )
     .action(run(createKeys));
 }

@@ -20,16 +20,18 @@ export function defineList(keys: Command, run: Run): void {
     .option('--reveal', 'show whole keys in the table (piped and --json output always has them)')
     .addHelpText(
       'after',
-      helpText(
-        'Prints one row per key: the key and its label. On a terminal the key is masked\n' +
-          '(wpk_…1a2b) unless --reveal is given; piped output and --json always carry the\n' +
-          'whole key, for scripts.',
-        [
-          'agency keys list 1042',
-          'agency keys list 1042 --reveal',
-          `agency keys list 1042 --json | jq -r '.[]|select(.label=="zapier").api_key'`,
-        ],
-      ),
+      helpText({
+        prints: `
+          Prints one row per key: the key and its label. On a terminal the key is masked
+          (wpk_…1a2b) unless --reveal is given; piped output and --json always carry the
+          whole key, for scripts.
+        `,
+        examples: `
+          $ agency keys list 1042
+          $ agency keys list 1042 --reveal
+          $ agency keys list 1042 --json | jq -r '.[]|select(.label=="zapier").api_key'
+        `,
+      }),
     )
     .action(run(listKeys));
 }

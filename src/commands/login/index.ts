@@ -13,18 +13,20 @@ export function define(command: Command, run: Run): void {
     .option('--no-verify', 'save without checking the key with GET /v1/me')
     .addHelpText(
       'after',
-      helpText(
-        'In a terminal, asks for the key without showing it; piped, reads the first\n' +
-          'line of stdin. Then checks the key (GET /v1/me) and says whether it is an HQ\n' +
-          'key or a client key, and of which agency; a key the service refuses is not\n' +
-          'saved. Offers to make the profile current if another one is. Prints nothing on\n' +
-          'stdout; every message goes to stderr.',
-        [
-          'agency login',
-          'agency login --profile acme-hq --base-url https://api.woodpecker.co/rest',
-          `printf '%s' "$WOODPECKER_KEY" | agency login --profile ci`,
-        ],
-      ),
+      helpText({
+        prints: `
+          In a terminal, asks for the key without showing it; piped, reads the first
+          line of stdin. Then checks the key (GET /v1/me) and says whether it is an HQ
+          key or a client key, and of which agency; a key the service refuses is not
+          saved. Offers to make the profile current if another one is. Prints nothing on
+          stdout; every message goes to stderr.
+        `,
+        examples: `
+          $ agency login
+          $ agency login --profile acme-hq --base-url https://api.woodpecker.co/rest
+          $ printf '%s' "$WOODPECKER_KEY" | agency login --profile ci
+        `,
+      }),
     )
     .action(run(login));
 }

@@ -8,11 +8,16 @@ export function define(command: Command, run: Run): void {
   printsNoList(command)
     .addHelpText(
       'after',
-      helpText(
-        "Says whose key was removed (on stderr). The profile's base URL stays; `agency\n" +
-          'profiles remove <name>` removes the whole profile.',
-        ['agency logout', 'agency logout --profile acme-hq'],
-      ),
+      helpText({
+        prints: `
+          Says whose key was removed (on stderr). The profile's base URL stays; \`agency
+          profiles remove <name>\` removes the whole profile.
+        `,
+        examples: `
+          $ agency logout
+          $ agency logout --profile acme-hq
+        `,
+      }),
     )
     .action(run(logout));
 }

@@ -12,15 +12,17 @@ export function define(mailboxes: Command, run: Run): void {
     .option('--company <company>', 'act for this client company, by id or exact name (HQ key + x-company-id)')
     .addHelpText(
       'after',
-      helpText(
-        'Prints one row per mailbox: id, type, address, sender name, daily limit, sent\n' +
-          'today, and its error if it has one. An inactive company answers 409 (exit 5).',
-        [
-          'agency mailboxes',
-          'agency mailboxes --company 1042',
-          'agency mailboxes --company 1042 --json | jq length',
-        ],
-      ),
+      helpText({
+        prints: `
+          Prints one row per mailbox: id, type, address, sender name, daily limit, sent
+          today, and its error if it has one. An inactive company answers 409 (exit 5).
+        `,
+        examples: `
+          $ agency mailboxes
+          $ agency mailboxes --company 1042
+          $ agency mailboxes --company 1042 --json | jq length
+        `,
+      }),
     )
     .action(run(listMailboxes));
 }

@@ -15,15 +15,20 @@ export function define(mcp: Command, run: Run): void {
     .option('--allow-writes', 'also offer the tools that change the agency (create, subscribe, apply, …)')
     .addHelpText(
       'after',
-      helpText(
-        'Serves the agency over stdio to an MCP client (Claude Desktop, VS Code, Cursor, …):\n' +
-          'one tool per command, each answering with the JSON that `--json` prints and the same\n' +
-          'errors and hints. Reads only, unless --allow-writes. The key, base URL and profile come\n' +
-          'from -p, the environment and the config file, as for every command; stdout carries only\n' +
-          'protocol messages, logs go to stderr. Configuration snippets for Claude Desktop, VS Code\n' +
-          'and Cursor: docs/mcp.md, shipped in the package ($(npm root -g)/agency-cli/docs/mcp.md).',
-        ['agency mcp', 'agency -p acme mcp --allow-writes'],
-      ),
+      helpText({
+        prints: `
+          Serves the agency over stdio to an MCP client (Claude Desktop, VS Code, Cursor, …):
+          one tool per command, each answering with the JSON that \`--json\` prints and the same
+          errors and hints. Reads only, unless --allow-writes. The key, base URL and profile come
+          from -p, the environment and the config file, as for every command; stdout carries only
+          protocol messages, logs go to stderr. Configuration snippets for Claude Desktop, VS Code
+          and Cursor: docs/mcp.md, shipped in the package ($(npm root -g)/agency-cli/docs/mcp.md).
+        `,
+        examples: `
+          $ agency mcp
+          $ agency -p acme mcp --allow-writes
+        `,
+      }),
     )
     .action(run(async (rt, opts: McpOptions) => (await import('../../mcp/server.js')).serve(rt, opts)));
 }

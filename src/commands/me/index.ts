@@ -9,12 +9,18 @@ export function define(me: Command, run: Run): void {
     .option('--company <company>', 'act for this client company, by id or exact name (HQ key + x-company-id)')
     .addHelpText(
       'after',
-      helpText(
-        'Prints the account as "field value" lines: for an HQ key the user, role and\n' +
-          'agency; for a client key the company. --json prints the object as the API\n' +
-          'returns it.',
-        ['agency me', 'agency me --company 1042', 'agency me --json | jq -r .agency.name'],
-      ),
+      helpText({
+        prints: `
+          Prints the account as "field value" lines: for an HQ key the user, role and
+          agency; for a client key the company. --json prints the object as the API
+          returns it.
+        `,
+        examples: `
+          $ agency me
+          $ agency me --company 1042
+          $ agency me --json | jq -r .agency.name
+        `,
+      }),
     )
     .action(run(showMe));
 }

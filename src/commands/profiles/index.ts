@@ -3,7 +3,7 @@ import type { Command } from '@commander-js/extra-typings';
 import { type ConfigData, maskKey, validateProfileName } from '../../config.js';
 import { unknownProfile } from '../../context.js';
 import type { Runtime } from '../../runtime.js';
-import { helpText, printsNoList, type Run } from '../command.js';
+import { type CommandHelp, helpText, printsNoList, type Run } from '../command.js';
 
 export function define(profiles: Command, run: Run): void {
   profiles
@@ -11,34 +11,43 @@ export function define(profiles: Command, run: Run): void {
     .description('list profiles and show the one in use')
     .addHelpText(
       'after',
-      helpText(
-        'Prints one row per profile: name, whether it is in use, base URL, and the key\n' +
-          'masked to its first and last 4 characters. The profile in use is the current\n' +
-          'one, unless --profile or AGENCY_PROFILE names another.',
-        ['agency profiles list', 'agency profiles list | cut -f1'],
-      ),
+      helpText({
+        prints: `
+          Prints one row per profile: name, whether it is in use, base URL, and the key
+          masked to its first and last 4 characters. The profile in use is the current
+          one, unless --profile or AGENCY_PROFILE names another.
+        `,
+        examples: `
+          $ agency profiles list
+          $ agency profiles list | cut -f1
+        `,
+      }),
     )
     .action(run(listProfiles));
   // use and remove act on one saved profile, named; they say what they did on stderr and print no list.
   const onProfile = (
     verb: string,
     description: string,
-    help: { prints: string; examples: string[] },
+    help: CommandHelp,
     handler: (rt: Runtime, name: string, opts: object) => Promise<void>,
   ) =>
     printsNoList(profiles.command(verb))
       .description(description)
       .argument('<name>')
-      .addHelpText('after', helpText(help.prints, help.examples))
+      .addHelpText('after', helpText(help))
       .action(run(handler));
   onProfile(
     'use',
     'make a profile the current one',
     {
-      prints:
-        'Says which profile is now current (on stderr). Later commands use it, unless\n' +
-        '--profile or AGENCY_PROFILE names another.',
-      examples: ['agency profiles use sandbox', 'agency profiles use default'],
+      prints: `
+        Says which profile is now current (on stderr). Later commands use it, unless
+        --profile or AGENCY_PROFILE names another.
+      `,
+      examples: `
+        $ agency profiles use sandbox
+        $ agency profiles use default
+      `,
     },
     useProfile,
   );
@@ -46,11 +55,15 @@ export function define(profiles: Command, run: Run): void {
     'remove',
     'remove a profile and its key',
     {
-      prints:
-        'Says which profile was removed (on stderr). If it was the current one,\n' +
-        '"default" becomes current: the tool never switches to another account by\n' +
-        'itself.',
-      examples: ['agency profiles remove old-agency', 'agency profiles remove sandbox'],
+      prints: `
+        Says which profile was removed (on stderr). If it was the current one,
+        "default" becomes current: the tool never switches to another account by
+        itself.
+      `,
+      examples: `
+        $ agency profiles remove old-agency
+        $ agency profiles remove sandbox
+      `,
     },
     removeProfile,
   );

@@ -17,20 +17,22 @@ export function define(sandbox: Command, run: Run): void {
     .option('--no-save-profile', 'do not save the "sandbox" profile')
     .addHelpText(
       'after',
-      helpText(
-        'Prints the base URL and the HQ keys of the practice agency ("Northwind\n' +
-          'Outreach", 120 companies, some inactive): a table on a terminal, "name<TAB>\n' +
-          'value" lines when piped, one JSON line with --json. Then logs each request on\n' +
-          'stderr (method, path, status, ms; not with --quiet or --json) until Ctrl-C.\n' +
-          'Use it from another terminal with -p sandbox.',
-        [
-          'agency sandbox',
-          'agency sandbox --port 8099 --state ./sandbox.json',
-          'agency sandbox --rtt 30 --latency 20 --companies 300',
-          'agency sandbox --companies 0 --docs-mode',
-          'agency -p sandbox companies list',
-        ],
-      ),
+      helpText({
+        prints: `
+          Prints the base URL and the HQ keys of the practice agency ("Northwind
+          Outreach", 120 companies, some inactive): a table on a terminal, "name<TAB>
+          value" lines when piped, one JSON line with --json. Then logs each request on
+          stderr (method, path, status, ms; not with --quiet or --json) until Ctrl-C.
+          Use it from another terminal with -p sandbox.
+        `,
+        examples: `
+          $ agency sandbox
+          $ agency sandbox --port 8099 --state ./sandbox.json
+          $ agency sandbox --rtt 30 --latency 20 --companies 300
+          $ agency sandbox --companies 0 --docs-mode
+          $ agency -p sandbox companies list
+        `,
+      }),
     )
     .action(run(runSandbox));
 }

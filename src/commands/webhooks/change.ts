@@ -8,7 +8,7 @@ import { changeWebhooks, type WebhookAction, type WebhookRow } from '../../fleet
 import { checkWebhookUrl } from '../../fleet/webhook-input.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
-import { helpText, type Run } from '../command.js';
+import { type CommandHelp, helpText, type Run } from '../command.js';
 import { addTargetOptions, checkEvents, eventOption, runFleetChange, type TargetFlags } from './fleet.js';
 
 interface WebhookChangeOptions extends TargetFlags {
@@ -21,7 +21,7 @@ export function defineChange(
   webhooks: Command,
   run: Run,
   action: WebhookAction,
-  text: { description: string; prints: string; examples: readonly string[] },
+  text: CommandHelp & { description: string },
 ): void {
   const command = webhooks
     .command(action)
@@ -30,7 +30,7 @@ export function defineChange(
     .requiredOption('--url <url>', 'the http(s) address that receives the events');
   addTargetOptions(command)
     .option('--dry-run', 'read and show what would change; send nothing')
-    .addHelpText('after', helpText(text.prints, text.examples))
+    .addHelpText('after', helpText(text))
     .action(run((rt, opts: WebhookChangeOptions) => changeWebhooksCommand(rt, action, opts)));
 }
 

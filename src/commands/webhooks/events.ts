@@ -24,16 +24,18 @@ export function defineEvents(webhooks: Command, run: Run): void {
     .description('list the webhook events the tool knows (no request)')
     .addHelpText(
       'after',
-      helpText(
-        'Prints one row per event the service documents: the name --event takes (lower case) and\n' +
-          'the name `webhooks list` shows (upper case). Sends no request and needs no key. The\n' +
-          'service adds events: a name not listed here is still sent, with a warning.',
-        [
-          'agency webhooks events',
-          "agency webhooks events | grep '^prospect_'",
-          "agency webhooks events --json | jq -r '.[].event'",
-        ],
-      ),
+      helpText({
+        prints: `
+          Prints one row per event the service documents: the name --event takes (lower case) and
+          the name \`webhooks list\` shows (upper case). Sends no request and needs no key. The
+          service adds events: a name not listed here is still sent, with a warning.
+        `,
+        examples: `
+          $ agency webhooks events
+          $ agency webhooks events | grep '^prospect_'
+          $ agency webhooks events --json | jq -r '.[].event'
+        `,
+      }),
     )
     .action(run(listEvents, { context: false }));
 }

@@ -25,20 +25,22 @@ export function defineList(webhooks: Command, run: Run): void {
     .addOption(limitOption('companies'))
     .addHelpText(
       'after',
-      helpText(
-        "For one account (none given = the key's own, or one --company) prints one row per\n" +
-          'webhook: the event and the URL it calls. With --all, --file or several --company,\n' +
-          'prints one row per subscription of every account: company_id, event, target_url\n' +
-          '(an account with none prints nothing; inactive companies are skipped under --all);\n' +
-          '--limit N reads only the first N of those companies.\n' +
-          '`agency webhooks` alone is the same command.',
-        [
-          'agency webhooks',
-          'agency webhooks --company "Acme Ltd"',
-          'agency webhooks list --all | grep -F https://old-crm.example.com/',
-          "agency webhooks list --file clients.txt --json | jq -r '.[].target_url' | sort -u",
-        ],
-      ),
+      helpText({
+        prints: `
+          For one account (none given = the key's own, or one --company) prints one row per
+          webhook: the event and the URL it calls. With --all, --file or several --company,
+          prints one row per subscription of every account: company_id, event, target_url
+          (an account with none prints nothing; inactive companies are skipped under --all);
+          --limit N reads only the first N of those companies.
+          \`agency webhooks\` alone is the same command.
+        `,
+        examples: `
+          $ agency webhooks
+          $ agency webhooks --company "Acme Ltd"
+          $ agency webhooks list --all | grep -F https://old-crm.example.com/
+          $ agency webhooks list --file clients.txt --json | jq -r '.[].target_url' | sort -u
+        `,
+      }),
     )
     .action(run(listWebhooks));
 }

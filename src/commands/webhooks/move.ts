@@ -25,25 +25,28 @@ export function defineMove(webhooks: Command, run: Run): void {
     .option('--dry-run', 'read and show what would move; send nothing')
     .addHelpText(
       'after',
-      helpText(
-        "Reads each account's webhooks, then for every event subscribed at --from (or\n" +
-          'only the --events given) subscribes --to and unsubscribes --from. An event with\n' +
-          'fewer than 3 URLs gets --to first, so it is never without a URL; one at the\n' +
-          "service's limit of 3 loses --from first, and if --to is then refused, --from is\n" +
-          'subscribed again (restored); if that is refused too, the row and the summary say\n' +
-          'the account is now subscribed at neither URL. Prints one row per company and\n' +
-          'event: company_id, event, from, to, result (moved, would-move, failed, restored,\n' +
-          'absent, already-moved, skipped-inactive; a failed or restored row adds the reason).\n' +
-          'On a terminal the rows where nothing was to move (absent, already-moved,\n' +
-          'skipped-inactive) are counted on stderr, not listed; piped rows, --csv and --json\n' +
-          'list every row. A second run sends nothing. Without --company, --file or --all it\n' +
-          "acts on the key's own account.",
-        [
-          'agency webhooks move --from https://old-crm.example.com/hook --to https://crm.example.com/hook --all --dry-run',
-          'agency webhooks move --from https://old-crm.example.com/hook --to https://crm.example.com/hook --all',
-          'agency webhooks move --from https://a.example/h --to https://b.example/h \\\n      --event prospect_replied --company 1042 --company "Acme Ltd"',
-        ],
-      ),
+      helpText({
+        prints: `
+          Reads each account's webhooks, then for every event subscribed at --from (or
+          only the --events given) subscribes --to and unsubscribes --from. An event with
+          fewer than 3 URLs gets --to first, so it is never without a URL; one at the
+          service's limit of 3 loses --from first, and if --to is then refused, --from is
+          subscribed again (restored); if that is refused too, the row and the summary say
+          the account is now subscribed at neither URL. Prints one row per company and
+          event: company_id, event, from, to, result (moved, would-move, failed, restored,
+          absent, already-moved, skipped-inactive; a failed or restored row adds the reason).
+          On a terminal the rows where nothing was to move (absent, already-moved,
+          skipped-inactive) are counted on stderr, not listed; piped rows, --csv and --json
+          list every row. A second run sends nothing. Without --company, --file or --all it
+          acts on the key's own account.
+        `,
+        examples: `
+          $ agency webhooks move --from https://old-crm.example.com/hook --to https://crm.example.com/hook --all --dry-run
+          $ agency webhooks move --from https://old-crm.example.com/hook --to https://crm.example.com/hook --all
+          $ agency webhooks move --from https://a.example/h --to https://b.example/h \\
+              --event prospect_replied --company 1042 --company "Acme Ltd"
+        `,
+      }),
     )
     .action(run(moveCommand));
 }
