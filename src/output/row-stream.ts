@@ -44,7 +44,7 @@ export function rowStream<T>(
     if (progressive) {
       options.beforeRow?.();
       if (!table) {
-        table = fixedTable(options.sample ?? [], columns, out.tableWidth, out.stdoutChalk, out.tableFit);
+        table = fixedTable(options.sample ?? [], columns, out.tableTerminal);
         out.out(`${table.header}\n`);
       }
       out.out(`${table.row(item)}\n`);

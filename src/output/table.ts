@@ -38,27 +38,34 @@ export interface RenderedTable {
   empty: string[];
 }
 
-/** The headers, the rows' cell texts, and which columns fit `width` how wide, measured on them. */
+/**
+ * Where a table is printed: the terminal's width, stdout's colours, and (FitOptions) whether --columns
+ * named the columns.
+ */
+export interface TableTerminal extends FitOptions {
+  width: number;
+  chalk: ChalkInstance;
+}
+
+/** The headers, the rows' cell texts, and which columns fit the terminal how wide, measured on them. */
 function layoutFor<T>(
   rows: readonly T[],
   columns: readonly TableColumn<T>[],
-  width: number,
-  options: FitOptions,
+  terminal: TableTerminal,
 ): { headers: string[]; cells: string[][]; layout: ReturnType<typeof fitTable> } {
   const headers = columns.map((c) => c.header.toUpperCase());
   const cells = rows.map((item) => columns.map((c) => cellText(c.value(item))));
-  return { headers, cells, layout: fitTable(specsOf(columns, headers, cells), width, options) };
+  return { headers, cells, layout: fitTable(specsOf(columns, headers, cells), terminal.width, terminal) };
 }
 
 export async function renderTable<T>(
   items: readonly T[],
   columns: readonly TableColumn<T>[],
-  width: number,
-  chalk: ChalkInstance,
-  options: FitOptions = {},
+  terminal: TableTerminal,
 ): Promise<RenderedTable> {
   const { default: Table } = await import('cli-table3');
-  const { headers, cells, layout } = layoutFor(items, columns, width, options);
+  const { headers, cells, layout } = layoutFor(items, columns, terminal);
+  const { chalk } = terminal;
   const shown = layout.shown;
   const last = shown.length - 1;
   const table = new Table({
@@ -141,14 +148,13 @@ export interface FixedTable<T> {
 export function fixedTable<T>(
   sample: readonly T[],
   columns: readonly TableColumn<T>[],
-  width: number,
-  chalk: ChalkInstance,
-  options: FitOptions = {},
+  terminal: TableTerminal,
 ): FixedTable<T> {
+  const { width, chalk } = terminal;
   const {
     headers,
     layout: { shown: fitted, hidden },
-  } = layoutFor(sample, columns, width, options);
+  } = layoutFor(sample, columns, terminal);
   // The last column takes the rest of the line: its real cells may be longer than the sample's, and
   // nothing to its right needs aligning.
   const before = fitted.slice(0, -1).reduce((sum, c) => sum + c.width + GAP, 0);

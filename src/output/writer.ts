@@ -8,10 +8,10 @@ import { isRecord } from '../api/types.js';
 import { UsageError } from '../errors.js';
 import { columnKey, isAll, pickFields, selectColumns, toCsv } from './csv.js';
 import { wrapWords } from './help-wrap.js';
-import { type FitOptions, hiddenNote } from './layout.js';
+import { hiddenNote } from './layout.js';
 import { type Creation, type StdoutWatch, watchStdout } from './stdout-watch.js';
 import { type CountContext, countLine } from './summary.js';
-import { renderTable, type TableColumn } from './table.js';
+import { renderTable, type TableColumn, type TableTerminal } from './table.js';
 import { cellText, displayWidth, inertJson, padToWidth, terminalSafe, truncateToWidth } from './text.js';
 
 /**
@@ -131,8 +131,7 @@ export class Writer {
       if (empty) this.info(empty);
       return;
     }
-    const width = this.tableWidth;
-    const table = await renderTable(items, columns, width, this.chalk(), this.tableFit);
+    const table = await renderTable(items, columns, this.tableTerminal);
     this.out(`${table.text}\n`);
     this.tableNotes(table, items.length, options);
   }
@@ -142,14 +141,9 @@ export class Writer {
     return usableWidth(this.streams.columns);
   }
 
-  /** --columns named what to show: a table hides none of it (layout.ts). */
-  get tableFit(): FitOptions {
-    return { hideNone: this.options.columns !== undefined };
-  }
-
-  /** The colours of stdout (a table's cells), for a table printed row by row (row-stream.ts). */
-  get stdoutChalk(): ChalkInstance {
-    return this.chalk();
+  /** What a table is fitted to and coloured with; --columns named what to show: it hides none of it. */
+  get tableTerminal(): TableTerminal {
+    return { width: this.tableWidth, chalk: this.chalk(), hideNone: this.options.columns !== undefined };
   }
 
   /** Under a table on a terminal: which columns did not fit, and the count (stderr). */
