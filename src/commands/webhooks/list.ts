@@ -56,11 +56,11 @@ type Subscription = Webhook & { company_id: number | null };
 
 const subscriptionColumns: Column<Subscription>[] = [companyColumn(), ...webhookColumns];
 
-interface ListOptions extends TargetFlags {
+interface WebhooksListOptions extends TargetFlags {
   limit?: string | undefined;
 }
 
-async function listWebhooks(rt: Runtime, opts: ListOptions): Promise<void> {
+async function listWebhooks(rt: Runtime, opts: WebhooksListOptions): Promise<void> {
   const fleet = opts.all === true || opts.file !== undefined || (opts.company?.length ?? 0) > 1;
   const limit = optionalPositiveInt(opts.limit, '--limit');
   if (fleet) return listAcrossAccounts(rt, opts, limit);
