@@ -1,13 +1,17 @@
 /**
  * The shape docs/architecture.md promises, kept by a test: no source file over 400 lines, and src/cli.ts
  * (the program's options, signals and error mapping) at most 200, so that a command's logic lives in its
- * own file and shared logic in src/fleet/, src/api/ and src/output/.
+ * own file and shared logic in src/fleet/, src/api/ and src/output/. And no two types (interfaces, type
+ * aliases, classes, enums) share a name: a reader who meets one should not have to ask which it is.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '../..');
+/** A declaration of a named type, at any indentation: `export interface X {`, `type X<T> =`, `class X extends`. */
+const DECLARATION =
+  /^[ \t]*(?:export )?(?:declare )?(?:abstract )?(?:interface|type|class|enum) ([A-Z]\w*)\s*(?:=|\{|<|extends|implements)/gm;
 const lines = (file: string) => readFileSync(file, 'utf8').split('\n').length - 1;
 
 function sourceFiles(dir: string): string[] {
@@ -27,5 +31,21 @@ describe('source shape', () => {
 
   it('src/cli.ts is at most 200 lines', () => {
     expect(lines(join(root, 'src/cli.ts'))).toBeLessThanOrEqual(200);
+  });
+
+  it('no two types in src/ have one name', () => {
+    const declared = new Map<string, string[]>();
+    for (const file of sourceFiles(join(root, 'src'))) {
+      const text = readFileSync(file, 'utf8');
+      for (const [, name] of text.matchAll(DECLARATION)) {
+        declared.set(name as string, [...(declared.get(name as string) ?? []), relative(root, file)]);
+      }
+    }
+    // The pattern does find the declarations (a type, an interface, a class).
+    expect([...declared.keys()]).toEqual(expect.arrayContaining(['Column', 'Runtime', 'Writer']));
+    const twice = [...declared]
+      .filter(([, files]) => files.length > 1)
+      .map(([name, files]) => `${name}: ${files.join(', ')}`);
+    expect(twice).toEqual([]);
   });
 });
