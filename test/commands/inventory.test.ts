@@ -111,16 +111,17 @@ function counted(n: number, what: string): string[] {
   return n === 0 ? [] : [`${n} ${what}${n === 1 ? '' : 's'}`];
 }
 
-describe('inventory over 120 companies (three pages of the list) (default queue of 6)', () => {
+// 101 companies: the fewest that make three pages of 50 (each company costs four or five requests).
+describe('inventory over 101 companies (three pages of the list) (default queue of 6)', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ seed: { companies: 120 }, latencyMs: 5 }, IN_PROCESS);
+    h = await startHarness({ seed: { companies: 101 }, latencyMs: 5 }, IN_PROCESS);
   });
   afterAll(() => h.close());
 
   it('--json reports every company; inactive ones are findings, not a crash; no 429 and never two requests at once per account', async () => {
     const companies = h.sandbox.store.companies(MAIN_AGENCY_ID);
-    expect(companies).toHaveLength(120);
+    expect(companies).toHaveLength(101);
     expect(companies.some((c) => !c.active)).toBe(true);
 
     const r = await h.run(['inventory', '--concurrency', '8', '--json'], { timeoutMs: 60_000 });
@@ -131,7 +132,7 @@ describe('inventory over 120 companies (three pages of the list) (default queue 
     expect(reports).toEqual(companies.map((c) => expected(h.sandbox.store, c)));
     const inactive = companies.filter((c) => !c.active).length;
     expect(r.stderr).toContain(
-      `Audited 120 companies; ${inactive} could not be read in full (${inactive} inactive).`,
+      `Audited 101 companies; ${inactive} could not be read in full (${inactive} inactive).`,
     );
 
     const stats = h.sandbox.stats();
@@ -148,6 +149,7 @@ describe('inventory over 120 companies (three pages of the list) (default queue 
       );
       expect(q.headers['x-company-id'] !== undefined).toBe(clientRead);
     }
+    expect(requests.filter((q) => q.path === '/rest/v2/agency/companies')).toHaveLength(3);
     const ids = companies.map((c) => String(c.id)).sort();
     for (const path of ['/rest/v2/mailboxes', '/rest/v1/webhooks', '/rest/v1/campaign_list']) {
       const reads = requests.filter((q) => q.path === path).map((q) => q.headers['x-company-id'] as string);
@@ -171,12 +173,14 @@ describe('inventory with no queue at all (a second request on a busy account is 
   afterAll(() => h.close());
   beforeEach(() => h.sandbox.reset());
 
-  it('prints one row per company, inactive ones marked, and no account ever had two requests in flight', async () => {
+  it('prints one row per company, inactive ones marked, no progress line when piped, and no account ever had two requests in flight', async () => {
     const companies = h.sandbox.store.companies(MAIN_AGENCY_ID);
 
     const r = await h.run(['inventory', '--concurrency', '8'], oneAtATime);
 
     expect(r.code).toBe(0);
+    // Piped: no progress line (the test on a terminal below shows it there).
+    expect(r.stderr).not.toContain('audited…');
     // Any overlap on one account (the HQ one included) would have been answered 429 here.
     expect(h.sandbox.stats().rejected429).toBe(0);
     expect(h.requests().every((q) => q.status !== 429)).toBe(true);
@@ -213,6 +217,55 @@ describe('inventory with no queue at all (a second request on a busy account is 
       expect(row[11] ?? '').toBe(want.problems.join(', '));
     }
   });
+
+  it('shows a progress line when stderr is a terminal (and only then: the piped run above shows none)', async () => {
+    // `script` (util-linux) runs the command on a pseudo-terminal; asynchronously, as the sandbox lives here.
+    if (spawnSync('script', ['--version']).status !== 0) return;
+    const tty = await new Promise<{ status: number | null; stdout: string }>((resolve, reject) => {
+      // The pseudo-terminal starts with no size; give it a real one.
+      const command = `stty cols 200 rows 50; "${process.execPath}" "${BIN}" inventory --concurrency 4`;
+      const child = spawn('script', ['-qec', command, '/dev/null'], {
+        // One request at a time per account: this queue-less sandbox then refuses none, and the run spends
+        // no seconds waiting to retry 429s (the test above covers those); the point here is the progress line.
+        env: { ...cleanEnv(), AGENCY_CONFIG_DIR: h.configDir, ...oneAtATime.env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+        stdout += chunk;
+      });
+      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      child.on('error', reject);
+      child.on('close', (status) => {
+        clearTimeout(timer);
+        resolve({ status, stdout });
+      });
+    });
+    expect(tty.status).toBe(0);
+    // A spinner, the count and the total, each redrawing the same line.
+    expect(tty.stdout).toContain('\r\u001b[2K');
+    expect(tty.stdout).toMatch(/\S \d+ of 60 companies audited…/);
+    // ... and while the company list itself is read (two pages of 50).
+    expect(tty.stdout).toMatch(/\S 50 of 60 companies listed…/);
+    // A table with a header on a terminal (bold: without its colour codes).
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: removing colour codes is the point
+    const plain = tty.stdout.replace(/\u001b\[\d+m/g, '');
+    expect(plain).toMatch(/ID\s+NAME\s+ACTIVE\s+KEYS/);
+  });
+});
+
+// The same queue-less service with 14 companies (two inactive, four with a campaign error, two with a
+// mailbox error): what these tests prove does not grow with the fleet, and each company costs four or
+// five requests. The 60 above are for two pages of the list and every kind of row seeded.
+describe('inventory with no queue at all, over a smaller agency', () => {
+  /** AGENCY_MAX_IN_FLIGHT=1: strictly one request after another per account. */
+  const oneAtATime = { env: { AGENCY_MAX_IN_FLIGHT: '1' } };
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ seed: { companies: 14 }, latencyMs: 5, queueLimit: 0 }, IN_PROCESS);
+  });
+  afterAll(() => h.close());
+  beforeEach(() => h.sandbox.reset());
 
   it('at the default depth the 429s of a queue-less service are retried one at a time: the same full report', async () => {
     const companies = h.sandbox.store.companies(MAIN_AGENCY_ID);
@@ -269,45 +322,6 @@ describe('inventory with no queue at all (a second request on a busy account is 
       expect(r.stderr).toContain('--concurrency');
     }
     expect(h.requests()).toHaveLength(0);
-  });
-
-  it('shows a progress line only when stderr is a terminal', async () => {
-    const piped = await h.run(['inventory'], oneAtATime);
-    expect(piped.code).toBe(0);
-    expect(piped.stderr).not.toContain('audited…');
-
-    // `script` (util-linux) runs the command on a pseudo-terminal; asynchronously, as the sandbox lives here.
-    if (spawnSync('script', ['--version']).status !== 0) return;
-    const tty = await new Promise<{ status: number | null; stdout: string }>((resolve, reject) => {
-      // The pseudo-terminal starts with no size; give it a real one.
-      const command = `stty cols 200 rows 50; "${process.execPath}" "${BIN}" inventory --concurrency 4`;
-      const child = spawn('script', ['-qec', command, '/dev/null'], {
-        // One request at a time per account: this queue-less sandbox then refuses none, and the run spends
-        // no seconds waiting to retry 429s (the test above covers those); the point here is the progress line.
-        env: { ...cleanEnv(), AGENCY_CONFIG_DIR: h.configDir, ...oneAtATime.env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-        stdout += chunk;
-      });
-      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-      child.on('error', reject);
-      child.on('close', (status) => {
-        clearTimeout(timer);
-        resolve({ status, stdout });
-      });
-    });
-    expect(tty.status).toBe(0);
-    // A spinner, the count and the total, each redrawing the same line.
-    expect(tty.stdout).toContain('\r\u001b[2K');
-    expect(tty.stdout).toMatch(/\S \d+ of 60 companies audited…/);
-    // ... and while the company list itself is read (two pages of 50).
-    expect(tty.stdout).toMatch(/\S 50 of 60 companies listed…/);
-    // A table with a header on a terminal (bold: without its colour codes).
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: removing colour codes is the point
-    const plain = tty.stdout.replace(/\u001b\[\d+m/g, '');
-    expect(plain).toMatch(/ID\s+NAME\s+ACTIVE\s+KEYS/);
   });
 });
 
