@@ -20,7 +20,7 @@ if (require.main === module) {
   if (!printFast(argv)) runProgram(argv);
 }
 
-module.exports = { bootProgram, loadBundle, loadedBundles };
+module.exports = { bootProgram, loadBundle, loadedBundles, fastText };
 
 function runProgram(argv) {
   const { main } = bootProgram();
@@ -72,30 +72,8 @@ function leaveHungUpTerminals() {
  * terminal's width; with FORCE_COLOR it may be coloured, so it is rendered too.
  */
 function printFast(argv) {
-  const last = argv[argv.length - 1];
-  const version = argv.length === 1 && (last === '--version' || last === '-V' || last === 'version');
-  if (!version && last !== '--help' && last !== '-h') return false;
-  let texts;
-  try {
-    texts = require('../dist/fast.cjs');
-  } catch {
-    return false;
-  }
-  let text = texts.version;
-  if (!version) {
-    if (process.env.FORCE_COLOR !== undefined || process.env.CLICOLOR_FORCE !== undefined) return false;
-    const words = argv.slice(0, -1).join(' ');
-    text = texts.help[words];
-    if (words === '' && text !== undefined) text = withConfigFile(text, texts.configFileLine);
-    if (text === undefined) return false;
-    let stat;
-    try {
-      stat = fs.fstatSync(1);
-    } catch {
-      return false;
-    }
-    if (!(stat.isFIFO() || stat.isSocket() || stat.isFile())) return false;
-  }
+  const text = fastText(argv, process.env);
+  if (text === undefined || (!asksForVersion(argv) && !stdoutIsPipeOrFile())) return false;
   const buffer = Buffer.from(text);
   let offset = 0;
   try {
@@ -117,15 +95,51 @@ function printFast(argv) {
 }
 
 /**
+ * What the build rendered for these arguments (the version, or a command's help as it is printed into a
+ * pipe), or undefined when the program must answer. Exported for the test that compares it, command by
+ * command, with what the program prints (test/e2e/fast-paths.test.ts).
+ */
+function fastText(argv, env) {
+  const version = asksForVersion(argv);
+  const last = argv[argv.length - 1];
+  if (!version && last !== '--help' && last !== '-h') return undefined;
+  let texts;
+  try {
+    texts = require('../dist/fast.cjs');
+  } catch {
+    return undefined;
+  }
+  if (version) return texts.version;
+  if (env.FORCE_COLOR !== undefined || env.CLICOLOR_FORCE !== undefined) return undefined;
+  const words = argv.slice(0, -1).join(' ');
+  const text = texts.help[words];
+  return words === '' && text !== undefined ? withConfigFile(text, texts.configFileLine, env) : text;
+}
+
+function asksForVersion(argv) {
+  return argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V' || argv[0] === 'version');
+}
+
+function stdoutIsPipeOrFile() {
+  let stat;
+  try {
+    stat = fs.fstatSync(1);
+  } catch {
+    return false;
+  }
+  return stat.isFIFO() || stat.isSocket() || stat.isFile();
+}
+
+/**
  * `agency --help` names the config file of this system: the build rendered it with a stand-in line. A
  * path the program would print otherwise (longer than the 80 columns of piped help, or not plain ASCII,
  * which it measures differently) is left to the program.
  */
-function withConfigFile(text, standIn) {
+function withConfigFile(text, standIn, env) {
   let file;
   try {
     const { configDirectory, configFileIn } = require('../dist/config-path.cjs');
-    file = configFileIn(configDirectory(process.env, process.platform));
+    file = configFileIn(configDirectory(env, process.platform));
   } catch {
     return undefined;
   }
