@@ -5,11 +5,11 @@
  * a mailbox is an SMTP entry and the IMAP entry its imap_id names (counted once); an error is a
  * non-empty `error` other than the "Connected conditionally." warning, counted once per mailbox.
  */
-import { spawn, spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type CompanyRecord, MAIN_AGENCY_ID, type Store } from '../../src/sandbox/index.js';
 import { campaignsOf } from '../../src/sandbox/resources/campaigns.js';
-import { BIN, type Harness, startHarness } from '../helpers/cli.js';
+import { type Harness, startHarness } from '../helpers/cli.js';
+import { plain, runOnTerminal } from '../helpers/terminal-run.js';
 
 /** The program runs in this process (test/helpers/in-process.ts); spawn() still starts the binary. */
 const IN_PROCESS = { inProcess: true };
@@ -163,18 +163,21 @@ describe('inventory over 101 companies (three pages of the list) (default queue 
   }, 90_000);
 });
 
+// 56 companies: the fewest whose seed holds every kind of row (1056 is the first inactive company with an
+// account error, 1023 the first with several mailbox and account errors), over two pages of the list.
 describe('inventory with no queue at all (a second request on a busy account is refused at once)', () => {
   /** AGENCY_MAX_IN_FLIGHT=1: strictly one request after another per account. */
   const oneAtATime = { env: { AGENCY_MAX_IN_FLIGHT: '1' } };
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({ seed: { companies: 60 }, latencyMs: 5, queueLimit: 0 }, IN_PROCESS);
+    h = await startHarness({ seed: { companies: 56 }, latencyMs: 5, queueLimit: 0 }, IN_PROCESS);
   });
   afterAll(() => h.close());
   beforeEach(() => h.sandbox.reset());
 
   it('prints one row per company, inactive ones marked, no progress line when piped, and no account ever had two requests in flight', async () => {
     const companies = h.sandbox.store.companies(MAIN_AGENCY_ID);
+    expect(companies.some((c) => !c.active && expected(h.sandbox.store, c).problems.length > 1)).toBe(true);
 
     const r = await h.run(['inventory', '--concurrency', '8'], oneAtATime);
 
@@ -219,44 +222,28 @@ describe('inventory with no queue at all (a second request on a busy account is 
   });
 
   it('shows a progress line when stderr is a terminal (and only then: the piped run above shows none)', async () => {
-    // `script` (util-linux) runs the command on a pseudo-terminal; asynchronously, as the sandbox lives here.
-    if (spawnSync('script', ['--version']).status !== 0) return;
-    const tty = await new Promise<{ status: number | null; stdout: string }>((resolve, reject) => {
-      // The pseudo-terminal starts with no size; give it a real one.
-      const command = `stty cols 200 rows 50; "${process.execPath}" "${BIN}" inventory --concurrency 4`;
-      const child = spawn('script', ['-qec', command, '/dev/null'], {
-        // One request at a time per account: this queue-less sandbox then refuses none, and the run spends
-        // no seconds waiting to retry 429s (the test above covers those); the point here is the progress line.
-        env: { ...cleanEnv(), AGENCY_CONFIG_DIR: h.configDir, ...oneAtATime.env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-        stdout += chunk;
-      });
-      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-      child.on('error', reject);
-      child.on('close', (status) => {
-        clearTimeout(timer);
-        resolve({ status, stdout });
-      });
+    // The program in this process on a fake terminal (the binary's own terminal is test/e2e/tty.test.ts's).
+    // --limit 5: the list's first page of two (the listing's progress line), then 5 companies audited
+    // (their progress line), without auditing the 51 others.
+    const tty = await runOnTerminal(h, ['inventory', '--concurrency', '4', '--limit', '5'], {
+      columns: 200,
+      ...oneAtATime,
     });
-    expect(tty.status).toBe(0);
+    expect(tty.code, tty.stderr).toBe(0);
     // A spinner, the count and the total, each redrawing the same line.
-    expect(tty.stdout).toContain('\r\u001b[2K');
-    expect(tty.stdout).toMatch(/\S \d+ of 60 companies audited…/);
-    // ... and while the company list itself is read (two pages of 50).
-    expect(tty.stdout).toMatch(/\S 50 of 60 companies listed…/);
+    expect(tty.stderr).toContain('\r\u001b[2K');
+    expect(tty.stderr).toMatch(/\S \d+ of 5 companies audited…/);
+    // ... and while the company list itself is read (the first of two pages of 50).
+    expect(tty.stderr).toMatch(/\S 50 of 56 companies listed…/);
     // A table with a header on a terminal (bold: without its colour codes).
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: removing colour codes is the point
-    const plain = tty.stdout.replace(/\u001b\[\d+m/g, '');
-    expect(plain).toMatch(/ID\s+NAME\s+ACTIVE\s+KEYS/);
+    expect(plain(tty.stdout)).toMatch(/ID\s+NAME\s+ACTIVE\s+KEYS/);
+    expect(h.requests().filter((q) => q.path === '/rest/v2/agency/companies')).toHaveLength(1);
   });
 });
 
 // The same queue-less service with 14 companies (two inactive, four with a campaign error, two with a
 // mailbox error): what these tests prove does not grow with the fleet, and each company costs four or
-// five requests. The 60 above are for two pages of the list and every kind of row seeded.
+// five requests. The 56 above are for two pages of the list and every kind of row seeded.
 describe('inventory with no queue at all, over a smaller agency', () => {
   /** AGENCY_MAX_IN_FLIGHT=1: strictly one request after another per account. */
   const oneAtATime = { env: { AGENCY_MAX_IN_FLIGHT: '1' } };
@@ -324,13 +311,3 @@ describe('inventory with no queue at all, over a smaller agency', () => {
     expect(h.requests()).toHaveLength(0);
   });
 });
-
-/** The test runner's environment without the user's own agency settings. */
-function cleanEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(process.env)) {
-    if (value !== undefined && !name.startsWith('AGENCY_') && name !== 'NO_COLOR' && name !== 'FORCE_COLOR')
-      env[name] = value;
-  }
-  return env;
-}
