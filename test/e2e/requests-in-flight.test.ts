@@ -22,8 +22,12 @@ const ids = (stdout: string) =>
     .filter(Boolean)
     .map((line) => line.split('\t')[0]);
 
+/**
+ * The runs are in-process (test/helpers/in-process.ts): the depth, the pages and the retries are the
+ * program's, whatever process it runs in; the queue is the sandbox's.
+ */
 async function harness(options: SandboxOptions): Promise<Harness> {
-  return startHarness({ seed: SEED, latencyMs: 15, ...options });
+  return startHarness({ seed: SEED, latencyMs: 15, ...options }, { inProcess: true });
 }
 
 describe.each([
@@ -96,7 +100,7 @@ describe('after a 429, one request at a time for the rest of the run', () => {
     const log = timeline();
     const h = await harness({ queueLimit: 6, onRequest: log.onRequest });
     try {
-      const run = h.spawn(['companies', 'list']);
+      const run = h.run(['companies', 'list']);
       while (h.requests().length === 0) await new Promise((r) => setTimeout(r, 2));
       h.sandbox.addFault({
         kind: 'status',
@@ -104,7 +108,7 @@ describe('after a 429, one request at a time for the rest of the run', () => {
         method: 'GET',
         path: '/v2/agency/companies',
       });
-      const r = await run.result;
+      const r = await run;
       expect(r.code, r.stderr).toBe(0);
       expect(ids(r.stdout)).toEqual(allIds(h));
       const answered429 = log.entries.find((e) => e.status === 429);
@@ -169,11 +173,11 @@ describe('--limit and failures', () => {
   it('an error on a later page ends the listing: exit 1, nothing printed, no page beyond the ones in flight', async () => {
     const slow = await harness({ queueLimit: 2, latencyMs: 200 });
     try {
-      const run = slow.spawn(['companies', 'list']);
+      const run = slow.run(['companies', 'list']);
       while (slow.requests().length === 0) await new Promise((r) => setTimeout(r, 5));
       // Page 1 is being processed: the next page to arrive fails, the others are answered.
       slow.sandbox.addFault({ kind: 'status', status: 500, method: 'GET', path: '/v2/agency/companies' });
-      const r = await run.result;
+      const r = await run;
       expect(r.code).toBe(1);
       expect(r.stdout).toBe('');
       const failed = listed(slow).find((q) => q.status === 500);
@@ -190,7 +194,11 @@ describe('--limit and failures', () => {
 
 describe('health against the real queue (depth 3, a queue of 2)', () => {
   it("every account within the depth: the HQ's pages and listing, each client's three reads; no 429", async () => {
-    const h = await startHarness({ seed: { companies: 120 }, latencyMs: 15, rttMs: 10, queueLimit: 2 });
+    // Three pages of 50 (pages 2 and 3 can wait together in the HQ's account); in-process, as above.
+    const h = await startHarness(
+      { seed: { companies: 101 }, latencyMs: 15, rttMs: 10, queueLimit: 2 },
+      { inProcess: true },
+    );
     try {
       const r = await h.run(['health', '--json']);
       expect(r.code, r.stderr).toBe(7);
@@ -214,8 +222,9 @@ describe('a wide fan-out under latency', () => {
     const warnings: string[] = [];
     const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
     process.on('warning', onWarning);
-    // The sandbox runs in this process: its warnings come here; the tool's are on its stderr.
-    const h = await startHarness({ seed: { companies: 60 }, latencyMs: 20, rttMs: 10 });
+    // The sandbox runs in this process: its warnings come here; the tool's are on its stderr (spawned).
+    // 40 companies: more than the 32 lanes, so that every lane has a company in flight at once.
+    const h = await startHarness({ seed: { companies: 40 }, latencyMs: 20, rttMs: 10 });
     try {
       const r = await h.run(['inventory', '--concurrency', '32'], { env: { AGENCY_MAX_IN_FLIGHT: '7' } });
       expect(r.code, r.stderr).toBe(0);
