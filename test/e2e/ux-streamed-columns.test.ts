@@ -14,6 +14,11 @@ import { TMUX_MISSING } from '../helpers/tmux.js';
 const WIDTHS = [80, 100, 200] as const;
 /** More than 20 companies: the terminal table is printed a row at a time (inventory --help). */
 const STREAMED = 21;
+/**
+ * The longest name among the default 120 companies (35 characters, company 1063): the whole-agency
+ * checks below need their longest name, not 120 rows; a streamed table is laid out from the names alone.
+ */
+const LONGEST_NAME = 'Maple Leaf Coffee Roasters Partners';
 let h: Harness;
 let terminals: AgencyTerminals;
 
@@ -24,9 +29,22 @@ interface Report {
 }
 
 beforeAll(async () => {
-  h = await startHarness({}, { inProcess: true });
+  // STREAMED companies plus one of the longest name: the whole agency is streamed (more than 20) and laid
+  // out as wide as the default 120 (from the names alone), at 5 requests a company, not 120 x 5.
+  h = await startHarness({ seed: { companies: STREAMED } }, { inProcess: true });
+  const created = await h.run(['companies', 'create', '--name', LONGEST_NAME]);
+  expect(created.code, created.stderr).toBe(0);
   terminals = await startAgencyTerminals(h.configDir, WIDTHS);
 });
+
+/** The first STREAMED companies' reports (--json), read once for both widths: nothing changes them between. */
+let reportsRead: Promise<Report[]> | undefined;
+function streamedReports(): Promise<Report[]> {
+  reportsRead ??= h
+    .run(['inventory', '--limit', String(STREAMED), '--json'])
+    .then((json) => JSON.parse(json.stdout) as Report[]);
+  return reportsRead;
+}
 afterAll(async () => {
   await terminals?.close();
   await h?.close();
@@ -43,8 +61,7 @@ describe.skipIf(Boolean(TMUX_MISSING))(
     it.each([80, 100])(
       'inventory at %i columns: the same columns streamed or not, given the same names (finding 4)',
       async (width) => {
-        const json = await h.run(['inventory', '--limit', String(STREAMED), '--json']);
-        const reports = JSON.parse(json.stdout) as Report[];
+        const reports = await streamedReports();
         const longest = reports.reduce((a, b) => (b.name.length > a.name.length ? b : a));
         // Four of the same companies, the longest name among them, each with one kind of problem at most
         // (a column empty in every row would be hidden first: the three others have one).
@@ -67,6 +84,7 @@ describe.skipIf(Boolean(TMUX_MISSING))(
     it('inventory of the whole agency at 80 columns keeps ACTIVE and KEYS beside the longest name', async () => {
       const longest = Math.max(...h.sandbox.store.companies(MAIN_AGENCY_ID).map((c) => c.name.length));
       expect(longest).toBeGreaterThan(30);
+      expect(h.sandbox.store.companies(MAIN_AGENCY_ID).length).toBeGreaterThan(20);
       const { output, exit } = await terminals.at(80).run('agency inventory');
       expect(exit).toBe(0);
       expect(headers(output)).toEqual(['ID', 'NAME', 'ACTIVE', 'KEYS', 'PROBLEMS']);
