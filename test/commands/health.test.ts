@@ -9,8 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
-import { type Harness, jsonError } from '../helpers/cli.js';
-import { direct, directAllPages, expectUsageError, lines, sent, startCoreHarness } from '../helpers/core.js';
+import { campaignsOf } from '../../src/sandbox/resources/campaigns.js';
+import { deliverabilityOf } from '../../src/sandbox/seed/deliverability.js';
+import { type Harness, jsonError, type RunResult } from '../helpers/cli.js';
+import { directAllPages, expectUsageError, lines, sent, startCoreHarness } from '../helpers/core.js';
 import { testDir } from '../helpers/temp-dir.js';
 import { plain, runOnTerminal } from '../helpers/terminal-run.js';
 
@@ -76,23 +78,26 @@ describe('health', () => {
   let h: Harness;
   let survey: Survey[];
   beforeAll(async () => {
-    h = await startCoreHarness({ seed: { companies: 60 } }, IN_PROCESS);
-    // What the sandbox holds, read straight from it: the truth each check is compared with.
-    const listing = (await directAllPages(h.sandbox, '/v2/agency/deliverability?per_page=50')) as Listed[];
-    survey = [];
-    for (const c of h.sandbox.store.companies(MAIN_AGENCY_ID, { active: true })) {
-      const list = async (path: string) => {
-        const a = await direct(h.sandbox, path, { company: c.id });
-        return a.status === 204 ? [] : a.body;
+    // 58 companies: the fewest with two pages of active ones (51), for the run without targets below.
+    h = await startCoreHarness({ seed: { companies: 58 } }, IN_PROCESS);
+    // What the sandbox holds, read straight from its store (what its routes answer with): the truth
+    // each check is compared with. The listing is the service's default window, the last 30 days.
+    const store = h.sandbox.store;
+    survey = store.companies(MAIN_AGENCY_ID, { active: true }).map((c) => {
+      const client = {
+        level: 'client' as const,
+        account: `company:${c.id}`,
+        agency: store.mainAgency,
+        company: c,
       };
-      survey.push({
+      return {
         id: c.id,
-        mailboxes: await list('/v2/mailboxes'),
-        campaigns: await list('/v1/campaign_list'),
-        webhooks: ((await list('/v1/webhooks')).webhooks ?? []).length,
-        listed: listing.find((item) => item.id === c.id),
-      });
-    }
+        mailboxes: store.mailboxes(client) as Entry[],
+        campaigns: campaignsOf(client),
+        webhooks: store.webhooks(client).webhooks.length,
+        listed: deliverabilityOf(c.id, c.name, 30) as Listed | undefined,
+      };
+    });
   });
   afterAll(() => h.close());
   beforeEach(() => h.sandbox.reset());
@@ -148,7 +153,7 @@ describe('health', () => {
     ['no_webhook', 'info', (s) => s.webhooks === 0, /^no webhook subscription$/],
   ];
 
-  it('a fresh sandbox has every kind of problem: exit 7, piped rows by client (as checked), worst first', async () => {
+  it('a fresh sandbox has every kind of problem: exit 7, piped rows by client (as checked)', async () => {
     const r = await h.run(['health']);
     expect(r.code).toBe(7);
     expect(r.stderr).toMatch(/^\d+ critical, \d+ warnings?, \d+ info across \d+ clients\.$/m);
@@ -166,23 +171,25 @@ describe('health', () => {
     const keys = rows.map((row) => [order.indexOf(Number(row[0])), SEVERITIES.indexOf(row[2] ?? '')]);
     const sorted = [...keys].sort((a, b) => (a[0] ?? 0) - (b[0] ?? 0) || (a[1] ?? 0) - (b[1] ?? 0));
     expect(keys).toEqual(sorted);
-    // --json (printed at the end) keeps the whole report by severity, then client.
-    const json = JSON.parse((await h.run(['health', '--json'])).stdout) as { problems: Problem[] };
-    const bySeverity = json.problems.map((p) => [
-      SEVERITIES.indexOf(p.severity),
-      order.indexOf(p.company_id),
-    ]);
-    expect(bySeverity).toEqual(
-      [...bySeverity].sort((a, b) => (a[0] ?? 0) - (b[0] ?? 0) || (a[1] ?? 0) - (b[1] ?? 0)),
-    );
   });
+
+  /**
+   * `health --company <id> --json --fail-on info`, run once per client: the cases below ask it of the
+   * same few clients, and nothing these tests do changes what a client holds.
+   */
+  const checked = new Map<number, Promise<RunResult>>();
+  const checkOne = (id: number) => {
+    const run = checked.get(id) ?? h.run(['health', '--company', String(id), '--json', '--fail-on', 'info']);
+    checked.set(id, run);
+    return run;
+  };
 
   it.each(CASES)(
     '%s (%s): the sandbox produces it, health reports it',
     async (check, severity, has, detail) => {
       const client = survey.find(has);
       if (!client) throw new Error(`the seed has no client for ${check}/${severity}`);
-      const r = await h.run(['health', '--company', String(client.id), '--json', '--fail-on', 'info']);
+      const r = await checkOne(client.id);
       const report = JSON.parse(r.stdout) as {
         period: unknown;
         companies_checked: number;
@@ -202,7 +209,7 @@ describe('health', () => {
       expect(r.stderr).not.toContain('"error"');
       const healthy = survey.find((s) => !has(s));
       if (healthy) {
-        const other = await h.run(['health', '--company', String(healthy.id), '--json', '--fail-on', 'info']);
+        const other = await checkOne(healthy.id);
         const problems = (JSON.parse(other.stdout) as { problems: Problem[] }).problems;
         expect(problems.filter((p) => p.check === check && p.severity === severity)).toEqual([]);
       }
@@ -373,16 +380,7 @@ describe('health', () => {
     expect(lines(both.stdout).every((line) => line.startsWith(`${failing.id}\t`))).toBe(true);
     expect(both.stderr).toMatch(/\d+ problems? at or above critical \(--fail-on critical\)\.\n/);
     expect(both.stderr).toContain(`error: A client named is inactive and could not be checked`);
-    // Without targets, inactive clients are not even read.
-    h.sandbox.reset();
-    await h.run(['health', '--json']);
-    const read = new Set(
-      sent(h.sandbox)
-        .map((q) => Number(q.headers['x-company-id']))
-        .filter(Boolean),
-    );
-    expect(read.has(inactive.id)).toBe(false);
-    expect(read.size).toBe(survey.length);
+    // Without targets, inactive clients are not even read: the run without targets below shows it.
   });
 
   it('--inactive is refused (exit 2, nothing sent): an inactive client cannot be read, so there is nothing to check', async () => {
@@ -395,7 +393,7 @@ describe('health', () => {
     expect((await h.run(['deliverability', '--help'])).stdout).toMatch(/^ +--inactive /m);
   });
 
-  it("without targets: the company list's first page alone (active only), then each page's clients are read while the next pages come in", async () => {
+  it("without targets: the company list's first page alone (active only, inactive clients never read), then each page's clients are read while the next pages come in; --json worst first", async () => {
     const active = h.sandbox.store.companies(MAIN_AGENCY_ID, { active: true });
     expect(active.length).toBeGreaterThan(50); // two pages of the company list
     // The list's first two requests are held 600 ms each: page 1, then one asked ahead.
@@ -427,7 +425,24 @@ describe('health', () => {
     );
     expect(clientsMeanwhile.size).toBeGreaterThanOrEqual(8); // every lane at work
     expect(requests.filter((q) => q.path === '/rest/v2/agency/deliverability').length).toBeGreaterThan(0);
-    expect(JSON.parse(r.stdout).companies_checked).toBe(active.length);
+    const report = JSON.parse(r.stdout) as { companies_checked: number; problems: Problem[] };
+    expect(report.companies_checked).toBe(active.length);
+    // Inactive clients are not even read; every active one is.
+    const read = new Set(requests.map((q) => Number(q.headers['x-company-id'])).filter(Boolean));
+    const inactive = h.sandbox.store.companies(MAIN_AGENCY_ID, { active: false });
+    expect(inactive.length).toBeGreaterThan(0);
+    for (const c of inactive) expect(read.has(c.id)).toBe(false);
+    expect(read.size).toBe(survey.length);
+    // --json (printed at the end) keeps the whole report by severity, then client.
+    const order = survey.map((s) => s.id);
+    const bySeverity = report.problems.map((p) => [
+      SEVERITIES.indexOf(p.severity),
+      order.indexOf(p.company_id),
+    ]);
+    expect(new Set(bySeverity.map(([severity]) => severity)).size).toBe(SEVERITIES.length);
+    expect(bySeverity).toEqual(
+      [...bySeverity].sort((a, b) => (a[0] ?? 0) - (b[0] ?? 0) || (a[1] ?? 0) - (b[1] ?? 0)),
+    );
   });
 
   it('a targeted run reads only its target: one listing page and its three lists, no company list', async () => {
@@ -529,7 +544,8 @@ describe('health of an agency without clients', () => {
 describe('health --limit on a larger agency', () => {
   let big: Harness;
   beforeAll(async () => {
-    big = await startCoreHarness({}, IN_PROCESS);
+    // 65 companies: the fewest whose deliverability listing (51 clients) has a second page to leave unread.
+    big = await startCoreHarness({ seed: { companies: 65 } }, IN_PROCESS);
   });
   afterAll(() => big.close());
 
