@@ -19,7 +19,9 @@ let terminals: AgencyTerminals;
 let tmp: string;
 
 beforeAll(async () => {
-  h = await startHarness({}, { inProcess: true });
+  // 35 companies, not 120: more than the 30 names the refusals below repeat, and more than 20 that Tom
+  // cannot read (23: the summary's id line is capped at 20, then "and N more").
+  h = await startHarness({ seed: { companies: 35 } }, { inProcess: true });
   terminals = await startAgencyTerminals(h.configDir, [100], 40);
   tmp = terminals.tmp;
 });
