@@ -3,15 +3,13 @@
  * exit codes, terminal-safe server text (piped and on a terminal), colour only on a terminal, and
  * --debug traces without the key.
  */
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
 import type { CompanyRecord } from '../../src/sandbox/store.js';
-import { BIN, CANARY_KEY, type Harness, jsonError, ROOT } from '../helpers/cli.js';
+import { CANARY_KEY, type Harness, jsonError, ROOT } from '../helpers/cli.js';
 import {
   activeCompany,
   direct,
@@ -23,12 +21,12 @@ import {
   startCoreHarness,
   teammate,
 } from '../helpers/core.js';
+import { runOnTerminal } from '../helpers/terminal-run.js';
 
 /** The program runs in this process (test/helpers/in-process.ts); spawn() still starts the binary. */
 const IN_PROCESS = { inProcess: true };
 
 let h: Harness;
-let tmp: string;
 /** A company whose name carries escape sequences, a bell, a tab and a newline (the service allows them). */
 let evil: CompanyRecord;
 const EVIL_NAME = `\u001b[31mEvil\u001b[0m Corp\u0007 \u001b]0;owned\u0007Tab\there\nNext ${process.pid}`;
@@ -38,8 +36,9 @@ const EVIL_LABEL = '\u001b[2Jwiped\u009b31mlabel';
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 
 beforeAll(async () => {
-  h = await startCoreHarness({}, IN_PROCESS);
-  tmp = mkdtempSync(join(tmpdir(), 'agency-output-'));
+  // 14 companies (an inactive one, the teammate's, the foreign agency's): what this file checks is the
+  // output of a list, not its length.
+  h = await startCoreHarness({ seed: { companies: 14 } }, IN_PROCESS);
   const created = await direct(h.sandbox, '/v2/agency/companies', {
     body: { companies: [{ name: EVIL_NAME }] },
   });
@@ -50,10 +49,7 @@ beforeAll(async () => {
   });
   expect(key.status).toBe(201);
 });
-afterAll(async () => {
-  await h.close();
-  rmSync(tmp, { recursive: true, force: true });
-});
+afterAll(() => h.close());
 beforeEach(() => h.sandbox.reset());
 
 describe('--json errors', () => {
@@ -188,43 +184,42 @@ describe('server text is made terminal-safe', () => {
     expect(item.name).toBe(EVIL_NAME);
   });
 
-  describe.runIf(hasScript())('on a terminal', () => {
+  describe('on a terminal', () => {
     it('the table has a header and no control characters', async () => {
-      const errFile = join(tmp, 'table.err');
-      const out = await onTerminal(['companies', 'list'], errFile);
-      expect(out.code, readFileSync(errFile, 'utf8')).toBe(0);
-      expect(out.text).not.toMatch(CONTROL);
-      expect(out.text).toMatch(/^ID\s+NAME\s+OWNER\s+ACTIVE/m);
-      expect(out.text).toMatch(new RegExp(`^${evil.id}\\s+Evil.*Corp`, 'm'));
+      const out = await onTerminal(['companies', 'list']);
+      expect(out.code, out.stderr).toBe(0);
+      expect(out.stdout).not.toMatch(CONTROL);
+      expect(out.stdout).toMatch(/^ID\s+NAME\s+OWNER\s+ACTIVE/m);
+      expect(out.stdout).toMatch(new RegExp(`^${evil.id}\\s+Evil.*Corp`, 'm'));
     });
 
     it('an error detail that carries escape sequences is printed without them', async () => {
       const body = JSON.stringify({ companies: [{ name: EVIL_NAME }] });
       const out = await onTerminal(['api', '/v2/agency/companies', '--data', body]);
+      const text = out.stdout + out.stderr;
       expect(out.code).toBe(1);
-      expect(out.text).toContain('already exists');
-      expect(out.text).not.toMatch(CONTROL);
-      expect(out.text).not.toContain(CANARY_KEY);
+      expect(text).toContain('already exists');
+      expect(text).not.toMatch(CONTROL);
+      expect(text).not.toContain(CANARY_KEY);
       expect(h.sandbox.store.companies(MAIN_AGENCY_ID).filter((c) => c.name === EVIL_NAME)).toHaveLength(1);
     });
   });
 });
 
 describe('colour', () => {
-  it.runIf(hasScript())('goes to a terminal unless --no-color or NO_COLOR says otherwise', async () => {
+  it('goes to a terminal unless --no-color or NO_COLOR says otherwise', async () => {
     const args = ['companies', 'list', '--limit', '3'];
-    const errFile = join(tmp, 'colour.err');
-    const coloured = await onTerminal(args, errFile, {});
+    const coloured = await onTerminal(args, {});
     expect(coloured.code).toBe(0);
-    expect(coloured.text).toContain('\u001b[');
+    expect(coloured.stdout).toContain('\u001b[');
     for (const [extra, env] of [
       [['--no-color'], {}],
       [[], { NO_COLOR: '1' }],
     ] as const) {
-      const plain = await onTerminal([...args, ...extra], errFile, env);
+      const plain = await onTerminal([...args, ...extra], env);
       expect(plain.code).toBe(0);
-      expect(plain.text).toMatch(/^ID\s+NAME/m);
-      expect(plain.text).not.toContain('\u001b');
+      expect(plain.stdout).toMatch(/^ID\s+NAME/m);
+      expect(plain.stdout).not.toContain('\u001b');
     }
   });
 
@@ -288,16 +283,6 @@ describe('--debug', () => {
 
 // ---- helpers ----
 
-function childEnv(extra: Record<string, string> = {}): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(process.env)) {
-    if (value !== undefined && !name.startsWith('AGENCY_') && name !== 'NO_COLOR' && name !== 'FORCE_COLOR') {
-      env[name] = value;
-    }
-  }
-  return { ...env, AGENCY_CONFIG_DIR: h.configDir, ...extra };
-}
-
 async function until(condition: () => boolean): Promise<void> {
   for (let i = 0; i < 400 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 25));
   expect(condition()).toBe(true);
@@ -315,47 +300,11 @@ function closedPort(): Promise<number> {
   });
 }
 
-function hasScript(): boolean {
-  return process.platform === 'linux' && spawnSync('script', ['--version']).status === 0;
-}
-
-const shellQuote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
-
 /**
- * Runs agency with stdout on a pseudo-terminal (util-linux `script`), 200 columns wide and by default
- * without colour, so any escape sequence in the output came from the server. stderr goes to the
- * terminal as well, unless `errFile` is given.
+ * Runs agency in this process with stdout and stderr as a terminal 200 columns wide (the binary's own
+ * terminal is test/e2e/tty.test.ts's), by default without colour, so any escape sequence in the output
+ * came from the server.
  */
-async function onTerminal(
-  args: string[],
-  errFile?: string,
-  env: Record<string, string> = { NO_COLOR: '1' },
-): Promise<{ code: number | null; text: string }> {
-  const command = [
-    'stty cols 200 rows 50 2>/dev/null;',
-    'exec',
-    shellQuote(process.execPath),
-    shellQuote(BIN),
-    ...args.map(shellQuote),
-    ...(errFile ? [`2>${shellQuote(errFile)}`] : []),
-  ].join(' ');
-  // Asynchronous: the sandbox answering the command runs in this very process.
-  const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], {
-    env: childEnv(env),
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  child.stdin.end();
-  let text = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    text += chunk;
-  });
-  const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (status) => {
-      clearTimeout(killer);
-      resolve(status);
-    });
-  });
-  return { code, text: text.replace(/\r\n/g, '\n') };
+function onTerminal(args: string[], env: Record<string, string> = { NO_COLOR: '1' }) {
+  return runOnTerminal(h, args, { columns: 200, env });
 }
