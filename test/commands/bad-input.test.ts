@@ -523,6 +523,12 @@ const rows: Record<string, Row> = {
   },
 };
 
+/**
+ * Each row's own sandbox: 14 companies hold every company the rows name (active, inactive, the
+ * teammate's and not, the foreign agency's), and a name is looked up in one page of the list, not three.
+ */
+const SMALL_AGENCY = { seed: { companies: 14 } };
+
 function worldOf(h: Harness, tmp: string): World {
   const store = h.sandbox.store;
   const [owner, tom] = store.users(MAIN_AGENCY_ID);
@@ -566,7 +572,7 @@ describe.concurrent('bad input', () => {
   });
 
   it.each(Object.entries(rows))('%s', async (_name, row) => {
-    const h = await startHarness({}, { inProcess: true });
+    const h = await startHarness(SMALL_AGENCY, { inProcess: true });
     const tmp = join(h.configDir, '..', 'files');
     mkdirSync(tmp);
     try {
@@ -614,7 +620,7 @@ describe.concurrent('bad input', () => {
     ['companies', 'create', '--name', ''],
     ['-p', 'nosuch', 'me'],
   ])('with --json the error is also one JSON object with a null status: %s %s %s', async (...args) => {
-    const h = await startHarness({}, { inProcess: true });
+    const h = await startHarness(SMALL_AGENCY, { inProcess: true });
     try {
       const r = await h.run(['--json', ...args]);
       expect(r.code).toBe(2);
