@@ -5,7 +5,7 @@
  * (fish's `complete -C`; zsh through a real TAB in tmux). Profile names come from a real config dir,
  * through an `agency` found on PATH.
  */
-import { spawnSync } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -85,27 +85,73 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-/** What bash offers for the last word, as `complete -F _agency` would. */
-function bash(...words: string[]): string[] {
-  const r = spawnSync(
+/**
+ * One bash for every completion the tests ask for, as an interactive shell runs `_agency` on each TAB
+ * (what one completion left behind would show in the next), not a bash a question. A question is the
+ * number of words after `agency`, then the words, a line each; the answer is COMPREPLY, a line each,
+ * then what _agency wrote on stderr between \x1f and \x1e.
+ */
+const BASH_LOOP = `source "$1"
+while IFS= read -r count; do
+  COMP_WORDS=(agency)
+  for ((i = 0; i < count; i++)); do IFS= read -r word; COMP_WORDS+=("$word"); done
+  COMP_CWORD=$count
+  COMPREPLY=()
+  _agency </dev/null 2>"$2"
+  printf '%s\\n' "\${COMPREPLY[@]}"
+  printf '\\037%s\\036\\n' "$(cat "$2")"
+done`;
+let bashShell: ChildProcessWithoutNullStreams | undefined;
+let bashExit: Promise<number | null> | undefined;
+let bashOutput = '';
+/** What bash itself wrote on stderr (sourcing the script, or a broken loop), outside _agency. */
+let bashStderr = '';
+const bashAnswers: ((answer: string | Error) => void)[] = [];
+
+function startBash(): ChildProcessWithoutNullStreams {
+  const shell = spawn(
     'bash',
-    [
-      '--norc',
-      '--noprofile',
-      '-c',
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: a bash script, not a template
-      'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _agency; printf "%s\\n" "${COMPREPLY[@]}"',
-      'bash',
-      scripts.bash as string,
-      'agency',
-      ...words,
-    ],
-    { encoding: 'utf8', env: env(), cwd: workDir },
+    ['--norc', '--noprofile', '-c', BASH_LOOP, 'bash', scripts.bash as string, join(tmp, 'stderr.txt')],
+    { env: env(), cwd: workDir },
   );
-  expect(r.stderr).toBe('');
-  expect(r.status).toBe(0);
-  return r.stdout.split('\n').filter(Boolean).sort();
+  shell.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    bashOutput += chunk;
+    for (let end = bashOutput.indexOf('\u001e\n'); end >= 0; end = bashOutput.indexOf('\u001e\n')) {
+      bashAnswers.shift()?.(bashOutput.slice(0, end));
+      bashOutput = bashOutput.slice(end + 2);
+    }
+  });
+  shell.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    bashStderr += chunk;
+  });
+  bashExit = new Promise((resolve) =>
+    shell.on('close', (code) => {
+      for (const answer of bashAnswers.splice(0)) answer(new Error(`bash exited (${code}): ${bashStderr}`));
+      resolve(code);
+    }),
+  );
+  return shell;
 }
+
+/** What bash offers for the last word, as `complete -F _agency` would. */
+async function bash(...words: string[]): Promise<string[]> {
+  bashShell ??= startBash();
+  const answer = new Promise<string | Error>((resolve) => bashAnswers.push(resolve));
+  bashShell.stdin.write(`${words.length}\n${words.map((word) => `${word}\n`).join('')}`);
+  const text = await answer;
+  if (text instanceof Error) throw text;
+  const [offered = '', stderr] = text.split('\u001f');
+  expect(stderr).toBe('');
+  expect(bashStderr).toBe('');
+  return offered.split('\n').filter(Boolean).sort();
+}
+
+afterAll(async () => {
+  bashShell?.stdin.end();
+  // Every completion ran in it: the shell is still there, and leaves cleanly.
+  if (bashShell) expect(await bashExit).toBe(0);
+  expect(bashStderr).toBe('');
+});
 
 describe('bash', () => {
   it('is valid bash that registers _agency for agency', () => {
@@ -120,10 +166,10 @@ describe('bash', () => {
     expect(r.stdout.trim()).toBe('complete -F _agency agency');
   });
 
-  it('completes the top-level commands, and only commands until a dash is typed', () => {
-    expect(bash('')).toEqual(COMMANDS);
-    expect(bash('co')).toEqual(['companies', 'completion']);
-    expect(bash('--')).toEqual(
+  it('completes the top-level commands, and only commands until a dash is typed', async () => {
+    expect(await bash('')).toEqual(COMMANDS);
+    expect(await bash('co')).toEqual(['companies', 'completion']);
+    expect(await bash('--')).toEqual(
       [
         '--base-url',
         '--columns',
@@ -140,14 +186,14 @@ describe('bash', () => {
     );
   });
 
-  it('completes subcommands: companies <TAB>, keys l<TAB>, profiles <TAB>', () => {
-    expect(bash('companies', '')).toEqual(['create', 'email-accounts', 'list', 'users', 'view']);
-    expect(bash('keys', 'l')).toEqual(['list']);
-    expect(bash('profiles', '')).toEqual(['list', 'remove', 'use']);
+  it('completes subcommands: companies <TAB>, keys l<TAB>, profiles <TAB>', async () => {
+    expect(await bash('companies', '')).toEqual(['create', 'email-accounts', 'list', 'users', 'view']);
+    expect(await bash('keys', 'l')).toEqual(['list']);
+    expect(await bash('profiles', '')).toEqual(['list', 'remove', 'use']);
   });
 
-  it("completes a command's own options and the global ones, not another command's", () => {
-    const options = bash('companies', 'list', '--');
+  it("completes a command's own options and the global ones, not another command's", async () => {
+    const options = await bash('companies', 'list', '--');
     for (const option of [
       '--active',
       '--inactive',
@@ -162,105 +208,107 @@ describe('bash', () => {
     }
     expect(options).not.toContain('--reveal');
     expect(options).not.toContain('--version');
-    expect(bash('companies', 'list', '--in')).toEqual(['--inactive']);
-    expect(bash('keys', 'list', '1042', '--r')).toEqual(['--reveal']);
-    expect(bash('companies', 'create', '--dry')).toEqual(['--dry-run']);
+    expect(await bash('companies', 'list', '--in')).toEqual(['--inactive']);
+    expect(await bash('keys', 'list', '1042', '--r')).toEqual(['--reveal']);
+    expect(await bash('companies', 'create', '--dry')).toEqual(['--dry-run']);
   });
 
-  it('completes profile names after -p and --profile, wherever they stand', () => {
-    expect(bash('-p', '')).toEqual(PROFILES);
-    expect(bash('--profile', 'w')).toEqual(['work']);
-    expect(bash('companies', 'list', '-p', 'b')).toEqual(['beta-2']);
-    expect(bash('profiles', 'use', '')).toEqual(PROFILES);
-    expect(bash('profiles', 'remove', 'al')).toEqual(['alpha']);
+  it('completes profile names after -p and --profile, wherever they stand', async () => {
+    expect(await bash('-p', '')).toEqual(PROFILES);
+    expect(await bash('--profile', 'w')).toEqual(['work']);
+    expect(await bash('companies', 'list', '-p', 'b')).toEqual(['beta-2']);
+    expect(await bash('profiles', 'use', '')).toEqual(PROFILES);
+    expect(await bash('profiles', 'remove', 'al')).toEqual(['alpha']);
   });
 
-  it('skips option values when working out the command, and offers nothing for a free value', () => {
-    expect(bash('-p', 'alpha', '--timeout', '5', 'keys', '')).toEqual(['create', 'list']);
-    expect(bash('--json', 'companies', 'list', '--page', '')).toEqual([]);
+  it('skips option values when working out the command, and offers nothing for a free value', async () => {
+    expect(await bash('-p', 'alpha', '--timeout', '5', 'keys', '')).toEqual(['create', 'list']);
+    expect(await bash('--json', 'companies', 'list', '--page', '')).toEqual([]);
     // 'list' as the value of --name is a company name, not the subcommand.
-    expect(bash('companies', 'create', '--name', 'list', '--w')).toEqual(['--with-keys']);
+    expect(await bash('companies', 'create', '--name', 'list', '--w')).toEqual(['--with-keys']);
   });
 
-  it('completes file names for --file, and the shell names for completion', () => {
-    expect(bash('companies', 'create', '--file', '')).toEqual(ANY_FILE);
-    expect(bash('companies', 'create', '--file', 'na')).toEqual(['names.txt']);
-    expect(bash('completion', '')).toEqual(['bash', 'fish', 'zsh']);
+  it('completes file names for --file, and the shell names for completion', async () => {
+    expect(await bash('companies', 'create', '--file', '')).toEqual(ANY_FILE);
+    expect(await bash('companies', 'create', '--file', 'na')).toEqual(['names.txt']);
+    expect(await bash('completion', '')).toEqual(['bash', 'fish', 'zsh']);
   });
 
-  it('completes the documented webhook events after --event', () => {
+  it('completes the documented webhook events after --event', async () => {
     // Subcommands come from the command tree: a new one (webhooks events) completes with no edit here.
-    expect(bash('webhooks', '')).toEqual(
+    expect(await bash('webhooks', '')).toEqual(
       expect.arrayContaining(['list', 'move', 'subscribe', 'unsubscribe']),
     );
-    expect(bash('webhooks', 'move', '--event', 'prospect_bo')).toEqual(['prospect_bounced']);
-    expect(bash('webhooks', 'subscribe', '--event', 'prospect_re')).toEqual(['prospect_replied']);
-    expect(bash('webhooks', 'unsubscribe', '--event', '')).toContain('email_opened');
-    expect(bash('webhooks', 'subscribe', '--event', 'link_clicked', '--u')).toEqual(['--url']);
+    expect(await bash('webhooks', 'move', '--event', 'prospect_bo')).toEqual(['prospect_bounced']);
+    expect(await bash('webhooks', 'subscribe', '--event', 'prospect_re')).toEqual(['prospect_replied']);
+    expect(await bash('webhooks', 'unsubscribe', '--event', '')).toContain('email_opened');
+    expect(await bash('webhooks', 'subscribe', '--event', 'link_clicked', '--u')).toEqual(['--url']);
   });
 
-  it('completes files after every option whose value is a file: plan -f, apply -f, --keys-out', () => {
-    expect(bash('apply', '-f', 'x.yaml', '--keys-out', '')).toEqual(ANY_FILE);
-    expect(bash('apply', '-f', 'x.yaml', '--keys-out', 'no')).toEqual(['notes.md']);
+  it('completes files after every option whose value is a file: plan -f, apply -f, --keys-out', async () => {
+    expect(await bash('apply', '-f', 'x.yaml', '--keys-out', '')).toEqual(ANY_FILE);
+    expect(await bash('apply', '-f', 'x.yaml', '--keys-out', 'no')).toEqual(['notes.md']);
   });
 
-  it('plan -f and apply -f offer directories and YAML or JSON files only', () => {
-    expect(bash('plan', '-f', '')).toEqual(PLAN_FILES);
-    expect(bash('apply', '--file', '')).toEqual(PLAN_FILES);
-    expect(bash('apply', '--file', 'no')).toEqual([]);
-    expect(bash('plan', '-f', 'pl')).toEqual(['plans']);
+  it('plan -f and apply -f offer directories and YAML or JSON files only', async () => {
+    expect(await bash('plan', '-f', '')).toEqual(PLAN_FILES);
+    expect(await bash('apply', '--file', '')).toEqual(PLAN_FILES);
+    expect(await bash('apply', '--file', 'no')).toEqual([]);
+    expect(await bash('plan', '-f', 'pl')).toEqual(['plans']);
     writeFileSync(join(workDir, 'plans', 'q3.yaml'), '');
     writeFileSync(join(workDir, 'plans', 'q3.txt'), '');
     try {
-      expect(bash('plan', '-f', 'plans/')).toEqual(['plans/q3.yaml']);
+      expect(await bash('plan', '-f', 'plans/')).toEqual(['plans/q3.yaml']);
     } finally {
       rmSync(join(workDir, 'plans', 'q3.yaml'));
       rmSync(join(workDir, 'plans', 'q3.txt'));
     }
   });
 
-  it('completes statuses, roles and events from the options themselves', () => {
-    expect(bash('campaigns', '--status', '')).toEqual(
+  it('completes statuses, roles and events from the options themselves', async () => {
+    expect(await bash('campaigns', '--status', '')).toEqual(
       ['completed', 'draft', 'edited', 'paused', 'running', 'stopped'].sort(),
     );
-    expect(bash('campaigns', 'list', '--status', 'r')).toEqual(['running']);
-    expect(bash('companies', 'users', '1042', '--role', 'g')).toEqual(['guest']);
-    expect(bash('guests', '')).toEqual(['invite', 'permissions']);
-    expect(bash('blacklist', '')).toEqual(['add', 'check', 'list', 'remove']);
+    expect(await bash('campaigns', 'list', '--status', 'r')).toEqual(['running']);
+    expect(await bash('companies', 'users', '1042', '--role', 'g')).toEqual(['guest']);
+    expect(await bash('guests', '')).toEqual(['invite', 'permissions']);
+    expect(await bash('blacklist', '')).toEqual(['add', 'check', 'list', 'remove']);
     // The short form runs `campaigns list`, so its options are offered there too.
-    expect(bash('campaigns', '--')).toContain('--status');
+    expect(await bash('campaigns', '--')).toContain('--status');
   });
 
-  it('after a comma in a comma-separated option, offers the remaining values with the prefix kept (new-user finding 5)', () => {
-    expect(bash('campaigns', '--status', 'running,')).toEqual(
+  it('after a comma in a comma-separated option, offers the remaining values with the prefix kept (new-user finding 5)', async () => {
+    expect(await bash('campaigns', '--status', 'running,')).toEqual(
       ['running,completed', 'running,draft', 'running,edited', 'running,paused', 'running,stopped'].sort(),
     );
-    expect(bash('campaigns', 'list', '--status', 'running,paused,s')).toEqual(['running,paused,stopped']);
+    expect(await bash('campaigns', 'list', '--status', 'running,paused,s')).toEqual([
+      'running,paused,stopped',
+    ]);
     // --role takes one value: no comma list there.
-    expect(bash('companies', 'users', '1042', '--role', 'guest,')).toEqual([]);
+    expect(await bash('companies', 'users', '1042', '--role', 'guest,')).toEqual([]);
   });
 
-  it("--columns offers the command's own column names (asked of the command, nothing sent) and all", () => {
-    expect(bash('companies', 'list', '--columns', '')).toEqual(
+  it("--columns offers the command's own column names (asked of the command, nothing sent) and all", async () => {
+    expect(await bash('companies', 'list', '--columns', '')).toEqual(
       ['active', 'all', 'email_slots', 'id', 'linkedin_slots', 'name', 'owner', 'running_campaigns'].sort(),
     );
-    expect(bash('mailboxes', '--columns', 'id,e')).toEqual(['id,email', 'id,error']);
+    expect(await bash('mailboxes', '--columns', 'id,e')).toEqual(['id,email', 'id,error']);
     // A command with a required argument or option is asked with stand-ins for them.
-    expect(bash('keys', 'list', '--columns', '')).toEqual(['all', 'api_key', 'label']);
-    expect(bash('webhooks', 'subscribe', '--columns', 't')).toEqual(['target_url']);
+    expect(await bash('keys', 'list', '--columns', '')).toEqual(['all', 'api_key', 'label']);
+    expect(await bash('webhooks', 'subscribe', '--columns', 't')).toEqual(['target_url']);
     // A command that prints no list offers none.
-    expect(bash('me', '--columns', '')).toEqual([]);
+    expect(await bash('me', '--columns', '')).toEqual([]);
   });
 
   // Generated from the command tree: an option added by any command (with .choices(), suggestValues()
   // or a <path> value) completes without an edit to the completion code.
-  it('every option with choices or a file value completes, in every command', () => {
+  it('every option with choices or a file value completes, in every command', async () => {
     const checked: string[] = [];
-    const walk = (command: CommandLike, path: string[]) => {
+    const walk = async (command: CommandLike, path: string[]) => {
       for (const option of command.options) {
         const flag = option.long ?? option.short;
         if (!flag || option.hidden) continue;
-        const offered = bash(...path, flag, '');
+        const offered = await bash(...path, flag, '');
         if (option.argChoices?.length) {
           expect(offered, `${path.join(' ')} ${flag}`).toEqual([...option.argChoices].sort());
           checked.push(`${path.join(' ')} ${flag}`);
@@ -274,9 +322,9 @@ describe('bash', () => {
           checked.push(`${path.join(' ')} ${flag}${endings.length ? ' (typed)' : ''}`);
         }
       }
-      for (const sub of command.commands) walk(sub, [...path, sub.name()]);
+      for (const sub of command.commands) await walk(sub, [...path, sub.name()]);
     };
-    for (const command of TREE.commands) walk(command, [command.name()]);
+    for (const command of TREE.commands) await walk(command, [command.name()]);
     expect(checked).toEqual(
       expect.arrayContaining([
         'plan --file (typed)',
@@ -308,7 +356,7 @@ describe.skipIf(!HAS_ZSH)(HAS_ZSH ? 'zsh' : 'zsh (skipped: zsh is not installed)
     expect(r.status).toBe(0);
   });
 
-  it('computes the same candidates as bash', () => {
+  it('computes the same candidates as bash', async () => {
     const zsh = (...words: string[]) => {
       // compdef exists only after compinit; a stub is enough to source the file.
       const r = spawnSync(
@@ -329,10 +377,14 @@ describe.skipIf(!HAS_ZSH)(HAS_ZSH ? 'zsh' : 'zsh (skipped: zsh is not installed)
     expect(zsh('companies', '')).toEqual(['create', 'email-accounts', 'list', 'users', 'view']);
     expect(zsh('-p', '')).toEqual(PROFILES);
     // zsh filters by the typed prefix itself; bash's compgen already did.
-    expect(zsh('keys', 'list', '--').filter((w) => w.startsWith('--'))).toEqual(bash('keys', 'list', '--'));
-    expect(zsh('campaigns', '--status', '')).toEqual(bash('campaigns', '--status', ''));
-    expect(zsh('campaigns', '--status', 'running,')).toEqual(bash('campaigns', '--status', 'running,'));
-    expect(zsh('companies', 'list', '--columns', '')).toEqual(bash('companies', 'list', '--columns', ''));
+    expect(zsh('keys', 'list', '--').filter((w) => w.startsWith('--'))).toEqual(
+      await bash('keys', 'list', '--'),
+    );
+    expect(zsh('campaigns', '--status', '')).toEqual(await bash('campaigns', '--status', ''));
+    expect(zsh('campaigns', '--status', 'running,')).toEqual(await bash('campaigns', '--status', 'running,'));
+    expect(zsh('companies', 'list', '--columns', '')).toEqual(
+      await bash('companies', 'list', '--columns', ''),
+    );
     expect(zsh('companies', 'users', '1', '--role', '')).toEqual([
       'admin',
       'authorized_team_member',
