@@ -22,7 +22,11 @@ const ANY_ESCAPE = /\u001b\[/;
 const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]|…/;
 
 let h: Harness;
-/** Answers every request after 400 ms, so that paging through the companies takes a moment. */
+/**
+ * Answers every request after 200 ms, so that paging through the companies takes a moment: while a list
+ * of 120 pages, its progress line ("50 of 120", then "100 of 120") stays 400 ms on the screen, where the
+ * test looks for it at each change the terminal prints (the spinner turns every 120 ms).
+ */
 let slow: Sandbox;
 /** An agency without companies. */
 let empty: Sandbox;
@@ -43,7 +47,7 @@ function terminalEnv(configDir: string): Record<string, string> {
 
 beforeAll(async () => {
   h = await startHarness({}, { inProcess: true });
-  slow = await startSandbox({ hqKey: CANARY_KEY, latencyMs: 400 });
+  slow = await startSandbox({ hqKey: CANARY_KEY, latencyMs: 200 });
   empty = await startSandbox({ hqKey: CANARY_KEY, seed: { companies: 0 } });
   tmp = mkdtempSync(join(tmpdir(), 'agency-tty-'));
   const created = await direct(h.sandbox, '/v2/agency/companies', {
