@@ -51,7 +51,7 @@ function expectSameWordsRewrapped(screen: string, piped: string, width: number):
 describe.skipIf(Boolean(TMUX_MISSING))(
   TMUX_MISSING ? `help (skipped: ${TMUX_MISSING})` : 'help in a terminal',
   () => {
-    const screens: [string, string[]][] = [
+    const helpScreens: [string, string[]][] = [
       ['agency', []],
       ['agency --help', ['--help']],
       ['agency companies create --help', ['companies', 'create', '--help']],
@@ -59,17 +59,16 @@ describe.skipIf(Boolean(TMUX_MISSING))(
     ];
 
     it.each([60, 100])('at %i columns no word is broken by the edge of the screen', async (width) => {
-      const t = terminals.at(width);
-      for (const [command, args] of screens) {
+      for (const [command, args] of helpScreens) {
         const piped = await h.run(args);
-        const { output, exit } = await t.run(command);
+        const { output, exit } = await terminals.runOnce(width, command);
         expect(exit, command).toBe(0);
         expectSameWordsRewrapped(output, piped.stdout, width);
       }
     });
 
     it('at 100 columns paragraphs use the width (not hard-wrapped at 80)', async () => {
-      const { output } = await terminals.at(100).run('agency companies create --help');
+      const { output } = await terminals.runOnce(100, 'agency companies create --help');
       const paragraph = output.split('\n').find((l) => l.startsWith('Prints the created companies')) ?? '';
       expect(paragraph.length).toBeGreaterThan(85);
       expect(paragraph.length).toBeLessThanOrEqual(100);

@@ -35,18 +35,6 @@ afterAll(async () => {
 
 const companies = () => h.sandbox.store.companies(MAIN_AGENCY_ID);
 
-/**
- * A command line run once in the terminal of a width, its screen shared by the tests that read it (none
- * of the terminal tests changes what these commands show): one process, not one per test.
- */
-const screens = new Map<string, Promise<{ output: string; exit: number }>>();
-function shown(width: number, commandLine: string): Promise<{ output: string; exit: number }> {
-  const key = `${width} ${commandLine}`;
-  const screen = screens.get(key) ?? terminals.at(width).run(commandLine);
-  screens.set(key, screen);
-  return screen;
-}
-
 describe.skipIf(Boolean(TMUX_MISSING))(
   TMUX_MISSING ? `tables (skipped: ${TMUX_MISSING})` : 'tables in a terminal',
   () => {
@@ -78,7 +66,7 @@ describe.skipIf(Boolean(TMUX_MISSING))(
     });
 
     it('at 100 columns: every column of companies list, nothing hidden, nothing cut', async () => {
-      const { output, exit } = await shown(100, 'agency companies list --limit 8');
+      const { output, exit } = await terminals.runOnce(100, 'agency companies list --limit 8');
       expect(exit).toBe(0);
       expect(lines(output)[0]).toMatch(/^ID +NAME +OWNER +ACTIVE +CAMPAIGNS +EMAIL SLOTS +LINKEDIN SLOTS$/);
       expect(output).not.toContain('hidden');
@@ -106,7 +94,7 @@ describe.skipIf(Boolean(TMUX_MISSING))(
       const mailboxes = await direct(h.sandbox, '/v2/mailboxes', { company: company.id });
       expect(mailboxes.body.length).toBeGreaterThan(0);
       for (const width of [60, 100]) {
-        const { output, exit } = await shown(width, `agency mailboxes --company ${company.id}`);
+        const { output, exit } = await terminals.runOnce(width, `agency mailboxes --company ${company.id}`);
         expect(exit).toBe(0);
         const table = readTable(output, ['ID', 'EMAIL']);
         mailboxes.body.forEach((m: { details: { email: string } }, i: number) => {
@@ -118,7 +106,7 @@ describe.skipIf(Boolean(TMUX_MISSING))(
 
     it('--columns all shows the columns a table hides by default, wrapped (headers too) to fit', async () => {
       const company = activeCompany(h.sandbox);
-      const plain = await shown(60, `agency mailboxes --company ${company.id}`);
+      const plain = await terminals.runOnce(60, `agency mailboxes --company ${company.id}`);
       expect(plain.output).toMatch(/columns? hidden \(.*sent today/);
       const { output, exit } = await terminals
         .at(60)
@@ -163,7 +151,7 @@ describe.skipIf(Boolean(TMUX_MISSING))(
     it('counts tell the truth about --limit and --page', async () => {
       const t = terminals.at(100);
       const total = companies().length;
-      const limited = await shown(100, 'agency companies list --limit 8');
+      const limited = await terminals.runOnce(100, 'agency companies list --limit 8');
       expect(lines(limited.output).at(-1)).toBe(`8 of ${total} companies (--limit 8)`);
       // A search stopped at --limit has not read the rest: it cannot say how many match.
       const matching = companies().filter((c) => c.name.toLowerCase().includes('e')).length;

@@ -12,6 +12,12 @@ import { Terminal, TMUX_MISSING } from './tmux.js';
 export interface AgencyTerminals {
   /** The terminal of each width asked for. */
   at(width: number): Terminal;
+  /**
+   * `run` of a command line in the terminal of a width, once: a second call with the same width and line
+   * returns the first run's screen (for tests that read one screen, of a command whose output nothing in
+   * between changes).
+   */
+  runOnce(width: number, commandLine: string): Promise<{ output: string; exit: number }>;
   /** A directory of the run's own (the shells' HOME), for files a test writes. */
   readonly tmp: string;
   close(): Promise<void>;
@@ -46,12 +52,20 @@ export async function startAgencyTerminals(
       );
     }
   }
+  const at = (width: number) => {
+    const terminal = terminals.get(width);
+    if (!terminal) throw new Error(`no terminal of width ${width} (${TMUX_MISSING ?? 'not started'})`);
+    return terminal;
+  };
+  const screens = new Map<string, Promise<{ output: string; exit: number }>>();
   return {
     tmp,
-    at: (width) => {
-      const terminal = terminals.get(width);
-      if (!terminal) throw new Error(`no terminal of width ${width} (${TMUX_MISSING ?? 'not started'})`);
-      return terminal;
+    at,
+    runOnce: (width, commandLine) => {
+      const key = `${width} ${commandLine}`;
+      const screen = screens.get(key) ?? at(width).run(commandLine);
+      screens.set(key, screen);
+      return screen;
     },
     close: async () => {
       // Each shell saves its history into HOME as it exits: the directory goes after them.
