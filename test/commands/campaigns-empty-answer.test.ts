@@ -1,7 +1,8 @@
 /**
  * The v1 campaign list answers "nothing" the way the v1 webhook list does: 204, an empty body, or a
  * 200 {"message": ...} with no list (contract: an empty answer is an empty list; issue 9: every v1 list
- * read treats it the same way). The built binary against a node:http server that answers like that.
+ * read treats it the same way). The program (in this process: what it reads is the point, not the
+ * binary) against a node:http server that answers like that.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -9,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runAgency } from '../helpers/cli.js';
+import { runInProcess as runAgency } from '../helpers/in-process.js';
 
 let server: Server;
 let baseUrl: string;

@@ -1,6 +1,7 @@
 /**
  * What goes on the wire, byte for byte, where the service's documentation shows a literal form:
- * the built binary against a tiny node:http server that records each raw request line.
+ * the program (in this process: the request line is its own, not the binary's) against a tiny node:http
+ * server that records each raw request line.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -8,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runAgency } from '../helpers/cli.js';
+import { runInProcess as runAgency } from '../helpers/in-process.js';
 
 let server: Server;
 let baseUrl: string;
