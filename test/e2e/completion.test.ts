@@ -86,11 +86,60 @@ beforeAll(async () => {
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 /**
- * One bash for every completion the tests ask for, as an interactive shell runs `_agency` on each TAB
- * (what one completion left behind would show in the next), not a bash a question. A question is the
- * number of words after `agency`, then the words, a line each; the answer is COMPREPLY, a line each,
- * then what _agency wrote on stderr between \x1f and \x1e.
+ * One shell for every completion the tests ask of it, as an interactive shell completes each TAB (what one
+ * completion left behind would show in the next), not a new shell a question. Its loop reads a question
+ * from stdin, writes its answer, then \x1f, what the completion wrote on stderr, \x1e and a newline.
  */
+class CompletionShell {
+  readonly #shell: ChildProcessWithoutNullStreams;
+  readonly #exit: Promise<number | null>;
+  readonly #answers: ((answer: string | Error) => void)[] = [];
+  #output = '';
+  /** What the shell wrote on stderr outside the answers (sourcing the script, a broken loop). */
+  #stderr = '';
+
+  constructor(command: string, args: string[]) {
+    this.#shell = spawn(command, args, { env: env(), cwd: workDir });
+    this.#shell.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      this.#output += chunk;
+      for (let end = this.#output.indexOf('\u001e\n'); end >= 0; end = this.#output.indexOf('\u001e\n')) {
+        this.#answers.shift()?.(this.#output.slice(0, end));
+        this.#output = this.#output.slice(end + 2);
+      }
+    });
+    this.#shell.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      this.#stderr += chunk;
+    });
+    this.#exit = new Promise((resolve) =>
+      this.#shell.on('close', (code) => {
+        const gone = new Error(`${command} exited (${code}): ${this.#stderr}`);
+        for (const answer of this.#answers.splice(0)) answer(gone);
+        resolve(code);
+      }),
+    );
+  }
+
+  /** The answer to a question (its lines written to stdin); nothing may have been written on stderr. */
+  async ask(question: string): Promise<string> {
+    const answer = new Promise<string | Error>((resolve) => this.#answers.push(resolve));
+    this.#shell.stdin.write(question);
+    const text = await answer;
+    if (text instanceof Error) throw text;
+    const [offered = '', stderr] = text.split('\u001f');
+    expect(stderr).toBe('');
+    expect(this.#stderr).toBe('');
+    return offered;
+  }
+
+  /** Ends the loop: every completion ran in this shell, which is still there and leaves cleanly. */
+  async close(): Promise<void> {
+    this.#shell.stdin.end();
+    expect(await this.#exit).toBe(0);
+    expect(this.#stderr).toBe('');
+  }
+}
+
+/** bash: a question is the number of words after `agency`, then the words, a line each. */
 const BASH_LOOP = `source "$1"
 while IFS= read -r count; do
   COMP_WORDS=(agency)
@@ -101,56 +150,44 @@ while IFS= read -r count; do
   printf '%s\\n' "\${COMPREPLY[@]}"
   printf '\\037%s\\036\\n' "$(cat "$2")"
 done`;
-let bashShell: ChildProcessWithoutNullStreams | undefined;
-let bashExit: Promise<number | null> | undefined;
-let bashOutput = '';
-/** What bash itself wrote on stderr (sourcing the script, or a broken loop), outside _agency. */
-let bashStderr = '';
-const bashAnswers: ((answer: string | Error) => void)[] = [];
-
-function startBash(): ChildProcessWithoutNullStreams {
-  const shell = spawn(
-    'bash',
-    ['--norc', '--noprofile', '-c', BASH_LOOP, 'bash', scripts.bash as string, join(tmp, 'stderr.txt')],
-    { env: env(), cwd: workDir },
-  );
-  shell.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    bashOutput += chunk;
-    for (let end = bashOutput.indexOf('\u001e\n'); end >= 0; end = bashOutput.indexOf('\u001e\n')) {
-      bashAnswers.shift()?.(bashOutput.slice(0, end));
-      bashOutput = bashOutput.slice(end + 2);
-    }
-  });
-  shell.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    bashStderr += chunk;
-  });
-  bashExit = new Promise((resolve) =>
-    shell.on('close', (code) => {
-      for (const answer of bashAnswers.splice(0)) answer(new Error(`bash exited (${code}): ${bashStderr}`));
-      resolve(code);
-    }),
-  );
-  return shell;
-}
+let bashShell: CompletionShell | undefined;
 
 /** What bash offers for the last word, as `complete -F _agency` would. */
 async function bash(...words: string[]): Promise<string[]> {
-  bashShell ??= startBash();
-  const answer = new Promise<string | Error>((resolve) => bashAnswers.push(resolve));
-  bashShell.stdin.write(`${words.length}\n${words.map((word) => `${word}\n`).join('')}`);
-  const text = await answer;
-  if (text instanceof Error) throw text;
-  const [offered = '', stderr] = text.split('\u001f');
-  expect(stderr).toBe('');
-  expect(bashStderr).toBe('');
+  bashShell ??= new CompletionShell('bash', [
+    '--norc',
+    '--noprofile',
+    '-c',
+    BASH_LOOP,
+    'bash',
+    scripts.bash as string,
+    join(tmp, 'bash-stderr.txt'),
+  ]);
+  const offered = await bashShell.ask(`${words.length}\n${words.map((word) => `${word}\n`).join('')}`);
   return offered.split('\n').filter(Boolean).sort();
 }
 
+/** fish: a question is a command line; the answer is what `complete -C` prints for it (value, tab, note). */
+const FISH_LOOP = `source $argv[1]
+while read -l line
+  complete -C "$line" </dev/null 2>$argv[2]
+  printf '\\x1f%s\\x1e\\n' (cat $argv[2] | string collect)
+end`;
+let fishShell: CompletionShell | undefined;
+
+function fishAnswer(commandLine: string): Promise<string> {
+  fishShell ??= new CompletionShell('fish', [
+    '--no-config',
+    '-c',
+    FISH_LOOP,
+    scripts.fish as string,
+    join(tmp, 'fish-stderr.txt'),
+  ]);
+  return fishShell.ask(`${commandLine}\n`);
+}
+
 afterAll(async () => {
-  bashShell?.stdin.end();
-  // Every completion ran in it: the shell is still there, and leaves cleanly.
-  if (bashShell) expect(await bashExit).toBe(0);
-  expect(bashStderr).toBe('');
+  await Promise.all([bashShell?.close(), fishShell?.close()]);
 });
 
 describe('bash', () => {
@@ -444,23 +481,12 @@ describe.skipIf(!HAS_ZSH)(HAS_ZSH ? 'zsh' : 'zsh (skipped: zsh is not installed)
 });
 
 describe.skipIf(!HAS_FISH)(HAS_FISH ? 'fish' : 'fish (skipped: fish is not installed)', () => {
-  const fish = (commandLine: string) => {
-    const r = spawnSync(
-      'fish',
-      ['--no-config', '-c', `source $argv[1]; complete -C '${commandLine}'`, scripts.fish as string],
-      {
-        encoding: 'utf8',
-        env: env(),
-        cwd: workDir,
-      },
-    );
-    expect(r.stderr).toBe('');
-    return r.stdout
+  const fish = async (commandLine: string) =>
+    (await fishAnswer(commandLine))
       .split('\n')
       .filter(Boolean)
       .map((line) => line.split('\t')[0])
       .sort();
-  };
 
   it('is valid fish', () => {
     const r = spawnSync('fish', ['--no-config', '-n', scripts.fish as string], { encoding: 'utf8' });
@@ -468,32 +494,32 @@ describe.skipIf(!HAS_FISH)(HAS_FISH ? 'fish' : 'fish (skipped: fish is not insta
     expect(r.status).toBe(0);
   });
 
-  it('completes commands, subcommands, options and profile names', () => {
-    expect(fish('agency ')).toEqual(COMMANDS);
-    expect(fish('agency companies ')).toEqual(['create', 'email-accounts', 'list', 'users', 'view']);
-    const keyOptions = fish('agency keys list --');
+  it('completes commands, subcommands, options and profile names', async () => {
+    expect(await fish('agency ')).toEqual(COMMANDS);
+    expect(await fish('agency companies ')).toEqual(['create', 'email-accounts', 'list', 'users', 'view']);
+    const keyOptions = await fish('agency keys list --');
     expect(keyOptions).toContain('--reveal');
     expect(keyOptions).toContain('--profile');
     expect(keyOptions).not.toContain('--active');
-    expect(fish('agency -p ')).toEqual(PROFILES);
-    expect(fish('agency profiles use ')).toEqual(PROFILES);
-    expect(fish('agency completion ')).toEqual(['bash', 'fish', 'zsh']);
-    expect(fish('agency webhooks subscribe --event prospect_re')).toEqual(['prospect_replied']);
+    expect(await fish('agency -p ')).toEqual(PROFILES);
+    expect(await fish('agency profiles use ')).toEqual(PROFILES);
+    expect(await fish('agency completion ')).toEqual(['bash', 'fish', 'zsh']);
+    expect(await fish('agency webhooks subscribe --event prospect_re')).toEqual(['prospect_replied']);
   });
 
-  it('completes files, statuses and roles from the options themselves', () => {
-    expect(fish('agency apply -f x.yaml --keys-out n')).toEqual(['names.txt', 'notes.md']);
-    expect(fish('agency companies create --file ')).toEqual(
+  it('completes files, statuses and roles from the options themselves', async () => {
+    expect(await fish('agency apply -f x.yaml --keys-out n')).toEqual(['names.txt', 'notes.md']);
+    expect(await fish('agency companies create --file ')).toEqual(
       ANY_FILE.map((n) => (n === 'plans' ? 'plans/' : n)),
     );
     // plan -f and apply -f: directories and YAML or JSON files only.
-    expect(fish('agency plan -f ')).toEqual(['agency.yaml', 'fleet.yml', 'plans/', 'state.json']);
-    expect(fish('agency apply --file pl')).toEqual(['plans/']);
-    expect(fish('agency apply --file no')).toEqual([]);
-    expect(fish('agency campaigns --status ')).toEqual(
+    expect(await fish('agency plan -f ')).toEqual(['agency.yaml', 'fleet.yml', 'plans/', 'state.json']);
+    expect(await fish('agency apply --file pl')).toEqual(['plans/']);
+    expect(await fish('agency apply --file no')).toEqual([]);
+    expect(await fish('agency campaigns --status ')).toEqual(
       ['completed', 'draft', 'edited', 'paused', 'running', 'stopped'].sort(),
     );
-    expect(fish('agency companies users 1 --role ')).toEqual([
+    expect(await fish('agency companies users 1 --role ')).toEqual([
       'admin',
       'authorized_team_member',
       'guest',
@@ -501,27 +527,18 @@ describe.skipIf(!HAS_FISH)(HAS_FISH ? 'fish' : 'fish (skipped: fish is not insta
     ]);
   });
 
-  it('comma lists and column names; each value with a short note, not the option description (new-user finding 5)', () => {
-    expect(fish('agency campaigns --status running,')).toEqual(
+  it('comma lists and column names; each value with a short note, not the option description (new-user finding 5)', async () => {
+    expect(await fish('agency campaigns --status running,')).toEqual(
       ['running,completed', 'running,draft', 'running,edited', 'running,paused', 'running,stopped'].sort(),
     );
-    expect(fish('agency companies list --columns ')).toEqual(
+    expect(await fish('agency companies list --columns ')).toEqual(
       ['active', 'all', 'email_slots', 'id', 'linkedin_slots', 'name', 'owner', 'running_campaigns'].sort(),
     );
-    expect(fish('agency mailboxes --columns id,e')).toEqual(['id,email', 'id,error']);
-    const noted = (commandLine: string) =>
-      spawnSync(
-        'fish',
-        ['--no-config', '-c', `source $argv[1]; complete -C '${commandLine}'`, scripts.fish as string],
-        {
-          encoding: 'utf8',
-          env: env(),
-          cwd: workDir,
-        },
-      ).stdout;
-    const statuses = noted('agency campaigns --status ');
+    expect(await fish('agency mailboxes --columns id,e')).toEqual(['id,email', 'id,error']);
+    const noted = fishAnswer;
+    const statuses = await noted('agency campaigns --status ');
     expect(statuses).toContain('running\tstatus\n');
     expect(statuses).not.toContain('comma-separated');
-    expect(noted('agency webhooks subscribe --event prospect_re')).toBe('prospect_replied\tevent\n');
+    expect(await noted('agency webhooks subscribe --event prospect_re')).toBe('prospect_replied\tevent\n');
   });
 });
