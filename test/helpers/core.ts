@@ -175,12 +175,16 @@ let uniqueCounter = 0;
 /**
  * For a test file whose tests share one core harness, run in-process, and a temporary directory: both
  * made before the file's tests, the sandbox's request log emptied before each test, both removed after.
+ * `options`: the sandbox's (e.g. a smaller seed for a command that reads every company).
  */
-export function sharedInProcessHarness(): { readonly h: Harness; readonly tmp: string } {
+export function sharedInProcessHarness(options: SandboxOptions = {}): {
+  readonly h: Harness;
+  readonly tmp: string;
+} {
   let harness: Harness | undefined;
   let dir: string | undefined;
   beforeAll(async () => {
-    harness = await startCoreHarness({}, { inProcess: true });
+    harness = await startCoreHarness(options, { inProcess: true });
     dir = mkdtempSync(join(tmpdir(), 'agency-commands-'));
   });
   afterAll(async () => {
