@@ -195,22 +195,13 @@ describe('agency sandbox', () => {
     expect((await second.p.exit).code).toBe(0);
   });
 
-  it('--no-save-profile leaves the config alone', async () => {
-    const dir = freshDir();
-    const { p, info } = await startJson(['--no-save-profile'], dir);
-    expect(info.profile).toBeNull();
-    expect(() => statSync(join(dir, 'config.json'))).toThrow();
-    p.child.kill('SIGTERM');
-    await p.exit;
-  });
-
+  // The refusals below end the command before it serves: in-process runs (exit code and messages are
+  // the command's), not sandbox processes.
   it('a damaged --state file is reported (exit 2) and left byte-for-byte untouched', async () => {
-    const dir = freshDir();
     const state = join(tmp, 'damaged-state.json');
     writeFileSync(state, '{"version": 1, "companies": [');
-    const p = startSandboxProcess(['--port', '0', '--state', state], dir);
-    expect((await p.exit).code).toBe(2);
-    const { stdout, stderr } = p.output();
+    const { code, stdout, stderr } = await refused(['--port', '0', '--state', state]);
+    expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toContain(state);
     expect(stderr).not.toMatch(/internal error/i);
@@ -222,21 +213,26 @@ describe('agency sandbox', () => {
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     try {
       const port = (blocker.address() as { port: number }).port;
-      const p = startSandboxProcess(['--port', String(port)], freshDir());
-      expect((await p.exit).code).toBe(2);
-      expect(p.output().stderr).toContain(String(port));
-      expect(p.output().stderr).not.toMatch(/internal error/i);
+      const r = await refused(['--port', String(port)]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(String(port));
+      expect(r.stderr).not.toMatch(/internal error/i);
     } finally {
       await new Promise((resolve) => blocker.close(resolve));
     }
   });
 
   it.each([['abc'], ['70000'], ['-1']])('--port %s is a usage error', async (port) => {
-    const p = startSandboxProcess([`--port=${port}`], freshDir());
-    expect((await p.exit).code).toBe(2);
-    expect(p.output().stdout).toBe('');
+    const r = await refused([`--port=${port}`]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
   });
 });
+
+/** `agency sandbox ...args` in this process, for a run that must end before serving (exit 2). */
+function refused(args: string[]): Promise<RunResult> {
+  return runInProcess(['sandbox', ...args], { configDir: freshDir() });
+}
 
 async function until(condition: () => boolean): Promise<void> {
   for (let i = 0; i < 400 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 25));
@@ -277,8 +273,11 @@ describe('agency sandbox options', () => {
     await stop(p);
   });
 
-  it('--rtt adds the round trip to every answer; --latency stays the processing time', async () => {
-    const { p, info } = await startJson(['--rtt', '300', '--latency', '20', '--no-save-profile'], freshDir());
+  it('--rtt adds the round trip to every answer; --latency stays the processing time; --no-save-profile leaves the config alone', async () => {
+    const dir = freshDir();
+    const { p, info } = await startJson(['--rtt', '300', '--latency', '20', '--no-save-profile'], dir);
+    expect(info.profile).toBeNull();
+    expect(() => statSync(join(dir, 'config.json'))).toThrow();
     const t0 = performance.now();
     const res = await fetch(`${info.base_url}/v1/me`, { headers: { 'x-api-key': info.hq_key } });
     expect(res.status).toBe(200);
@@ -317,10 +316,10 @@ describe('agency sandbox options', () => {
     ['--rtt', 'x'],
     ['--rtt', '-5'],
   ])('%s %s is a usage error (exit 2, nothing started)', async (flag, value) => {
-    const p = startSandboxProcess(['--port', '0', `${flag}=${value}`], freshDir());
-    expect((await p.exit).code).toBe(2);
-    expect(p.output().stdout).toBe('');
-    expect(p.output().stderr).toContain(flag);
+    const r = await refused(['--port', '0', `${flag}=${value}`]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(flag);
   });
 });
 
