@@ -9,8 +9,9 @@ import { agencyEnv, BIN, jsonError, writeConfig } from '../helpers/cli.js';
 import { activeCompany, inactiveCompany } from '../helpers/core.js';
 import { INITIALIZE, resultJson, sharedMcp, startMcp, texts, toolError } from '../helpers/mcp.js';
 
-// Thirty companies: the point is that each tool answers what its command prints, not the size of a fleet.
-const shared = sharedMcp([], { seed: { companies: 30 } });
+// Twelve companies (one inactive among them): the point is that each tool answers what its command
+// prints, not the size of a fleet.
+const shared = sharedMcp([], { seed: { companies: 12 } });
 const call = shared.call;
 
 const READS = [
