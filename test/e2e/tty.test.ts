@@ -8,7 +8,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { MAIN_AGENCY_ID, type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { BIN, CANARY_KEY, type Harness, startHarness, writeConfig } from '../helpers/cli.js';
 import { activeCompany, direct, inactiveCompany, owner, sent } from '../helpers/core.js';
@@ -34,6 +34,8 @@ let tmp: string;
 let longId: number;
 let term: Terminal;
 let narrow: Terminal;
+/** The login tests' terminal (120 columns), started by the first of them. */
+let loginTerm: Terminal | undefined;
 
 function terminalEnv(configDir: string): Record<string, string> {
   return {
@@ -77,7 +79,14 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   // close() waits for each pane's shell to exit: bash saves its history into HOME (tmp) as it goes.
-  await Promise.all([term?.close(), narrow?.close(), h?.close(), slow?.close(), empty?.close()]);
+  await Promise.all([
+    term?.close(),
+    narrow?.close(),
+    loginTerm?.close(),
+    h?.close(),
+    slow?.close(),
+    empty?.close(),
+  ]);
   rmSync(tmp, { recursive: true, force: true, maxRetries: 5 });
 });
 
@@ -281,140 +290,136 @@ describe.skipIf(Boolean(TMUX_MISSING))(
 describe.skipIf(Boolean(TMUX_MISSING))(
   TMUX_MISSING ? `login (skipped: ${TMUX_MISSING})` : 'login in a terminal',
   () => {
-    /** A config dir whose current profile "test" already has a key, and a terminal whose commands use it. */
+    /**
+     * A config dir of its own whose current profile "test" already has a key, and the login terminal (one
+     * for the four tests, not one each), its shell pointed at that dir and its screen cleared. A test that
+     * fails may leave a prompt waiting there: the next one then starts a terminal of its own.
+     */
     async function loginTerminal(): Promise<{ terminal: Terminal; configDir: string }> {
       const configDir = mkdtempSync(join(tmp, 'login-'));
       writeConfig(configDir, {
         current: 'test',
         profiles: { test: { api_key: CANARY_KEY, base_url: h.sandbox.baseUrl } },
       });
-      const terminal = await Terminal.start({ width: 120, height: 30, env: terminalEnv(configDir) });
+      loginTerm ??= await Terminal.start({ width: 120, height: 30, env: terminalEnv(configDir) });
+      const terminal = loginTerm;
+      onTestFailed(async () => {
+        loginTerm = undefined;
+        await terminal.close();
+      });
+      const pointed = await terminal.run(`export AGENCY_CONFIG_DIR=${configDir}; echo "$AGENCY_CONFIG_DIR"`);
+      expect(pointed.output).toBe(configDir);
+      await terminal.clear();
       return { terminal, configDir };
     }
     const config = (dir: string) => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
 
     it('hides the key, says it is an HQ key of which agency, and makes the profile current when asked', async () => {
       const { terminal, configDir } = await loginTerminal();
-      try {
-        h.sandbox.reset();
-        const tom = h.sandbox.users[1] as Sandbox['users'][number];
-        terminal.type(`agency login -p work --base-url ${h.sandbox.baseUrl}; echo "[exit $?]"`);
-        await terminal.waitFor((s) => s.includes('API key (typing is hidden): '.trim()));
-        terminal.type(tom.hqKey);
-        const asked = await terminal.waitFor((s) => s.includes('[Y/n]'));
-        expect(asked).toContain(`Paste the API key for profile "work" (${h.sandbox.baseUrl}).`);
-        expect(asked).toContain(
-          '✓ Key verified: HQ key of agency "Northwind Outreach".\n  User: Tom Teammate (AGENCY_MEMBER)\n',
-        );
-        expect(asked).toContain('Make "work" the current profile (now "test")? [Y/n]');
-        terminal.type('y');
-        const done = await terminal.waitFor((s) => /\[exit \d+\]/.test(s), { history: true });
-        expect(done).toContain('[exit 0]');
-        expect(done).toContain('✓ Saved the key in profile "work" (current).');
-        // Typed, verified and saved: at no point did the key reach the screen.
-        expect(done).not.toContain(tom.hqKey);
-        expect(done).not.toContain(tom.hqKey.slice(-8));
-        expect(config(configDir)).toEqual({
-          current: 'work',
-          profiles: {
-            test: { api_key: CANARY_KEY, base_url: h.sandbox.baseUrl },
-            work: { api_key: tom.hqKey, base_url: h.sandbox.baseUrl },
-          },
-        });
-        expect(sent(h.sandbox).map((r) => [r.method, r.path, r.headers['x-api-key']])).toEqual([
-          ['GET', '/v1/me', tom.hqKey],
-        ]);
+      h.sandbox.reset();
+      const tom = h.sandbox.users[1] as Sandbox['users'][number];
+      terminal.type(`agency login -p work --base-url ${h.sandbox.baseUrl}; echo "[exit $?]"`);
+      await terminal.waitFor((s) => s.includes('API key (typing is hidden): '.trim()));
+      terminal.type(tom.hqKey);
+      const asked = await terminal.waitFor((s) => s.includes('[Y/n]'));
+      expect(asked).toContain(`Paste the API key for profile "work" (${h.sandbox.baseUrl}).`);
+      expect(asked).toContain(
+        '✓ Key verified: HQ key of agency "Northwind Outreach".\n  User: Tom Teammate (AGENCY_MEMBER)\n',
+      );
+      expect(asked).toContain('Make "work" the current profile (now "test")? [Y/n]');
+      terminal.type('y');
+      const done = await terminal.waitFor((s) => /\[exit \d+\]/.test(s), { history: true });
+      expect(done).toContain('[exit 0]');
+      expect(done).toContain('✓ Saved the key in profile "work" (current).');
+      // Typed, verified and saved: at no point did the key reach the screen.
+      expect(done).not.toContain(tom.hqKey);
+      expect(done).not.toContain(tom.hqKey.slice(-8));
+      expect(config(configDir)).toEqual({
+        current: 'work',
+        profiles: {
+          test: { api_key: CANARY_KEY, base_url: h.sandbox.baseUrl },
+          work: { api_key: tom.hqKey, base_url: h.sandbox.baseUrl },
+        },
+      });
+      expect(sent(h.sandbox).map((r) => [r.method, r.path, r.headers['x-api-key']])).toEqual([
+        ['GET', '/v1/me', tom.hqKey],
+      ]);
 
-        // profiles list: the new current profile is the one in use; keys masked.
-        const { output } = await terminal.run('agency profiles list');
-        expect(output).toMatch(/^work +\* in use +http:\S+ +wpk_…\w{4}$/m);
-        expect(output).toMatch(/^test {2,}http:/m);
-        expect(output).not.toContain(tom.hqKey);
-        expect(output).toContain('2 profiles');
-        const overridden = await terminal.run('AGENCY_PROFILE=test agency profiles list');
-        expect(overridden.output).toMatch(/^test +\* in use/m);
-        expect(overridden.output).toContain(
-          'In use: "test" (from AGENCY_PROFILE); the saved current profile is "work".',
-        );
-      } finally {
-        await terminal.close();
-      }
+      // profiles list: the new current profile is the one in use; keys masked.
+      const { output } = await terminal.run('agency profiles list');
+      expect(output).toMatch(/^work +\* in use +http:\S+ +wpk_…\w{4}$/m);
+      expect(output).toMatch(/^test {2,}http:/m);
+      expect(output).not.toContain(tom.hqKey);
+      expect(output).toContain('2 profiles');
+      const overridden = await terminal.run('AGENCY_PROFILE=test agency profiles list');
+      expect(overridden.output).toMatch(/^test +\* in use/m);
+      expect(overridden.output).toContain(
+        'In use: "test" (from AGENCY_PROFILE); the saved current profile is "work".',
+      );
     });
 
     it('says a client key is a client key of which company, and keeps the current profile on "n"', async () => {
       const { terminal, configDir } = await loginTerminal();
-      try {
-        const company = activeCompany(h.sandbox);
-        const clientKey = h.sandbox.store.keysOf(company.id)[0]?.key as string;
-        expect(clientKey).toBeTruthy();
-        terminal.type(`agency login -p client --base-url ${h.sandbox.baseUrl}; echo "[exit $?]"`);
-        await terminal.waitFor((s) => s.includes('(typing is hidden):'));
-        terminal.type(clientKey);
-        const asked = await terminal.waitFor((s) => s.includes('[Y/n]'));
-        expect(asked).toContain(
-          `✓ Key verified: client key of company "${company.name}" (id ${company.id}).\n  Agency: "Northwind Outreach"\n`,
-        );
-        expect(asked).toMatch(
-          /A client key works for me, mailboxes, webhooks and campaigns; companies,\n +keys, inventory and the other agency commands need/,
-        );
-        terminal.type('n');
-        const done = await terminal.waitFor((s) => /\[exit \d+\]/.test(s), { history: true });
-        expect(done).toContain('[exit 0]');
-        expect(done).toContain('✓ Saved the key in profile "client" (use it with -p client).');
-        expect(done).not.toContain(clientKey);
-        const saved = config(configDir);
-        expect(saved.current).toBe('test');
-        expect(saved.profiles.client).toEqual({ api_key: clientKey, base_url: h.sandbox.baseUrl });
-      } finally {
-        await terminal.close();
-      }
+      const company = activeCompany(h.sandbox);
+      const clientKey = h.sandbox.store.keysOf(company.id)[0]?.key as string;
+      expect(clientKey).toBeTruthy();
+      terminal.type(`agency login -p client --base-url ${h.sandbox.baseUrl}; echo "[exit $?]"`);
+      await terminal.waitFor((s) => s.includes('(typing is hidden):'));
+      terminal.type(clientKey);
+      const asked = await terminal.waitFor((s) => s.includes('[Y/n]'));
+      expect(asked).toContain(
+        `✓ Key verified: client key of company "${company.name}" (id ${company.id}).\n  Agency: "Northwind Outreach"\n`,
+      );
+      expect(asked).toMatch(
+        /A client key works for me, mailboxes, webhooks and campaigns; companies,\n +keys, inventory and the other agency commands need/,
+      );
+      terminal.type('n');
+      const done = await terminal.waitFor((s) => /\[exit \d+\]/.test(s), { history: true });
+      expect(done).toContain('[exit 0]');
+      expect(done).toContain('✓ Saved the key in profile "client" (use it with -p client).');
+      expect(done).not.toContain(clientKey);
+      const saved = config(configDir);
+      expect(saved.current).toBe('test');
+      expect(saved.profiles.client).toEqual({ api_key: clientKey, base_url: h.sandbox.baseUrl });
     });
 
     it('Ctrl-C at the prompt, or a key the service refuses, saves nothing', async () => {
       const { terminal, configDir } = await loginTerminal();
-      try {
-        const before = readFileSync(join(configDir, 'config.json'), 'utf8');
-        terminal.type('agency login -p work; echo "[exit $?]"');
-        await terminal.waitFor((s) => s.includes('(typing is hidden):'));
-        terminal.type('wpk_half_typed', false);
-        terminal.key('C-c');
-        const interrupted = await terminal.waitFor((s) => /\[exit \d+\]/.test(s));
-        expect(interrupted).toContain('[exit 130]');
-        expect(interrupted).not.toContain('wpk_half_typed');
+      const before = readFileSync(join(configDir, 'config.json'), 'utf8');
+      terminal.type('agency login -p work; echo "[exit $?]"');
+      await terminal.waitFor((s) => s.includes('(typing is hidden):'));
+      terminal.type('wpk_half_typed', false);
+      terminal.key('C-c');
+      const interrupted = await terminal.waitFor((s) => /\[exit \d+\]/.test(s));
+      expect(interrupted).toContain('[exit 130]');
+      expect(interrupted).not.toContain('wpk_half_typed');
 
-        await terminal.clear();
-        const wrong = 'wpk_hq_NOTAKEY0000000000000000';
-        terminal.type(`agency login -p work --base-url ${h.sandbox.baseUrl}; echo "[exit $?]"`);
-        await terminal.waitFor((s) => s.includes('(typing is hidden):'));
-        terminal.type(wrong);
-        const refused = await terminal.waitFor((s) => /\[exit \d+\]/.test(s), { history: true });
-        expect(refused).toContain('[exit 3]');
-        expect(refused).toMatch(/error: .*401/);
-        expect(refused).not.toContain(wrong);
-        expect(readFileSync(join(configDir, 'config.json'), 'utf8')).toBe(before);
-      } finally {
-        await terminal.close();
-      }
+      await terminal.clear();
+      const wrong = 'wpk_hq_NOTAKEY0000000000000000';
+      terminal.type(`agency login -p work --base-url ${h.sandbox.baseUrl}; echo "[exit $?]"`);
+      await terminal.waitFor((s) => s.includes('(typing is hidden):'));
+      terminal.type(wrong);
+      const refused = await terminal.waitFor((s) => /\[exit \d+\]/.test(s), { history: true });
+      expect(refused).toContain('[exit 3]');
+      expect(refused).toMatch(/error: .*401/);
+      expect(refused).not.toContain(wrong);
+      expect(readFileSync(join(configDir, 'config.json'), 'utf8')).toBe(before);
     });
     it('Ctrl-C at "make it current?" is an interruption like any other: exit 130, nothing saved', async () => {
       const { terminal, configDir } = await loginTerminal();
-      try {
-        const before = readFileSync(join(configDir, 'config.json'), 'utf8');
-        const tom = h.sandbox.users[1] as Sandbox['users'][number];
-        terminal.type(`agency login -p work --base-url ${h.sandbox.baseUrl}; echo "[exit $?]"`);
-        await terminal.waitFor((s) => s.includes('(typing is hidden):'));
-        terminal.type(tom.hqKey);
-        await terminal.waitFor((s) => s.includes('[Y/n]'));
-        terminal.key('C-c');
-        const done = await terminal.waitFor((s) => /\[exit \d+\]/.test(s), { history: true });
-        expect(done).toContain('[exit 130]');
-        expect(done).toMatch(/\[Y\/n\] *\nInterrupted\.\n/);
-        expect(done).not.toMatch(/internal error|Aborted with/);
-        expect(done).not.toContain(tom.hqKey);
-        expect(readFileSync(join(configDir, 'config.json'), 'utf8')).toBe(before);
-      } finally {
-        await terminal.close();
-      }
+      const before = readFileSync(join(configDir, 'config.json'), 'utf8');
+      const tom = h.sandbox.users[1] as Sandbox['users'][number];
+      terminal.type(`agency login -p work --base-url ${h.sandbox.baseUrl}; echo "[exit $?]"`);
+      await terminal.waitFor((s) => s.includes('(typing is hidden):'));
+      terminal.type(tom.hqKey);
+      await terminal.waitFor((s) => s.includes('[Y/n]'));
+      terminal.key('C-c');
+      const done = await terminal.waitFor((s) => /\[exit \d+\]/.test(s), { history: true });
+      expect(done).toContain('[exit 130]');
+      expect(done).toMatch(/\[Y\/n\] *\nInterrupted\.\n/);
+      expect(done).not.toMatch(/internal error|Aborted with/);
+      expect(done).not.toContain(tom.hqKey);
+      expect(readFileSync(join(configDir, 'config.json'), 'utf8')).toBe(before);
     });
   },
 );
