@@ -121,24 +121,23 @@ describe.skipIf(Boolean(CHROMIUM_MISSING))('health --html in headless Chromium',
     expect(countColour(image, '#b9c3d3')).toBeGreaterThan(1000); // the previous period's
     expect(countColour(image, '#c0262d')).toBeGreaterThan(200); // critical
     expect(countColour(image, '#a15c00')).toBeGreaterThan(50); // warning
-    await browser.open(`file://${page}`, { width: 390, height: 1600 });
+    // The same page in a phone's window, then in the default one to print (resized, not loaded again).
+    await browser.resize({ width: 390, height: 1600 });
     expect(readPng(await browser.screenshot()).width).toBe(390);
-    await browser.open(`file://${page}`);
+    await browser.resize({ width: 800, height: 600 });
     expect((await browser.pdf()).subarray(0, 5).toString()).toBe('%PDF-');
     expect(pageRequests()).toEqual([]);
   });
 
   it("fits a phone's 390 px viewport (and 500 px): the page is no wider than the window (no sideways scrolling)", async () => {
-    // The report holds no script; a copy with one measures it (the page's width and the window's).
-    const probe = join(tmp, 'probe.html');
-    const measure =
-      '<script>document.body.dataset.width = document.documentElement.scrollWidth + "/" + innerWidth</script>';
-    writeFileSync(probe, readFileSync(page, 'utf8').replace('</body>', `${measure}</body>`));
+    // The report holds no script: DevTools measures it (the page's width and the window's), in a window
+    // of each width (the page loaded once, at the first, then resized).
+    const browser = await chromium();
+    await browser.open(`file://${page}`, { width: 390, height: 1600 });
     const widths = async (window: number) => {
-      const browser = await chromium();
-      await browser.open(`file://${probe}`, { width: window, height: 1600 });
-      const dom = await browser.dom();
-      const [scroll, inner] = (/data-width="(\d+)\/(\d+)"/.exec(dom)?.slice(1) ?? []).map(Number);
+      await browser.resize({ width: window, height: 1600 });
+      const measured = await browser.evaluate('document.documentElement.scrollWidth + "/" + innerWidth');
+      const [scroll, inner] = String(measured).split('/').map(Number);
       return { scroll, inner };
     };
     expect(await widths(390)).toEqual({ scroll: 390, inner: 390 });
@@ -148,9 +147,9 @@ describe.skipIf(Boolean(CHROMIUM_MISSING))('health --html in headless Chromium',
   });
 
   it('on a desktop (1280 px and 800 px) the headers, severities and check names stay on one line each; DETAIL wraps', async () => {
-    // A copy with a script counts the cells whose text the browser laid out on more than one line.
-    const probe = join(tmp, 'probe-lines.html');
-    const measure = `<script>
+    // DevTools counts the cells whose text the browser laid out on more than one line (the page loaded
+    // once, then resized).
+    const measure = `(() => {
       // The lines of a cell: the distinct tops of the boxes of its text (an inline-block's own box aside).
       const lines = (el) => { const tops = new Set(); const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
         for (let node = walk.nextNode(); node; node = walk.nextNode()) { const r = document.createRange();
@@ -159,15 +158,15 @@ describe.skipIf(Boolean(CHROMIUM_MISSING))('health --html in headless Chromium',
       const cells = (css) => [...document.querySelectorAll(css)];
       const broken = cells('table.problems thead th, table.problems td:nth-child(-n+2)').filter((el) => lines(el) > 1);
       const wrapped = cells('table.problems td:nth-child(3)').filter((el) => lines(el) > 1);
-      document.body.dataset.lines = broken.length + '/' + wrapped.length + '/' + document.documentElement.scrollWidth;
-    </script>`;
-    writeFileSync(probe, readFileSync(page, 'utf8').replace('</body>', `${measure}</body>`));
+      return broken.length + '/' + wrapped.length + '/' + document.documentElement.scrollWidth;
+    })()`;
+    const browser = await chromium();
+    await browser.open(`file://${page}`, { width: 1280, height: 1600 });
     const measureAt = async (window: number) => {
-      const browser = await chromium();
-      await browser.open(`file://${probe}`, { width: window, height: 1600 });
-      const [broken, wrapped, scroll] = (
-        /data-lines="(\d+)\/(\d+)\/(\d+)"/.exec(await browser.dom())?.slice(1) ?? []
-      ).map(Number);
+      await browser.resize({ width: window, height: 1600 });
+      const [broken, wrapped, scroll] = String(await browser.evaluate(measure))
+        .split('/')
+        .map(Number);
       return { broken, wrapped, scroll };
     };
     const desktop = await measureAt(1280);

@@ -17,6 +17,11 @@ export const CHROMIUM = ['chromium', 'chromium-browser'].find(
 export interface Browser {
   /** Opens `url` in a viewport of the given size and waits for its load event (images included). */
   open(url: string, size?: { width: number; height: number }): Promise<void>;
+  /**
+   * Gives the open page a viewport of another size, as a window resized: laid out again, not loaded
+   * again (cheaper than open() once more); resolves once the page sees the new size.
+   */
+  resize(size: { width: number; height: number }): Promise<void>;
   /** The page's DOM as HTML, as `--dump-dom` prints it. */
   dom(): Promise<string>;
   /** The value of a JavaScript expression in the page (the report itself holds no script). */
@@ -111,6 +116,14 @@ export async function startChromium(dir: string, args: string[]): Promise<Browse
       const loaded = event('Page.loadEventFired');
       await page('Page.navigate', { url });
       await loaded;
+    },
+    async resize(size) {
+      await page('Emulation.setDeviceMetricsOverride', { ...size, deviceScaleFactor: 1, mobile: false });
+      const seen = `innerWidth === ${size.width} && innerHeight === ${size.height}`;
+      for (let tries = 0; !(await evaluate(seen)); tries++) {
+        if (tries === 100) throw new Error(`the page never saw the size ${size.width}x${size.height}`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
     },
     async dom() {
       return (await evaluate('document.documentElement.outerHTML')) as string;

@@ -9,6 +9,9 @@ export interface Image {
   height: number;
   /** RGB of the pixel at (x, y). */
   pixel(x: number, y: number): [number, number, number];
+  /** The pixels, row after row, `channels` bytes each (RGB or RGBA). */
+  pixels: Uint8Array;
+  channels: number;
 }
 
 export function readPng(data: Buffer): Image {
@@ -31,26 +34,33 @@ export function readPng(data: Buffer): Image {
     } else if (type === 'IDAT') idat.push(body);
     offset += 12 + length;
   }
-  const raw = inflateSync(Buffer.concat(idat));
+  const raw = new Uint8Array(inflateSync(Buffer.concat(idat)));
   const stride = width * channels;
-  const pixels = Buffer.alloc(stride * height);
+  if (raw.length < (stride + 1) * height) throw new Error('truncated PNG');
+  const pixels = new Uint8Array(stride * height);
+  // Undoes each row's filter (PNG spec, 9.2) into `pixels`, on typed arrays and without `??`: a
+  // tall screenshot has tens of millions of bytes.
   for (let y = 0; y < height; y++) {
     const filter = raw[y * (stride + 1)];
+    const from = y * (stride + 1) + 1;
+    const row = y * stride;
+    const prev = row - stride;
     for (let x = 0; x < stride; x++) {
-      const value = raw[y * (stride + 1) + 1 + x] ?? 0;
-      const left = x >= channels ? (pixels[y * stride + x - channels] ?? 0) : 0;
-      const up = y > 0 ? (pixels[(y - 1) * stride + x] ?? 0) : 0;
-      const upLeft = y > 0 && x >= channels ? (pixels[(y - 1) * stride + x - channels] ?? 0) : 0;
+      const left = x >= channels ? (pixels[row + x - channels] as number) : 0;
+      const up = y > 0 ? (pixels[prev + x] as number) : 0;
       let predicted = 0;
       if (filter === 1) predicted = left;
       else if (filter === 2) predicted = up;
       else if (filter === 3) predicted = (left + up) >> 1;
       else if (filter === 4) {
+        const upLeft = y > 0 && x >= channels ? (pixels[prev + x - channels] as number) : 0;
         const p = left + up - upLeft;
-        const [pa, pb, pc] = [Math.abs(p - left), Math.abs(p - up), Math.abs(p - upLeft)];
+        const pa = Math.abs(p - left);
+        const pb = Math.abs(p - up);
+        const pc = Math.abs(p - upLeft);
         predicted = pa <= pb && pa <= pc ? left : pb <= pc ? up : upLeft;
       }
-      pixels[y * stride + x] = (value + predicted) & 0xff;
+      pixels[row + x] = ((raw[from + x] as number) + predicted) & 0xff;
     }
   }
   return {
@@ -60,6 +70,8 @@ export function readPng(data: Buffer): Image {
       const i = y * stride + x * channels;
       return [pixels[i] ?? 0, pixels[i + 1] ?? 0, pixels[i + 2] ?? 0];
     },
+    pixels,
+    channels,
   };
 }
 
@@ -70,13 +82,12 @@ export function countColour(image: Image, hex: string, tolerance = 12): number {
     number,
     number,
   ];
+  const near = (value: number, target: number) => Math.abs(value - target) <= tolerance;
+  const { pixels, channels } = image;
   let count = 0;
-  for (let y = 0; y < image.height; y++) {
-    for (let x = 0; x < image.width; x++) {
-      const [pr, pg, pb] = image.pixel(x, y);
-      if (Math.abs(pr - r) <= tolerance && Math.abs(pg - g) <= tolerance && Math.abs(pb - b) <= tolerance)
-        count++;
-    }
-  }
+  // Straight over the decoded bytes: no array per pixel (a tall screenshot has millions of them).
+  for (let i = 0; i < pixels.length; i += channels)
+    if (near(pixels[i] as number, r) && near(pixels[i + 1] as number, g) && near(pixels[i + 2] as number, b))
+      count++;
   return count;
 }
