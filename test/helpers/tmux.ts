@@ -5,7 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TmuxControl } from '../../scripts/docs/tmux-control.mjs';
 
@@ -190,7 +190,22 @@ function captureArgs(options: { escapes?: boolean; history?: boolean }): string[
   return args;
 }
 
+/**
+ * Whether a process has yet to exit. A shell whose tmux server was killed is reparented to init, and may
+ * stay a zombie (exited, not yet reaped) for a second or more: kill(pid, 0) still finds it, so /proc's
+ * state is read where there is one (close() waited 1.6 s for such a zombie in a third of its calls).
+ */
 function isRunning(pid: number): boolean {
+  if (existsSync('/proc/self/stat')) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      return false;
+    }
+    // "pid (command) state ...": the command may hold spaces and parentheses, the state follows the last ')'.
+    return stat[stat.lastIndexOf(')') + 2] !== 'Z';
+  }
   try {
     process.kill(pid, 0);
     return true;
