@@ -29,9 +29,8 @@ let certs: Certificates;
 let tls: TlsFront;
 let proxy: TestProxy;
 beforeAll(async () => {
-  // 4 pages of 50 companies, each answered after 20 ms: after page 1, pages 2 to 4 can overlap (the
-  // default depth is 3).
-  h = await startHarness({ seed: { companies: 151 }, latencyMs: 20, queueLimit: 2 });
+  // 6 pages of 50 companies, each answered after 20 ms: enough for reads to overlap.
+  h = await startHarness({ seed: { companies: 300 }, latencyMs: 20, queueLimit: 2 });
   certs = makeCertificates();
   tls = await startTlsFront(Number(new URL(h.sandbox.url).port), certs.good);
   proxy = await startProxy();
