@@ -29,8 +29,9 @@ let certs: Certificates;
 let tls: TlsFront;
 let proxy: TestProxy;
 beforeAll(async () => {
-  // 6 pages of 50 companies, each answered after 20 ms: enough for reads to overlap.
-  h = await startHarness({ seed: { companies: 300 }, latencyMs: 20, queueLimit: 2 });
+  // Two pages of 50 companies: a listing pages through the proxy (the test of overlapping reads has a
+  // sandbox of its own); each read through it opens a tunnel and a TLS session, so pages cost CPU here.
+  h = await startHarness({ seed: { companies: 51 }, latencyMs: 20, queueLimit: 2 });
   certs = makeCertificates();
   tls = await startTlsFront(Number(new URL(h.sandbox.url).port), certs.good);
   proxy = await startProxy();
@@ -47,15 +48,20 @@ beforeEach(() => {
 });
 
 /** A run against the https front (or `base`), with only the given proxy variables set. */
-function run(args: string[], env: Record<string, string>, base = `${tls.url}/rest`): Promise<RunResult> {
+function run(
+  args: string[],
+  env: Record<string, string>,
+  base = `${tls.url}/rest`,
+  harness = h,
+): Promise<RunResult> {
   const unset = Object.fromEntries(
     ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'].map((n) => [
       n,
       undefined,
     ]),
   );
-  return h.run(['--base-url', base, ...args], {
-    env: { ...unset, NODE_EXTRA_CA_CERTS: certs.caFile, AGENCY_API_KEY: h.sandbox.hqKey, ...env },
+  return harness.run(['--base-url', base, ...args], {
+    env: { ...unset, NODE_EXTRA_CA_CERTS: certs.caFile, AGENCY_API_KEY: harness.sandbox.hqKey, ...env },
   });
 }
 const companyCount = () => h.sandbox.store.companies(MAIN_AGENCY_ID).length;
@@ -76,15 +82,30 @@ describe.skipIf(!HAVE_OPENSSL)('behind a proxy', () => {
   );
 
   it('the per-account limit holds through the proxy: reads overlap, never beyond the depth (no 429)', async () => {
-    const r = await run(['companies', 'list'], { HTTPS_PROXY: proxy.url, AGENCY_MAX_IN_FLIGHT: '3' });
-    expect(r.code, r.stderr).toBe(0);
-    const stats = h.sandbox.stats();
-    expect(stats.rejected429).toBe(0);
-    const queued = Object.entries(stats.maxQueuedByAccount).find(([account]) =>
-      account.startsWith('hq:'),
-    )?.[1];
-    expect(queued).toBeLessThanOrEqual(3);
-    expect(queued).toBeGreaterThanOrEqual(2);
+    // A sandbox of its own whose pages are answered after 150 ms, not 20: each read through the proxy
+    // opens its own tunnel (CONNECT, then TLS), and on a loaded machine opening one took longer than a
+    // 20 ms answer, so the pages came one after another and never waited together (failed 1 run in 4).
+    const slow = await startHarness({ seed: { companies: 300 }, latencyMs: 150, queueLimit: 2 });
+    const front = await startTlsFront(Number(new URL(slow.sandbox.url).port), certs.good);
+    try {
+      const r = await run(
+        ['companies', 'list'],
+        { HTTPS_PROXY: proxy.url, AGENCY_MAX_IN_FLIGHT: '3' },
+        `${front.url}/rest`,
+        slow,
+      );
+      expect(r.code, r.stderr).toBe(0);
+      const stats = slow.sandbox.stats();
+      expect(stats.rejected429).toBe(0);
+      const queued = Object.entries(stats.maxQueuedByAccount).find(([account]) =>
+        account.startsWith('hq:'),
+      )?.[1];
+      expect(queued).toBeLessThanOrEqual(3);
+      expect(queued).toBeGreaterThanOrEqual(2);
+    } finally {
+      await front.close();
+      await slow.close();
+    }
   });
 
   it.each(['HTTP_PROXY', 'http_proxy'])('%s: plain http is forwarded to the proxy', async (variable) => {
