@@ -13,6 +13,8 @@ import { plain, runOnTerminal } from '../helpers/terminal-run.js';
 
 /** The program runs in this process (test/helpers/in-process.ts); spawn() still starts the binary. */
 const IN_PROCESS = { inProcess: true };
+/** AGENCY_MAX_IN_FLIGHT=1: strictly one request after another per account (the queue-less sandboxes below). */
+const oneAtATime = { env: { AGENCY_MAX_IN_FLIGHT: '1' } };
 
 const OLIVIA = 1;
 
@@ -166,8 +168,6 @@ describe('inventory over 101 companies (three pages of the list) (default queue 
 // 56 companies: the fewest whose seed holds every kind of row (1056 is the first inactive company with an
 // account error, 1023 the first with several mailbox and account errors), over two pages of the list.
 describe('inventory with no queue at all (a second request on a busy account is refused at once)', () => {
-  /** AGENCY_MAX_IN_FLIGHT=1: strictly one request after another per account. */
-  const oneAtATime = { env: { AGENCY_MAX_IN_FLIGHT: '1' } };
   let h: Harness;
   beforeAll(async () => {
     h = await startHarness({ seed: { companies: 56 }, latencyMs: 5, queueLimit: 0 }, IN_PROCESS);
@@ -245,8 +245,6 @@ describe('inventory with no queue at all (a second request on a busy account is 
 // mailbox error): what these tests prove does not grow with the fleet, and each company costs four or
 // five requests. The 56 above are for two pages of the list and every kind of row seeded.
 describe('inventory with no queue at all, over a smaller agency', () => {
-  /** AGENCY_MAX_IN_FLIGHT=1: strictly one request after another per account. */
-  const oneAtATime = { env: { AGENCY_MAX_IN_FLIGHT: '1' } };
   let h: Harness;
   beforeAll(async () => {
     h = await startHarness({ seed: { companies: 14 }, latencyMs: 5, queueLimit: 0 }, IN_PROCESS);
