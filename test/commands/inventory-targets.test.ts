@@ -8,7 +8,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
 import type { Harness } from '../helpers/cli.js';
-import { direct, expectUsageError, inactiveCompany, sent, startCoreHarness } from '../helpers/core.js';
+import {
+  direct,
+  expectUsageError,
+  inactiveCompany,
+  sent,
+  sharedInProcessHarness,
+  startCoreHarness,
+} from '../helpers/core.js';
 
 /** The program runs in this process (test/helpers/in-process.ts). */
 const IN_PROCESS = { inProcess: true };
@@ -214,18 +221,14 @@ describe('inventory targets', () => {
 // --all audits every active company of the agency: 14 companies (two inactive) show it, and each costs
 // five requests.
 describe('inventory --all over a smaller agency', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startCoreHarness({ seed: { companies: 14 } }, IN_PROCESS);
-  });
-  afterAll(() => h.close());
+  const shared = sharedInProcessHarness({ seed: { companies: 14 } });
 
   it('--all audits every active company (like --active)', async () => {
-    const active = h.sandbox.store.companies(MAIN_AGENCY_ID, { active: true });
-    expect(active.length).toBeLessThan(h.sandbox.store.companies(MAIN_AGENCY_ID).length);
-    const r = await h.run(['inventory', '--all', '--json']);
+    const active = shared.h.sandbox.store.companies(MAIN_AGENCY_ID, { active: true });
+    expect(active.length).toBeLessThan(shared.h.sandbox.store.companies(MAIN_AGENCY_ID).length);
+    const r = await shared.h.run(['inventory', '--all', '--json']);
     expect(r.code, r.stderr).toBe(0);
     expect((JSON.parse(r.stdout) as Report[]).map((c) => c.id)).toEqual(active.map((c) => c.id));
-    expect(sent(h.sandbox).find((q) => q.path === '/v2/agency/companies')?.query.active).toBe('true');
+    expect(sent(shared.h.sandbox).find((q) => q.path === '/v2/agency/companies')?.query.active).toBe('true');
   });
 });

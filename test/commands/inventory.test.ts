@@ -5,10 +5,11 @@
  * a mailbox is an SMTP entry and the IMAP entry its imap_id names (counted once); an error is a
  * non-empty `error` other than the "Connected conditionally." warning, counted once per mailbox.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CompanyRecord, MAIN_AGENCY_ID, type Store } from '../../src/sandbox/index.js';
 import { campaignsOf } from '../../src/sandbox/resources/campaigns.js';
 import { type Harness, startHarness } from '../helpers/cli.js';
+import { sharedInProcessHarness } from '../helpers/core.js';
 import { plain, runOnTerminal } from '../helpers/terminal-run.js';
 
 /** The program runs in this process (test/helpers/in-process.ts); spawn() still starts the binary. */
@@ -168,25 +169,22 @@ describe('inventory over 101 companies (three pages of the list) (default queue 
 // 56 companies: the fewest whose seed holds every kind of row (1056 is the first inactive company with an
 // account error, 1023 the first with several mailbox and account errors), over two pages of the list.
 describe('inventory with no queue at all (a second request on a busy account is refused at once)', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness({ seed: { companies: 56 }, latencyMs: 5, queueLimit: 0 }, IN_PROCESS);
-  });
-  afterAll(() => h.close());
-  beforeEach(() => h.sandbox.reset());
+  const shared = sharedInProcessHarness({ seed: { companies: 56 }, latencyMs: 5, queueLimit: 0 });
 
   it('prints one row per company, inactive ones marked, no progress line when piped, and no account ever had two requests in flight', async () => {
-    const companies = h.sandbox.store.companies(MAIN_AGENCY_ID);
-    expect(companies.some((c) => !c.active && expected(h.sandbox.store, c).problems.length > 1)).toBe(true);
+    const companies = shared.h.sandbox.store.companies(MAIN_AGENCY_ID);
+    expect(companies.some((c) => !c.active && expected(shared.h.sandbox.store, c).problems.length > 1)).toBe(
+      true,
+    );
 
-    const r = await h.run(['inventory', '--concurrency', '8'], oneAtATime);
+    const r = await shared.h.run(['inventory', '--concurrency', '8'], oneAtATime);
 
     expect(r.code).toBe(0);
     // Piped: no progress line (the test on a terminal below shows it there).
     expect(r.stderr).not.toContain('audited…');
     // Any overlap on one account (the HQ one included) would have been answered 429 here.
-    expect(h.sandbox.stats().rejected429).toBe(0);
-    expect(h.requests().every((q) => q.status !== 429)).toBe(true);
+    expect(shared.h.sandbox.stats().rejected429).toBe(0);
+    expect(shared.h.requests().every((q) => q.status !== 429)).toBe(true);
     const rows = r.stdout
       .trim()
       .split('\n')
@@ -196,7 +194,7 @@ describe('inventory with no queue at all (a second request on a busy account is 
     expect(rows.map((row) => Number(row[0]))).toEqual(companies.map((c) => c.id));
     for (const c of companies) {
       const row = rows.find((cells) => Number(cells[0]) === c.id) as string[];
-      const want = expected(h.sandbox.store, c);
+      const want = expected(shared.h.sandbox.store, c);
       expect(row.slice(1, 4)).toEqual([c.name, String(c.active), String(want.keys.count)]);
       expect(row[8]).toBe(String(want.email_accounts.count));
       if (!c.active) {
@@ -225,7 +223,7 @@ describe('inventory with no queue at all (a second request on a busy account is 
     // The program in this process on a fake terminal (the binary's own terminal is test/e2e/tty.test.ts's).
     // --limit 5: the list's first page of two (the listing's progress line), then 5 companies audited
     // (their progress line), without auditing the 51 others.
-    const tty = await runOnTerminal(h, ['inventory', '--concurrency', '4', '--limit', '5'], {
+    const tty = await runOnTerminal(shared.h, ['inventory', '--concurrency', '4', '--limit', '5'], {
       columns: 200,
       ...oneAtATime,
     });
@@ -237,7 +235,7 @@ describe('inventory with no queue at all (a second request on a busy account is 
     expect(tty.stderr).toMatch(/\S 50 of 56 companies listed…/);
     // A table with a header on a terminal (bold: without its colour codes).
     expect(plain(tty.stdout)).toMatch(/ID\s+NAME\s+ACTIVE\s+KEYS/);
-    expect(h.requests().filter((q) => q.path === '/rest/v2/agency/companies')).toHaveLength(1);
+    expect(shared.h.requests().filter((q) => q.path === '/rest/v2/agency/companies')).toHaveLength(1);
   });
 });
 
@@ -245,41 +243,38 @@ describe('inventory with no queue at all (a second request on a busy account is 
 // mailbox error): what these tests prove does not grow with the fleet, and each company costs four or
 // five requests. The 56 above are for two pages of the list and every kind of row seeded.
 describe('inventory with no queue at all, over a smaller agency', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startHarness({ seed: { companies: 14 }, latencyMs: 5, queueLimit: 0 }, IN_PROCESS);
-  });
-  afterAll(() => h.close());
-  beforeEach(() => h.sandbox.reset());
+  const shared = sharedInProcessHarness({ seed: { companies: 14 }, latencyMs: 5, queueLimit: 0 });
 
   it('at the default depth the 429s of a queue-less service are retried one at a time: the same full report', async () => {
-    const companies = h.sandbox.store.companies(MAIN_AGENCY_ID);
+    const companies = shared.h.sandbox.store.companies(MAIN_AGENCY_ID);
 
-    const r = await h.run(['inventory', '--concurrency', '8', '--json'], { timeoutMs: 60_000 });
+    const r = await shared.h.run(['inventory', '--concurrency', '8', '--json'], { timeoutMs: 60_000 });
 
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual(companies.map((c) => expected(h.sandbox.store, c)));
+    expect(JSON.parse(r.stdout)).toEqual(companies.map((c) => expected(shared.h.sandbox.store, c)));
     // A company's client reads are asked for together, so the queue-less service did refuse some.
-    expect(h.sandbox.stats().rejected429).toBeGreaterThan(0);
+    expect(shared.h.sandbox.stats().rejected429).toBeGreaterThan(0);
   }, 90_000);
 
   it('--active audits only the active companies', async () => {
-    const active = h.sandbox.store.companies(MAIN_AGENCY_ID, { active: true });
+    const active = shared.h.sandbox.store.companies(MAIN_AGENCY_ID, { active: true });
 
-    const r = await h.run(['inventory', '--active', '--json'], oneAtATime);
+    const r = await shared.h.run(['inventory', '--active', '--json'], oneAtATime);
 
     expect(r.code).toBe(0);
     const reports = JSON.parse(r.stdout) as Report[];
     expect(reports.map((c) => c.id)).toEqual(active.map((c) => c.id));
     expect(reports.every((c) => 'count' in c.mailboxes && 'count' in c.webhooks)).toBe(true);
-    expect(h.requests().find((q) => q.path === '/rest/v2/agency/companies')?.query.active).toBe('true');
-    expect(h.sandbox.stats().rejected429).toBe(0);
+    expect(shared.h.requests().find((q) => q.path === '/rest/v2/agency/companies')?.query.active).toBe(
+      'true',
+    );
+    expect(shared.h.sandbox.stats().rejected429).toBe(0);
   });
 
   it('a company that fails for another reason is in the report, and the exit code says so', async () => {
-    const [victim] = h.sandbox.store.companies(MAIN_AGENCY_ID, { active: true }).slice(3);
+    const [victim] = shared.h.sandbox.store.companies(MAIN_AGENCY_ID, { active: true }).slice(3);
     const id = victim?.id as number;
-    h.sandbox.addFault({
+    shared.h.sandbox.addFault({
       method: 'GET',
       path: `/v2/agency/companies/${id}/email_accounts`,
       kind: 'status',
@@ -287,14 +282,14 @@ describe('inventory with no queue at all, over a smaller agency', () => {
       times: 0,
     });
 
-    const r = await h.run(['inventory', '--json'], oneAtATime);
+    const r = await shared.h.run(['inventory', '--json'], oneAtATime);
 
     expect(r.code).toBe(1);
     const reports = JSON.parse(r.stdout) as Report[];
-    expect(reports).toHaveLength(h.sandbox.store.companies(MAIN_AGENCY_ID).length);
+    expect(reports).toHaveLength(shared.h.sandbox.store.companies(MAIN_AGENCY_ID).length);
     const row = reports.find((c) => c.id === id);
     expect(row?.email_accounts).toEqual({ error: { status: 500, message: expect.stringContaining('500') } });
-    expect(row?.mailboxes).toEqual(expected(h.sandbox.store, victim as CompanyRecord).mailboxes);
+    expect(row?.mailboxes).toEqual(expected(shared.h.sandbox.store, victim as CompanyRecord).mailboxes);
     // Grouped by reason (issue 14): the reason, then the companies that failed for it.
     expect(r.stderr).toContain('1 company could not be read for reasons other than being inactive:');
     expect(r.stderr).toMatch(new RegExp(`\\n {2}1 failed: 500 — .*\\n {4}${id}\\n`));
@@ -302,10 +297,10 @@ describe('inventory with no queue at all, over a smaller agency', () => {
 
   it('rejects a bad --concurrency before sending anything (exit 2)', async () => {
     for (const value of ['0', 'many', '33']) {
-      const r = await h.run(['inventory', '--concurrency', value]);
+      const r = await shared.h.run(['inventory', '--concurrency', value]);
       expect(r.code).toBe(2);
       expect(r.stderr).toContain('--concurrency');
     }
-    expect(h.requests()).toHaveLength(0);
+    expect(shared.h.requests()).toHaveLength(0);
   });
 });
