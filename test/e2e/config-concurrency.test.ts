@@ -66,9 +66,9 @@ async function waitFor(what: string, condition: () => boolean): Promise<void> {
 
 /**
  * Six processes at once: without the lock (tried with the lock taken out), six logins lost profiles in
- * every run on two free cores, four only in some. Ten did no better: on a busy machine the processes
- * run one after another, and then neither six nor ten collide; the deterministic proof of the lock is
- * "a second writer waits for the lock" below.
+ * every run with one of the two cores free (another job held the other), four only in some. Ten did no
+ * better: with both cores taken by other work the processes run one after another, and then neither six
+ * nor ten collide; the deterministic proof of the lock is "a second writer waits for the lock" below.
  */
 const RACERS = 6;
 
