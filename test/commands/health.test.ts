@@ -11,8 +11,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
 import { campaignsOf } from '../../src/sandbox/resources/campaigns.js';
 import { deliverabilityOf } from '../../src/sandbox/seed/deliverability.js';
-import { type Harness, jsonError, type RunResult } from '../helpers/cli.js';
+import { type Harness, jsonError } from '../helpers/cli.js';
 import { directAllPages, expectUsageError, lines, sent, startCoreHarness } from '../helpers/core.js';
+import { readOnce } from '../helpers/read-once.js';
 import { testDir } from '../helpers/temp-dir.js';
 import { plain, runOnTerminal } from '../helpers/terminal-run.js';
 
@@ -177,12 +178,9 @@ describe('health', () => {
    * `health --company <id> --json --fail-on info`, run once per client: the cases below ask it of the
    * same few clients, and nothing these tests do changes what a client holds.
    */
-  const checked = new Map<number, Promise<RunResult>>();
-  const checkOne = (id: number) => {
-    const run = checked.get(id) ?? h.run(['health', '--company', String(id), '--json', '--fail-on', 'info']);
-    checked.set(id, run);
-    return run;
-  };
+  const once = readOnce();
+  const checkOne = (id: number) =>
+    once(String(id), () => h.run(['health', '--company', String(id), '--json', '--fail-on', 'info']));
 
   it.each(CASES)(
     '%s (%s): the sandbox produces it, health reports it',

@@ -9,6 +9,7 @@ import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
 import { type AgencyTerminals, startAgencyTerminals } from '../helpers/agency-terminals.js';
 import { type Harness, startHarness } from '../helpers/cli.js';
 import { direct, inactiveCompany, lines } from '../helpers/core.js';
+import { readOnce } from '../helpers/read-once.js';
 import { readTable, wholeText } from '../helpers/table-text.js';
 import { TMUX_MISSING } from '../helpers/tmux.js';
 
@@ -61,12 +62,7 @@ afterAll(async () => {
  * What a piped (--json) or direct read returns, read once and shared by the widths that compare a table
  * with it: none of the checks between changes what it reads (each entry names what it reads).
  */
-const readOnce = new Map<string, Promise<unknown>>();
-function once<T>(key: string, read: () => Promise<T>): Promise<T> {
-  const value = readOnce.get(key) ?? read();
-  readOnce.set(key, value);
-  return value as Promise<T>;
-}
+const once = readOnce();
 
 /** A terminal table read back: its lines never wider than the terminal, and nothing cut with '…'. */
 function tableAt(width: number, output: string, headers: readonly string[], rowStart?: RegExp) {

@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN } from './cli.js';
+import { readOnce } from './read-once.js';
 import { Terminal, TMUX_MISSING } from './tmux.js';
 
 export interface AgencyTerminals {
@@ -57,16 +58,11 @@ export async function startAgencyTerminals(
     if (!terminal) throw new Error(`no terminal of width ${width} (${TMUX_MISSING ?? 'not started'})`);
     return terminal;
   };
-  const screens = new Map<string, Promise<{ output: string; exit: number }>>();
+  const screens = readOnce();
   return {
     tmp,
     at,
-    runOnce: (width, commandLine) => {
-      const key = `${width} ${commandLine}`;
-      const screen = screens.get(key) ?? at(width).run(commandLine);
-      screens.set(key, screen);
-      return screen;
-    },
+    runOnce: (width, commandLine) => screens(`${width} ${commandLine}`, () => at(width).run(commandLine)),
     close: async () => {
       // Each shell saves its history into HOME as it exits: the directory goes after them.
       await Promise.all([...terminals.values()].map((terminal) => terminal.close()));
