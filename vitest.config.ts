@@ -6,20 +6,21 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const { version } = JSON.parse(readFileSync(new URL('package.json', import.meta.url), 'utf8'));
 
-// One queue of files for both projects (maxWorkers is one pool), slowest first by the last run's times
-// whichever project they are in (SlowestFirst below), three workers more than the cores: the end-to-end files mostly wait for a spawned
-// binary, a terminal or a slow sandbox, and the files that run the program in-process fill that time
-// (on 2 cores: 68 s with 3 workers, 59 s with 5, no better with 7). End-to-end files run in child
-// processes (forks), as signals and process-wide state want; the rest in worker threads. Both without
-// isolation: a worker runs its files one after another in one module graph (a file removes what it adds
-// to the process, as a run of the program does), so that a fork's start, vitest and src/ are paid once
-// per worker, not once per file (e2e: 66 s -> 56 s of CPU).
+// One project, one kind of worker: every file runs in a child process (fork), as the end-to-end files
+// need (signals, process-wide state, process.chdir), and without isolation: a worker runs its files one
+// after another in one module graph (a file removes what it adds to the process, as a run of the program
+// does), so a fork's start, vitest and src/ are paid once per worker for the whole run. vitest hands a
+// finished worker the next file only if that file is of the same project and pool: with the in-process
+// files in threads and the end-to-end ones in forks (two projects), the mixed queue below made it end a
+// worker and start another for most files, 28 workers per run instead of 5 (one project: 84 s -> 73-79 s
+// of CPU, vitest 43.6 s -> 37.6-40.5 s). Three workers more than the cores: the end-to-end files mostly
+// wait for a spawned binary, a terminal or a slow sandbox, and the files that run the program in-process
+// fill that time (on 2 cores: 68 s with 3 workers, 59 s with 5, no better with 7).
 const workers = availableParallelism() + 3;
 
 /**
- * The slowest files first, whichever project they belong to (new files first of all). vitest's own order
- * queues one project's files after the other's: the in-process files, which keep the cores busy, started
- * only once every end-to-end file had, and the run ended on the longest of them with the cores half idle.
+ * The slowest files first by the last run's times (new files first of all), so that the run does not end
+ * on a long file with the cores half idle.
  */
 class SlowestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -44,31 +45,9 @@ export default defineConfig({
     sequence: { sequencer: SlowestFirst },
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    projects: [
-      {
-        extends: true,
-        test: {
-          name: 'in-process',
-          include: ['test/**/*.test.ts'],
-          exclude: ['test/e2e/**'],
-          pool: 'threads',
-          // The files of a worker share one module graph: src/ is imported once per worker, not once per
-          // file (a third of this project's time). The program is built to run many times in one process
-          // (agency mcp does), and each run starts from its arguments, environment and config directory.
-          isolate: false,
-          maxWorkers: workers,
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'e2e',
-          include: ['test/e2e/**/*.test.ts'],
-          pool: 'forks',
-          isolate: false,
-          maxWorkers: workers,
-        },
-      },
-    ],
+    include: ['test/**/*.test.ts'],
+    pool: 'forks',
+    isolate: false,
+    maxWorkers: workers,
   },
 });
