@@ -5,7 +5,7 @@
 // the commands runs in this process.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -27,6 +27,8 @@ export class Terminal {
   #dir = mkdtempSync(path.join(tmpdir(), 'agency-docs-tmux-'));
   #socket = path.join(this.#dir, 'socket');
   #started = false;
+  /** Scripts written so far (each example's is a file in #dir). */
+  #scripts = 0;
   /** Screens are read, keys sent and windows closed through one control client (no process each). */
   #control;
 
@@ -77,9 +79,12 @@ export class Terminal {
     const variables = Object.entries(env).map(([name, value]) => `${name}=${value}`);
     const done = `--- end of example ${randomBytes(6).toString('hex')} ---`;
     // Ctrl-C stops the command, not the shell around it (a trapped signal is default again in children).
-    const script = `trap : INT\n${command}\nprintf '\\n%s\\n' '${done}'\nexec sleep 3600`;
+    // In a file: the window is opened through the control client (no tmux process per example), whose
+    // command lines cannot hold the script's line breaks.
+    const script = path.join(this.#dir, `example-${(this.#scripts += 1)}.sh`);
+    writeFileSync(script, `trap : INT\n${command}\nprintf '\\n%s\\n' '${done}'\nexec sleep 3600\n`);
     const pane = (
-      await this.#tmux(
+      await this.#send(
         'new-window',
         '-d',
         '-P',
@@ -96,7 +101,6 @@ export class Terminal {
         'bash',
         '--norc',
         '--noprofile',
-        '-c',
         script,
       )
     ).trim();
