@@ -81,7 +81,8 @@ export class Terminal {
     // Ctrl-C stops the command, not the shell around it (a trapped signal is default again in children).
     // In a file: the window is opened through the control client (no tmux process per example), whose
     // command lines cannot hold the script's line breaks.
-    const script = path.join(this.#dir, `example-${(this.#scripts += 1)}.sh`);
+    this.#scripts += 1;
+    const script = path.join(this.#dir, `example-${this.#scripts}.sh`);
     writeFileSync(script, `trap : INT\n${command}\nprintf '\\n%s\\n' '${done}'\nexec sleep 3600\n`);
     const pane = (
       await this.#send(
