@@ -6,7 +6,7 @@
  */
 import { UsageError } from '../errors.js';
 import { isNearMiss } from '../output/suggest.js';
-import { hasControlCharacters } from '../output/text.js';
+import { groupDigits, hasControlCharacters } from '../output/text.js';
 
 /** The subscribable events the service documents, in the lower-case form it takes on subscribe. */
 export const WEBHOOK_EVENTS = [
@@ -75,8 +75,7 @@ export function checkWebhookUrl(value: string, where = '--url'): string {
   const bad = (why: string) =>
     new UsageError(`Invalid webhook URL ${JSON.stringify(value)} (${where}): ${why}.`);
   if (text === '') throw bad('it is empty');
-  if (text.length > MAX_URL_LENGTH)
-    throw bad(`it is longer than ${MAX_URL_LENGTH.toLocaleString('en')} characters`);
+  if (text.length > MAX_URL_LENGTH) throw bad(`it is longer than ${groupDigits(MAX_URL_LENGTH)} characters`);
   // The service stores and compares the text; whitespace or control characters inside would be invisible.
   if (/\s/.test(text) || hasControlCharacters(text)) throw bad('it contains spaces or control characters');
   if (!/^https?:\/\//i.test(text))

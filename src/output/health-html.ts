@@ -9,6 +9,7 @@ import type { DeliverabilityCounter, PeriodPair } from '../api/types.js';
 import { change, type DeliverabilityRow, percent, ratio } from '../fleet/deliverability.js';
 import { type Problem, SEVERITIES, type Severity, THRESHOLDS } from '../fleet/health-checks.js';
 import { NOUNS, plural } from './summary.js';
+import { groupDigits } from './text.js';
 
 export interface HtmlReport {
   title: string;
@@ -49,8 +50,6 @@ function escapeHtml(text: unknown): string {
   );
 }
 
-const number = (n: number) => n.toLocaleString('en-US');
-
 /** A chart shows the clients with the highest values (the worst, for the bounce rate); the table has all. */
 const CHART_ROWS = 25;
 
@@ -76,10 +75,10 @@ const rate =
   ];
 
 const METRICS: readonly Metric[] = [
-  { key: 'sent', title: 'Emails sent', pair: counter('emails_sent'), format: number },
-  { key: 'delivered', title: 'Delivered', pair: counter('delivered_emails'), format: number },
-  { key: 'opened', title: 'Opened', pair: counter('views'), format: number },
-  { key: 'replied', title: 'Replied', pair: counter('replies'), format: number },
+  { key: 'sent', title: 'Emails sent', pair: counter('emails_sent'), format: groupDigits },
+  { key: 'delivered', title: 'Delivered', pair: counter('delivered_emails'), format: groupDigits },
+  { key: 'opened', title: 'Opened', pair: counter('views'), format: groupDigits },
+  { key: 'replied', title: 'Replied', pair: counter('replies'), format: groupDigits },
   {
     key: 'reply-rate',
     title: 'Reply rate (replies / delivered)',
@@ -223,7 +222,7 @@ function numbersTable(rows: readonly DeliverabilityRow[]): string {
   const body = rows
     .map(
       (r) =>
-        `<tr><td>${escapeHtml(r.name)}</td><td class="num">${number(r.emails_sent.current_period)}</td>${changeCell(r.emails_sent)}<td class="num">${number(r.replies.current_period)}</td>${changeCell(r.replies)}<td class="num">${percent(r.reply_rate)}</td><td class="num">${percent(r.bounce_rate)}</td></tr>`,
+        `<tr><td>${escapeHtml(r.name)}</td><td class="num">${groupDigits(r.emails_sent.current_period)}</td>${changeCell(r.emails_sent)}<td class="num">${groupDigits(r.replies.current_period)}</td>${changeCell(r.replies)}<td class="num">${percent(r.reply_rate)}</td><td class="num">${percent(r.bounce_rate)}</td></tr>`,
     )
     .join('');
   return `<table class="numbers"><thead><tr><th>Client</th><th class="num">Sent</th><th class="num wide">Change</th><th class="num">Replied</th><th class="num wide">Change</th><th class="num">Reply rate</th><th class="num">Bounce rate</th></tr></thead><tbody>${body}</tbody></table>`;

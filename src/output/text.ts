@@ -164,6 +164,15 @@ export function wrapToWidth(text: string, width: number): string[] {
   return lines;
 }
 
+/**
+ * 1234567 → 1,234,567, as toLocaleString('en-US') writes an integer, without creating ICU's number
+ * formatter (12–16 ms of the run that first uses it).
+ */
+export function groupDigits(n: number): string {
+  if (!Number.isSafeInteger(n)) return n.toLocaleString('en-US');
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
 /** A word as a POSIX shell reads it back: as it is when plain, else in single quotes. */
 export function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;

@@ -23,6 +23,9 @@ describe('webhook input checks', () => {
       `https://crm.example.com/${'x'.repeat(2048)}`,
     ];
     for (const url of bad) expect(() => checkWebhookUrl(url), url).toThrow(UsageError);
+    expect(() => checkWebhookUrl(`https://crm.example.com/${'x'.repeat(2048)}`)).toThrow(
+      'it is longer than 2,048 characters',
+    );
     expect(checkWebhookUrl(`https://c.io/${'x'.repeat(2048 - 13)}`)).toHaveLength(2048);
   });
 

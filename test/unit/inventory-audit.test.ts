@@ -97,4 +97,9 @@ describe('formatCounts', () => {
     expect(text({ SMTP: 2, IMAP: 1 })).toBe('IMAP:1,SMTP:2');
     expect(text({})).toBe('');
   });
+
+  it("puts the others in code-unit order: the same in every locale (not a collator's a, B, b)", () => {
+    const text = (counts: Record<string, number>) => cellText(formatCounts(counts));
+    expect(text({ b: 1, a: 2, B: 3, Ä: 4 })).toBe('B:3,a:2,b:1,Ä:4');
+  });
 });

@@ -5,7 +5,7 @@
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { progressLine } from '../../src/output/progress.js';
-import { displayWidth, truncateToWidth } from '../../src/output/text.js';
+import { displayWidth, groupDigits, truncateToWidth } from '../../src/output/text.js';
 import { type Column, Writer } from '../../src/output/writer.js';
 import { readTable, wholeText } from '../helpers/table-text.js';
 
@@ -214,6 +214,23 @@ describe('text width', () => {
     for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(60);
     expect(lines.slice(1).every((line) => line.startsWith('  '))).toBe(true);
     expect(lines.join(' ').replace(/\s+/g, ' ')).toContain('not found in agency Northwind Outreach');
+  });
+});
+
+describe('numbers with thousands separators', () => {
+  it('writes an integer as toLocaleString("en-US") does, other numbers through it', () => {
+    expect([0, 999, 1000, 2048, 10_000, 1_234_567, -1234].map(groupDigits)).toEqual([
+      '0',
+      '999',
+      '1,000',
+      '2,048',
+      '10,000',
+      '1,234,567',
+      '-1,234',
+    ]);
+    for (let n = 1; n < Number.MAX_SAFE_INTEGER / 7; n = n * 7 + 3)
+      expect(groupDigits(n)).toBe(n.toLocaleString('en-US'));
+    expect(groupDigits(1234.5)).toBe('1,234.5');
   });
 });
 

@@ -1,6 +1,7 @@
 /** `agency sandbox`: runs the local simulator until Ctrl-C, and saves a "sandbox" profile pointing at it. */
 import type { Command } from '@commander-js/extra-typings';
 import { ConfigError, UsageError } from '../../errors.js';
+import { groupDigits } from '../../output/text.js';
 import type { Runtime } from '../../runtime.js';
 import type { RequestLogEntry, Sandbox } from '../../sandbox/index.js';
 import { helpText, printsNoList, type Run } from '../command.js';
@@ -156,7 +157,7 @@ function parseCompanies(value: string): number {
   const n = Number(value);
   if (!/^\d+$/.test(value.trim()) || n > MAX_SEEDED_COMPANIES)
     throw new UsageError(
-      `Invalid --companies ${JSON.stringify(value)}: expected 0 to ${MAX_SEEDED_COMPANIES.toLocaleString('en-US')}.`,
+      `Invalid --companies ${JSON.stringify(value)}: expected 0 to ${groupDigits(MAX_SEEDED_COMPANIES)}.`,
     );
   return n;
 }
