@@ -6,7 +6,7 @@
 //   dist/undici.cjs    the HTTP client, required on the first request: only Agent, request and errors
 //                      (and EnvHttpProxyAgent, loaded when a proxy is set).
 //   dist/conf.cjs      conf (and ajv), required only when the config file is written.
-//   dist/cli-table3.cjs, dist/yaml.cjs   likewise: a table on a terminal; a plan file.
+//   dist/yaml.cjs      likewise: required only for a plan file.
 //   dist/sandbox.cjs   the API simulator, required only by `agency sandbox`.
 //   dist/mcp.cjs       the MCP SDK (and zod, ajv), required only by `agency mcp` (through src/mcp/sdk.ts).
 //   dist/config-path.cjs   where the config file is (src/config-path.ts alone), for `agency --help`'s
@@ -80,7 +80,7 @@ const SANDBOX_DIR = path.join(root, 'src/sandbox');
 const MCP_SDK = path.join(root, 'src/mcp/sdk.ts');
 // Packages the program loads only in some runs: each is a bundle of its own, required on first use, so
 // that the others do not parse it (a bundle's whole text is parsed when it is loaded).
-const APART = ['undici', 'conf', 'cli-table3', 'yaml'];
+const APART = ['undici', 'conf', 'yaml'];
 const apart = new Set();
 const undiciDir = path.join(root, 'node_modules/undici');
 

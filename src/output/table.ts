@@ -1,8 +1,9 @@
 /**
  * A list as a terminal table, like gh's: an upper-case header, two spaces between columns. Which
  * columns show and how wide is layout.ts's choice; this file measures the cells, wraps a cell wider
- * than its column onto more lines of that column (never cutting it), colours, and lets cli-table3 lay
- * the rows out.
+ * than its column onto more lines of that column (never cutting it), colours, and lays the rows out.
+ * (cli-table3 laid them out until it measured at 37-61 ms for a table of 120 rows, more than Node's
+ * own start-up, for padding cells this file had already measured and wrapped.)
  */
 import type { ChalkInstance } from 'chalk';
 import { type CellKind, type ColumnSpec, defaultKind, type FitOptions, fitTable, GAP } from './layout.js';
@@ -58,45 +59,66 @@ function layoutFor<T>(
   return { headers, cells, layout: fitTable(specsOf(columns, headers, cells), terminal.width, terminal) };
 }
 
-export async function renderTable<T>(
+export function renderTable<T>(
   items: readonly T[],
   columns: readonly TableColumn<T>[],
   terminal: TableTerminal,
-): Promise<RenderedTable> {
-  const { default: Table } = await import('cli-table3');
+): RenderedTable {
   const { headers, cells, layout } = layoutFor(items, columns, terminal);
   const { chalk } = terminal;
-  const shown = layout.shown;
-  const last = shown.length - 1;
-  const table = new Table({
+  const { shown } = layout;
+  const widths = shown.map((c) => c.width);
+  const lines = [
     // A header wraps between its words only when --columns asked for more than fits (layout.ts).
-    head: shown.map(({ index, width: w }) =>
-      wrapToWidth(headers[index] ?? '', w)
-        .map((line) => chalk.bold(line))
-        .join('\n'),
+    tableRow(
+      widths,
+      shown.map(({ index, width: w }) => headerLines(headers[index] ?? '', w, chalk)),
     ),
-    // The gap between columns is part of each column's width, so cells fit and are never cut again.
-    colWidths: shown.map(({ width: w }, i) => (i === last ? w : w + GAP)),
-    chars: BORDERLESS,
-    // No colour of cli-table3's own: colour is ours, and only on a terminal.
-    style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
-  });
-  items.forEach((item, row) => {
-    table.push(
-      shown.map(({ index, width: w }) =>
-        cellLines(columns[index], item, cells[row]?.[index] ?? '', w, chalk).printed.join('\n'),
+    ...items.map((item, row) =>
+      tableRow(
+        widths,
+        shown.map(({ index, width: w }) =>
+          cellLines(columns[index], item, cells[row]?.[index] ?? '', w, chalk),
+        ),
       ),
-    );
-  });
+    ),
+  ];
   return {
-    text: table
-      .toString()
-      .split('\n')
-      .map((line) => line.trimEnd())
-      .join('\n'),
+    // No column fits at all: nothing to print but the note of what was hidden.
+    text: shown.length === 0 ? '' : lines.join('\n'),
     hidden: layout.hidden.map((h) => h.toLowerCase()),
     empty: layout.empty.map((h) => h.toLowerCase()),
   };
+}
+
+/** The lines of a cell (plain, to measure) and what to print of them (coloured). */
+interface CellLines {
+  plain: string[];
+  printed: string[];
+}
+
+/**
+ * A row of wrapped cells, as many lines as its tallest cell: each column padded to its width and the
+ * gap (the last one not padded), trailing spaces dropped.
+ */
+function tableRow(widths: readonly number[], cells: readonly CellLines[]): string {
+  const height = Math.max(1, ...cells.map((c) => c.plain.length));
+  return Array.from({ length: height }, (_, k) =>
+    cells
+      .map(({ plain, printed }, i) =>
+        i === cells.length - 1
+          ? (printed[k] ?? '')
+          : (printed[k] ?? '') +
+            ' '.repeat(Math.max(0, (widths[i] ?? 0) - displayWidth(plain[k] ?? '')) + GAP),
+      )
+      .join('')
+      .trimEnd(),
+  ).join('\n');
+}
+
+function headerLines(header: string, width: number, chalk: ChalkInstance): CellLines {
+  const plain = wrapToWidth(header, width);
+  return { plain, printed: plain.map((text) => chalk.bold(text)) };
 }
 
 /** A cell wrapped to its column's width: its lines as text (to measure) and as printed (coloured). */
@@ -106,7 +128,7 @@ function cellLines<T>(
   text: string,
   width: number,
   chalk: ChalkInstance,
-): { plain: string[]; printed: string[] } {
+): CellLines {
   const plain = wrapToWidth(text, width);
   const style = text ? column?.style?.(column.value(item), chalk) : undefined;
   return { plain, printed: style ? plain.map((line) => style(line)) : plain };
@@ -161,32 +183,15 @@ export function fixedTable<T>(
   const shown = fitted.map((c, i) =>
     i === fitted.length - 1 ? { ...c, width: Math.max(c.width, width - before) } : c,
   );
-  /** One line of the table from each column's text (plain, to measure) and what to print (coloured). */
-  const line = (parts: readonly { plain: string; printed: string }[]) =>
-    parts
-      .map(({ plain, printed }, i) =>
-        i === parts.length - 1
-          ? printed
-          : printed + ' '.repeat(Math.max(0, (shown[i]?.width ?? 0) - displayWidth(plain)) + GAP),
-      )
-      .join('')
-      .trimEnd();
-  /** A row of wrapped cells, as many lines as its tallest cell. */
-  const block = (cells: readonly { plain: string[]; printed: string[] }[]) => {
-    const height = Math.max(1, ...cells.map((c) => c.plain.length));
-    return Array.from({ length: height }, (_, k) =>
-      line(cells.map((c) => ({ plain: c.plain[k] ?? '', printed: c.printed[k] ?? '' }))),
-    ).join('\n');
-  };
+  const widths = shown.map((c) => c.width);
   return {
-    header: block(
-      shown.map(({ index, width: w }) => {
-        const plain = wrapToWidth(headers[index] ?? '', w);
-        return { plain, printed: plain.map((text) => chalk.bold(text)) };
-      }),
+    header: tableRow(
+      widths,
+      shown.map(({ index, width: w }) => headerLines(headers[index] ?? '', w, chalk)),
     ),
     row: (item) =>
-      block(
+      tableRow(
+        widths,
         shown.map(({ index, width: w }) =>
           cellLines(columns[index], item, cellText(columns[index]?.value(item)), w, chalk),
         ),
@@ -195,23 +200,3 @@ export function fixedTable<T>(
     empty: [],
   };
 }
-
-const BORDERLESS = Object.fromEntries(
-  [
-    'top',
-    'top-mid',
-    'top-left',
-    'top-right',
-    'bottom',
-    'bottom-mid',
-    'bottom-left',
-    'bottom-right',
-    'left',
-    'left-mid',
-    'mid',
-    'mid-mid',
-    'right',
-    'right-mid',
-    'middle',
-  ].map((name) => [name, '']),
-);

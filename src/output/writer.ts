@@ -131,7 +131,7 @@ export class Writer {
       if (empty) this.info(empty);
       return;
     }
-    const table = await renderTable(items, columns, this.tableTerminal);
+    const table = renderTable(items, columns, this.tableTerminal);
     this.out(`${table.text}\n`);
     this.tableNotes(table, items.length, options);
   }

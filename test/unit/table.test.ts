@@ -28,7 +28,7 @@ const plain = new Chalk({ level: 0 });
 
 describe('renderTable', () => {
   it('at 100 columns shows everything', async () => {
-    const t = await renderTable(rows, columns, { width: 100, chalk: plain });
+    const t = renderTable(rows, columns, { width: 100, chalk: plain });
     expect(t.hidden).toEqual([]);
     expect(t.text.split('\n')).toEqual([
       'ID    NAME                            OWNER         ACTIVE  CAMPAIGNS  EMAIL SLOTS',
@@ -38,13 +38,13 @@ describe('renderTable', () => {
   });
 
   it('at 60 columns hides counters and keeps names whole', async () => {
-    const t = await renderTable(rows, columns, { width: 60, chalk: plain });
+    const t = renderTable(rows, columns, { width: 60, chalk: plain });
     expect(t.hidden).toEqual(['campaigns', 'email slots']);
     expect(t.text.split('\n')[2]).toBe('1114  Red Fox Design Studio Partners  Olivia Owner  false');
   });
 
   it('at 30 columns wraps the name between its words, never cutting it or the id', async () => {
-    const t = await renderTable(rows, columns, { width: 30, chalk: plain });
+    const t = renderTable(rows, columns, { width: 30, chalk: plain });
     const lines = t.text.split('\n');
     expect(lines[0]).toMatch(/^ID {4}NAME/);
     expect(lines[2]).toMatch(/^1114 {2}Red Fox Design /);
@@ -59,7 +59,7 @@ describe('renderTable', () => {
       columns[0] as TableColumn<Company>,
       { header: 'name', value: (c) => c.name, style: (_v, k) => k.red },
     ];
-    const t = await renderTable(rows, styled, { width: 24, chalk });
+    const t = renderTable(rows, styled, { width: 24, chalk });
     const lines = t.text.split('\n');
     expect(lines[2]).toBe('1114  \u001b[31mRed Fox Design\u001b[39m');
     expect(lines[3]).toBe('      \u001b[31mStudio Partners\u001b[39m');
@@ -71,7 +71,7 @@ describe('renderTable', () => {
       columns[0] as TableColumn<Company>,
       { header: 'active', value: (c) => c.active, style: (v, k) => (v ? k.green : k.red) },
     ];
-    const t = await renderTable(rows, styled, { width: 80, chalk });
+    const t = renderTable(rows, styled, { width: 80, chalk });
     expect(t.text).toContain('\u001b[32mtrue\u001b[39m');
     expect(t.text).toContain('\u001b[31mfalse\u001b[39m');
   });
@@ -81,7 +81,7 @@ describe('fixedTable (a table printed a row at a time)', () => {
   const plain = new Chalk({ level: 0 });
 
   it('lays out from the sample, prints rows alike, and wraps a later cell wider than its column', async () => {
-    const whole = await renderTable(rows, columns, { width: 100, chalk: plain });
+    const whole = renderTable(rows, columns, { width: 100, chalk: plain });
     const table = fixedTable(rows, columns, { width: 100, chalk: plain });
     // The same rows give the same text as the table printed whole.
     expect([table.header, ...rows.map(table.row)].join('\n')).toBe(whole.text);
@@ -92,7 +92,7 @@ describe('fixedTable (a table printed a row at a time)', () => {
     // Wrapped at 60 too, the two ways of printing agree line for line.
     const narrow = fixedTable(rows, columns, { width: 30, chalk: plain });
     expect([narrow.header, ...rows.map(narrow.row)].join('\n')).toBe(
-      (await renderTable(rows, columns, { width: 30, chalk: plain })).text,
+      renderTable(rows, columns, { width: 30, chalk: plain }).text,
     );
   });
 
@@ -106,7 +106,7 @@ describe('fixedTable (a table printed a row at a time)', () => {
   });
 
   it('hides the same columns as the table printed whole', async () => {
-    const whole = await renderTable(rows, columns, { width: 40, chalk: plain });
+    const whole = renderTable(rows, columns, { width: 40, chalk: plain });
     expect(whole.hidden.length).toBeGreaterThan(0);
     expect(fixedTable(rows, columns, { width: 40, chalk: plain }).hidden).toEqual(whole.hidden);
   });
