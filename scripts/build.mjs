@@ -416,6 +416,14 @@ const sink = (write) => ({ isTTY: false, write: (text, cb) => { write(String(tex
   await run(['keys', 'create', ...ids.slice(1, 4), '--label', 'build']);
   await run(['keys', 'list', ids[0]]);
   await run(['me']);
+  // A config write (conf.cjs) and a plan file (yaml.cjs): login, logout and profiles; plan and apply.
+  const profile = { api_key: sandbox.hqKey, base_url: sandbox.baseUrl };
+  fs.writeFileSync(path.join(configDir, 'config.json'), JSON.stringify({ current: 'a', profiles: { a: profile, b: profile } }), { mode: 0o600 });
+  await run(['profiles', 'use', 'b']);
+  const plan = path.join(configDir, 'agency.yaml');
+  const company = sandbox.store.companies(1, { active: true })[0];
+  fs.writeFileSync(plan, 'companies:\\n  - name: ' + JSON.stringify(company.name) + '\\n    keys: [build]\\n');
+  await run(['plan', '-f', plan]);
   await sandbox.close();
   fs.rmSync(configDir, { recursive: true, force: true });
   // The WebAssembly bundles are one string each: nothing to gain.
