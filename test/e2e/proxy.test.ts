@@ -1,16 +1,16 @@
 /**
- * Behind a proxy (contract, "Network"), through the built binary and a real proxy on 127.0.0.1
- * (test/helpers/proxy.ts): https tunnelled with CONNECT to the sandbox behind a TLS front whose CA is
- * trusted through NODE_EXTRA_CA_CERTS, http forwarded, NO_PROXY going direct, a proxy's 407 named with
- * its credentials never printed, --debug showing the proxy redacted, the in-flight limits kept, and
- * certificate problems named and never retried.
+ * Behind a proxy (contract, "Network"), through a real proxy on 127.0.0.1 (test/helpers/proxy.ts): https
+ * tunnelled with CONNECT to the sandbox behind a TLS front whose CA is trusted through
+ * NODE_EXTRA_CA_CERTS (the built binary, which reads it as it starts), http forwarded, NO_PROXY going
+ * direct, a proxy's 407 named with its credentials never printed, --debug showing the proxy redacted, the
+ * in-flight limits kept, and certificate problems named and never retried.
  */
 
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
-import { type Harness, type RunResult, startHarness } from '../helpers/cli.js';
+import { type Harness, type RunResult, runAgency, startHarness } from '../helpers/cli.js';
 import {
   type Certificates,
   HAVE_OPENSSL,
@@ -31,7 +31,7 @@ let proxy: TestProxy;
 beforeAll(async () => {
   // Two pages of 50 companies: a listing pages through the proxy (the test of overlapping reads has a
   // sandbox of its own); each read through it opens a tunnel and a TLS session, so pages cost CPU here.
-  h = await startHarness({ seed: { companies: 51 }, latencyMs: 20, queueLimit: 2 });
+  h = await startHarness({ seed: { companies: 51 }, latencyMs: 20, queueLimit: 2 }, { inProcess: true });
   certs = makeCertificates();
   tls = await startTlsFront(Number(new URL(h.sandbox.url).port), certs.good);
   proxy = await startProxy();
@@ -47,7 +47,12 @@ beforeEach(() => {
   proxy.visits.length = 0;
 });
 
-/** A run against the https front (or `base`), with only the given proxy variables set. */
+/**
+ * A run against the https front (or `base`), with only the given proxy variables set. Over https the
+ * binary is spawned: Node reads the front's CA from NODE_EXTRA_CA_CERTS as it starts. Over plain http the
+ * program runs in this process (`h` is in-process): the proxy handling is the program's, whatever process
+ * it runs in, and a spawned run costs about 100 ms of CPU more.
+ */
 function run(
   args: string[],
   env: Record<string, string>,
@@ -60,9 +65,13 @@ function run(
       undefined,
     ]),
   );
-  return harness.run(['--base-url', base, ...args], {
+  const argv = ['--base-url', base, ...args];
+  const options = {
     env: { ...unset, NODE_EXTRA_CA_CERTS: certs.caFile, AGENCY_API_KEY: harness.sandbox.hqKey, ...env },
-  });
+  };
+  return base.startsWith('https:')
+    ? runAgency(argv, { ...options, configDir: harness.configDir })
+    : harness.run(argv, options);
 }
 const companyCount = () => h.sandbox.store.companies(MAIN_AGENCY_ID).length;
 
