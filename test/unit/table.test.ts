@@ -27,7 +27,7 @@ const rows: Company[] = [
 const plain = new Chalk({ level: 0 });
 
 describe('renderTable', () => {
-  it('at 100 columns shows everything', async () => {
+  it('at 100 columns shows everything', () => {
     const t = renderTable(rows, columns, { width: 100, chalk: plain });
     expect(t.hidden).toEqual([]);
     expect(t.text.split('\n')).toEqual([
@@ -37,13 +37,13 @@ describe('renderTable', () => {
     ]);
   });
 
-  it('at 60 columns hides counters and keeps names whole', async () => {
+  it('at 60 columns hides counters and keeps names whole', () => {
     const t = renderTable(rows, columns, { width: 60, chalk: plain });
     expect(t.hidden).toEqual(['campaigns', 'email slots']);
     expect(t.text.split('\n')[2]).toBe('1114  Red Fox Design Studio Partners  Olivia Owner  false');
   });
 
-  it('at 30 columns wraps the name between its words, never cutting it or the id', async () => {
+  it('at 30 columns wraps the name between its words, never cutting it or the id', () => {
     const t = renderTable(rows, columns, { width: 30, chalk: plain });
     const lines = t.text.split('\n');
     expect(lines[0]).toMatch(/^ID {4}NAME/);
@@ -53,7 +53,7 @@ describe('renderTable', () => {
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(30);
   });
 
-  it('wraps a coloured cell line by line, each line coloured alone', async () => {
+  it('wraps a coloured cell line by line, each line coloured alone', () => {
     const chalk = new Chalk({ level: 1 });
     const styled: TableColumn<Company>[] = [
       columns[0] as TableColumn<Company>,
@@ -65,7 +65,23 @@ describe('renderTable', () => {
     expect(lines[3]).toBe('      \u001b[31mStudio Partners\u001b[39m');
   });
 
-  it('colours cells with the column style only', async () => {
+  it('pads by what a terminal shows: a coloured cell and wide characters leave the next column aligned', () => {
+    const chalk = new Chalk({ level: 1 });
+    const styled: TableColumn<Company>[] = [
+      { header: 'name', value: (c) => c.name, style: (v, k) => (v === 'Acme Ltd' ? k.green : undefined) },
+      { header: 'owner', value: (c) => c.owner },
+    ];
+    const wide = [rows[0], { ...rows[1], name: '東京ロボ 株式会社' }] as Company[];
+    const lines = renderTable(wide, styled, { width: 80, chalk }).text.split('\n');
+    // 東京ロボ 株式会社 takes 17 columns (the widest name): OWNER starts after it and the gap.
+    expect(lines).toEqual([
+      '\u001b[1mNAME\u001b[22m               \u001b[1mOWNER\u001b[22m',
+      '\u001b[32mAcme Ltd\u001b[39m           Olivia Owner',
+      '東京ロボ 株式会社  Olivia Owner',
+    ]);
+  });
+
+  it('colours cells with the column style only', () => {
     const chalk = new Chalk({ level: 1 });
     const styled: TableColumn<Company>[] = [
       columns[0] as TableColumn<Company>,
@@ -80,7 +96,7 @@ describe('renderTable', () => {
 describe('fixedTable (a table printed a row at a time)', () => {
   const plain = new Chalk({ level: 0 });
 
-  it('lays out from the sample, prints rows alike, and wraps a later cell wider than its column', async () => {
+  it('lays out from the sample, prints rows alike, and wraps a later cell wider than its column', () => {
     const whole = renderTable(rows, columns, { width: 100, chalk: plain });
     const table = fixedTable(rows, columns, { width: 100, chalk: plain });
     // The same rows give the same text as the table printed whole.
@@ -105,7 +121,7 @@ describe('fixedTable (a table printed a row at a time)', () => {
     expect(printed.map((line) => line.trim()).slice(1)).toEqual(['name than any in the', 'sample']);
   });
 
-  it('hides the same columns as the table printed whole', async () => {
+  it('hides the same columns as the table printed whole', () => {
     const whole = renderTable(rows, columns, { width: 40, chalk: plain });
     expect(whole.hidden.length).toBeGreaterThan(0);
     expect(fixedTable(rows, columns, { width: 40, chalk: plain }).hidden).toEqual(whole.hidden);
