@@ -23,7 +23,8 @@ const env = {
  */
 function run(name, command, { held = false, low = false } = {}) {
   const started = Date.now();
-  const child = spawn(low ? 'nice' : 'sh', [...(low ? ['-n', '10', 'sh'] : []), '-c', command], {
+  const [file, ...args] = [...(low ? ['nice', '-n', '10'] : []), 'sh', '-c', command];
+  const child = spawn(file, args, {
     cwd: root,
     env,
     stdio: held ? ['ignore', 'pipe', 'pipe'] : 'inherit',
