@@ -32,6 +32,12 @@ function run(name, command, { held = false, low = false } = {}) {
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
+  // A command that cannot start (no `nice` or `sh` on this system) fails the run with its reason, not
+  // with a crash of this script that loses the other parts' reports; 'close' follows with a code below 0.
+  child.on('error', (error) => {
+    if (held) output += `${error.message}\n`;
+    else console.error(`${name}: ${error.message}`);
+  });
   return new Promise((resolve) => {
     child.on('close', (code, signal) =>
       resolve({
