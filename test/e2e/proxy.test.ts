@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
-import { type Harness, type RunResult, runAgency, startHarness } from '../helpers/cli.js';
+import { type Harness, type RunResult, startHarness } from '../helpers/cli.js';
 import {
   type Certificates,
   HAVE_OPENSSL,
@@ -69,9 +69,7 @@ function run(
   const options = {
     env: { ...unset, NODE_EXTRA_CA_CERTS: certs.caFile, AGENCY_API_KEY: harness.sandbox.hqKey, ...env },
   };
-  return base.startsWith('https:')
-    ? runAgency(argv, { ...options, configDir: harness.configDir })
-    : harness.run(argv, options);
+  return base.startsWith('https:') ? harness.spawn(argv, options).result : harness.run(argv, options);
 }
 const companyCount = () => h.sandbox.store.companies(MAIN_AGENCY_ID).length;
 
