@@ -55,6 +55,9 @@ describe.skipIf(Boolean(CHROMIUM_MISSING))('health --html in headless Chromium',
       res.writeHead(404).end();
     }).on('connect', (req, socket) => {
       proxied.push(`CONNECT ${req.url}`);
+      // The socket is the test's once the server emits 'connect': Chromium may reset it (a tunnel to its
+      // own services, given up), and a socket error with no listener ends the test process.
+      socket.on('error', () => {});
       socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
