@@ -21,9 +21,9 @@ const workers = availableParallelism() + 3;
 /**
  * Milliseconds a test file takes per kB of its source, by its folder under test/: what the suite's own
  * times were on 24 November 2026 (e2e 3.7 s per 10 kB, docs 6.5, sandbox 1.1, commands 0.8, the rest 0.3).
- * Only the order of files the last run did not time rests on it: every file of a clean checkout (whose
- * first run took 40.5 s in file-name order, 37.6 s in the order of a timed run: no end on a long
- * end-to-end file) and a file just added.
+ * Only the order of files the last run did not time rests on it: every file of a fresh clone, and a file
+ * just added. (A fresh clone's first `npm test` took 45.7 and 45.9 s in file-name order, which can end
+ * the run on a long end-to-end file; 42.2 and 42.3 s in this order.)
  */
 const MS_PER_KB: Record<string, number> = { e2e: 380, docs: 650, sandbox: 110, commands: 80 };
 const MS_PER_KB_ELSEWHERE = 30;
