@@ -4,6 +4,7 @@
  * order of CHECKS is the order a client's problems are listed in within one severity.
  */
 import type { Deliverability } from '../api/types.js';
+import { groupDigits } from '../output/text.js';
 import { ratio } from './deliverability.js';
 import { CONNECTION_WARNINGS, groupMailboxes, isErrorText, type MailEntry } from './inventory-parts.js';
 
@@ -141,7 +142,7 @@ const CHECKS: readonly Check[] = [
       return [
         [
           severity,
-          `bounce rate ${pct(rate)} (${d.bounces.current_period} of ${d.emails_sent.current_period} sent), at or above ${pct(limit)}`,
+          `bounce rate ${pct(rate)} (${groupDigits(d.bounces.current_period)} of ${groupDigits(d.emails_sent.current_period)} sent), at or above ${pct(limit)}`,
         ],
       ];
     },

@@ -54,6 +54,11 @@ describe('health checks at their thresholds', () => {
     expect(at(19, 10)).toEqual([]);
   });
 
+  it('bounce rate: its detail writes counts as the HTML report does (1,170, not 1170)', () => {
+    const [problem] = checkClient(facts({ deliverability: listed(1170, 33, [50, 50]) }));
+    expect(problem?.detail).toBe('bounce rate 2.8% (33 of 1,170 sent), at or above 2.0%');
+  });
+
   it('reply rate: a drop to half or less of the previous period is a warning; less of a drop is not', () => {
     const with_ = (now: number, before: number) =>
       found(facts({ deliverability: listed(1000, 0, [now, before], 1000) }));
