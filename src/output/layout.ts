@@ -297,6 +297,36 @@ export function fitTable(
 }
 
 /**
+ * fitTable sizes a column by its widest cell, but wrapped, its lines may all be narrower: a list breaks
+ * after its commas (WEBHOOKS given 31, its lines 19 at most, while names wrap beside it). Each wrapped
+ * column is narrowed to its widest line (`linesWidth`: of its header and cells wrapped to a width), and
+ * what that frees goes to the columns that still wrap, most important first, up to their full width.
+ */
+export function reclaimWrapSlack(
+  columns: readonly ColumnSpec[],
+  layout: TableLayout,
+  linesWidth: (index: number, width: number) => number,
+): TableLayout {
+  const shown = layout.shown.map((c) => ({ ...c }));
+  const wraps = (c: { index: number; width: number }) => natural(columns[c.index] as ColumnSpec) > c.width;
+  // A column given more wraps anew, maybe with slack again: a few passes, each ending on widest lines.
+  for (let pass = 1; ; pass++) {
+    let spare = 0;
+    for (const c of shown.filter(wraps)) {
+      const used = Math.min(c.width, linesWidth(c.index, c.width));
+      [spare, c.width] = [spare + c.width - used, used];
+    }
+    const wanting = shown.filter(wraps).sort((a, b) => (hiddenBefore(columns, a.index, b.index) ? 1 : -1));
+    if (spare === 0 || wanting.length === 0 || pass === 3) break;
+    for (const c of wanting) {
+      const grow = Math.min(spare, natural(columns[c.index] as ColumnSpec) - c.width);
+      [spare, c.width] = [spare - grow, c.width + grow];
+    }
+  }
+  return { ...layout, shown };
+}
+
+/**
  * Narrows the shown columns until the table fits `width`, sharing the loss in proportion to the room
  * each has above its target (a column far above it gives most), in stages; an identifier (a check,
  * roles) keeps the width fitTable gave it, whole or its floor:
@@ -354,29 +384,6 @@ function narrow(
       widths.set(most, (widths.get(most) ?? 1) - 1);
     }
   });
-}
-
-/**
- * The stderr note for hidden columns: "2 columns hidden (…) — widen the window, or use --columns"
- * (only "widen the window" when --columns already chose them). An error column hidden because no
- * row has an error is named apart, "error is hidden too: it is empty in every row", so that "hidden"
- * never reads as "there may be errors you cannot see".
- */
-export function hiddenNote(
-  hidden: readonly string[],
-  chosen = false,
-  empty: readonly string[] = [],
-): string | undefined {
-  const lower = (headers: readonly string[]) => headers.map((h) => h.toLowerCase());
-  const full = lower(hidden.filter((h) => !empty.includes(h)));
-  const blank = lower(empty.filter((h) => hidden.includes(h)));
-  const one = blank.length === 1;
-  const emptySaid = (too: string) =>
-    `${blank.join(' and ')} ${one ? 'is' : 'are'} hidden${too}: ${one ? 'it is' : 'they are'} empty in every row`;
-  if (full.length === 0) return blank.length > 0 ? emptySaid('') : undefined;
-  const count = full.length === 1 ? '1 column hidden' : `${full.length} columns hidden`;
-  const advice = chosen ? 'widen the window' : 'widen the window, or use --columns';
-  return `${count} (${full.join(', ')}) — ${advice}${blank.length > 0 ? `; ${emptySaid(' too')}` : ''}`;
 }
 
 /**

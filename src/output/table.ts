@@ -6,7 +6,16 @@
  * own start-up, for padding cells this file had already measured and wrapped.)
  */
 import type { ChalkInstance } from 'chalk';
-import { type CellKind, type ColumnSpec, defaultKind, type FitOptions, fitTable, GAP } from './layout.js';
+import {
+  type CellKind,
+  type ColumnSpec,
+  defaultKind,
+  type FitOptions,
+  fitTable,
+  GAP,
+  reclaimWrapSlack,
+  type TableLayout,
+} from './layout.js';
 import { cellText, displayWidth, wrapToWidth } from './text.js';
 
 /** What a table needs to know of a column (the writer's Column<T> is one). */
@@ -53,10 +62,33 @@ function layoutFor<T>(
   rows: readonly T[],
   columns: readonly TableColumn<T>[],
   terminal: TableTerminal,
-): { headers: string[]; cells: string[][]; layout: ReturnType<typeof fitTable> } {
+): { headers: string[]; cells: string[][]; layout: TableLayout } {
   const headers = columns.map((c) => c.header.toUpperCase());
   const cells = rows.map((item) => columns.map((c) => cellText(c.value(item))));
-  return { headers, cells, layout: fitTable(specsOf(columns, headers, cells), terminal.width, terminal) };
+  const specs = specsOf(columns, headers, cells);
+  // A wrapped column is as wide as its widest line, not its widest cell: only the texts wider than
+  // the width are wrapped to measure it, each distinct text once.
+  const texts = headers.map((header, i) => {
+    const widths = new Map([[header, displayWidth(header)]]);
+    for (const row of cells) {
+      const text = row[i] ?? '';
+      if (!widths.has(text)) widths.set(text, displayWidth(text));
+    }
+    return widths;
+  });
+  const linesWidth = (index: number, width: number) => {
+    let widest = 0;
+    for (const [text, full] of texts[index] ?? []) {
+      const used = full <= width ? full : Math.max(...wrapToWidth(text, width).map(displayWidth));
+      widest = Math.max(widest, used);
+    }
+    return widest;
+  };
+  return {
+    headers,
+    cells,
+    layout: reclaimWrapSlack(specs, fitTable(specs, terminal.width, terminal), linesWidth),
+  };
 }
 
 export function renderTable<T>(

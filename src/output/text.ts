@@ -87,13 +87,19 @@ const ZERO_WIDTH = /\p{Mn}|\p{Me}|[\u200b-\u200f\u2060-\u2064\ufeff]/u;
 const WIDE =
   /[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{1f300}-\u{1f64f}\u{1f900}-\u{1f9ff}\u{20000}-\u{3fffd}]|\p{Emoji_Presentation}/u;
 
+/** Printable ASCII, one column a character: most text, measured without the Unicode tests. */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 function charWidth(char: string): number {
+  const code = char.charCodeAt(0);
+  if (code >= 0x20 && code < 0x7f) return 1;
   if (ZERO_WIDTH.test(char)) return 0;
   return WIDE.test(char) ? 2 : 1;
 }
 
 /** Columns a string takes on a terminal (no escape sequences expected: measure before colouring). */
 export function displayWidth(text: string): number {
+  if (PRINTABLE_ASCII.test(text)) return text.length;
   let width = 0;
   for (const char of text) width += charWidth(char);
   return width;

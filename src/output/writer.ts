@@ -8,7 +8,6 @@ import { isRecord } from '../api/types.js';
 import { UsageError } from '../errors.js';
 import { columnKey, isAll, pickFields, selectColumns, toCsv } from './csv.js';
 import { wrapWords } from './help-wrap.js';
-import { hiddenNote } from './layout.js';
 import { type Creation, type StdoutWatch, watchStdout } from './stdout-watch.js';
 import { type CountContext, countLine } from './summary.js';
 import { renderTable, type TableColumn, type TableTerminal } from './table.js';
@@ -364,4 +363,27 @@ function hangingWrap(text: string, width: number | undefined): string {
     return [indent + first, ...tail.map((part) => `${indent}  ${part}`)];
   });
   return lines.join('\n');
+}
+
+/**
+ * The stderr note for hidden columns: "2 columns hidden (…) — widen the window, or use --columns"
+ * (only "widen the window" when --columns already chose them). An error column hidden because no
+ * row has an error is named apart, "error is hidden too: it is empty in every row", so that "hidden"
+ * never reads as "there may be errors you cannot see".
+ */
+export function hiddenNote(
+  hidden: readonly string[],
+  chosen = false,
+  empty: readonly string[] = [],
+): string | undefined {
+  const lower = (headers: readonly string[]) => headers.map((h) => h.toLowerCase());
+  const full = lower(hidden.filter((h) => !empty.includes(h)));
+  const blank = lower(empty.filter((h) => hidden.includes(h)));
+  const one = blank.length === 1;
+  const emptySaid = (too: string) =>
+    `${blank.join(' and ')} ${one ? 'is' : 'are'} hidden${too}: ${one ? 'it is' : 'they are'} empty in every row`;
+  if (full.length === 0) return blank.length > 0 ? emptySaid('') : undefined;
+  const count = full.length === 1 ? '1 column hidden' : `${full.length} columns hidden`;
+  const advice = chosen ? 'widen the window' : 'widen the window, or use --columns';
+  return `${count} (${full.join(', ')}) — ${advice}${blank.length > 0 ? `; ${emptySaid(' too')}` : ''}`;
 }

@@ -3,7 +3,8 @@
  * cut, and that ids, names and addresses keep their space before counters do.
  */
 import { describe, expect, it } from 'vitest';
-import { type CellKind, type ColumnSpec, fitTable, GAP, hiddenNote } from '../../src/output/layout.js';
+import { type CellKind, type ColumnSpec, fitTable, GAP } from '../../src/output/layout.js';
+import { hiddenNote } from '../../src/output/writer.js';
 
 type Def = { header: string; kind: CellKind; priority: number };
 const col = (header: string, kind: CellKind, priority: number): Def => ({ header, kind, priority });

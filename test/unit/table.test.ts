@@ -1,6 +1,7 @@
 /** The rendered table: hidden columns, whole names, long cells wrapped (never cut), no trailing spaces. */
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
+import { GAP } from '../../src/output/layout.js';
 import { fixedTable, renderTable, type TableColumn } from '../../src/output/table.js';
 import { wrapToWidth } from '../../src/output/text.js';
 
@@ -90,6 +91,52 @@ describe('renderTable', () => {
     const t = renderTable(rows, styled, { width: 80, chalk });
     expect(t.text).toContain('\u001b[32mtrue\u001b[39m');
     expect(t.text).toContain('\u001b[31mfalse\u001b[39m');
+  });
+});
+
+describe('renderTable: a wrapped column is as wide as its widest line', () => {
+  type Row = { id: number; name: string; webhooks: string };
+  const listColumns: TableColumn<Row>[] = [
+    { header: 'id', value: (r) => r.id },
+    { header: 'name', value: (r) => r.name },
+    { header: 'webhooks', value: (r) => r.webhooks, kind: 'list' },
+  ];
+  const listRows: Row[] = [
+    { id: 1001, name: 'Lighthouse Outfitters GmbH', webhooks: 'CAMPAIGN_COMPLETED,PROSPECT_REPLIED' },
+    { id: 1002, name: 'Redwood Marketing Partners', webhooks: 'PROSPECT_REPLIED,PROSPECT_BOUNCED' },
+  ];
+
+  it('a list wrapped after its commas gives the width its lines leave unused to the name beside it', () => {
+    const t = renderTable(listRows, listColumns, { width: 50, chalk: plain, hideNone: true });
+    expect(t.text.split('\n')).toEqual([
+      'ID    NAME                   WEBHOOKS',
+      '1001  Lighthouse Outfitters  CAMPAIGN_COMPLETED,',
+      '      GmbH                   PROSPECT_REPLIED',
+      '1002  Redwood Marketing      PROSPECT_REPLIED,',
+      '      Partners               PROSPECT_BOUNCED',
+    ]);
+  });
+
+  it('at any width, no wrapped column keeps blank width beside its lines while another column wraps', () => {
+    let checked = 0;
+    for (let width = 30; width <= 70; width++) {
+      const t = renderTable(listRows, listColumns, { width, chalk: plain, hideNone: true });
+      const lines = t.text.split('\n');
+      // Where each column starts, from the header line; a column's lines end before the next one starts.
+      const starts = ['NAME', 'WEBHOOKS'].map((h) => lines[0]?.indexOf(h) ?? -1);
+      // Too narrow for both, even wrapped: --columns hides the list (and says so).
+      if (starts[1] === -1) {
+        expect(t.hidden).toEqual(['webhooks']);
+        continue;
+      }
+      checked += 1;
+      const nameEnds = lines.map((line) => line.slice(starts[0], starts[1]).trimEnd().length);
+      expect(Math.max(...nameEnds) + GAP, `width ${width}:\n${t.text}`).toBe(
+        (starts[1] ?? 0) - (starts[0] ?? 0),
+      );
+      for (const line of lines) expect(line.length).toBeLessThanOrEqual(width);
+    }
+    expect(checked).toBeGreaterThan(30);
   });
 });
 
