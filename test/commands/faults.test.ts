@@ -124,14 +124,16 @@ describe.concurrent('GET: retried on 429, 502, 503, 504 and connection errors, t
   );
 
   it('a failure on a later page prints none of the earlier pages', async () => {
-    // Page 1 succeeds; the fault is armed as soon as it has arrived (each request takes 300 ms).
+    // Page 1 succeeds; the fault is armed as soon as it has arrived (each request takes 300 ms). The
+    // later pages fail after their 300 ms ('status-after'): failed at once, page 2's answer could come
+    // back before page 3 had left a busy machine, and the run ended without sending it.
     const slow = await startHarness({ latencyMs: 300 }, IN_PROCESS);
     try {
       // In this process too: the run goes on while this test waits for page 1 to arrive.
       const running = slow.run(['companies', 'list']);
       while (slow.requests().length === 0) await new Promise((r) => setTimeout(r, 5));
       slow.sandbox.addFault({
-        kind: 'status',
+        kind: 'status-after',
         status: 500,
         method: 'GET',
         path: '/v2/agency/companies',
