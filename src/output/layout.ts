@@ -100,7 +100,8 @@ function total(widths: readonly number[]): number {
   return widths.length === 0 ? 0 : widths.reduce((a, b) => a + b, 0) + GAP * (widths.length - 1);
 }
 
-function natural(column: ColumnSpec): number {
+/** A column's width with nothing wrapped: its header or its widest cell. */
+export function natural(column: ColumnSpec): number {
   return Math.max(1, column.header.length, column.content);
 }
 
@@ -188,7 +189,7 @@ function emptyProblem(column: ColumnSpec | undefined): boolean {
 }
 
 /** Whether `a` is hidden before `b`: the higher rank() first, then the rightmost. */
-function hiddenBefore(columns: readonly ColumnSpec[], a: number, b: number): boolean {
+export function hiddenBefore(columns: readonly ColumnSpec[], a: number, b: number): boolean {
   const ra = rank(columns[a] as ColumnSpec);
   const rb = rank(columns[b] as ColumnSpec);
   return ra !== rb ? ra > rb : a > b;
@@ -294,36 +295,6 @@ export function fitTable(
     hidden: hidden.map((i) => columns[i]?.header ?? ''),
     empty: hidden.filter((i) => emptyProblem(columns[i])).map((i) => columns[i]?.header ?? ''),
   };
-}
-
-/**
- * fitTable sizes a column by its widest cell, but wrapped, its lines may all be narrower: a list breaks
- * after its commas (WEBHOOKS given 31, its lines 19 at most, while names wrap beside it). Each wrapped
- * column is narrowed to its widest line (`linesWidth`: of its header and cells wrapped to a width), and
- * what that frees goes to the columns that still wrap, most important first, up to their full width.
- */
-export function reclaimWrapSlack(
-  columns: readonly ColumnSpec[],
-  layout: TableLayout,
-  linesWidth: (index: number, width: number) => number,
-): TableLayout {
-  const shown = layout.shown.map((c) => ({ ...c }));
-  const wraps = (c: { index: number; width: number }) => natural(columns[c.index] as ColumnSpec) > c.width;
-  // A column given more wraps anew, maybe with slack again: a few passes, each ending on widest lines.
-  for (let pass = 1; ; pass++) {
-    let spare = 0;
-    for (const c of shown.filter(wraps)) {
-      const used = Math.min(c.width, linesWidth(c.index, c.width));
-      [spare, c.width] = [spare + c.width - used, used];
-    }
-    const wanting = shown.filter(wraps).sort((a, b) => (hiddenBefore(columns, a.index, b.index) ? 1 : -1));
-    if (spare === 0 || wanting.length === 0 || pass === 3) break;
-    for (const c of wanting) {
-      const grow = Math.min(spare, natural(columns[c.index] as ColumnSpec) - c.width);
-      [spare, c.width] = [spare - grow, c.width + grow];
-    }
-  }
-  return { ...layout, shown };
 }
 
 /**

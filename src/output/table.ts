@@ -1,7 +1,8 @@
 /**
  * A list as a terminal table, like gh's: an upper-case header, two spaces between columns. Which
  * columns show and how wide is layout.ts's choice; this file measures the cells, wraps a cell wider
- * than its column onto more lines of that column (never cutting it), colours, and lays the rows out.
+ * than its column onto more lines of that column (never cutting it), gives what wrapping leaves unused
+ * to a column that still wraps, colours, and lays the rows out.
  * (cli-table3 laid them out until it measured at 37-61 ms for a table of 120 rows, more than Node's
  * own start-up, for padding cells this file had already measured and wrapped.)
  */
@@ -13,7 +14,8 @@ import {
   type FitOptions,
   fitTable,
   GAP,
-  reclaimWrapSlack,
+  hiddenBefore,
+  natural,
   type TableLayout,
 } from './layout.js';
 import { cellText, displayWidth, wrapToWidth } from './text.js';
@@ -57,37 +59,86 @@ export interface TableTerminal extends FitOptions {
   chalk: ChalkInstance;
 }
 
+/** A column's header and cells wrapped to a width: its widest line, and its lines in all. */
+export interface Wrapped {
+  widest: number;
+  lines: number;
+}
+
+/**
+ * fitTable sizes a column by its widest cell, but wrapped, its lines may all be narrower: a list breaks
+ * after its commas, a URL after a slash (TARGET URL given 39, its lines 30 at most, while REASON wraps).
+ * Each wrapped column is narrowed to its widest line; what that frees goes to the most important column
+ * that it makes wrap onto fewer lines, which is then narrowed to its widest line in turn. Only for a
+ * table whose rows are all known (a streamed one is laid out from typical rows).
+ */
+export function reclaimWrapSlack(
+  columns: readonly ColumnSpec[],
+  layout: TableLayout,
+  wrapped: (index: number, width: number) => Wrapped,
+): TableLayout {
+  const shown = layout.shown.map((c) => ({ ...c }));
+  const full = (c: { index: number }) => natural(columns[c.index] as ColumnSpec);
+  let spare = 0;
+  const narrowToLines = (c: { index: number; width: number }) => {
+    const used = Math.min(c.width, wrapped(c.index, c.width).widest);
+    [spare, c.width] = [spare + c.width - used, used];
+  };
+  for (const c of shown) if (full(c) > c.width) narrowToLines(c);
+  const byImportance = [...shown].sort((a, b) => (hiddenBefore(columns, a.index, b.index) ? 1 : -1));
+  // A few rounds: what one column leaves of the spare may still shorten another.
+  for (let round = 0, taken = true; round < 3 && taken && spare > 0; round++) {
+    taken = false;
+    for (const c of byImportance) {
+      const wider = Math.min(full(c), c.width + spare);
+      if (wider === c.width || wrapped(c.index, wider).lines >= wrapped(c.index, c.width).lines) continue;
+      [spare, c.width, taken] = [spare - (wider - c.width), wider, true];
+      narrowToLines(c);
+    }
+  }
+  return { ...layout, shown };
+}
+
 /** The headers, the rows' cell texts, and which columns fit the terminal how wide, measured on them. */
 function layoutFor<T>(
   rows: readonly T[],
   columns: readonly TableColumn<T>[],
   terminal: TableTerminal,
-): { headers: string[]; cells: string[][]; layout: TableLayout } {
+): { headers: string[]; cells: string[][]; specs: ColumnSpec[]; layout: TableLayout } {
   const headers = columns.map((c) => c.header.toUpperCase());
   const cells = rows.map((item) => columns.map((c) => cellText(c.value(item))));
   const specs = specsOf(columns, headers, cells);
-  // A wrapped column is as wide as its widest line, not its widest cell: only the texts wider than
-  // the width are wrapped to measure it, each distinct text once.
+  return { headers, cells, specs, layout: fitTable(specs, terminal.width, terminal) };
+}
+
+/**
+ * A column's header and cells wrapped to a width (layout.ts's Wrapped): each distinct text measured once,
+ * and wrapped only when it is wider than the width; each answer kept, as the layout asks again.
+ */
+function wrappedColumns(headers: readonly string[], cells: readonly (readonly string[])[]) {
   const texts = headers.map((header, i) => {
-    const widths = new Map([[header, displayWidth(header)]]);
+    const counted = new Map([[header, { width: displayWidth(header), count: 1 }]]);
     for (const row of cells) {
       const text = row[i] ?? '';
-      if (!widths.has(text)) widths.set(text, displayWidth(text));
+      const seen = counted.get(text);
+      if (seen) seen.count += 1;
+      else counted.set(text, { width: displayWidth(text), count: 1 });
     }
-    return widths;
+    return counted;
   });
-  const linesWidth = (index: number, width: number) => {
-    let widest = 0;
-    for (const [text, full] of texts[index] ?? []) {
-      const used = full <= width ? full : Math.max(...wrapToWidth(text, width).map(displayWidth));
-      widest = Math.max(widest, used);
+  const known = new Map<string, Wrapped>();
+  return (index: number, width: number): Wrapped => {
+    const key = `${index}:${width}`;
+    let answer = known.get(key);
+    if (answer) return answer;
+    answer = { widest: 0, lines: 0 };
+    for (const [text, { width: whole, count }] of texts[index] ?? []) {
+      const lines = whole <= width ? [text] : wrapToWidth(text, width);
+      answer.widest = Math.max(answer.widest, whole <= width ? whole : Math.max(...lines.map(displayWidth)));
+      answer.lines += lines.length * count;
     }
-    return widest;
-  };
-  return {
-    headers,
-    cells,
-    layout: reclaimWrapSlack(specs, fitTable(specs, terminal.width, terminal), linesWidth),
+    known.set(key, answer);
+    return answer;
   };
 }
 
@@ -96,7 +147,9 @@ export function renderTable<T>(
   columns: readonly TableColumn<T>[],
   terminal: TableTerminal,
 ): RenderedTable {
-  const { headers, cells, layout } = layoutFor(items, columns, terminal);
+  const { headers, cells, specs, layout: fitted } = layoutFor(items, columns, terminal);
+  // The rows are all here: a wrapped column is as wide as its widest line, not its widest cell.
+  const layout = reclaimWrapSlack(specs, fitted, wrappedColumns(headers, cells));
   const { chalk } = terminal;
   const { shown } = layout;
   const widths = shown.map((c) => c.width);

@@ -108,13 +108,37 @@ describe('renderTable: a wrapped column is as wide as its widest line', () => {
   ];
 
   it('a list wrapped after its commas gives the width its lines leave unused to the name beside it', () => {
-    const t = renderTable(listRows, listColumns, { width: 50, chalk: plain, hideNone: true });
+    const t = renderTable(listRows, listColumns, { width: 54, chalk: plain, hideNone: true });
     expect(t.text.split('\n')).toEqual([
-      'ID    NAME                   WEBHOOKS',
-      '1001  Lighthouse Outfitters  CAMPAIGN_COMPLETED,',
-      '      GmbH                   PROSPECT_REPLIED',
-      '1002  Redwood Marketing      PROSPECT_REPLIED,',
-      '      Partners               PROSPECT_BOUNCED',
+      'ID    NAME                        WEBHOOKS',
+      '1001  Lighthouse Outfitters GmbH  CAMPAIGN_COMPLETED,',
+      '                                  PROSPECT_REPLIED',
+      '1002  Redwood Marketing Partners  PROSPECT_REPLIED,',
+      '                                  PROSPECT_BOUNCED',
+    ]);
+  });
+
+  it('the width goes to a column it makes wrap onto fewer lines, not to a more important one it does not', () => {
+    type Result = { company: number; url: string; result: string; reason: string };
+    // As `webhooks subscribe` prints them (src/commands/webhooks/change.ts, reasonColumn()).
+    const resultColumns: TableColumn<Result>[] = [
+      { header: 'company', value: (r) => r.company, kind: 'id' },
+      { header: 'target url', value: (r) => r.url, kind: 'email', priority: 1 },
+      { header: 'result', value: (r) => r.result, kind: 'count', priority: 0 },
+      { header: 'reason', value: (r) => r.reason, kind: 'problem' },
+    ];
+    const url = 'https://crm.example.com/hooks/woodpecker';
+    const results: Result[] = [
+      { company: 1001, url, result: 'subscribed', reason: '' },
+      { company: 1007, url, result: 'failed', reason: 'Company 1007 is inactive' },
+    ];
+    // REASON matters more, but 6 more columns would not unwrap it; TARGET URL takes them: 2 lines, not 3.
+    expect(renderTable(results, resultColumns, { width: 60, chalk: plain }).text.split('\n')).toEqual([
+      'COMPANY  TARGET URL            RESULT      REASON',
+      '1001     https://crm.example.  subscribed',
+      '         com/hooks/woodpecker',
+      '1007     https://crm.example.  failed      Company 1007 is',
+      '         com/hooks/woodpecker              inactive',
     ]);
   });
 
@@ -172,11 +196,13 @@ describe('fixedTable (a table printed a row at a time)', () => {
     const [first, ...rest] = table.row(wider).split('\n');
     expect(first).toMatch(/^1001 {2}Acme Ltd +A much {2,}true/);
     expect(rest.map((line) => line.trim()).join(' ')).toBe('longer owner name than any in the sample');
-    // Wrapped at 60 too, the two ways of printing agree line for line.
+    // Wrapped at 30, the two agree but for the wrapped NAME's width: the whole table narrows it to its
+    // widest line; the streamed one keeps what the sample got, as its later rows may need it.
     const narrow = fixedTable(rows, columns, { width: 30, chalk: plain });
-    expect([narrow.header, ...rows.map(narrow.row)].join('\n')).toBe(
-      renderTable(rows, columns, { width: 30, chalk: plain }).text,
-    );
+    const oneSpace = (text: string) => text.replace(/ +/g, ' ');
+    const streamed = [narrow.header, ...rows.map(narrow.row)].join('\n');
+    expect(oneSpace(streamed)).toBe(oneSpace(renderTable(rows, columns, { width: 30, chalk: plain }).text));
+    expect(streamed.split('\n')[0]).toBe('ID    NAME              ACTIVE');
   });
 
   it("gives the last column the rest of the line: a real cell longer than the sample's wraps at the edge", () => {
@@ -186,6 +212,24 @@ describe('fixedTable (a table printed a row at a time)', () => {
     // OWNER starts after ID (4) and NAME (30) and their gaps: 22 columns are left for it, not 12.
     expect(printed[0]).toBe('1001  Acme Ltd                        A much longer owner');
     expect(printed.map((line) => line.trim()).slice(1)).toEqual(['name than any in the', 'sample']);
+  });
+
+  it("keeps the widths the sample got: a real cell the sample's lines would not hold still wraps only where it may", () => {
+    type Audit = { id: number; name: string; types: string; campaigns: string };
+    const auditColumns: TableColumn<Audit>[] = [
+      { header: 'id', value: (a) => a.id },
+      { header: 'name', value: (a) => a.name },
+      { header: 'mailbox types', value: (a) => a.types, kind: 'list' },
+      { header: 'campaigns', value: (a) => a.campaigns, kind: 'list' },
+    ];
+    // Typical values (src/fleet/inventory.ts): wrapped, their lines are 7 and 10 wide.
+    const sample = [
+      { id: 1001, name: 'Acme Ltd', types: 'IMAP:3,SMTP:3', campaigns: 'RUNNING:2,PAUSED:1,STOPPED:1' },
+    ];
+    const table = fixedTable(sample, auditColumns, { width: 40, chalk: plain, hideNone: true });
+    const row = table.row({ id: 1007, name: 'Acme Ltd', types: 'inactive', campaigns: 'COMPLETED:2' });
+    // Both columns got their floor, 11: `inactive` and `COMPLETED:2` fit it whole.
+    expect(row).toBe('1007  Acme Ltd  inactive     COMPLETED:2');
   });
 
   it('hides the same columns as the table printed whole', () => {
