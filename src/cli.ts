@@ -181,7 +181,7 @@ export async function buildProgram(
       'choose and order the columns of a list, e.g. --columns id,name (repeatable: --columns id --columns name is the same); "all" for every column (and every field with --json)',
       joinValues,
     )
-    .option('-q, --quiet', 'no confirmations, counts or progress on stderr; warnings, notes and errors stay')
+    .option('-q, --quiet', 'only errors, warnings and "note:" lines on stderr (no confirmations or counts)')
     .option('--debug', 'log each HTTP request and response to stderr, secrets redacted (env AGENCY_DEBUG=1)')
     .option('--no-color', 'never use colour (env NO_COLOR)')
     .option('--timeout <seconds>', 'deadline per HTTP request, default 30 (env AGENCY_TIMEOUT)')
