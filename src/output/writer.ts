@@ -52,7 +52,7 @@ export interface WriterOptions {
   csv?: boolean | undefined;
   /** --columns: the columns to print, in this order (names as columnKey() spells them). */
   columns?: string | undefined;
-  /** -q: only errors, warnings and "note:" lines on stderr: no confirmations, counts, progress or other messages. */
+  /** -q: only errors, warnings and "note:" lines on stderr (no confirmations, counts, progress). */
   quiet?: boolean | undefined;
   /** Colour for stdout / stderr; decided once in terminal.ts. */
   color: boolean;
