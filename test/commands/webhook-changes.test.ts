@@ -131,6 +131,37 @@ describe('webhooks subscribe', () => {
     expect(await listed(ACME)).not.toContain(`PROSPECT_INTERESTED ${HOOK}/dry`);
   });
 
+  it('several events at 60 columns: the event column stays (it tells a company’s rows apart); one event: it goes first', async () => {
+    const url = 'https://crm.example.com/x';
+    const targets = ['--company', String(ACME), '--company', String(BLUE), '--dry-run'];
+    const two = ['webhooks', 'subscribe', '--event', 'prospect_replied', '--event', 'campaign_completed'];
+    const several = await runOnTerminal(h, [...two, '--url', url, ...targets], { columns: 60 });
+    expect(several.code, several.stderr).toBe(0);
+    const table = readTable(plain(several.stdout), ['COMPANY', 'EVENT', 'TARGET URL', 'RESULT']).rows;
+    const distinct = new Set(table.map((row) => `${row.COMPANY?.[0]} ${row.EVENT?.join('')}`));
+    expect(distinct).toEqual(
+      new Set([ACME, BLUE].flatMap((id) => [`${id} PROSPECT_REPLIED`, `${id} CAMPAIGN_COMPLETED`])),
+    );
+    const one = await runOnTerminal(
+      h,
+      ['webhooks', 'subscribe', '--event', 'prospect_replied', '--url', url, ...targets],
+      {
+        columns: 60,
+      },
+    );
+    expect(plain(one.stderr)).toContain('1 column hidden (event)');
+    // With a failed row, REASON needs room too: the URL, the same on every row, goes before the events.
+    const failing = await runOnTerminal(
+      h,
+      [...two, '--url', url, ...targets, '--company', String(INACTIVE)],
+      {
+        columns: 60,
+      },
+    );
+    expect(readTable(plain(failing.stdout), ['COMPANY', 'EVENT', 'RESULT', 'REASON']).rows).toHaveLength(6);
+    expect(plain(failing.stderr)).toContain('1 column hidden (target url)');
+  });
+
   it('--json: one object per (company, event) with company_id as a number', async () => {
     const r = await cli(
       '--json webhooks subscribe --event email_opened --url',

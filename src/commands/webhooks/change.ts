@@ -41,7 +41,7 @@ function changeWebhooksCommand(
 ): Promise<void> {
   // TSV rows have four fields, and a fifth (the reason) on a failed row only (the contract).
   const rows = {
-    columns: ROW_COLUMNS,
+    columns: rowColumns(new Set(opts.event.map((event) => event.toLowerCase())).size > 1),
     fields: (r: WebhookRow) => [r.company_id, r.event, r.target_url, r.result],
     quiet: ['exists', 'absent', 'skipped-inactive'],
   };
@@ -51,11 +51,15 @@ function changeWebhooksCommand(
 
 /**
  * The company, the result and the reason are what a reader came for, and the URL is what the row is
- * about: on a narrow terminal it wraps, and the event (said in the command line) gives way first.
+ * about: on a narrow terminal it wraps, and the event (said in the command line) gives way first,
+ * unless several were given: then the event is what tells a company's rows apart, and it stays while
+ * the long cells can wrap; when even that does not fit, the URL (one for every row) goes before it.
  */
-const ROW_COLUMNS: Column<WebhookRow>[] = [
-  { header: 'event', value: (r) => r.event, kind: 'name', priority: 2 },
-  { header: 'target url', value: (r) => r.target_url, kind: 'email', priority: 1 },
-  // A result is one word (would-subscribe): kept whole ('count' is never cut).
-  { header: 'result', value: (r) => r.result, priority: 0, kind: 'count' },
-];
+function rowColumns(severalEvents: boolean): Column<WebhookRow>[] {
+  return [
+    { header: 'event', value: (r) => r.event, kind: 'name', priority: severalEvents ? 1 : 2 },
+    { header: 'target url', value: (r) => r.target_url, kind: 'email', priority: 1 },
+    // A result is one word (would-subscribe): kept whole ('count' is never cut).
+    { header: 'result', value: (r) => r.result, priority: 0, kind: 'count' },
+  ];
+}
