@@ -60,7 +60,7 @@ export interface TableTerminal extends FitOptions {
 }
 
 /** A column's header and cells wrapped to a width: its widest line, and its lines in all. */
-export interface Wrapped {
+interface Wrapped {
   widest: number;
   lines: number;
 }
