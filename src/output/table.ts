@@ -72,7 +72,7 @@ interface Wrapped {
  * that it makes wrap onto fewer lines, which is then narrowed to its widest line in turn. Only for a
  * table whose rows are all known (a streamed one is laid out from typical rows).
  */
-export function reclaimWrapSlack(
+function reclaimWrapSlack(
   columns: readonly ColumnSpec[],
   layout: TableLayout,
   wrapped: (index: number, width: number) => Wrapped,
