@@ -131,35 +131,38 @@ describe('webhooks subscribe', () => {
     expect(await listed(ACME)).not.toContain(`PROSPECT_INTERESTED ${HOOK}/dry`);
   });
 
-  it('several events at 60 columns: the event column stays (it tells a company’s rows apart); one event: it goes first', async () => {
-    const url = 'https://crm.example.com/x';
-    const targets = ['--company', String(ACME), '--company', String(BLUE), '--dry-run'];
+  it('several events at 60 and 80 columns: the event tells a company’s rows apart and stays, the URL (one for all) goes; one event: the event goes', async () => {
+    const url = 'https://crm.example.com/hooks/woodpecker';
+    const targets = ['--company', String(ACME), '--company', String(BLUE), '--company', String(INACTIVE)];
     const two = ['webhooks', 'subscribe', '--event', 'prospect_replied', '--event', 'campaign_completed'];
-    const several = await runOnTerminal(h, [...two, '--url', url, ...targets], { columns: 60 });
-    expect(several.code, several.stderr).toBe(0);
-    const table = readTable(plain(several.stdout), ['COMPANY', 'EVENT', 'TARGET URL', 'RESULT']).rows;
-    const distinct = new Set(table.map((row) => `${row.COMPANY?.[0]} ${row.EVENT?.join('')}`));
-    expect(distinct).toEqual(
-      new Set([ACME, BLUE].flatMap((id) => [`${id} PROSPECT_REPLIED`, `${id} CAMPAIGN_COMPLETED`])),
-    );
-    const one = await runOnTerminal(
-      h,
-      ['webhooks', 'subscribe', '--event', 'prospect_replied', '--url', url, ...targets],
-      {
-        columns: 60,
-      },
-    );
-    expect(plain(one.stderr)).toContain('1 column hidden (event)');
-    // With a failed row, REASON needs room too: the URL, the same on every row, goes before the events.
-    const failing = await runOnTerminal(
-      h,
-      [...two, '--url', url, ...targets, '--company', String(INACTIVE)],
-      {
-        columns: 60,
-      },
-    );
-    expect(readTable(plain(failing.stdout), ['COMPANY', 'EVENT', 'RESULT', 'REASON']).rows).toHaveLength(6);
-    expect(plain(failing.stderr)).toContain('1 column hidden (target url)');
+    for (const columns of [60, 80]) {
+      const several = await runOnTerminal(h, [...two, '--url', url, ...targets, '--dry-run'], { columns });
+      expect(several.code).toBe(5);
+      const table = readTable(plain(several.stdout), ['COMPANY', 'EVENT', 'RESULT', 'REASON']).rows;
+      expect(table.map((row) => `${row.COMPANY?.[0]} ${row.EVENT?.join('')}`)).toEqual(
+        [ACME, BLUE, INACTIVE].flatMap((id) => [`${id} PROSPECT_REPLIED`, `${id} CAMPAIGN_COMPLETED`]),
+      );
+      // No row takes more than two lines: the URL is not squeezed beside the events and reasons.
+      expect(plain(several.stdout).trimEnd().split('\n').length, `${columns}`).toBeLessThanOrEqual(1 + 6 * 2);
+      expect(plain(several.stderr)).toContain('1 column hidden (target url)');
+    }
+    // Wide enough, both are shown.
+    const wide = await runOnTerminal(h, [...two, '--url', url, ...targets, '--dry-run'], { columns: 120 });
+    expect(
+      readTable(plain(wide.stdout), ['COMPANY', 'EVENT', 'TARGET URL', 'RESULT', 'REASON']).rows,
+    ).toHaveLength(6);
+    expect(plain(wide.stderr)).not.toContain('hidden');
+    const one = [
+      'webhooks',
+      'subscribe',
+      '--event',
+      'prospect_replied',
+      '--url',
+      url,
+      ...targets,
+      '--dry-run',
+    ];
+    expect(plain((await runOnTerminal(h, one, { columns: 60 })).stderr)).toContain('1 column hidden (event)');
   });
 
   it('--json: one object per (company, event) with company_id as a number', async () => {

@@ -51,14 +51,15 @@ function changeWebhooksCommand(
 
 /**
  * The company, the result and the reason are what a reader came for, and the URL is what the row is
- * about: on a narrow terminal it wraps, and the event (said in the command line) gives way first,
- * unless several were given: then the event is what tells a company's rows apart, and it stays while
- * the long cells can wrap; when even that does not fit, the URL (one for every row) goes before it.
+ * about: on a narrow terminal it wraps, and the event (said in the command line) gives way first.
+ * With several events, the event is what tells a company's rows apart: then the URL, the same on
+ * every row and in the command line, gives way first (wrapped beside events, reasons and results, it
+ * made each row three lines or more).
  */
 function rowColumns(severalEvents: boolean): Column<WebhookRow>[] {
   return [
     { header: 'event', value: (r) => r.event, kind: 'name', priority: severalEvents ? 1 : 2 },
-    { header: 'target url', value: (r) => r.target_url, kind: 'email', priority: 1 },
+    { header: 'target url', value: (r) => r.target_url, kind: 'email', priority: severalEvents ? 2 : 1 },
     // A result is one word (would-subscribe): kept whole ('count' is never cut).
     { header: 'result', value: (r) => r.result, priority: 0, kind: 'count' },
   ];
