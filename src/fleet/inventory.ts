@@ -131,9 +131,22 @@ export function formatCounts(counts: Record<string, number>, order?: readonly st
  * are in (src/output/row-stream.ts): the id and name are the company's; the rest is as wide as most.
  * Its problems are one kind of problem, as most rows have at most: two kinds (34 characters) would
  * hide ACTIVE and KEYS at 80 columns where a table of the real rows shows them (the last column takes
- * the rest of the line anyway, and a longer real problem wraps within it).
+ * the rest of the line anyway, and a longer real problem wraps within it). An inactive company's report
+ * is the one it will have: "inactive" where its account is read.
  */
 export function typicalReport(company: Company): CompanyReport {
+  if (!company.active) {
+    // The service refuses an inactive company's reads (409): its row says "inactive" in those columns,
+    // and a column sized for a count alone cut it there (`inactiv` / `e`).
+    const refused: PartFailure = { error: { status: 409, message: 'inactive' } };
+    const parts = { mailboxes: refused, webhooks: refused, email_accounts: refused, campaigns: refused };
+    return {
+      ...typicalReport({ ...company, active: true }),
+      active: false,
+      ...parts,
+      problems: ['inactive'],
+    };
+  }
   return {
     id: company.id,
     name: company.name,

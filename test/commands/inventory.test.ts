@@ -219,6 +219,20 @@ describe('inventory with no queue at all (a second request on a busy account is 
     }
   });
 
+  it('printed a row at a time (over 20 companies), an inactive row says "inactive" whole in every column, even narrow ones', async () => {
+    // --columns all at 80: the headers wrap between their words, and a count column is as narrow as
+    // its longest header word (7, `MAILBOX`); its cell for an inactive company is 8 wide.
+    const tty = await runOnTerminal(shared.h, ['inventory', '--limit', '25', '--columns', 'all'], {
+      columns: 80,
+      ...oneAtATime,
+    });
+    // Across the agency an inactive company is a finding, not a failure.
+    expect(tty.code, tty.stderr).toBe(0);
+    const screen = plain(tty.stdout);
+    expect(screen).toMatch(/^1007 .*inactive/m);
+    expect(screen).not.toMatch(/inactiv(?!e)/);
+  });
+
   it('shows a progress line when stderr is a terminal (and only then: the piped run above shows none)', async () => {
     // The program in this process on a fake terminal (the binary's own terminal is test/e2e/tty.test.ts's).
     // --limit 5: the list's first page of two (the listing's progress line), then 5 companies audited
