@@ -153,11 +153,7 @@ describe('webhooks subscribe', () => {
     ).toHaveLength(6);
     expect(plain(wide.stderr)).not.toContain('hidden');
     const one = [
-      'webhooks',
-      'subscribe',
-      '--event',
-      'prospect_replied',
-      '--url',
+      ...'webhooks subscribe --event prospect_replied --url'.split(' '),
       url,
       ...targets,
       '--dry-run',
