@@ -112,7 +112,7 @@ function layoutFor<T>(
 }
 
 /**
- * A column's header and cells wrapped to a width (layout.ts's Wrapped): each distinct text measured once,
+ * A column's header and cells wrapped to a width (Wrapped): each distinct text measured once,
  * and wrapped only when it is wider than the width; each answer kept, as the layout asks again.
  */
 function wrappedColumns(headers: readonly string[], cells: readonly (readonly string[])[]) {
