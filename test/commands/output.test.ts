@@ -237,6 +237,45 @@ describe('colour', () => {
   });
 });
 
+describe('-q on a terminal (the help: only errors, warnings and "note:" lines on stderr)', () => {
+  const at60 = (args: string[]) => runOnTerminal(h, args, { columns: 60, env: { NO_COLOR: '1' } });
+
+  it('drops the hidden-columns line, the count and the hints; the table is the same', async () => {
+    const company = String(activeCompany(h.sandbox).id);
+    for (const args of [
+      ['companies', 'list'],
+      ['keys', 'list', company],
+    ]) {
+      const loud = await at60(args);
+      expect(loud.code, loud.stderr).toBe(0);
+      expect(loud.stderr, args.join(' ')).not.toBe('');
+      const quiet = await at60(['-q', ...args]);
+      expect(quiet.code).toBe(0);
+      expect(quiet.stdout).toBe(loud.stdout);
+      expect(quiet.stderr, args.join(' ')).toBe('');
+    }
+  });
+
+  it('keeps a warning and an error', async () => {
+    const company = String(activeCompany(h.sandbox).id);
+    const subscribe = [
+      'webhooks',
+      'subscribe',
+      '--event',
+      'brand_new_event',
+      '--url',
+      'https://crm.example.com/q',
+    ];
+    const warned = await at60(['-q', ...subscribe, '--company', company, '--dry-run']);
+    expect(warned.code, warned.stderr).toBe(0);
+    expect(warned.stderr).toMatch(/^warning: .*brand_new_event/m);
+    expect(warned.stderr).not.toContain('Dry run');
+    const failed = await at60(['-q', 'companies', 'view', '999999']);
+    expect(failed.code).toBe(4);
+    expect(failed.stderr).toMatch(/^error: /m);
+  });
+});
+
 describe('--version and --help', () => {
   it('print to stdout and exit 0', async () => {
     const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
