@@ -135,24 +135,17 @@ export function formatCounts(counts: Record<string, number>, order?: readonly st
  * is the one it will have: "inactive" where its account is read.
  */
 export function typicalReport(company: Company): CompanyReport {
-  if (!company.active) {
+  const { id, name, owner, active } = company;
+  const typical = { id, name, owner, active, keys: { count: 10 } };
+  if (!active) {
     // The service refuses an inactive company's reads (409): its row says "inactive" in those columns,
     // and a column sized for a count alone cut it there (`inactiv` / `e`).
     const refused: PartFailure = { error: { status: 409, message: 'inactive' } };
     const parts = { mailboxes: refused, webhooks: refused, email_accounts: refused, campaigns: refused };
-    return {
-      ...typicalReport({ ...company, active: true }),
-      active: false,
-      ...parts,
-      problems: ['inactive'],
-    };
+    return { ...typical, ...parts, problems: ['inactive'] };
   }
   return {
-    id: company.id,
-    name: company.name,
-    owner: company.owner,
-    active: company.active,
-    keys: { count: 10 },
+    ...typical,
     mailboxes: { count: 10, types: { IMAP: 3, SMTP: 3 }, errors: 1 },
     webhooks: { count: 2, events: ['CAMPAIGN_COMPLETED', 'PROSPECT_REPLIED'] },
     email_accounts: { count: 10, errors: 1 },

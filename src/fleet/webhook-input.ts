@@ -45,6 +45,11 @@ export interface CheckedEvent {
 }
 
 /** Throws a usage error for a malformed event; `where` names its source ("--event", "plan.yaml line 4"). */
+/** The form an event is sent and compared in (lower case, without spaces around it). */
+export function eventKey(value: string): string {
+  return value.trim().toLowerCase();
+}
+
 export function checkEvent(value: string, where = '--event'): CheckedEvent {
   const text = value.trim();
   if (!EVENT_FORM.test(text)) {
@@ -52,7 +57,7 @@ export function checkEvent(value: string, where = '--event'): CheckedEvent {
       `Invalid event ${JSON.stringify(value)} (${where}): an event is a letter followed by letters, digits or _, such as prospect_replied.`,
     );
   }
-  const event = text.toLowerCase();
+  const event = eventKey(text);
   if ((WEBHOOK_EVENTS as readonly string[]).includes(event)) return { event };
   const close = WEBHOOK_EVENTS.filter((known) => isNearMiss(event, known));
   const unknown = `${JSON.stringify(text)} (${where}) is not an event the tool knows`;

@@ -5,7 +5,7 @@
  */
 import type { Command } from '@commander-js/extra-typings';
 import { changeWebhooks, type WebhookAction, type WebhookRow } from '../../fleet/webhook-changes.js';
-import { checkWebhookUrl } from '../../fleet/webhook-input.js';
+import { checkWebhookUrl, eventKey } from '../../fleet/webhook-input.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { type CommandHelp, helpText, type Run } from '../command.js';
@@ -41,7 +41,7 @@ function changeWebhooksCommand(
 ): Promise<void> {
   // TSV rows have four fields, and a fifth (the reason) on a failed row only (the contract).
   const rows = {
-    columns: rowColumns(new Set(opts.event.map((event) => event.toLowerCase())).size > 1),
+    columns: rowColumns(new Set(opts.event.map(eventKey)).size > 1),
     fields: (r: WebhookRow) => [r.company_id, r.event, r.target_url, r.result],
     quiet: ['exists', 'absent', 'skipped-inactive'],
   };
