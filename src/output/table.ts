@@ -104,35 +104,52 @@ function layoutFor<T>(
   rows: readonly T[],
   columns: readonly TableColumn<T>[],
   terminal: TableTerminal,
-): { headers: string[]; cells: string[][]; specs: ColumnSpec[]; layout: TableLayout } {
+): {
+  headers: string[];
+  cells: string[][];
+  measured: MeasuredColumn[];
+  specs: ColumnSpec[];
+  layout: TableLayout;
+} {
   const headers = columns.map((c) => c.header.toUpperCase());
   const cells = rows.map((item) => columns.map((c) => cellText(c.value(item))));
-  const specs = specsOf(columns, headers, cells);
-  return { headers, cells, specs, layout: fitTable(specs, terminal.width, terminal) };
+  const measured = measureCells(columns.length, cells);
+  const specs = specsOf(columns, headers, measured);
+  return { headers, cells, measured, specs, layout: fitTable(specs, terminal.width, terminal) };
+}
+
+/** Each column's distinct cell texts: how wide each is on a terminal, and how many rows hold it. */
+type MeasuredColumn = Map<string, { width: number; count: number }>;
+
+function measureCells(count: number, cells: readonly (readonly string[])[]): MeasuredColumn[] {
+  return Array.from({ length: count }, (_, i) => {
+    const measured: MeasuredColumn = new Map();
+    for (const row of cells) {
+      const text = row[i] ?? '';
+      const seen = measured.get(text);
+      if (seen) seen.count += 1;
+      else measured.set(text, { width: displayWidth(text), count: 1 });
+    }
+    return measured;
+  });
 }
 
 /**
- * A column's header and cells wrapped to a width (Wrapped): each distinct text measured once,
- * and wrapped only when it is wider than the width; each answer kept, as the layout asks again.
+ * A column's header and cells wrapped to a width (Wrapped): each distinct text wrapped only when it is
+ * wider than the width; each answer kept, as the layout asks again.
  */
-function wrappedColumns(headers: readonly string[], cells: readonly (readonly string[])[]) {
-  const texts = headers.map((header, i) => {
-    const counted = new Map([[header, { width: displayWidth(header), count: 1 }]]);
-    for (const row of cells) {
-      const text = row[i] ?? '';
-      const seen = counted.get(text);
-      if (seen) seen.count += 1;
-      else counted.set(text, { width: displayWidth(text), count: 1 });
-    }
-    return counted;
-  });
+function wrappedColumns(headers: readonly string[], measured: readonly MeasuredColumn[]) {
   const known = new Map<string, Wrapped>();
   return (index: number, width: number): Wrapped => {
     const key = `${index}:${width}`;
     let answer = known.get(key);
     if (answer) return answer;
+    const header = headers[index] ?? '';
     answer = { widest: 0, lines: 0 };
-    for (const [text, { width: whole, count }] of texts[index] ?? []) {
+    for (const [text, { width: whole, count }] of [
+      [header, { width: displayWidth(header), count: 1 }] as const,
+      ...(measured[index] ?? []),
+    ]) {
       const lines = whole <= width ? [text] : wrapToWidth(text, width);
       answer.widest = Math.max(answer.widest, whole <= width ? whole : Math.max(...lines.map(displayWidth)));
       answer.lines += lines.length * count;
@@ -147,9 +164,9 @@ export function renderTable<T>(
   columns: readonly TableColumn<T>[],
   terminal: TableTerminal,
 ): RenderedTable {
-  const { headers, cells, specs, layout: fitted } = layoutFor(items, columns, terminal);
+  const { headers, cells, measured, specs, layout: fitted } = layoutFor(items, columns, terminal);
   // The rows are all here: a wrapped column is as wide as its widest line, not its widest cell.
-  const layout = reclaimWrapSlack(specs, fitted, wrappedColumns(headers, cells));
+  const layout = reclaimWrapSlack(specs, fitted, wrappedColumns(headers, measured));
   const { chalk } = terminal;
   const { shown } = layout;
   const widths = shown.map((c) => c.width);
@@ -222,7 +239,7 @@ function cellLines<T>(
 function specsOf<T>(
   columns: readonly TableColumn<T>[],
   headers: readonly string[],
-  cells: readonly (readonly string[])[],
+  measured: readonly MeasuredColumn[],
 ): ColumnSpec[] {
   return columns.map((column, i) => {
     const kind = column.kind ?? defaultKind(column.header);
@@ -230,7 +247,7 @@ function specsOf<T>(
       header: headers[i] ?? '',
       kind,
       priority: column.priority ?? DEFAULT_PRIORITY[kind],
-      content: Math.max(0, ...cells.map((row) => displayWidth(row[i] ?? ''))),
+      content: Math.max(0, ...[...(measured[i]?.values() ?? [])].map((m) => m.width)),
     };
   });
 }
