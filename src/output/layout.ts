@@ -141,6 +141,20 @@ function floor(column: ColumnSpec, tight = false): number {
 }
 
 /**
+ * The narrowest a column becomes when it gives width to a column that wraps (table.ts, tradeWidth): its
+ * floor; a name, an address or a problem keeps lines of WRAP_READABLE. An id, a count and an
+ * identifier (`authorized_team_member`, greppable whole) give nothing; nor does a description, shown
+ * whole or hidden, unless --columns named the columns (`tight`: it wraps like the others).
+ */
+export function givingFloor(column: ColumnSpec, tight = false): number {
+  const least = floor(column, tight);
+  if (essential(column.kind)) return Math.max(least, Math.min(natural(column), WRAP_READABLE));
+  if (column.kind === 'id' || column.kind === 'count' || identifier(column)) return natural(column);
+  if (column.kind === 'text' && !tight && !wrapsEarly(column)) return natural(column);
+  return least;
+}
+
+/**
  * A short text column that matters (a check's name, roles: priority 1) wraps first, before a name
  * does; other descriptions (an owner, a type) stay whole while they are shown, and are hidden rather
  * than wrapped on every row.

@@ -1,8 +1,8 @@
 /**
  * A list as a terminal table, like gh's: an upper-case header, two spaces between columns. Which
- * columns show and how wide is layout.ts's choice; this file measures the cells, wraps a cell wider
- * than its column onto more lines of that column (never cutting it), gives what wrapping leaves unused
- * to a column that still wraps, colours, and lays the rows out.
+ * columns show and how wide is layout.ts's choice, fitted to the wrapped lines by table-widths.ts; this
+ * file wraps a cell wider than its column onto more lines of that column (never cutting it), colours,
+ * and lays the rows out.
  * (cli-table3 laid them out until it measured at 37-61 ms for a table of 120 rows, more than Node's
  * own start-up, for padding cells this file had already measured and wrapped.)
  */
@@ -14,10 +14,9 @@ import {
   type FitOptions,
   fitTable,
   GAP,
-  hiddenBefore,
-  natural,
   type TableLayout,
 } from './layout.js';
+import { fitWrappedLines, type MeasuredColumn, measureCells } from './table-widths.js';
 import { cellText, displayWidth, wrapToWidth } from './text.js';
 
 /** What a table needs to know of a column (the writer's Column<T> is one). */
@@ -59,46 +58,6 @@ export interface TableTerminal extends FitOptions {
   chalk: ChalkInstance;
 }
 
-/** A column's header and cells wrapped to a width: its widest line, and its lines in all. */
-interface Wrapped {
-  widest: number;
-  lines: number;
-}
-
-/**
- * fitTable sizes a column by its widest cell, but wrapped, its lines may all be narrower: a list breaks
- * after its commas, a URL after a slash (TARGET URL given 39, its lines 30 at most, while REASON wraps).
- * Each wrapped column is narrowed to its widest line; what that frees goes to the most important column
- * that it makes wrap onto fewer lines, which is then narrowed to its widest line in turn. Only for a
- * table whose rows are all known (a streamed one is laid out from typical rows).
- */
-function reclaimWrapSlack(
-  columns: readonly ColumnSpec[],
-  layout: TableLayout,
-  wrapped: (index: number, width: number) => Wrapped,
-): TableLayout {
-  const shown = layout.shown.map((c) => ({ ...c }));
-  const full = (c: { index: number }) => natural(columns[c.index] as ColumnSpec);
-  let spare = 0;
-  const narrowToLines = (c: { index: number; width: number }) => {
-    const used = Math.min(c.width, wrapped(c.index, c.width).widest);
-    [spare, c.width] = [spare + c.width - used, used];
-  };
-  for (const c of shown) if (full(c) > c.width) narrowToLines(c);
-  const byImportance = [...shown].sort((a, b) => (hiddenBefore(columns, a.index, b.index) ? 1 : -1));
-  // A few rounds: what one column leaves of the spare may still shorten another.
-  for (let round = 0, taken = true; round < 3 && taken && spare > 0; round++) {
-    taken = false;
-    for (const c of byImportance) {
-      const wider = Math.min(full(c), c.width + spare);
-      if (wider === c.width || wrapped(c.index, wider).lines >= wrapped(c.index, c.width).lines) continue;
-      [spare, c.width, taken] = [spare - (wider - c.width), wider, true];
-      narrowToLines(c);
-    }
-  }
-  return { ...layout, shown };
-}
-
 /** The headers, the rows' cell texts, and which columns fit the terminal how wide, measured on them. */
 function layoutFor<T>(
   rows: readonly T[],
@@ -118,55 +77,14 @@ function layoutFor<T>(
   return { headers, cells, measured, specs, layout: fitTable(specs, terminal.width, terminal) };
 }
 
-/** Each column's distinct cell texts: how wide each is on a terminal, and how many rows hold it. */
-type MeasuredColumn = Map<string, { width: number; count: number }>;
-
-function measureCells(count: number, cells: readonly (readonly string[])[]): MeasuredColumn[] {
-  return Array.from({ length: count }, (_, i) => {
-    const measured: MeasuredColumn = new Map();
-    for (const row of cells) {
-      const text = row[i] ?? '';
-      const seen = measured.get(text);
-      if (seen) seen.count += 1;
-      else measured.set(text, { width: displayWidth(text), count: 1 });
-    }
-    return measured;
-  });
-}
-
-/**
- * A column's header and cells wrapped to a width (Wrapped): each distinct text wrapped only when it is
- * wider than the width; each answer kept, as the layout asks again.
- */
-function wrappedColumns(headers: readonly string[], measured: readonly MeasuredColumn[]) {
-  const known = new Map<string, Wrapped>();
-  return (index: number, width: number): Wrapped => {
-    const key = `${index}:${width}`;
-    let answer = known.get(key);
-    if (answer) return answer;
-    const header = headers[index] ?? '';
-    answer = { widest: 0, lines: 0 };
-    for (const [text, { width: whole, count }] of [
-      [header, { width: displayWidth(header), count: 1 }] as const,
-      ...(measured[index] ?? []),
-    ]) {
-      const lines = whole <= width ? [text] : wrapToWidth(text, width);
-      answer.widest = Math.max(answer.widest, whole <= width ? whole : Math.max(...lines.map(displayWidth)));
-      answer.lines += lines.length * count;
-    }
-    known.set(key, answer);
-    return answer;
-  };
-}
-
 export function renderTable<T>(
   items: readonly T[],
   columns: readonly TableColumn<T>[],
   terminal: TableTerminal,
 ): RenderedTable {
   const { headers, cells, measured, specs, layout: fitted } = layoutFor(items, columns, terminal);
-  // The rows are all here: a wrapped column is as wide as its widest line, not its widest cell.
-  const layout = reclaimWrapSlack(specs, fitted, wrappedColumns(headers, measured));
+  // The rows are all here: the widths fit their wrapped lines (table-widths.ts).
+  const layout = fitWrappedLines(specs, fitted, { headers, cells, measured }, terminal);
   const { chalk } = terminal;
   const { shown } = layout;
   const widths = shown.map((c) => c.width);

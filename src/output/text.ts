@@ -171,6 +171,22 @@ export function wrapToWidth(text: string, width: number): string[] {
 }
 
 /**
+ * The breaks between `lines` (wrapToWidth's of `text`) that fall inside a word, not at a space: after
+ * punctuation (`PROSPECT_` / `NOT_INTERESTED`) or, `cut`, at the width (`blueharborden` / `tal.example`).
+ */
+export function breaksInWords(text: string, lines: readonly string[]): { inWords: number; cut: number } {
+  const breaks = { inWords: 0, cut: 0 };
+  let at = 0;
+  for (const line of lines.slice(0, -1)) {
+    at = text.indexOf(line, at) + line.length;
+    if (text[at] === ' ') continue;
+    breaks.inWords++;
+    if (!BREAK_AFTER.has(line.at(-1) ?? '')) breaks.cut++;
+  }
+  return breaks;
+}
+
+/**
  * 1234567 → 1,234,567, as toLocaleString('en-US') writes an integer, without creating ICU's number
  * formatter (12–16 ms of the run that first uses it).
  */

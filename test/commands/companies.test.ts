@@ -21,6 +21,7 @@ import {
   startCoreHarness,
   uniqueName,
 } from '../helpers/core.js';
+import { runOnTerminal } from '../helpers/terminal-run.js';
 
 /** The program runs in this process (test/helpers/in-process.ts); spawn() still starts the binary. */
 const IN_PROCESS = { inProcess: true };
@@ -159,6 +160,27 @@ describe('companies list', () => {
     const two = await h.run(['companies', 'list', '--limit', '60']);
     expect(cutF1(two.stdout)).toEqual(storeIds().slice(0, 60));
     expect(sent(h.sandbox).map((q) => q.query.page)).toEqual(['1', '2']);
+  });
+
+  it('on a terminal, --columns all at 80 columns keeps each owner whole and wraps a long name instead', async () => {
+    const args = ['companies', 'list', '--limit', '6', '--columns', 'all'];
+    const r = await runOnTerminal(h, args, { columns: 80, env: { NO_COLOR: '1' } });
+    expect(r.code, r.stderr).toBe(0);
+    const companies = JSON.parse((await h.run([...args, '--json'])).stdout) as {
+      id: number;
+      owner: string;
+    }[];
+    const printed = r.stdout.trimEnd().split('\n');
+    expect(Math.max(...printed.map((line) => line.length))).toBeLessThanOrEqual(80);
+    for (const { id, owner } of companies) {
+      // On its row's first line: beside names laid out whole, every owner had taken two lines.
+      expect(
+        printed.find((line) => line.startsWith(`${id} `)),
+        r.stdout,
+      ).toContain(`  ${owner}  `);
+    }
+    // Two header lines (EMAIL / SLOTS), a line a row, a second line for the longest names only.
+    expect(printed.length).toBeLessThan(2 + 2 * companies.length);
   });
 
   it.each([

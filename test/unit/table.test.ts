@@ -184,6 +184,99 @@ describe('renderTable: a wrapped column is as wide as its widest line', () => {
   });
 });
 
+describe('renderTable: a column gives width to one that wraps while the table gets shorter', () => {
+  type Company = { id: number; name: string; owner: string; campaigns: number; slots: number };
+  // As `companies list --columns all` prints them: an owner, a description, wraps only when named.
+  const companyColumns: TableColumn<Company>[] = [
+    { header: 'id', value: (c) => c.id },
+    { header: 'name', value: (c) => c.name },
+    { header: 'owner', value: (c) => c.owner },
+    { header: 'campaigns', value: (c) => c.campaigns, kind: 'count' },
+    { header: 'email slots', value: (c) => c.slots, kind: 'count' },
+    { header: 'linkedin slots', value: (c) => c.slots, kind: 'count' },
+  ];
+  const companies: Company[] = [
+    ['Acme Ltd', 'Olivia Owner'],
+    ['Blue Harbor Dental', 'Tom Teammate'],
+    ['Pinecrest Robotics Ltd', 'Olivia Owner'],
+    ['Lighthouse Outfitters GmbH', 'Tom Teammate'],
+  ].map(([name = '', owner = ''], i) => ({ id: 1001 + i, name, owner, campaigns: i, slots: 2 }));
+
+  it('an owner on two lines in every row gets the width of a name that then wraps in one', () => {
+    const t = renderTable(companies, companyColumns, { width: 72, chalk: plain, hideNone: true });
+    expect(t.text.split('\n')).toEqual([
+      'ID    NAME                    OWNER         CAMPAIGNS  EMAIL  LINKEDIN',
+      '                                                       SLOTS  SLOTS',
+      '1001  Acme Ltd                Olivia Owner  0          2      2',
+      '1002  Blue Harbor Dental      Tom Teammate  1          2      2',
+      '1003  Pinecrest Robotics Ltd  Olivia Owner  2          2      2',
+      '1004  Lighthouse Outfitters   Tom Teammate  3          2      2',
+      '      GmbH',
+    ]);
+  });
+
+  type Hook = { company: number; event: string; url: string };
+  /** A webhook's company, its event or the company's name (both kind 'name'), and its URL. */
+  const hookColumns = (second: 'event' | 'name'): TableColumn<Hook>[] => [
+    { header: 'company', value: (h) => h.company, kind: 'id' },
+    { header: second, value: (h) => h.event, kind: 'name' },
+    { header: 'target url', value: (h) => h.url, kind: 'email' },
+  ];
+  const crm = 'https://crm.acme.example/webhooks/woodpecker?event=';
+  const hooksOf = (first: string, second: string, third: string): Hook[] => [
+    { company: 1001, event: first, url: 'https://hooks.zapier.com/hooks/catch/1001/' },
+    { company: 1002, event: second, url: `${crm}campaign_completed` },
+    { company: 1003, event: third, url: `${crm}email_opened&to=10` },
+  ];
+
+  it('a name gives what the line has left the width to hold two URLs whole', () => {
+    const hooks = hooksOf('Lighthouse Outfitters Co', 'Acme Ltd', 'Acme Law');
+    expect(renderTable(hooks, hookColumns('name'), { width: 101, chalk: plain }).text.split('\n')).toEqual([
+      'COMPANY  NAME                   TARGET URL',
+      '1001     Lighthouse Outfitters  https://hooks.zapier.com/hooks/catch/1001/',
+      '         Co',
+      `1002     Acme Ltd               ${crm}campaign_completed`,
+      `1003     Acme Law               ${crm}email_opened&to=10`,
+    ]);
+  });
+
+  it('never breaks a word it did not break before: an event name stays whole beside wrapped URLs', () => {
+    const hooks = hooksOf('PROSPECT_NOT_INTERESTED', 'CAMPAIGN_COMPLETED', 'EMAIL_OPENED');
+    // Five columns of EVENT would unwrap both URLs (one line fewer) by breaking PROSPECT_ / NOT_INTERESTED.
+    expect(renderTable(hooks, hookColumns('event'), { width: 100, chalk: plain }).text.split('\n')).toEqual([
+      'COMPANY  EVENT                    TARGET URL',
+      '1001     PROSPECT_NOT_INTERESTED  https://hooks.zapier.com/hooks/catch/1001/',
+      `1002     CAMPAIGN_COMPLETED       ${crm}campaign_`,
+      '                                  completed',
+      `1003     EMAIL_OPENED             ${crm}email_opened&`,
+      '                                  to=10',
+    ]);
+  });
+
+  it('never cuts a word at the width: an address broken after its dot stays so beside a wrapped name', () => {
+    type Problem = { name: string; detail: string };
+    const problemColumns: TableColumn<Problem>[] = [
+      { header: 'name', value: (p) => p.name },
+      { header: 'detail', value: (p) => p.detail, kind: 'problem' },
+    ];
+    const failed = '(SMTP): SMTP authentication failed';
+    const problems: Problem[] = [
+      { name: 'Pinecrest Robotics Ltd', detail: 'Mailbox disconnected' },
+      { name: 'Cedar Ridge Clinic LLC', detail: `hello@lighthouseoutfittersgmbh.example ${failed}` },
+    ];
+    // Four columns of DETAIL would unwrap both names (two lines fewer) by cutting lighthouseoutfittersgmb / h.
+    expect(renderTable(problems, problemColumns, { width: 47, chalk: plain }).text.split('\n')).toEqual([
+      'NAME                DETAIL',
+      'Pinecrest Robotics  Mailbox disconnected',
+      'Ltd',
+      'Cedar Ridge Clinic  hello@',
+      'LLC                 lighthouseoutfittersgmbh.',
+      '                    example (SMTP): SMTP',
+      '                    authentication failed',
+    ]);
+  });
+});
+
 describe('fixedTable (a table printed a row at a time)', () => {
   const plain = new Chalk({ level: 0 });
 
