@@ -12,7 +12,7 @@
 //
 // Options: --quick (few runs, for a smoke test), --runs N (start-up cases), --only a,b (case ids:
 // version, help, one-request, pages, pages-rtt, inventory-rtt, deliverability-rtt, health-rtt, memory,
-// keys), --bin FILE (the CLI
+// keys, table), --bin FILE (the CLI
 // entry to measure, default bin/agency.js), --inherit-env, --out FILE (default .bench/results.json).
 // The -rtt cases put a network round trip in front of the sandbox (scripts/bench-network.mjs).
 import { spawn, spawnSync } from 'node:child_process';
@@ -21,7 +21,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compare, keysCase, memoryCase, pagesCase, sameRequest } from './bench-cases.mjs';
+import { compare, keysCase, memoryCase, pagesCase, sameRequest, tableCase } from './bench-cases.mjs';
 import { fleetHealthNetworkCases } from './bench-health.mjs';
 import { curlCase, inventoryNetworkCase, pagesNetworkCase, RTT_MS, SERVICE_MS } from './bench-network.mjs';
 import { fmtMs, machine, median, printTable, warnIfBusy } from './bench-report.mjs';
@@ -199,6 +199,7 @@ try {
   }
   if (wanted('memory')) record(await memoryCase(b, big));
   if (wanted('keys')) record(await keysCase(b, big));
+  if (wanted('table')) record(tableCase(b, small, STARTUP_RUNS));
 
   printTable(results.cases, results, STARTUP_RUNS);
   const out = path.resolve(args.out ?? path.join(root, '.bench/results.json'));

@@ -92,7 +92,7 @@ const MAX_TRADES = 4;
  * Width given by one column to another that wraps, a move at a time, while a move makes the table
  * shorter. reclaimWrapSlack gives a column only what another leaves unused; but an owner on two lines
  * in every row is worth a name wrapped in a few rows more (`companies list --columns all` at 80
- * columns: NAME 27 wide for its longest names while every OWNER took two lines; 43 lines, now 33).
+ * columns: NAME 27 wide for its longest names while every OWNER took two lines; 43 lines, now 30).
  * A column gives only where its cells then break between words, never inside one more often
  * (`PROSPECT_` / `NOT_INTERESTED`) nor at the width (an address cut mid-word), and down to its
  * givingFloor (a name keeps lines of WRAP_READABLE; an id, a count, an identifier or a description
