@@ -49,6 +49,8 @@ interface Wrapped {
   /** Breaks inside a word in all its cells, and those of them at the width (breaksInWords). */
   inWords: number;
   cut: number;
+  /** The rows whose cell takes more than one line. */
+  wrappedRows: number;
 }
 
 /**
@@ -93,11 +95,12 @@ const MAX_TRADES = 4;
  * shorter. reclaimWrapSlack gives a column only what another leaves unused; but an owner on two lines
  * in every row is worth a name wrapped in a few rows more (`companies list --columns all` at 80
  * columns: NAME 27 wide for its longest names while every OWNER took two lines; 43 lines, now 30).
- * A column gives only where its cells then break between words, never inside one more often
- * (`PROSPECT_` / `NOT_INTERESTED`) nor at the width (an address cut mid-word), and down to its
- * givingFloor (a name keeps lines of WRAP_READABLE; an id, a count, an identifier or a description
- * gives nothing). A column takes a width that holds one more of its cells whole, from what the line
- * has left first. Only for a table whose rows are all known.
+ * A move must save two lines for each row it newly wraps in the giving column, and a column gives
+ * only where its cells then break between words: never inside one more often (`PROSPECT_` /
+ * `NOT_INTERESTED`) nor at the width (an address cut mid-word). It gives down to its givingFloor: a
+ * name keeps lines of WRAP_READABLE; an id, a count and an identifier give nothing, nor does a
+ * description unless --columns named the columns. A column takes a width that holds one more of its
+ * cells whole, from what the line has left first. Only for a table whose rows are all known.
  */
 function tradeWidth(
   columns: readonly ColumnSpec[],
@@ -111,6 +114,7 @@ function tradeWidth(
   const wraps = (c: { index: number; width: number }) => natural(columns[c.index] as ColumnSpec) > c.width;
   let height = tableHeight(shown, wrapped, cells);
   for (let move = 0; move < MAX_TRADES; move++) {
+    const current = height;
     let best:
       | { to: (typeof shown)[number]; from: (typeof shown)[number]; by: number; given: number }
       | undefined;
@@ -133,7 +137,11 @@ function tradeWidth(
           [to.width, from.width] = [to.width + by, from.width - given];
           const traded = tableHeight(shown, wrapped, cells);
           [to.width, from.width] = [to.width - by, from.width + given];
-          if (traded < height) [height, best] = [traded, { to, from, by, given }];
+          // Each row the giver newly wraps must buy two lines: a name broken costs a reader more
+          // than a line (`health` at 100 columns: 16 more names broken for 23 lines of 472).
+          const newlyWrapped = after.wrappedRows - before.wrappedRows;
+          if (traded < height && current - traded >= 2 * newlyWrapped)
+            [height, best] = [traded, { to, from, by, given }];
         }
       }
     }
@@ -188,7 +196,15 @@ function wrappedColumns(headers: readonly string[], measured: readonly MeasuredC
     let answer = known.get(key);
     if (answer) return answer;
     const header = headers[index] ?? '';
-    const column: Wrapped = { widest: 0, lines: 0, header: 0, byText: new Map(), inWords: 0, cut: 0 };
+    const column: Wrapped = {
+      widest: 0,
+      lines: 0,
+      header: 0,
+      byText: new Map(),
+      inWords: 0,
+      cut: 0,
+      wrappedRows: 0,
+    };
     const wrap = (text: string, whole: number, count: number) => {
       if (whole <= width) {
         column.widest = Math.max(column.widest, whole);
@@ -206,6 +222,7 @@ function wrappedColumns(headers: readonly string[], measured: readonly MeasuredC
     for (const [text, { width: whole, count }] of measured[index] ?? []) {
       const lines = wrap(text, whole, count);
       column.byText.set(text, lines);
+      if (lines > 1) column.wrappedRows += count;
       column.lines += lines * count;
     }
     answer = column;

@@ -223,20 +223,36 @@ describe('renderTable: a column gives width to one that wraps while the table ge
     { header: 'target url', value: (h) => h.url, kind: 'email' },
   ];
   const crm = 'https://crm.acme.example/webhooks/woodpecker?event=';
-  const hooksOf = (first: string, second: string, third: string): Hook[] => [
+  const hooksOf = (first: string, ...others: string[]): Hook[] => [
     { company: 1001, event: first, url: 'https://hooks.zapier.com/hooks/catch/1001/' },
-    { company: 1002, event: second, url: `${crm}campaign_completed` },
-    { company: 1003, event: third, url: `${crm}email_opened&to=10` },
+    ...others.map((event, i) => ({
+      company: 1002 + i,
+      event,
+      url: i % 2 ? `${crm}email_opened&to=10` : `${crm}campaign_completed`,
+    })),
   ];
 
-  it('a name gives what the line has left the width to hold two URLs whole', () => {
-    const hooks = hooksOf('Lighthouse Outfitters Co', 'Acme Ltd', 'Acme Law');
+  it('a name gives what the line has left the width to hold three URLs whole: one name wrapped, two lines saved', () => {
+    const hooks = hooksOf('Lighthouse Outfitters Co', 'Acme Ltd', 'Acme Law', 'Acme Tax');
     expect(renderTable(hooks, hookColumns('name'), { width: 101, chalk: plain }).text.split('\n')).toEqual([
       'COMPANY  NAME                   TARGET URL',
       '1001     Lighthouse Outfitters  https://hooks.zapier.com/hooks/catch/1001/',
       '         Co',
       `1002     Acme Ltd               ${crm}campaign_completed`,
       `1003     Acme Law               ${crm}email_opened&to=10`,
+      `1004     Acme Tax               ${crm}campaign_completed`,
+    ]);
+  });
+
+  it('no name is wrapped for less than two lines: two URLs stay wrapped beside a whole name', () => {
+    const hooks = hooksOf('Lighthouse Outfitters Co', 'Acme Ltd', 'Acme Law');
+    expect(renderTable(hooks, hookColumns('name'), { width: 101, chalk: plain }).text.split('\n')).toEqual([
+      'COMPANY  NAME                      TARGET URL',
+      '1001     Lighthouse Outfitters Co  https://hooks.zapier.com/hooks/catch/1001/',
+      `1002     Acme Ltd                  ${crm}campaign_`,
+      '                                   completed',
+      `1003     Acme Law                  ${crm}email_opened&`,
+      '                                   to=10',
     ]);
   });
 
