@@ -142,10 +142,10 @@ function floor(column: ColumnSpec, tight = false): number {
 
 /**
  * The narrowest a column becomes when it gives width to a column that wraps (tradeWidth, in
- * table-widths.ts): its
- * floor; a name, an address or a problem keeps lines of WRAP_READABLE. An id, a count and an
- * identifier (`authorized_team_member`, greppable whole) give nothing; nor does a description, shown
- * whole or hidden, unless --columns named the columns (`tight`: it wraps like the others).
+ * table-widths.ts): its floor; a name, an address or a problem keeps lines of WRAP_READABLE. An id, a
+ * count and an identifier (`authorized_team_member`, greppable whole) give nothing; nor does a
+ * description, shown whole or hidden, unless --columns named the columns (`tight`: it wraps like the
+ * others).
  */
 export function givingFloor(column: ColumnSpec, tight = false): number {
   const least = floor(column, tight);
