@@ -44,12 +44,12 @@ export interface CheckedEvent {
   warning?: string | undefined;
 }
 
-/** Throws a usage error for a malformed event; `where` names its source ("--event", "plan.yaml line 4"). */
 /** The form an event is sent and compared in (lower case, without spaces around it). */
 export function eventKey(value: string): string {
   return value.trim().toLowerCase();
 }
 
+/** Throws a usage error for a malformed event; `where` names its source ("--event", "plan.yaml line 4"). */
 export function checkEvent(value: string, where = '--event'): CheckedEvent {
   const text = value.trim();
   if (!EVENT_FORM.test(text)) {
