@@ -266,7 +266,10 @@ describe('-q on a terminal (the help: only errors, warnings and "note:" lines on
       '--url',
       'https://crm.example.com/q',
     ];
-    const warned = await at60(['-q', ...subscribe, '--company', company, '--dry-run']);
+    const dryRun = [...subscribe, '--company', company, '--dry-run'];
+    // Without -q the same run also says what it would do ("Dry run: …"); with -q only the warning stays.
+    expect((await at60(dryRun)).stderr).toContain('Dry run');
+    const warned = await at60(['-q', ...dryRun]);
     expect(warned.code, warned.stderr).toBe(0);
     expect(warned.stderr).toMatch(/^warning: .*brand_new_event/m);
     expect(warned.stderr).not.toContain('Dry run');
