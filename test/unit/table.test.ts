@@ -27,6 +27,9 @@ const rows: Company[] = [
   },
 ];
 const plain = new Chalk({ level: 0 });
+/** The lines of a table printed without colour at `width` columns. */
+const printed = <T>(rows: readonly T[], defs: readonly TableColumn<T>[], width: number, hideNone = false) =>
+  renderTable(rows, defs, { width, chalk: plain, hideNone }).text.split('\n');
 
 describe('renderTable', () => {
   it('at 100 columns shows everything', () => {
@@ -108,8 +111,7 @@ describe('renderTable: a wrapped column is as wide as its widest line', () => {
   ];
 
   it('a list wrapped after its commas gives the width its lines leave unused to the name beside it', () => {
-    const t = renderTable(listRows, listColumns, { width: 54, chalk: plain, hideNone: true });
-    expect(t.text.split('\n')).toEqual([
+    expect(printed(listRows, listColumns, 54, true)).toEqual([
       'ID    NAME                        WEBHOOKS',
       '1001  Lighthouse Outfitters GmbH  CAMPAIGN_COMPLETED,',
       '                                  PROSPECT_REPLIED',
@@ -133,7 +135,7 @@ describe('renderTable: a wrapped column is as wide as its widest line', () => {
       { company: 1007, url, result: 'failed', reason: 'Company 1007 is inactive' },
     ];
     // REASON matters more, but 6 more columns would not unwrap it; TARGET URL takes them: 2 lines, not 3.
-    expect(renderTable(results, resultColumns, { width: 60, chalk: plain }).text.split('\n')).toEqual([
+    expect(printed(results, resultColumns, 60)).toEqual([
       'COMPANY  TARGET URL            RESULT      REASON',
       '1001     https://crm.example.  subscribed',
       '         com/hooks/woodpecker',
@@ -169,7 +171,7 @@ describe('renderTable: a wrapped column is as wide as its widest line', () => {
           { header: 'id', value: (_r) => 1001 },
           ...columnKinds.map((kind, i) => ({ header: `c${i}`, kind, value: (r: string[]) => r[i] })),
         ];
-        const lines = renderTable(cells, defs, { width, chalk: plain }).text.split('\n');
+        const lines = printed(cells, defs, width);
         const header = lines[0] ?? '';
         const starts = [...header.matchAll(/\S+/g)].map((m) => m.index);
         // Each column but the last ends GAP before the next one starts; its widest line fills it.
@@ -203,8 +205,7 @@ describe('renderTable: a column gives width to one that wraps while the table ge
   ].map(([name = '', owner = ''], i) => ({ id: 1001 + i, name, owner, campaigns: i, slots: 2 }));
 
   it('an owner on two lines in every row gets the width of a name that then wraps in one', () => {
-    const t = renderTable(companies, companyColumns, { width: 72, chalk: plain, hideNone: true });
-    expect(t.text.split('\n')).toEqual([
+    expect(printed(companies, companyColumns, 72, true)).toEqual([
       'ID    NAME                    OWNER         CAMPAIGNS  EMAIL  LINKEDIN',
       '                                                       SLOTS  SLOTS',
       '1001  Acme Ltd                Olivia Owner  0          2      2',
@@ -234,7 +235,7 @@ describe('renderTable: a column gives width to one that wraps while the table ge
 
   it('a name gives what the line has left the width to hold three URLs whole: one name wrapped, two lines saved', () => {
     const hooks = hooksOf('Lighthouse Outfitters Co', 'Acme Ltd', 'Acme Law', 'Acme Tax');
-    expect(renderTable(hooks, hookColumns('name'), { width: 101, chalk: plain }).text.split('\n')).toEqual([
+    expect(printed(hooks, hookColumns('name'), 101)).toEqual([
       'COMPANY  NAME                   TARGET URL',
       '1001     Lighthouse Outfitters  https://hooks.zapier.com/hooks/catch/1001/',
       '         Co',
@@ -246,7 +247,7 @@ describe('renderTable: a column gives width to one that wraps while the table ge
 
   it('no name is wrapped for less than two lines: two URLs stay wrapped beside a whole name', () => {
     const hooks = hooksOf('Lighthouse Outfitters Co', 'Acme Ltd', 'Acme Law');
-    expect(renderTable(hooks, hookColumns('name'), { width: 101, chalk: plain }).text.split('\n')).toEqual([
+    expect(printed(hooks, hookColumns('name'), 101)).toEqual([
       'COMPANY  NAME                      TARGET URL',
       '1001     Lighthouse Outfitters Co  https://hooks.zapier.com/hooks/catch/1001/',
       `1002     Acme Ltd                  ${crm}campaign_`,
@@ -259,7 +260,7 @@ describe('renderTable: a column gives width to one that wraps while the table ge
   it('never breaks a word it did not break before: an event name stays whole beside wrapped URLs', () => {
     const hooks = hooksOf('PROSPECT_NOT_INTERESTED', 'CAMPAIGN_COMPLETED', 'EMAIL_OPENED');
     // Five columns of EVENT would unwrap both URLs (one line fewer) by breaking PROSPECT_ / NOT_INTERESTED.
-    expect(renderTable(hooks, hookColumns('event'), { width: 100, chalk: plain }).text.split('\n')).toEqual([
+    expect(printed(hooks, hookColumns('event'), 100)).toEqual([
       'COMPANY  EVENT                    TARGET URL',
       '1001     PROSPECT_NOT_INTERESTED  https://hooks.zapier.com/hooks/catch/1001/',
       `1002     CAMPAIGN_COMPLETED       ${crm}campaign_`,
@@ -281,7 +282,7 @@ describe('renderTable: a column gives width to one that wraps while the table ge
       { name: 'Cedar Ridge Clinic LLC', detail: `hello@lighthouseoutfittersgmbh.example ${failed}` },
     ];
     // Four columns of DETAIL would unwrap both names (two lines fewer) by cutting lighthouseoutfittersgmb / h.
-    expect(renderTable(problems, problemColumns, { width: 47, chalk: plain }).text.split('\n')).toEqual([
+    expect(printed(problems, problemColumns, 47)).toEqual([
       'NAME                DETAIL',
       'Pinecrest Robotics  Mailbox disconnected',
       'Ltd',
