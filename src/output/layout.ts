@@ -142,14 +142,16 @@ function floor(column: ColumnSpec, tight = false): number {
 
 /**
  * The narrowest a column becomes when it gives width to a column that wraps (tradeWidth, in
- * table-widths.ts): its floor; a name, an address or a problem keeps lines of WRAP_READABLE. An id, a
- * count and an identifier (`authorized_team_member`, greppable whole) give nothing; nor does a
- * description, shown whole or hidden, unless --columns named the columns (`tight`: it wraps like the
- * others).
+ * table-widths.ts): its floor; a name, an address or a problem keeps lines of WRAP_READABLE when it
+ * has them at `width`. An id, a count and an identifier (`authorized_team_member`, greppable whole)
+ * give nothing; nor does a description, shown whole or hidden, unless --columns named the columns
+ * (`tight`: it wraps like the others).
  */
-export function givingFloor(column: ColumnSpec, tight = false): number {
+export function givingFloor(column: ColumnSpec, width: number, tight = false): number {
   const least = floor(column, tight);
-  if (essential(column.kind)) return Math.max(least, Math.min(natural(column), WRAP_READABLE));
+  const readable = Math.max(least, Math.min(natural(column), WRAP_READABLE));
+  // Already narrower than that (the layout needed it), it gives down to its floor.
+  if (essential(column.kind)) return width >= readable ? readable : least;
   if (column.kind === 'id' || column.kind === 'count' || identifier(column)) return natural(column);
   if (column.kind === 'text' && !tight && !wrapsEarly(column)) return natural(column);
   return least;

@@ -126,7 +126,7 @@ function tradeWidth(
         .filter((w) => w > to.width)
         .sort((a, b) => a - b);
       for (const from of shown.filter((c) => c !== to)) {
-        const spare = from.width - givingFloor(columns[from.index] as ColumnSpec, tight);
+        const spare = from.width - givingFloor(columns[from.index] as ColumnSpec, from.width, tight);
         const before = wrapped(from.index, from.width);
         for (const w of wholeAt) {
           const by = w - to.width;

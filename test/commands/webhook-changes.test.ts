@@ -142,6 +142,12 @@ describe('webhooks subscribe', () => {
       expect(table.map((row) => `${row.COMPANY?.[0]} ${row.EVENT?.join('')}`)).toEqual(
         [ACME, BLUE, INACTIVE].flatMap((id) => [`${id} PROSPECT_REPLIED`, `${id} CAMPAIGN_COMPLETED`]),
       );
+      // Each event whole on its line: REASON, already narrower than lines of 20, gives the width
+      // ("Company 1007" / "is inactive" is still two lines).
+      expect(
+        table.map((row) => row.EVENT?.length),
+        `${columns}`,
+      ).toEqual(table.map(() => 1));
       // No row takes more than two lines: the URL is not squeezed beside the events and reasons.
       expect(plain(several.stdout).trimEnd().split('\n').length, `${columns}`).toBeLessThanOrEqual(1 + 6 * 2);
       expect(plain(several.stderr)).toContain('1 column hidden (target url)');
