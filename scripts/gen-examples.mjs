@@ -11,7 +11,10 @@
 // sandbox`, in a block marked stop=N) gets an empty config directory of its own, as a first run does.
 //
 // Options: --check (write nothing; exit 1 naming every file whose examples are out of date, with the
-// first difference), --only FILE (one Markdown file), --bin FILE (another build).
+// first difference), --changed (with --check: run only the files whose fingerprint differs from the
+// recorded one, scripts/docs/fingerprints.mjs), --only FILE (one Markdown file), --bin FILE (another
+// build), --fingerprints FILE (the record to read and write; by default test/docs/, where a run without
+// --check and --only records every file's).
 import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -27,6 +30,7 @@ import {
   renderMarkdown,
 } from './docs/console-blocks.mjs';
 import { assertBuildIsCurrent, commandLine, report, syncFiles } from './docs/files.mjs';
+import { FINGERPRINTS, fingerprinter, readFingerprints, writeFingerprints } from './docs/fingerprints.mjs';
 import { startProxy } from './docs/proxy.mjs';
 import { Terminal, tmuxVersion } from './docs/terminal.mjs';
 
@@ -47,23 +51,36 @@ function markdownFiles() {
   return ['README.md', ...pages];
 }
 
-/** Every file with console examples, rewritten from a real run: relative path → content. */
-async function exampleFiles({ only, bin = path.join(root, 'bin/agency.js') } = {}) {
+/** The pages with a console block to run: file → its Markdown parsed. */
+function pagesToRun(pages) {
+  const parsed = new Map();
+  for (const file of pages) {
+    const parts = parseMarkdown(pageText(file));
+    // Every block's kind first: a console block that cannot run stops the run before any command.
+    let kinds;
+    try {
+      kinds = parts.map((part) => (part.lines ? blockKind(part) : undefined));
+    } catch (error) {
+      throw new Error(`${file}: ${error.message}`);
+    }
+    if (kinds.some((kind) => kind?.kind === 'run')) parsed.set(file, parts);
+  }
+  return parsed;
+}
+
+function pageText(file) {
+  return readFileSync(path.resolve(root, file), 'utf8');
+}
+
+/** Each page's console examples rewritten from a real run: file → content. */
+async function exampleFiles(pages, { bin = path.join(root, 'bin/agency.js') } = {}) {
   const files = new Map();
+  if (pages.size === 0) return files;
   const terminal = new Terminal({ width: 80 });
   await terminal.start();
   try {
     // The files at once, each with its own sandbox: the time is mostly commands waiting for answers.
-    const runs = (only ? [only] : markdownFiles()).map(async (file) => {
-      const parts = parseMarkdown(readFileSync(path.resolve(root, file), 'utf8'));
-      // Every block's kind first: a console block that cannot run stops the file before any run.
-      let kinds;
-      try {
-        kinds = parts.map((part) => (part.lines ? blockKind(part) : undefined));
-      } catch (error) {
-        throw new Error(`${file}: ${error.message}`);
-      }
-      if (!kinds.some((kind) => kind?.kind === 'run')) return;
+    const runs = [...pages].map(async ([file, parts]) => {
       await runFile(parts, { bin, terminal, file });
       files.set(file, renderMarkdown(parts));
     });
@@ -197,22 +214,52 @@ function firstDifference(expected, actual) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { check, option } = commandLine(process.argv.slice(2));
-  if (!option('--bin')) assertBuildIsCurrent(root);
+  const changedOnly = check && process.argv.includes('--changed');
+  const only = option('--only');
+  const bin = option('--bin') && path.resolve(option('--bin'));
+  const record = path.resolve(root, option('--fingerprints') ?? FINGERPRINTS);
+  if (!bin) assertBuildIsCurrent(root);
   if (!(await tmuxVersion())) {
     console.error('tmux is not installed (apt-get install -y tmux): the console examples cannot be run.');
     process.exit(check ? 0 : 1);
   }
-  const files = await exampleFiles({
-    only: option('--only'),
-    bin: option('--bin') && path.resolve(option('--bin')),
-  });
+  let pages;
+  try {
+    pages = pagesToRun(only ? [only] : markdownFiles());
+  } catch (error) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  // Another build is not what the record was made from: with --bin every page runs, and none is recorded.
+  const fingerprint = bin ? undefined : fingerprinter(root);
+  const recorded = readFingerprints(record);
+  const unchanged = [];
+  if (changedOnly && fingerprint) {
+    for (const file of [...pages.keys()]) {
+      if (recorded.get(file) !== fingerprint(pageText(file))) continue;
+      unchanged.push(file);
+      pages.delete(file);
+    }
+  }
+  const ran = [...pages.keys()];
+  const files = await exampleFiles(pages, { bin });
   const stale = syncFiles(root, files, { check });
   if (check) {
     for (const file of stale) {
-      console.error(
-        `${file}:\n${firstDifference(readFileSync(path.resolve(root, file), 'utf8'), files.get(file))}`,
-      );
+      console.error(`${file}:\n${firstDifference(pageText(file), files.get(file))}`);
     }
+  } else if (fingerprint && (!only || option('--fingerprints'))) {
+    // What each page was made from, for the next `--check --changed`. A run of one page keeps the others'.
+    const fingerprints = only ? recorded : new Map();
+    for (const [file, text] of files) fingerprints.set(file, fingerprint(text));
+    writeFingerprints(record, fingerprints);
+  }
+  if (changedOnly) {
+    const rerun = ran.filter((file) => recorded.has(file));
+    console.log(
+      `Console examples: ${unchanged.length} of ${unchanged.length + ran.length} file(s) unchanged since their examples were recorded, not run again` +
+        (rerun.length > 0 ? `; run again, as what they are made from changed: ${rerun.join(', ')}` : ''),
+    );
   }
   report(stale, { check, what: 'Console examples', fix: 'npm run docs' });
 }

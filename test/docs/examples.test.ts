@@ -4,10 +4,11 @@
  * a run prints now. Without tmux the examples cannot be run, and these tests say so.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { fingerprinter, readFingerprints, writeFingerprints } from '../../scripts/docs/fingerprints.mjs';
 import { ROOT } from '../helpers/cli.js';
 import { TMUX_MISSING } from '../helpers/tmux.js';
 
@@ -94,10 +95,14 @@ describe.skipIf(TOOLS_MISSING)('the console examples of the docs', () => {
   const dir = mkdtempSync(join(tmpdir(), 'agency-examples-test-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+  // Only the pages whose fingerprint (what their examples are made from: the page, the built program, the
+  // generator, the tools) differs from the one `npm run docs` recorded are run; the tests below hold that
+  // a change to a page or to the program is run, and .ci/run runs every page besides.
   it('are what the tool prints now', { timeout: 120_000 }, async () => {
-    const check = await genExamples('--check');
+    const check = await genExamples('--check', '--changed');
     expect(check.stderr, 'run `npm run docs` and commit the result').toBe('');
     expect(check.status).toBe(0);
+    expect(check.stdout).toMatch(/Console examples: \d+ of (\d+) file\(s\) unchanged/);
   });
 
   it('a console block that cannot run is refused: nothing is run or written', {
@@ -122,7 +127,8 @@ describe.skipIf(TOOLS_MISSING)('the console examples of the docs', () => {
     expect(check.stderr).toContain('not this');
     expect(readFileSync(page, 'utf8')).toContain('not this');
 
-    expect((await genExamples('--only', page)).status).toBe(0);
+    const record = join(dir, 'fingerprints.txt');
+    expect((await genExamples('--only', page, '--fingerprints', record)).status).toBe(0);
     expect(readFileSync(page, 'utf8')).toBe(
       [
         '# A page',
@@ -141,6 +147,78 @@ describe.skipIf(TOOLS_MISSING)('the console examples of the docs', () => {
         '',
       ].join('\n'),
     );
+
+    // Recorded as run: not run again while nothing it is made from changes.
+    const unchanged = await genExamples('--check', '--changed', '--only', page, '--fingerprints', record);
+    expect(unchanged.status, unchanged.stderr).toBe(0);
+    expect(unchanged.stdout).toContain(
+      '1 of 1 file(s) unchanged since their examples were recorded, not run again',
+    );
+    // An output edited by hand changes the page: it is run again, and the difference named.
+    writeFileSync(page, readFileSync(page, 'utf8').replace('Blue Harbor Dental', 'Blue Harbour Dental'));
+    const edited = await genExamples('--check', '--changed', '--only', page, '--fingerprints', record);
+    expect(edited.status).toBe(1);
+    expect(edited.stdout).toContain(
+      `0 of 1 file(s) unchanged since their examples were recorded, not run again; run again, as what they are made from changed: ${page}`,
+    );
+    expect(edited.stderr).toContain('Blue Harbour Dental');
+  });
+});
+
+describe("a page's fingerprint (what its examples are made from)", () => {
+  const root = mkdtempSync(join(tmpdir(), 'agency-fingerprint-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const files: Record<string, string> = {
+    'bin/agency.js': 'the loader',
+    'bin/package.json': '{}',
+    'dist/cli.cjs': 'the program',
+    'dist/llhttp.wasm': 'a parser',
+    'dist/boot.cjs': 'names the code caches of this build',
+    'scripts/gen-examples.mjs': 'the generator',
+    'scripts/docs/terminal.mjs': 'the terminal',
+  };
+  const write = (file: string, text: string) => {
+    mkdirSync(join(root, dirname(file)), { recursive: true });
+    writeFileSync(join(root, file), text);
+  };
+  for (const [file, text] of Object.entries(files)) write(file, text);
+  const page = '# A page\n```console\n$ agency me\n```\n';
+  const before = fingerprinter(root)(page);
+
+  it('changes with the page, the program, its WebAssembly, its loader and the generator', () => {
+    expect(fingerprinter(root)(page)).toBe(before);
+    expect(fingerprinter(root)(`${page}\n`)).not.toBe(before);
+    for (const file of Object.keys(files).filter((name) => name !== 'dist/boot.cjs')) {
+      write(file, `${files[file]} changed`);
+      expect(fingerprinter(root)(page), file).not.toBe(before);
+      write(file, files[file] as string);
+    }
+    write('dist/yaml.cjs', 'a new bundle');
+    expect(fingerprinter(root)(page)).not.toBe(before);
+    rmSync(join(root, 'dist/yaml.cjs'));
+  });
+
+  it('not with the names of the code caches, which every build makes anew', () => {
+    write('dist/boot.cjs', 'names other code caches');
+    expect(fingerprinter(root)(page)).toBe(before);
+  });
+
+  it('is recorded and read back by page', () => {
+    const record = join(root, 'record.txt');
+    writeFingerprints(
+      record,
+      new Map([
+        ['README.md', before],
+        ['docs/a b.md', before.replace(/^./, '0')],
+      ]),
+    );
+    expect(readFingerprints(record)).toEqual(
+      new Map([
+        ['README.md', before],
+        ['docs/a b.md', before.replace(/^./, '0')],
+      ]),
+    );
+    expect(readFingerprints(join(root, 'none.txt'))).toEqual(new Map());
   });
 });
 
