@@ -21,7 +21,8 @@ let terminals: AgencyTerminals;
 
 beforeAll(async () => {
   h = await startHarness({}, { inProcess: true });
-  terminals = await startAgencyTerminals(h.configDir, [60, 100], 80);
+  // 100 columns in a virtual terminal (test/helpers/virtual-terminal.ts), which shows what tmux shows.
+  terminals = await startAgencyTerminals(h.configDir, [60], 80, [100]);
 });
 afterAll(async () => {
   await terminals?.close();

@@ -1,7 +1,8 @@
 /**
  * A streamed terminal table (inventory of more than 20 companies, laid out before its rows are in)
  * and a table fitted to its real rows show the same columns for the same names, at 80, 100 and 200
- * columns (second new-user pass, findings 4 and 5). Read back in real terminals (tmux).
+ * columns (second new-user pass, findings 4 and 5). Read back in real terminals (tmux) at 80 and 200
+ * columns, and at 100 in a virtual terminal that shows the same screen (test/e2e/virtual-terminal.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
@@ -11,7 +12,6 @@ import { lines } from '../helpers/core.js';
 import { readTable, wholeText } from '../helpers/table-text.js';
 import { TMUX_MISSING } from '../helpers/tmux.js';
 
-const WIDTHS = [80, 100, 200] as const;
 /** More than 20 companies: the terminal table is printed a row at a time (inventory --help). */
 const STREAMED = 21;
 /**
@@ -34,7 +34,8 @@ beforeAll(async () => {
   h = await startHarness({ seed: { companies: STREAMED } }, { inProcess: true });
   const created = await h.run(['companies', 'create', '--name', LONGEST_NAME]);
   expect(created.code, created.stderr).toBe(0);
-  terminals = await startAgencyTerminals(h.configDir, WIDTHS);
+  // 100 columns in a virtual terminal (test/helpers/virtual-terminal.ts): it shows what tmux shows.
+  terminals = await startAgencyTerminals(h.configDir, [80, 200], 50, [100]);
 });
 
 /** The first STREAMED companies' reports (--json), read once for both widths: nothing changes them between. */
@@ -69,10 +70,11 @@ describe.skipIf(Boolean(TMUX_MISSING))(
         expect(short(longest)).toBe(true);
         const others = reports.filter((r) => r !== longest && r.problems.length > 0 && short(r));
         const few = [longest, ...others.slice(0, 3)];
-        const fitted = await terminals
-          .at(width)
-          .run(`agency inventory ${few.map((r) => `--company ${r.id}`).join(' ')}`);
-        const streamed = await terminals.at(width).run(`agency inventory --limit ${STREAMED}`);
+        const fitted = await terminals.run(
+          width,
+          `agency inventory ${few.map((r) => `--company ${r.id}`).join(' ')}`,
+        );
+        const streamed = await terminals.run(width, `agency inventory --limit ${STREAMED}`);
         // Named, an inactive company is a failure (exit 5); its row is printed all the same.
         expect([0, 5]).toContain(fitted.exit);
         expect(streamed.exit).toBe(0);
@@ -94,7 +96,7 @@ describe.skipIf(Boolean(TMUX_MISSING))(
     it.each([100])(
       'inventory of the whole agency at %i columns: no error count hidden while a description is shown',
       async (width) => {
-        const { output, exit } = await terminals.at(width).run('agency inventory');
+        const { output, exit } = await terminals.run(width, 'agency inventory');
         expect(exit).toBe(0);
         const shown = headers(output);
         const descriptions = ['MAILBOX TYPES', 'WEBHOOKS', 'CAMPAIGNS'].filter((d) => shown.includes(d));

@@ -26,7 +26,7 @@ beforeAll(async () => {
   });
   expect(created.status).toBe(201);
   h.sandbox.reset();
-  terminals = await startAgencyTerminals(h.configDir, [60, 100]);
+  terminals = await startAgencyTerminals(h.configDir, [60, 100], 50, [100]);
 });
 afterAll(async () => {
   await terminals?.close();

@@ -1,7 +1,9 @@
 /**
- * Real terminals of given widths (tmux) whose shell finds `agency` on its PATH, as an installed tool,
- * with the harness's config directory: what the issue-14 tests type into at 60 and 100 columns.
- * Without tmux it starts none (the tests skip with TMUX_MISSING).
+ * Terminals of given widths whose shell finds `agency` on its PATH, as an installed tool, with the
+ * harness's config directory: what the issue-14 tests type into at 60 and 100 columns. Real ones (tmux)
+ * run the built binary; the widths named `inProcess` are virtual terminals (virtual-terminal.ts) that run
+ * the program in this process and show the same screen, for the reads of a table at its other widths.
+ * Without tmux it starts no real one (the tests skip with TMUX_MISSING).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,10 +11,15 @@ import { join } from 'node:path';
 import { BIN } from './cli.js';
 import { readOnce } from './read-once.js';
 import { Terminal, TMUX_MISSING } from './tmux.js';
+import { VirtualTerminal } from './virtual-terminal.js';
 
 export interface AgencyTerminals {
-  /** The terminal of each width asked for. */
+  /** The real terminal of a width. */
   at(width: number): Terminal;
+  /** A command line run in the terminal of a width, real or virtual: what it showed, and the exit code. */
+  run(width: number, commandLine: string): Promise<{ output: string; exit: number }>;
+  /** The same in a virtual terminal of that width, whichever the width's terminal is. */
+  runInProcess(width: number, commandLine: string): Promise<{ output: string; exit: number }>;
   /**
    * `run` of a command line in the terminal of a width, once: a second call with the same width and line
    * returns the first run's screen (for tests that read one screen, of a command whose output nothing in
@@ -28,41 +35,40 @@ export async function startAgencyTerminals(
   configDir: string,
   widths: readonly number[],
   height = 50,
+  inProcess: readonly number[] = [],
 ): Promise<AgencyTerminals> {
   const tmp = mkdtempSync(join(tmpdir(), 'agency-terminal-'));
   mkdirSync(join(tmp, 'bin'));
   writeFileSync(join(tmp, 'bin', 'agency'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, {
     mode: 0o755,
   });
+  const env = {
+    PATH: `${join(tmp, 'bin')}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+    HOME: tmp,
+    TERM: 'screen',
+    LANG: 'C.UTF-8',
+    AGENCY_CONFIG_DIR: configDir,
+  };
   const terminals = new Map<number, Terminal>();
   if (!TMUX_MISSING) {
-    for (const width of widths) {
-      terminals.set(
-        width,
-        await Terminal.start({
-          width,
-          height,
-          env: {
-            PATH: `${join(tmp, 'bin')}:${process.env.PATH ?? '/usr/bin:/bin'}`,
-            HOME: tmp,
-            TERM: 'screen',
-            LANG: 'C.UTF-8',
-            AGENCY_CONFIG_DIR: configDir,
-          },
-        }),
-      );
-    }
+    for (const width of widths) terminals.set(width, await Terminal.start({ width, height, env }));
   }
   const at = (width: number) => {
     const terminal = terminals.get(width);
     if (!terminal) throw new Error(`no terminal of width ${width} (${TMUX_MISSING ?? 'not started'})`);
     return terminal;
   };
+  const runInProcess = (width: number, commandLine: string) =>
+    new VirtualTerminal(width, env).run(commandLine);
+  const run = (width: number, commandLine: string) =>
+    inProcess.includes(width) ? runInProcess(width, commandLine) : at(width).run(commandLine);
   const screens = readOnce();
   return {
     tmp,
     at,
-    runOnce: (width, commandLine) => screens(`${width} ${commandLine}`, () => at(width).run(commandLine)),
+    run,
+    runInProcess,
+    runOnce: (width, commandLine) => screens(`${width} ${commandLine}`, () => run(width, commandLine)),
     close: async () => {
       // Each shell saves its history into HOME as it exits: the directory goes after them.
       await Promise.all([...terminals.values()].map((terminal) => terminal.close()));
