@@ -4,7 +4,7 @@
  * `npm run build`, so the check reads the built program, as the generator does.
  */
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,7 +40,10 @@ describe('the generated command reference', () => {
   });
 
   it('names a page that differs, and a page of a command that no longer exists', () => {
-    expect(genDocs('--out', out).status).toBe(0);
+    // A copy of what the generator writes (the first test holds it to be what it makes), then two changes.
+    for (const file of ['docs/reference', 'man/man1', 'package.json', 'README.md', 'docs/mcp.md']) {
+      cpSync(join(ROOT, file), join(out, file), { recursive: true });
+    }
     appendFileSync(join(out, 'docs/reference/agency-keys-create.md'), 'edited by hand\n');
     writeFileSync(join(out, 'man/man1/agency-gone.1'), '.TH GONE 1\n');
     const check = genDocs('--check', '--out', out);
