@@ -1,8 +1,9 @@
 /**
  * Issue 14, items 1–4, as an operator sees them: tables that fit 60 and 100 columns by hiding
  * low-priority columns (said on stderr) instead of cutting names and addresses; --columns and --csv;
- * counts that say what --limit and --page left out; -q. In a real terminal (tmux) where the point is
- * about one, and the program run in this process (test/helpers/in-process.ts) for pipes.
+ * counts that say what --limit and --page left out; -q. In a terminal where the point is about one (two
+ * checks in tmux, the others in a virtual terminal that shows the same screen), and the program run in
+ * this process (test/helpers/in-process.ts) for pipes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
@@ -26,7 +27,9 @@ beforeAll(async () => {
   });
   expect(created.status).toBe(201);
   h.sandbox.reset();
-  terminals = await startAgencyTerminals(h.configDir, [60, 100], 50, [100]);
+  // Two checks read a real terminal (tmux); the others a virtual one (test/helpers/virtual-terminal.ts),
+  // which shows the same screen (test/e2e/virtual-terminal.test.ts).
+  terminals = await startAgencyTerminals(h.configDir, [60], 50, [60, 100]);
 });
 afterAll(async () => {
   await terminals?.close();
@@ -56,8 +59,8 @@ describe.skipIf(Boolean(TMUX_MISSING))(
     });
 
     it('at 60 columns: a webhooks subscribe result is never cut, the URL gives way', async () => {
-      const t = terminals.at(60);
-      const { output, exit } = await t.run(
+      const { output, exit } = await terminals.run(
+        60,
         'agency webhooks subscribe --event prospect_replied --url https://crm.example.com/h --company 1001 --dry-run',
       );
       expect(exit).toBe(0);
@@ -74,8 +77,7 @@ describe.skipIf(Boolean(TMUX_MISSING))(
     });
 
     it('inventory at 60 columns keeps ids and names whole (a long name on two lines of its column)', async () => {
-      const t = terminals.at(60);
-      const { output, exit } = await t.run('agency inventory --active');
+      const { output, exit } = await terminals.run(60, 'agency inventory --active');
       expect(exit).toBe(0);
       const table = readTable(output, ['ID', 'NAME']);
       const active = companies().filter((c) => c.active);
@@ -108,9 +110,10 @@ describe.skipIf(Boolean(TMUX_MISSING))(
       const company = activeCompany(h.sandbox);
       const plain = await terminals.runOnce(60, `agency mailboxes --company ${company.id}`);
       expect(plain.output).toMatch(/columns? hidden \(.*sent today/);
-      const { output, exit } = await terminals
-        .at(60)
-        .run(`agency mailboxes --company ${company.id} --columns all`);
+      const { output, exit } = await terminals.run(
+        60,
+        `agency mailboxes --company ${company.id} --columns all`,
+      );
       expect(exit).toBe(0);
       expect(output).not.toContain('hidden');
       const header = lines(output).slice(0, 2).join(' ');
@@ -130,7 +133,7 @@ describe.skipIf(Boolean(TMUX_MISSING))(
       }
       for (const line of lines(output)) expect(line.length).toBeLessThanOrEqual(60);
       // At 60 columns only what cannot fit even wrapped is hidden, and said.
-      const narrow = await terminals.at(60).run('agency companies list --limit 3 --columns all');
+      const narrow = await terminals.run(60, 'agency companies list --limit 3 --columns all');
       expect(lines(narrow.output)[0]).toMatch(/^ID +NAME +OWNER +ACTIVE +CAMPAIGNS/);
       expect(narrow.output.replace(/\s+/g, ' ')).toMatch(
         /1 column hidden \(linkedin slots\) — widen the window \d/,
@@ -139,8 +142,8 @@ describe.skipIf(Boolean(TMUX_MISSING))(
     });
 
     it('--columns chooses and orders the table, and hides nothing it was asked for', async () => {
-      const t = terminals.at(60);
-      const { output, exit } = await t.run(
+      const { output, exit } = await terminals.run(
+        60,
         'agency companies list --limit 3 --columns name,linkedin_slots,id',
       );
       expect(exit).toBe(0);
@@ -149,20 +152,19 @@ describe.skipIf(Boolean(TMUX_MISSING))(
     });
 
     it('counts tell the truth about --limit and --page', async () => {
-      const t = terminals.at(100);
       const total = companies().length;
       const limited = await terminals.runOnce(100, 'agency companies list --limit 8');
       expect(lines(limited.output).at(-1)).toBe(`8 of ${total} companies (--limit 8)`);
       // A search stopped at --limit has not read the rest: it cannot say how many match.
       const matching = companies().filter((c) => c.name.toLowerCase().includes('e')).length;
       expect(matching).toBeGreaterThan(2);
-      const searched = await t.run('agency companies list --search e --limit 2');
+      const searched = await terminals.run(100, 'agency companies list --search e --limit 2');
       expect(lines(searched.output).at(-1)).toBe('first 2 companies matching "e" (--limit 2)');
-      const whole = await t.run('agency companies list --search e');
+      const whole = await terminals.run(100, 'agency companies list --search e');
       expect(lines(whole.output).at(-1)).toBe(`${matching} of ${total} companies match "e"`);
       const lastPage = Math.ceil(total / 50);
       const onLast = total - (lastPage - 1) * 50;
-      const paged = await t.run(`agency companies list --page ${lastPage}`);
+      const paged = await terminals.run(100, `agency companies list --page ${lastPage}`);
       expect(lines(paged.output).at(-1)).toBe(
         `${onLast} companies (page ${lastPage} of ${lastPage}; ${total} in all)`,
       );
@@ -183,23 +185,21 @@ describe.skipIf(Boolean(TMUX_MISSING))(
       const company = activeCompany(h.sandbox);
       const key = h.sandbox.store.keysOf(company.id)[0]?.key as string;
       expect(key).toBeDefined();
-      const t = terminals.at(100);
-      const table = await t.run(`agency keys list ${company.id}`);
+      const table = await terminals.run(100, `agency keys list ${company.id}`);
       expect(table.output).not.toContain(key);
       expect(table.output).toContain('Keys are masked');
       // --json carries whole keys, and a table without the key column shows none: nothing to say.
-      const json = await t.run(`agency keys list ${company.id} --json --columns api_key`);
+      const json = await terminals.run(100, `agency keys list ${company.id} --json --columns api_key`);
       expect(json.exit).toBe(0);
       expect(json.output).toContain(key);
       expect(json.output).not.toContain('masked');
-      const labels = await t.run(`agency keys list ${company.id} --columns label`);
+      const labels = await terminals.run(100, `agency keys list ${company.id} --columns label`);
       expect(labels.exit).toBe(0);
       expect(labels.output).not.toContain('masked');
     });
 
     it('-q drops counts and notes; the table stays', async () => {
-      const t = terminals.at(60);
-      const { output, exit } = await t.run('agency -q companies list --limit 3');
+      const { output, exit } = await terminals.run(60, 'agency -q companies list --limit 3');
       expect(exit).toBe(0);
       expect(lines(output)).toHaveLength(4);
       expect(output).not.toMatch(/companies|hidden/);
