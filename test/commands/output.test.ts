@@ -4,7 +4,6 @@
  * --debug traces without the key.
  */
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
@@ -21,6 +20,7 @@ import {
   startCoreHarness,
   teammate,
 } from '../helpers/core.js';
+import { refusedPort } from '../helpers/refused-port.js';
 import { runOnTerminal } from '../helpers/terminal-run.js';
 
 /** The program runs in this process (test/helpers/in-process.ts); spawn() still starts the binary. */
@@ -96,7 +96,7 @@ describe('--json errors', () => {
   });
 
   it('a network failure has status null and exit 1', async () => {
-    const port = await closedPort();
+    const port = await refusedPort();
     const r = await h.run(['--json', '--base-url', `http://127.0.0.1:${port}/rest`, 'me'], {
       timeoutMs: 60_000,
     });
@@ -328,18 +328,6 @@ describe('--debug', () => {
 async function until(condition: () => boolean): Promise<void> {
   for (let i = 0; i < 400 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 25));
   expect(condition()).toBe(true);
-}
-
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /**

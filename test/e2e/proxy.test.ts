@@ -5,9 +5,6 @@
  * direct, a proxy's 407 named with its credentials never printed, --debug showing the proxy redacted, the
  * in-flight limits kept, and certificate problems named and never retried.
  */
-
-import type { AddressInfo } from 'node:net';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
 import { type Harness, type RunResult, startHarness } from '../helpers/cli.js';
@@ -20,6 +17,7 @@ import {
   type TestProxy,
   type TlsFront,
 } from '../helpers/proxy.js';
+import { refusedPort } from '../helpers/refused-port.js';
 
 const STACK_LINE = /^\s+at /m;
 const SECRET = 's3cret-Proxy-Pass';
@@ -266,17 +264,8 @@ describe('a proxy whose policy denies a plain-http destination (a squid ACL)', (
 });
 
 describe('a proxy that is not there, or not a URL', () => {
-  /** A port on 127.0.0.1 where nothing listens. */
-  async function closedPort(): Promise<number> {
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    await new Promise((resolve) => server.close(resolve));
-    return port;
-  }
-
   it('the proxy refuses the connection: said of the proxy (host:port, variable), never its credentials; the local sandbox gets a NO_PROXY hint', async () => {
-    const port = await closedPort();
+    const port = await refusedPort();
     const r = await run(
       ['companies', 'create', '--name', 'Through A Dead Proxy'],
       {
@@ -301,7 +290,7 @@ describe('a proxy that is not there, or not a URL', () => {
   });
 
   it('NO_PROXY that covers the sandbox: the dead proxy is never asked', async () => {
-    const port = await closedPort();
+    const port = await refusedPort();
     const r = await run(
       ['me'],
       { HTTP_PROXY: `http://127.0.0.1:${port}`, NO_PROXY: 'localhost,127.0.0.1' },
@@ -311,7 +300,7 @@ describe('a proxy that is not there, or not a URL', () => {
   });
 
   it('NO_PROXY=* goes direct for every host: the dead proxy is never asked', async () => {
-    const port = await closedPort();
+    const port = await refusedPort();
     const r = await run(['me'], { HTTP_PROXY: `http://127.0.0.1:${port}`, NO_PROXY: '*' }, h.sandbox.baseUrl);
     expect(r.code, r.stderr).toBe(0);
     expect(h.requests().length).toBeGreaterThan(0);

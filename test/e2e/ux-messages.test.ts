@@ -5,13 +5,14 @@
  */
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
-import { type AddressInfo, createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
 import { type AgencyTerminals, startAgencyTerminals } from '../helpers/agency-terminals.js';
 import { CANARY_KEY, type Harness, jsonError, startHarness, writeConfig } from '../helpers/cli.js';
 import { activeCompany, lines, sent, teammate } from '../helpers/core.js';
+import { refusedPort } from '../helpers/refused-port.js';
 import { TMUX_MISSING } from '../helpers/tmux.js';
 
 let h: Harness;
@@ -117,7 +118,7 @@ describe('bulk messages that fit a screen', () => {
 
 describe('hints that are right', () => {
   it('a stopped sandbox: "is `agency sandbox` running?"', async () => {
-    const port = await closedPort();
+    const port = await refusedPort();
     const dir = join(tmp, 'stopped');
     writeConfig(dir, {
       current: 'sandbox',
@@ -130,7 +131,7 @@ describe('hints that are right', () => {
   });
 
   it('a stopped server named by --base-url or AGENCY_BASE_URL: the hint blames that, not the profile', async () => {
-    const port = await closedPort();
+    const port = await refusedPort();
     const url = `http://127.0.0.1:${port}/rest`;
     // The current profile points at the running sandbox; the flag and the variable point elsewhere. Both
     // at once: each spends its seconds retrying the refused connection.
@@ -333,11 +334,3 @@ describe.skipIf(Boolean(TMUX_MISSING))('completion', () => {
     expect(sent(h.sandbox)).toEqual([]);
   });
 });
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return typeof address === 'object' && address ? address.port : 1;
-}
