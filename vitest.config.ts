@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { relative } from 'node:path';
+import { relative, sep } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
@@ -19,18 +19,26 @@ const { version } = JSON.parse(readFileSync(new URL('package.json', import.meta.
 const workers = availableParallelism() + 3;
 
 /**
+ * Seconds each test file took in a run of the whole suite (test/durations.json, recorded by `npm run docs`
+ * with scripts/gen-test-times.mjs): the order of a run that has no times of its own, as a fresh clone's
+ * (CI's). By their sizes alone, the files that mostly wait on the clock (a sandbox's latency, a retry's
+ * backoff) were put last, 3-4 s each, and a fresh clone's run ended on them with a core idle.
+ */
+const TYPICAL_SECONDS: Record<string, number> = JSON.parse(
+  readFileSync(new URL('test/durations.json', import.meta.url), 'utf8'),
+);
+
+/**
  * Milliseconds a test file takes per kB of its source, by its folder under test/: what the suite's own
  * times were on 24 November 2026 (e2e 3.7 s per 10 kB, docs 6.5, sandbox 1.1, commands 0.8, the rest 0.3).
- * Only the order of files the last run did not time rests on it: every file of a fresh clone, and a file
- * just added. (A fresh clone's first `npm test` took 45.7 and 45.9 s in file-name order, which can end
- * the run on a long end-to-end file; 42.2 and 42.3 s in this order.)
+ * Only the order of a file with no time recorded at all rests on it: a file just added.
  */
 const MS_PER_KB: Record<string, number> = { e2e: 380, docs: 650, sandbox: 110, commands: 80 };
 const MS_PER_KB_ELSEWHERE = 30;
 
 /**
- * The slowest files first, by the last run's times (else by the estimate above), so that the run does not
- * end on a long file with the cores half idle.
+ * The slowest files first, by the last run's times (else those of test/durations.json, else the estimate
+ * above), so that the run does not end on a long file with the cores half idle.
  */
 class SlowestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -38,6 +46,8 @@ class SlowestFirst extends BaseSequencer {
       const file = relative(this.ctx.config.root, spec.moduleId);
       const timed = this.ctx.cache.getFileTestResults(`${spec.project.name}:${file}`)?.duration;
       if (timed !== undefined) return timed;
+      const typical = TYPICAL_SECONDS[file.split(sep).join('/')];
+      if (typical !== undefined) return typical * 1000;
       const folder = file.split(/[\\/]/)[1] ?? '';
       return (statSync(spec.moduleId).size / 1024) * (MS_PER_KB[folder] ?? MS_PER_KB_ELSEWHERE);
     };

@@ -1,0 +1,45 @@
+// test/durations.json: how long each test file took in the last run of the suite on this machine (vitest
+// keeps it in node_modules/.vite/vitest/), in seconds. vitest.config.ts orders a run by these times where
+// the run has none of its own (a fresh clone, as CI's): the slowest files first, so that the run does not
+// end on a long one with a core idle. Only the order rests on it: a stale or missing entry costs time, not
+// a result. A time that moved by less than a third keeps its old value, so that the file changes only when
+// a file's time really did. Run by `npm run docs`; after a run of the whole suite it records every file.
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const OUT = 'test/durations.json';
+const CACHE = path.join(root, 'node_modules/.vite/vitest');
+
+/** The newest results vitest kept: test file → milliseconds. */
+function lastRun() {
+  if (!existsSync(CACHE)) return new Map();
+  const files = readdirSync(CACHE)
+    .map((dir) => path.join(CACHE, dir, 'results.json'))
+    .filter((file) => existsSync(file))
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+  if (files.length === 0) return new Map();
+  const { results } = JSON.parse(readFileSync(files[0], 'utf8'));
+  return new Map(results.map(([key, { duration }]) => [key.replace(/^[^:]*:/, ''), duration]));
+}
+
+const file = path.join(root, OUT);
+const recorded = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+const times = {};
+const run = lastRun();
+for (const test of [...new Set([...Object.keys(recorded), ...run.keys()])].sort()) {
+  if (!existsSync(path.join(root, test))) continue;
+  const measured = run.get(test);
+  const kept = recorded[test];
+  const seconds = measured === undefined ? undefined : Math.round(measured / 100) / 10;
+  times[test] =
+    seconds === undefined || (kept !== undefined && Math.abs(seconds - kept) < kept / 3) ? kept : seconds;
+}
+const text = `${JSON.stringify(times, null, 2)}\n`;
+if (!existsSync(file) || readFileSync(file, 'utf8') !== text) {
+  writeFileSync(file, text);
+  console.log(`Test times: rewrote ${OUT}.`);
+} else {
+  console.log('Test times: up to date.');
+}
