@@ -48,15 +48,33 @@ export interface Spawned {
   result: Promise<RunResult>;
 }
 
-/** The environment a run gets: none of the user's own settings, the test's config dir and extras. */
-export function agencyEnv(options: RunOptions & { configDir: string }): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(process.env)) {
-    // The user's own settings must not leak into a test.
-    if (value !== undefined && !name.startsWith('AGENCY_') && name !== 'NO_COLOR' && name !== 'FORCE_COLOR') {
-      env[name] = value;
+/**
+ * This process's environment without the user's own settings, read once: a test process's environment
+ * does not change (only the global setup sets variables, before the test processes start), and reading
+ * process.env costs a call into Node for every variable of every run.
+ */
+let inherited: Record<string, string> | undefined;
+function inheritedEnv(): Record<string, string> {
+  if (!inherited) {
+    inherited = {};
+    for (const [name, value] of Object.entries(process.env)) {
+      // The user's own settings must not leak into a test.
+      if (
+        value !== undefined &&
+        !name.startsWith('AGENCY_') &&
+        name !== 'NO_COLOR' &&
+        name !== 'FORCE_COLOR'
+      ) {
+        inherited[name] = value;
+      }
     }
   }
+  return inherited;
+}
+
+/** The environment a run gets: none of the user's own settings, the test's config dir and extras. */
+export function agencyEnv(options: RunOptions & { configDir: string }): Record<string, string> {
+  const env: Record<string, string> = { ...inheritedEnv() };
   env.AGENCY_CONFIG_DIR = options.configDir;
   for (const [name, value] of Object.entries(options.env ?? {})) {
     if (value === undefined) delete env[name];
