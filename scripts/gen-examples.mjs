@@ -13,8 +13,8 @@
 // Options: --check (write nothing; exit 1 naming every file whose examples are out of date, with the
 // first difference), --changed (with --check: run only the files whose fingerprint differs from the
 // recorded one, scripts/docs/fingerprints.mjs), --only FILE (one Markdown file), --bin FILE (another
-// build), --fingerprints FILE (the record to read and write; by default test/docs/, where a run without
-// --check and --only records every file's).
+// build), --fingerprints FILE (the record to read and write; by default
+// test/docs/examples-fingerprints.txt, which a run without --check and --only rewrites for every file).
 import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -2,8 +2,9 @@
 // keeps it in node_modules/.vite/vitest/), in seconds. vitest.config.ts orders a run by these times where
 // the run has none of its own (a fresh clone, as CI's): the slowest files first, so that the run does not
 // end on a long one with a core idle. Only the order rests on it: a stale or missing entry costs time, not
-// a result. A time that moved by less than a third keeps its old value, so that the file changes only when
-// a file's time really did. Run by `npm run docs`; after a run of the whole suite it records every file.
+// a result. A time that moved by less than a third (or half a second) keeps its old value, so that the file
+// changes only when a file's time really did. Run by `npm run docs`; after a run of the whole suite it
+// records every file.
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,7 +35,9 @@ for (const test of [...new Set([...Object.keys(recorded), ...run.keys()])].sort(
   const kept = recorded[test];
   const seconds = measured === undefined ? undefined : Math.round(measured / 100) / 10;
   times[test] =
-    seconds === undefined || (kept !== undefined && Math.abs(seconds - kept) < kept / 3) ? kept : seconds;
+    seconds === undefined || (kept !== undefined && Math.abs(seconds - kept) < Math.max(kept / 3, 0.5))
+      ? kept
+      : seconds;
 }
 const text = `${JSON.stringify(times, null, 2)}\n`;
 if (!existsSync(file) || readFileSync(file, 'utf8') !== text) {
