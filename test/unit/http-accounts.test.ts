@@ -112,10 +112,11 @@ describe('requests in flight per account', () => {
   });
 
   it.each([1, 2, 7])('AGENCY_MAX_IN_FLIGHT=%i is the most in flight', async (depth) => {
-    // Long enough for every connection to be open before the first answer, even on a busy machine.
+    // Long enough for every connection to be open before the first answer, even on a busy machine. Three
+    // more requests than the depth: one beyond it would be seen in flight (each answer takes 150 ms).
     delayMs = 150;
     const { client } = http({ maxInFlight: depth });
-    await Promise.all(Array.from({ length: 10 }, () => get(client)));
+    await Promise.all(Array.from({ length: depth + 3 }, () => get(client)));
     expect(peak.get('hq')).toBe(depth);
   });
 
