@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { BIN } from './cli.js';
 import { readOnce } from './read-once.js';
 import { Terminal, TMUX_MISSING } from './tmux.js';
-import { VirtualTerminal } from './virtual-terminal.js';
+import { runInVirtualTerminal } from './virtual-terminal.js';
 
 export interface AgencyTerminals {
   /** The real terminal of a width. */
@@ -59,7 +59,7 @@ export async function startAgencyTerminals(
     return terminal;
   };
   const runInProcess = (width: number, commandLine: string) =>
-    new VirtualTerminal(width, env).run(commandLine);
+    runInVirtualTerminal(commandLine, { width, env });
   const run = (width: number, commandLine: string) =>
     inProcess.includes(width) ? runInProcess(width, commandLine) : at(width).run(commandLine);
   const screens = readOnce();

@@ -20,11 +20,13 @@ export interface TerminalOptions {
   input?: string;
   /** stdin says it is a terminal (what is typed there: `--file -` at a prompt). */
   stdinTTY?: boolean;
+  /** Also given what stdout and stderr are written, in the order it is written (one screen). */
+  onWrite?: (text: string) => void;
 }
 
 export function fakeTerminal(options: TerminalOptions = {}) {
-  const stdout = capture(options.tty === true, options.columns);
-  const stderr = capture(options.stderrTTY ?? options.tty === true, options.columns);
+  const stdout = capture(options.tty === true, options.columns, options.onWrite);
+  const stderr = capture(options.stderrTTY ?? options.tty === true, options.columns, options.onWrite);
   const stdin = Object.assign(new PassThrough(), { isTTY: options.stdinTTY === true });
   stdin.end(options.input ?? '');
   return {
@@ -34,13 +36,17 @@ export function fakeTerminal(options: TerminalOptions = {}) {
   };
 }
 
-/** A stream that says whether it is a terminal (and how wide), and keeps what is written to it. */
-export function capture(isTTY: boolean, columns: number | undefined) {
+/**
+ * A stream that says whether it is a terminal (and how wide), and keeps what is written to it (and hands
+ * it to `onWrite` as it comes).
+ */
+export function capture(isTTY: boolean, columns: number | undefined, onWrite?: (text: string) => void) {
   const chunks: Buffer[] = [];
   const stream = Object.assign(
     new Writable({
       write(chunk: Buffer, _encoding, done) {
         chunks.push(chunk);
+        onWrite?.(chunk.toString('utf8'));
         done();
       },
     }),

@@ -7,9 +7,9 @@
  * of a spawned binary (50-90 ms of CPU), so a test that reads a table at several widths reads one in a
  * real terminal and the others here.
  */
-import { PassThrough, Writable } from 'node:stream';
 import { main } from '../../src/cli.js';
 import { displayWidth } from '../../src/output/text.js';
+import { fakeTerminal } from './fake-terminal.js';
 
 /** The cells of a screen, written as a terminal does. */
 export class Screen {
@@ -133,35 +133,23 @@ export function shellWords(commandLine: string): string[] {
   return words;
 }
 
-/** A terminal that runs `agency …` command lines in this process, with exactly `env` as the environment. */
-export class VirtualTerminal {
-  readonly width: number;
-  readonly #env: Record<string, string>;
-
-  constructor(width: number, env: Record<string, string>) {
-    this.width = width;
-    this.#env = env;
-  }
-
-  /** Runs `agency <args>` as Terminal.run does in tmux: what the screen showed, and the exit code. */
-  async run(commandLine: string): Promise<{ output: string; exit: number }> {
-    const [program, ...args] = shellWords(commandLine);
-    if (program !== 'agency') throw new Error(`not an agency command line: ${commandLine}`);
-    const screen = new Screen(this.width);
-    const terminal = () =>
-      Object.assign(
-        new Writable({
-          decodeStrings: false,
-          write(chunk: string | Buffer, _encoding, done) {
-            screen.write(String(chunk));
-            done();
-          },
-        }),
-        { isTTY: true, columns: this.width },
-      );
-    const stdin = Object.assign(new PassThrough(), { isTTY: true });
-    stdin.end();
-    const exit = await main(args, { stdin, stdout: terminal(), stderr: terminal(), env: { ...this.#env } });
-    return { output: screen.text(), exit };
-  }
+/**
+ * `agency <args>` run in this process as Terminal.run runs it in tmux (a terminal of `width` columns,
+ * exactly `env` as the environment): what the screen showed, and the exit code.
+ */
+export async function runInVirtualTerminal(
+  commandLine: string,
+  { width, env }: { width: number; env: Record<string, string> },
+): Promise<{ output: string; exit: number }> {
+  const [program, ...args] = shellWords(commandLine);
+  if (program !== 'agency') throw new Error(`not an agency command line: ${commandLine}`);
+  const screen = new Screen(width);
+  const terminal = fakeTerminal({
+    tty: true,
+    stdinTTY: true,
+    columns: width,
+    onWrite: (text) => screen.write(text),
+  });
+  const exit = await main(args, { ...terminal.streams, env: { ...env } });
+  return { output: screen.text(), exit };
 }
