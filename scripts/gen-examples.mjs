@@ -213,8 +213,12 @@ function firstDifference(expected, actual) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { check, option } = commandLine(process.argv.slice(2));
-  const changedOnly = check && process.argv.includes('--changed');
+  const { check, flag, option } = commandLine(process.argv.slice(2));
+  const changedOnly = flag('--changed');
+  if (changedOnly && !check) {
+    console.error('--changed goes with --check: a run that writes the pages runs every one');
+    process.exit(2);
+  }
   const only = option('--only');
   const bin = option('--bin') && path.resolve(option('--bin'));
   const record = path.resolve(root, option('--fingerprints') ?? FINGERPRINTS);

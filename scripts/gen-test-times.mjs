@@ -5,9 +5,10 @@
 // a result. A time that moved by less than a third (or half a second) keeps its old value, so that the file
 // changes only when a file's time really did. Run by `npm run docs`; after a run of the whole suite it
 // records every file.
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { report, syncFiles } from './docs/files.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = 'test/durations.json';
@@ -39,10 +40,8 @@ for (const test of [...new Set([...Object.keys(recorded), ...run.keys()])].sort(
       ? kept
       : seconds;
 }
-const text = `${JSON.stringify(times, null, 2)}\n`;
-if (!existsSync(file) || readFileSync(file, 'utf8') !== text) {
-  writeFileSync(file, text);
-  console.log(`Test times: rewrote ${OUT}.`);
-} else {
-  console.log('Test times: up to date.');
-}
+report(syncFiles(root, new Map([[OUT, `${JSON.stringify(times, null, 2)}\n`]])), {
+  check: false,
+  what: 'Test times',
+  fix: 'npm run docs',
+});

@@ -1,5 +1,14 @@
 // Writing generated files, or checking that the checked-in ones are what the generator makes now.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -15,7 +24,15 @@ export function syncFiles(root, files, { check = false, owned = [] } = {}) {
     stale.push(file);
     if (!check) {
       mkdirSync(path.dirname(full), { recursive: true });
-      writeFileSync(full, content);
+      // Whole or not at all: a generator stopped mid-write (Ctrl-C, a full disk) leaves the old file.
+      const partial = `${full}.${process.pid}.tmp`;
+      try {
+        writeFileSync(partial, content);
+        renameSync(partial, full);
+      } catch (error) {
+        rmSync(partial, { force: true });
+        throw error;
+      }
     }
   }
   for (const dir of owned) {
@@ -47,13 +64,17 @@ export function report(stale, { check, what, fix }) {
   for (const file of stale) console.log(`  ${file}`);
 }
 
-/** The generators' command line: --check, and `option('--out')` for an option's value. */
+/**
+ * The generators' command line: --check, `flag('--changed')` for another switch, and `option('--out')`
+ * for an option's value.
+ */
 export function commandLine(args) {
   const option = (name) => {
     const i = args.indexOf(name);
     return i === -1 ? undefined : args[i + 1];
   };
-  return { check: args.includes('--check'), option };
+  const flag = (name) => args.includes(name);
+  return { check: flag('--check'), flag, option };
 }
 
 /**

@@ -5,8 +5,9 @@
 // no run, and every change that can (the program, the generator, the page, a tool's version) is run.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { syncFiles } from './files.mjs';
 
 /** The record, relative to the repository: "<sha256>  <page>" lines, as sha256sum writes them. */
 export const FINGERPRINTS = 'test/docs/examples-fingerprints.txt';
@@ -38,30 +39,27 @@ function generatorFiles(root) {
   return ['scripts/gen-examples.mjs', ...docs];
 }
 
-/** The first line each tool says of its version ('missing' where it is not installed), and Node's. */
+/** Node's version and the first line each tool says of its own ('missing' where it is not installed). */
 let versions;
 function toolVersions() {
-  versions ??= readToolVersions();
-  return versions;
-}
-
-function readToolVersions() {
-  const version = (tool, flag) => {
+  const firstLine = (tool, flag) => {
     try {
-      return execFileSync(tool, [flag], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split(
-        '\n',
-      )[0];
+      const said = execFileSync(tool, [flag], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+      return said.split('\n')[0];
     } catch {
       return `${tool} missing`;
     }
   };
-  return [
+  versions ??= [
     `node ${process.version}`,
-    version('tmux', '-V'),
-    version('bash', '--version'),
-    version('jq', '--version'),
-    version('curl', '--version'),
+    ...[
+      ['tmux', '-V'],
+      ['bash', '--version'],
+      ['jq', '--version'],
+      ['curl', '--version'],
+    ].map(([tool, flag]) => firstLine(tool, flag)),
   ];
+  return versions;
 }
 
 /**
@@ -97,5 +95,5 @@ export function writeFingerprints(file, fingerprints) {
   const lines = [...fingerprints]
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([page, hash]) => `${hash}  ${page}`);
-  writeFileSync(file, `${[...HEADER, ...lines].join('\n')}\n`);
+  syncFiles(path.dirname(file), new Map([[path.basename(file), `${[...HEADER, ...lines].join('\n')}\n`]]));
 }
