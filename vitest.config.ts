@@ -19,9 +19,8 @@ const { version } = JSON.parse(readFileSync(new URL('package.json', import.meta.
 const workers = availableParallelism() + 3;
 
 /**
- * Seconds each test file took in a run of the whole suite (test/durations.json, recorded by `npm run docs`
- * with scripts/gen-test-times.mjs): the order of a run that has no times of its own, as a fresh clone's
- * (CI's). By their sizes alone, the files that mostly wait on the clock (a sandbox's latency, a retry's
+ * Seconds each test file took in a run of the whole suite (test/durations.json, recorded by
+ * `npm run test-times`): the order of a run that has no times of its own, as a fresh clone's (CI's). By their sizes alone, the files that mostly wait on the clock (a sandbox's latency, a retry's
  * backoff) were put last, 3-4 s each, and a fresh clone's run ended on them with a core idle.
  */
 const TYPICAL_SECONDS = typicalSeconds();

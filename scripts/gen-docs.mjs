@@ -6,12 +6,14 @@
 //   package.json "man"         the man pages, so that npm installs them (`man agency` after npm i -g)
 //   README.md                  the exit code table, between its EXIT_CODES markers
 //   docs/mcp.md                the table of `agency mcp`'s tools, between its markers
+//   docs/agency-api-coverage.md the endpoints the client calls and the commands that send them (src/api/resources/)
 //
 // Options: --check (write nothing; exit 1 naming every file that is out of date — the test runs this),
 // --out DIR (write or check under DIR instead of the repository), --bin FILE (another build).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { COVERAGE_PAGE, endpointTable, withEndpoints } from './docs/endpoints.mjs';
 import { assertBuildIsCurrent, commandLine, report, syncFiles } from './docs/files.mjs';
 import { commandPage, indexPage, prose } from './docs/markdown.mjs';
 import { MCP_PAGE, mcpTools, withMcpTools } from './docs/mcp-tools.mjs';
@@ -39,6 +41,8 @@ async function referenceFiles(bin = path.join(root, 'bin/agency.js')) {
   files.set('README.md', withExitCodes(readFileSync(path.join(root, 'README.md'), 'utf8'), exitCodes));
   const mcpPage = readFileSync(path.join(root, MCP_PAGE), 'utf8');
   files.set(MCP_PAGE, withMcpTools(mcpPage, await mcpTools(bin)));
+  const coverage = readFileSync(path.join(root, COVERAGE_PAGE), 'utf8');
+  files.set(COVERAGE_PAGE, withEndpoints(coverage, await endpointTable(root), commands));
   return files;
 }
 

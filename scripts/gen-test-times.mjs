@@ -3,8 +3,8 @@
 // the run has none of its own (a fresh clone, as CI's): the slowest files first, so that the run does not
 // end on a long one with a core idle. Only the order rests on it: a stale or missing entry costs time, not
 // a result. A time that moved by less than a third (or half a second) keeps its old value, so that the file
-// changes only when a file's time really did. Run by `npm run docs`; after a run of the whole suite it
-// records every file.
+// changes only when a file's time really did. Run by `npm run test-times`, after a run of the whole
+// suite: when the results vitest kept do not cover every test file it refuses.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,10 +26,19 @@ function lastRun() {
   return new Map(results.map(([key, { duration }]) => [key.replace(/^[^:]*:/, ''), duration]));
 }
 
+const run = lastRun();
+const testFiles = readdirSync(path.join(root, 'test'), { recursive: true }).filter((f) =>
+  String(f).endsWith('.test.ts'),
+);
+if (run.size < testFiles.length) {
+  console.error(
+    `Test times: the last run had ${run.size} of ${testFiles.length} test files; record them after a whole run (\`npm run test-times\`).`,
+  );
+  process.exit(1);
+}
 const file = path.join(root, OUT);
 const recorded = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
 const times = {};
-const run = lastRun();
 for (const test of [...new Set([...Object.keys(recorded), ...run.keys()])].sort()) {
   if (!existsSync(path.join(root, test))) continue;
   const measured = run.get(test);
@@ -43,5 +52,5 @@ for (const test of [...new Set([...Object.keys(recorded), ...run.keys()])].sort(
 report(syncFiles(root, new Map([[OUT, `${JSON.stringify(times, null, 2)}\n`]])), {
   check: false,
   what: 'Test times',
-  fix: 'npm run docs',
+  fix: 'npm run test-times',
 });

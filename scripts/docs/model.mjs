@@ -37,7 +37,7 @@ function describe(words, command) {
       term: help.optionTerm(option),
       description: help.optionDescription(option),
     })),
-    globalOptions: inheritedOptions(command).map((option) => option.long ?? option.short),
+    globalOptions: globalOptions(command),
     subcommands: help
       .visibleCommands(command)
       .filter((sub) => sub.name() !== 'help')
@@ -50,13 +50,17 @@ function describe(words, command) {
   };
 }
 
-/** The options a command takes from the program and its parents (help names them in one short block). */
-function inheritedOptions(command) {
-  const options = [];
-  for (let parent = command.parent; parent; parent = parent.parent) {
-    options.push(...parent.options.filter((option) => !option.hidden));
-  }
-  return options;
+/**
+ * The global options a command's help offers ("Global options: -p/--profile, …", the program's
+ * afterAll text): the reference lists the same ones (no --csv or --columns where no list is printed).
+ */
+function globalOptions(command) {
+  let program = command;
+  while (program.parent) program = program.parent;
+  if (program === command) return [];
+  const text = helpEvent(program, 'afterAllHelp', command);
+  const block = /Global options: ([\s\S]*?) \(`agency help/.exec(text)?.[1] ?? '';
+  return [...block.matchAll(/--[\w-]+/g)].map((m) => m[0]);
 }
 
 function argumentTerm(argument) {
@@ -64,11 +68,11 @@ function argumentTerm(argument) {
   return argument.required ? `<${name}>` : `[${name}]`;
 }
 
-/** The text a command's addHelpText(position, …) adds to its help. */
-function helpEvent(command, event) {
+/** The text a command's addHelpText(position, …) adds to its help (or to `about`'s, for afterAll). */
+function helpEvent(command, event, about = command) {
   let text = '';
   for (const listener of command.listeners(event)) {
-    listener({ error: false, command, write: (chunk) => (text += chunk) });
+    listener({ error: false, command: about, write: (chunk) => (text += chunk) });
   }
   return text;
 }

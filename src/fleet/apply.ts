@@ -7,8 +7,8 @@
  * request is sent, so that it is written down even if the run dies right after.
  */
 
-import { MAX_GUESTS_PER_INVITATION } from '../api/endpoints.js';
 import { mapPool } from '../api/limit.js';
+import { MAX_GUESTS_PER_INVITATION } from '../api/resources/guests.js';
 import type { CreatedCompany } from '../api/types.js';
 import { type AgencyError, InterruptedError } from '../errors.js';
 import { chunked } from './blacklist.js';

@@ -6,11 +6,11 @@
  * holds every answer.
  */
 import {
+  blacklistCheckPath,
   blacklistFilterQuery,
   MAX_BLACKLIST_PER_PAGE,
-  MAX_REQUEST_URL_LENGTH,
-  PATHS,
-} from '../api/endpoints.js';
+} from '../api/resources/blacklist.js';
+import { MAX_REQUEST_URL_LENGTH } from '../api/resources/endpoint.js';
 import { requestUrl } from '../api/url.js';
 import { UsageError } from '../errors.js';
 import { type BlacklistKind, listOf } from './blacklist.js';
@@ -32,7 +32,7 @@ export function filterBatches(
   maxLength = MAX_REQUEST_URL_LENGTH,
 ): string[][] {
   const length = (batch: readonly string[]) =>
-    requestUrl(baseUrl, PATHS.blacklist(kind), blacklistFilterQuery(batch)).href.length;
+    requestUrl(baseUrl, blacklistCheckPath(kind), blacklistFilterQuery(batch)).href.length;
   const batches: string[][] = [];
   let current: string[] = [];
   for (const value of values) {

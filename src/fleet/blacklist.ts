@@ -5,7 +5,11 @@
  * service accepts.
  */
 import { domainToASCII, domainToUnicode } from 'node:url';
-import { type BlacklistKind, MAX_BLACKLIST_PER_PAGE, MAX_BLACKLIST_PER_REQUEST } from '../api/endpoints.js';
+import {
+  type BlacklistKind,
+  MAX_BLACKLIST_PER_PAGE,
+  MAX_BLACKLIST_PER_REQUEST,
+} from '../api/resources/blacklist.js';
 import { UsageError } from '../errors.js';
 
 export type { BlacklistKind };

@@ -4,7 +4,7 @@
  * out from the company list what the lost request did. A client and a signal in, results out: no
  * output of its own besides the notes it is given, so tests drive it with a fake client.
  */
-import { MAX_COMPANIES_PER_REQUEST } from '../api/client.js';
+import { MAX_COMPANIES_PER_REQUEST } from '../api/resources/companies.js';
 import type { Company, CreatedCompany } from '../api/types.js';
 import { AgencyError, ApiError, ExitCode, InterruptedError } from '../errors.js';
 import type { Progress } from '../output/progress.js';

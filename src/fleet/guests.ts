@@ -5,9 +5,10 @@
  * it again is safe (the service repeats the original invitation), so it is simply `invited` again.
  * Shared by `guests invite`, `guests permissions`, `plan` and `apply`.
  */
-import type { GuestPermission } from '../api/endpoints.js';
-import { MAX_GUESTS_PER_INVITATION } from '../api/endpoints.js';
+
 import { collect, paginate } from '../api/paginate.js';
+import type { GuestPermission } from '../api/resources/guests.js';
+import { MAX_GUESTS_PER_INVITATION } from '../api/resources/guests.js';
 import type { CompanyUser, GuestInvitation, Page } from '../api/types.js';
 import { AgencyError, InterruptedError, UsageError } from '../errors.js';
 import { asciiForm, asciiFormNote, chunked, isEmailAddress } from './blacklist.js';

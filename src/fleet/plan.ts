@@ -3,8 +3,9 @@
  * listing), and for each existing company named in the file its key list and users (HQ account) and
  * its webhooks (its own account via x-company-id, several companies at once).
  */
-import { MAX_URLS_PER_EVENT } from '../api/endpoints.js';
+
 import { mapPool } from '../api/limit.js';
+import { MAX_URLS_PER_EVENT } from '../api/resources/webhooks.js';
 import type { Company } from '../api/types.js';
 import { AgencyError, ExitCode } from '../errors.js';
 import { type RowFailure, rowFailure } from './failures.js';

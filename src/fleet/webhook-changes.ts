@@ -3,8 +3,9 @@
  * what is missing (subscribe) or present (unsubscribe). Accounts run several at once (each client
  * account has its own rate limit); within one account the writes go one at a time, in order.
  */
-import { MAX_URLS_PER_EVENT } from '../api/endpoints.js';
+
 import { mapPool } from '../api/limit.js';
+import { MAX_URLS_PER_EVENT } from '../api/resources/webhooks.js';
 import type { Webhook } from '../api/types.js';
 import { type AgencyError, InterruptedError } from '../errors.js';
 import { isRowFailure, type RowError, type RowFailure, rowError, rowFailure } from './failures.js';

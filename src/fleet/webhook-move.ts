@@ -11,7 +11,7 @@
  *
  * Reads first, so a second run sends nothing (`already-moved`, or `absent`).
  */
-import { MAX_URLS_PER_EVENT } from '../api/endpoints.js';
+import { MAX_URLS_PER_EVENT } from '../api/resources/webhooks.js';
 import type { Webhook } from '../api/types.js';
 import type { AgencyError } from '../errors.js';
 import { serviceDetail } from '../output/summary.js';

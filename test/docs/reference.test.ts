@@ -41,7 +41,14 @@ describe('the generated command reference', () => {
 
   it('names a page that differs, and a page of a command that no longer exists', () => {
     // A copy of what the generator writes (the first test holds it to be what it makes), then two changes.
-    for (const file of ['docs/reference', 'man/man1', 'package.json', 'README.md', 'docs/mcp.md']) {
+    for (const file of [
+      'docs/reference',
+      'man/man1',
+      'package.json',
+      'README.md',
+      'docs/mcp.md',
+      'docs/agency-api-coverage.md',
+    ]) {
       cpSync(join(ROOT, file), join(out, file), { recursive: true });
     }
     appendFileSync(join(out, 'docs/reference/agency-keys-create.md'), 'edited by hand\n');
@@ -80,6 +87,20 @@ describe('the generated command reference', () => {
       }
       expect(text).toMatch(/^\| 2 \| bad input \(nothing sent\) \|$/m);
     }
+  });
+
+  it('offers the global options --help offers (no --csv or --columns where no list is printed)', () => {
+    const names = (text: string) => [...text.matchAll(/--[\w-]+/g)].map((m) => m[0]);
+    for (const { words, page } of indexedCommands()) {
+      if (words.length === 0) continue;
+      const help = PIPED_HELP[words.join(' ')] ?? '';
+      const block = /Global options: ([\s\S]*?) \(`agency help/.exec(help)?.[1] ?? 'none';
+      const text = readFileSync(join(ROOT, 'docs/reference', page), 'utf8');
+      const listed = /^Also takes the \[global options\][^:]*: (.*?); `-h, --help`/m.exec(text)?.[1] ?? '';
+      expect(names(listed), page).toEqual(names(block));
+    }
+    const me = readFileSync(join(ROOT, 'docs/reference/agency-me.md'), 'utf8');
+    expect(me).not.toContain('`--csv`');
   });
 
   it("the detailed exit code table in docs/output.md has the program's codes", () => {

@@ -1,13 +1,13 @@
 /** `blacklist check` splitting: every request URL within the service's limit, as few requests as fit. */
 import { describe, expect, it } from 'vitest';
-import { blacklistFilterQuery, PATHS } from '../../src/api/endpoints.js';
+import { blacklistCheckPath, blacklistFilterQuery } from '../../src/api/resources/blacklist.js';
 import { requestUrl } from '../../src/api/url.js';
 import { UsageError } from '../../src/errors.js';
 import { checkBlacklist, filterBatches } from '../../src/fleet/blacklist-check.js';
 
 const BASE = 'https://api.woodpecker.co/rest';
 const url = (kind: 'emails' | 'domains', values: string[]) =>
-  requestUrl(BASE, PATHS.blacklist(kind), blacklistFilterQuery(values)).href;
+  requestUrl(BASE, blacklistCheckPath(kind), blacklistFilterQuery(values)).href;
 
 describe('filterBatches', () => {
   it('fills each request up to 4,100 characters, counting the encoded @, in order', () => {

@@ -3,7 +3,7 @@
  * by src/fleet/bulk-create.ts; this handler reads the input and prints the outcome.
  */
 import type { Command } from '@commander-js/extra-typings';
-import { MAX_COMPANIES_PER_REQUEST } from '../../api/client.js';
+import { MAX_COMPANIES_PER_REQUEST } from '../../api/resources/companies.js';
 import type { CreatedCompany } from '../../api/types.js';
 import { InterruptedError, UsageError } from '../../errors.js';
 import type { CreationPlan } from '../../fleet/bulk-create.js';

@@ -1,7 +1,7 @@
 /** `agency companies users <company>`: who has access to a client company, every page. */
 import { type Command, Option } from '@commander-js/extra-typings';
-import { COMPANY_ROLES, type CompanyRole } from '../../api/endpoints.js';
 import { collect, paginate } from '../../api/paginate.js';
+import { COMPANY_ROLES, type CompanyRole } from '../../api/resources/users.js';
 import type { CompanyUser } from '../../api/types.js';
 import { companyIdFor, parseCompanyRef } from '../../fleet/resolve.js';
 import { progressLine } from '../../output/progress.js';

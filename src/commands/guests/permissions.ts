@@ -4,7 +4,7 @@
  * guest is exit 4 with nothing sent, and guests who already have the permissions are left alone.
  */
 import { type Command, Option } from '@commander-js/extra-typings';
-import type { GuestPermission } from '../../api/endpoints.js';
+import type { GuestPermission } from '../../api/resources/guests.js';
 import type { CompanyUser } from '../../api/types.js';
 import { AgencyError, ExitCode, UsageError } from '../../errors.js';
 import { checkGuestEmail, permissionsOf, readGuests, samePermissions } from '../../fleet/guests.js';
