@@ -54,7 +54,7 @@ export function withEndpoints(page, { endpoints, NOT_CALLED }, commands) {
     '',
     ...table([
       ...rows('agency'),
-      ...NOT_CALLED.map(
+      ...NOT_CALLED.map(partsAndDoes).map(
         (e) => `| ${term(e)} | — ([\`agency api\`](#what-agency-api-reaches-instead)) | ${e.does} |`,
       ),
     ]),

@@ -2,10 +2,8 @@
  * What every resource module shares: an endpoint as data (method, path template, what it is, the
  * commands that call it), the path filled in from it, and a request under one client company's path.
  */
-import type { HttpResponse, RequestSpec } from '../http.js';
+import type { HttpResponse, Method, RequestSpec } from '../http.js';
 import type { HttpLike } from '../lazy-http.js';
-
-type Method = RequestSpec['method'];
 
 export interface Endpoint {
   /**
