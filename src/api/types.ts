@@ -152,9 +152,17 @@ const isPeriodPair = (v: unknown): v is PeriodPair =>
 
 export const isDeliverability: TypeGuard<Deliverability> = (v): v is Deliverability =>
   isRecord(v) &&
-  typeof v.id === 'number' &&
+  isNumeric(v.id) &&
   typeof v.name === 'string' &&
   DELIVERABILITY_COUNTERS.every((field) => isPeriodPair(v[field]));
+
+/**
+ * An id as a key of a Map or Set: an id beyond 2^53 is an ExactInteger, a new object at each reading,
+ * so two readings of the same id are equal only by their digits.
+ */
+export function idKey(id: number): string {
+  return String(id);
+}
 
 export const isIdentified: TypeGuard<{ id: number }> = (v): v is { id: number } =>
   isRecord(v) && (isNumeric(v.id) || typeof v.id === 'string');

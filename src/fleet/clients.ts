@@ -6,7 +6,7 @@
  */
 
 import { collect, paginate } from '../api/paginate.js';
-import type { Company, Deliverability } from '../api/types.js';
+import { type Company, type Deliverability, idKey } from '../api/types.js';
 import { UsageError } from '../errors.js';
 import type { Period } from '../input/period.js';
 import { fetchAllCompanies } from './all-companies.js';
@@ -51,6 +51,8 @@ export function clientSelection(options: ClientTargetOptions): ClientSelection {
 export interface Client {
   id: number;
   name: string;
+  /** The client's owner: known when the company list was read for it. */
+  owner?: string | undefined;
   /** Unknown when the client was named by id and the company list was not read. */
   active?: boolean | undefined;
 }
@@ -63,27 +65,42 @@ export interface Client {
 async function namedClients(
   refs: readonly CompanyRef[],
   directory: CompanyDirectory,
-  known: ReadonlyMap<number, string>,
+  known: ReadonlyMap<string, string>,
+  /** Look up every id in the company list, also those the listing names (for their owners). */
+  owners = false,
 ): Promise<Client[]> {
-  const unknownIds = refs.flatMap((ref) => (ref.id !== undefined && !known.has(ref.id) ? [ref.id] : []));
-  const found = new Map<number, Company>();
-  for (const company of await directory.find(unknownIds)) found.set(company.id, company);
+  const unknownIds = refs.flatMap((ref) =>
+    ref.id !== undefined && (owners || !known.has(idKey(ref.id))) ? [ref.id] : [],
+  );
+  const found = new Map<string, Company>();
+  for (const company of await directory.find(unknownIds)) found.set(idKey(company.id), company);
   const clients: Client[] = [];
-  const seen = new Set<number>();
+  const seen = new Set<string>();
   for (const ref of refs) {
     let client: Client;
     if (ref.id === undefined) {
       const { id, company } = await directory.resolve(ref);
-      client = { id, name: company?.name ?? ref.name, active: company?.active };
+      client = { id, name: company?.name ?? ref.name, owner: company?.owner, active: company?.active };
     } else {
-      const company = found.get(ref.id);
-      client = { id: ref.id, name: company?.name ?? known.get(ref.id) ?? '', active: company?.active };
+      const company = found.get(idKey(ref.id));
+      client = {
+        id: ref.id,
+        name: company?.name ?? known.get(idKey(ref.id)) ?? '',
+        owner: company?.owner,
+        active: company?.active,
+      };
     }
-    if (seen.has(client.id)) continue;
-    seen.add(client.id);
+    if (seen.has(idKey(client.id))) continue;
+    seen.add(idKey(client.id));
     clients.push(client);
   }
   return clients;
+}
+
+/** Each company once, where it was first listed (a list whose pages shifted can name one twice). */
+function onceEach(companies: readonly Company[]): Company[] {
+  const seen = new Set<string>();
+  return companies.filter((c) => !seen.has(idKey(c.id)) && Boolean(seen.add(idKey(c.id))));
 }
 
 export interface ClientReader extends CompanyLister, DeliverabilityReader {}
@@ -107,17 +124,20 @@ export async function selectClients(
   every: 'listing' | 'active',
   /** --limit N: only the first N clients of the selection, in its order; no page read beyond them. */
   limit?: number,
+  /** Named clients' owners are wanted (an owner column): each is looked up in the company list. */
+  owners = false,
 ): Promise<SelectedClients> {
   if (selection.kind === 'every' && every === 'listing') {
     return { clients: undefined, items: await readDeliverability(api, period, undefined, limit) };
   }
   if (selection.kind !== 'named') {
     const active = selection.kind === 'listed' ? selection.active : true;
-    const toClients = (companies: Company[]) => companies.map(({ id, name }) => ({ id, name, active }));
+    const toClients = (companies: Company[]) =>
+      onceEach(companies).map(({ id, name, owner }) => ({ id, name, owner, active }));
     if (limit !== undefined) {
       // The first N companies, then the listing only as far as it names them.
       const companies = await collect(paginate((p) => api.listCompaniesPage(p, active), { limit }));
-      const items = await readDeliverability(api, period, new Set(companies.map((c) => c.id)));
+      const items = await readDeliverability(api, period, new Set(companies.map((c) => idKey(c.id))));
       return { clients: toClients(companies), items };
     }
     const [companies, items] = await Promise.all([
@@ -131,12 +151,12 @@ export async function selectClients(
   const ids = refs.flatMap((ref) => (ref.id === undefined ? [] : [ref.id]));
   const idsOnly = ids.length === refs.length;
   const [items] = await Promise.all([
-    readDeliverability(api, period, idsOnly ? new Set(ids) : undefined),
+    readDeliverability(api, period, idsOnly ? new Set(ids.map(idKey)) : undefined),
     // A name needs the whole company list anyway: read it while the listing comes in.
     idsOnly ? undefined : directory.all(),
   ]);
-  const known = new Map(items.map((item) => [item.id, item.name]));
-  return { clients: await namedClients(refs, directory, known), items };
+  const known = new Map(items.map((item) => [idKey(item.id), item.name]));
+  return { clients: await namedClients(refs, directory, known, owners), items };
 }
 
 export interface ClientsToCheck {
@@ -160,9 +180,10 @@ export async function clientsToCheck(
   selection: ClientSelection,
   period: Period,
   limit?: number,
+  owners = false,
 ): Promise<ClientsToCheck> {
   if (selection.kind === 'named') {
-    const { clients = [], items } = await selectClients(api, selection, period, 'active');
+    const { clients = [], items } = await selectClients(api, selection, period, 'active', undefined, owners);
     const chosen = limit === undefined ? clients : clients.slice(0, limit);
     return { clients: chosen, total: chosen.length, listing: Promise.resolve(items) };
   }
@@ -185,17 +206,21 @@ export async function clientsToCheck(
   // up to the page naming the last of those clients.
   const wanted =
     limit !== undefined && limit <= firstPage.length
-      ? new Set(firstPage.slice(0, limit).map((c) => c.id))
+      ? new Set(firstPage.slice(0, limit).map((c) => idKey(c.id)))
       : undefined;
   const listing = first.done ? Promise.resolve([]) : readDeliverability(api, period, wanted);
   // Awaited later; a failure still reaches the caller then, but is not an unhandled rejection meanwhile.
   listing.catch(() => undefined);
   if (total !== undefined && limit !== undefined) total = Math.min(total, limit);
   const clients = async function* (): AsyncGenerator<Client> {
+    // A list whose pages shifted while it was read can name a company twice: it is one client.
+    const seen = new Set<string>();
     try {
       for (let step = first; !step.done; step = await companies.next()) {
-        const { id, name } = step.value;
-        yield { id, name, active };
+        const { id, name, owner } = step.value;
+        if (seen.has(idKey(id))) continue;
+        seen.add(idKey(id));
+        yield { id, name, owner, active };
       }
     } finally {
       // A run that stops early (Ctrl-C, --limit reached, an error) asks for no further page.

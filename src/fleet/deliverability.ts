@@ -1,63 +1,84 @@
 /**
  * The deliverability listing as `deliverability` and `health` use it: every page of the service's
- * per-client counters (50 a page), the two rates the contract defines, a row of zeros for a targeted
- * client the service left out (no activity), and the change against the previous period.
+ * per-client counters (50 a page), each client once (a listing whose pages shifted can name one
+ * twice), a row of zeros for a targeted client the service left out (no activity), and the rates
+ * of both periods: the one place a rate is computed.
  */
 import { paginate, paginateSearch } from '../api/paginate.js';
-import type { Deliverability, Page, PeriodPair } from '../api/types.js';
+import { type Deliverability, idKey, type Page, type PeriodPair } from '../api/types.js';
 import type { Period } from '../input/period.js';
+import type { DeliverabilityRates, DeliverabilityRow } from '../reports/deliverability.js';
 
 export interface DeliverabilityReader {
   deliverabilityPage(page: number, period: Period): Promise<Page<Deliverability>>;
 }
 
-/** A row: the service's item as it came (its {current_period, previous_period} pairs), plus the rates. */
-export interface DeliverabilityRow extends Deliverability {
-  /** Replies / delivered of the current period, 0..1; null when nothing was delivered. */
-  reply_rate: number | null;
-  /** Bounces / sent of the current period, 0..1; null when nothing was sent. */
-  bounce_rate: number | null;
-}
-
 /**
- * Every client the service lists for the period, in its order. With `wanted`, the listing stops at
- * the page where the last wanted client appears (a targeted run reads no page it does not need);
- * with `limit`, once it has that many clients (--limit).
+ * Every client the service lists for the period, in its order, each once (the first time it is
+ * listed). With `wanted`, the listing stops at the page where the last wanted client appears (a
+ * targeted run reads no page it does not need); with `limit`, once it has that many clients (--limit).
  */
 export async function readDeliverability(
   api: DeliverabilityReader,
   period: Period,
-  wanted?: ReadonlySet<number>,
+  wanted?: ReadonlySet<string>,
   limit?: number,
 ): Promise<Deliverability[]> {
   const items: Deliverability[] = [];
+  const seen = new Set<string>();
   const missing = new Set(wanted);
   const fetchPage = (page: number) => api.deliverabilityPage(page, period);
-  for await (const item of wanted ? paginateSearch(fetchPage) : paginate(fetchPage, { limit })) {
+  const pages = wanted ? paginateSearch(fetchPage) : paginate(fetchPage, { limit });
+  for await (const item of pages) {
+    const key = idKey(item.id);
+    if (seen.has(key)) continue;
+    seen.add(key);
     items.push(item);
-    missing.delete(item.id);
+    missing.delete(key);
     if (wanted && missing.size === 0) break;
   }
   return items;
 }
 
-export function ratio(top: number, bottom: number): number | null {
+/** Top / bottom, 0..1; null when the bottom is 0 (nothing to divide by). */
+function ratio(top: number, bottom: number): number | null {
   return bottom > 0 ? top / bottom : null;
 }
 
-function withRates(item: Deliverability): DeliverabilityRow {
+/** Both periods' rates of one pair of counters, and the change between them. */
+function rates(
+  top: PeriodPair,
+  bottom: PeriodPair,
+): [now: number | null, before: number | null, change: number | null] {
+  const now = ratio(top.current_period, bottom.current_period);
+  const before = ratio(top.previous_period, bottom.previous_period);
+  return [now, before, now === null || before === null ? null : now - before];
+}
+
+/** The contract's rates: replies / delivered, bounces / sent, of each period. */
+function ratesOf(item: Deliverability): DeliverabilityRates {
+  const [reply, replyBefore, replyChange] = rates(item.replies, item.delivered_emails);
+  const [bounce, bounceBefore, bounceChange] = rates(item.bounces, item.emails_sent);
   return {
-    ...item,
-    reply_rate: ratio(item.replies.current_period, item.delivered_emails.current_period),
-    bounce_rate: ratio(item.bounces.current_period, item.emails_sent.current_period),
+    reply_rate: reply,
+    bounce_rate: bounce,
+    reply_rate_previous: replyBefore,
+    bounce_rate_previous: bounceBefore,
+    reply_rate_change: replyChange,
+    bounce_rate_change: bounceChange,
   };
+}
+
+/** A listed item with its rates. */
+export function withRates(item: Deliverability): DeliverabilityRow {
+  return { ...item, ...ratesOf(item) };
 }
 
 const ZERO: PeriodPair = { current_period: 0, previous_period: 0 };
 
 /** A targeted client with no activity in either period: the service leaves it out; the report does not. */
 function zeroRow(id: number, name: string): DeliverabilityRow {
-  return {
+  return withRates({
     id,
     name,
     emails_sent: { ...ZERO },
@@ -65,9 +86,7 @@ function zeroRow(id: number, name: string): DeliverabilityRow {
     views: { ...ZERO },
     replies: { ...ZERO },
     bounces: { ...ZERO },
-    reply_rate: null,
-    bounce_rate: null,
-  };
+  });
 }
 
 /** One row per client (clients undefined: per listed client), a quiet one as zeros. */
@@ -76,22 +95,9 @@ export function rowsFor(
   items: readonly Deliverability[],
 ): DeliverabilityRow[] {
   if (clients === undefined) return items.map(withRates);
-  const byId = new Map(items.map((item) => [item.id, item]));
+  const byId = new Map(items.map((item) => [idKey(item.id), item]));
   return clients.map((c) => {
-    const item = byId.get(c.id);
+    const item = byId.get(idKey(c.id));
     return item ? withRates(item) : zeroRow(c.id, c.name);
   });
-}
-
-/** 0.0712 → "7.1%"; null → "" (nothing to divide by). */
-export function percent(rate: number | null): string {
-  return rate === null ? '' : `${(rate * 100).toFixed(1)}%`;
-}
-
-/** The change of a counter against the previous period: "+12%", "-40%", "new" (from 0), "" (both 0). */
-export function change(pair: PeriodPair): string {
-  const { current_period: now, previous_period: before } = pair;
-  if (before === 0) return now === 0 ? '' : 'new';
-  const pct = Math.round(((now - before) / before) * 100);
-  return `${pct > 0 ? '+' : ''}${pct}%`;
 }

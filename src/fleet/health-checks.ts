@@ -1,15 +1,14 @@
 /**
  * The checks of `agency health` (contract, "Fleet health"), each a named rule with its severity and
  * threshold here and nowhere else. A check looks at one client's facts and returns its problems; the
- * order of CHECKS is the order a client's problems are listed in within one severity.
+ * order of CHECKS is the order a client's problems are listed in within one severity. Where the
+ * operator can act, a problem's detail says how.
  */
-import type { Deliverability } from '../api/types.js';
+import { percent } from '../output/figures.js';
 import { groupDigits } from '../output/text.js';
-import { ratio } from './deliverability.js';
+import type { DeliverabilityRow } from '../reports/deliverability.js';
+import type { CheckName, Problem, Severity } from '../reports/health.js';
 import { CONNECTION_WARNINGS, groupMailboxes, isErrorText, type MailEntry } from './inventory-parts.js';
-
-export const SEVERITIES = ['critical', 'warning', 'info'] as const;
-export type Severity = (typeof SEVERITIES)[number];
 
 /** Thresholds, in one place. */
 export const THRESHOLDS = {
@@ -23,25 +22,12 @@ export const THRESHOLDS = {
   minimumEmails: 20,
 } as const;
 
-type CheckName =
-  | 'unreadable'
-  | 'mailbox_error'
-  | 'campaign_error'
-  | 'bounce_rate'
-  | 'mailbox_warning'
-  | 'mailbox_not_in_slot'
-  | 'reply_rate_drop'
-  | 'no_running_campaign'
-  | 'no_webhook';
-
-/** One row of the report. */
-export interface Problem {
-  company_id: number;
-  name: string;
-  severity: Severity;
-  check: CheckName;
-  detail: string;
-}
+/** What to do next, where the operator can act (said at the end of the problem's detail). */
+const NEXT_STEPS = {
+  reconnect: 'reconnect the mailbox in Woodpecker → Mailboxes',
+  resume: (companyId: number, campaignId: unknown) =>
+    `once fixed, resume it: agency campaigns resume --company ${companyId} --campaign ${campaignId}`,
+} as const;
 
 export type CampaignFacts = readonly { id?: unknown; name?: unknown; status?: unknown; error?: unknown }[];
 
@@ -52,11 +38,13 @@ export type CampaignFacts = readonly { id?: unknown; name?: unknown; status?: un
 export interface ClientFacts {
   id: number;
   name: string;
+  /** From the company list, when it was read. */
+  owner?: string | undefined;
   mailboxes: readonly MailEntry[] | undefined;
   campaigns: CampaignFacts | undefined;
   webhooks: readonly unknown[] | undefined;
   /** Undefined: the service listed no activity for the client in the period. */
-  deliverability: Deliverability | undefined;
+  deliverability: DeliverabilityRow | undefined;
 }
 
 type Read = 'mailboxes' | 'campaigns' | 'webhooks' | 'deliverability';
@@ -75,7 +63,6 @@ interface Check {
   run(facts: Known): Finding[];
 }
 
-const pct = (rate: number) => `${(rate * 100).toFixed(1)}%`;
 const text = (value: unknown) => (typeof value === 'string' ? value.trim() : JSON.stringify(value));
 
 function mailboxName(group: readonly MailEntry[]): string {
@@ -102,7 +89,7 @@ const CHECKS: readonly Check[] = [
         return [
           [
             'critical',
-            `${mailboxName(group)} (${failing.type ?? 'mailbox'}): ${text(failing.details?.error)}`,
+            `${mailboxName(group)} (${failing.type ?? 'mailbox'}): ${text(failing.details?.error)} — ${NEXT_STEPS.reconnect}`,
           ],
         ];
       }),
@@ -132,17 +119,17 @@ const CHECKS: readonly Check[] = [
   {
     name: 'bounce_rate',
     needs: 'deliverability',
-    rule: `bounces / sent of the period at or above ${pct(THRESHOLDS.bounceWarning)}: warning; at or above ${pct(THRESHOLDS.bounceCritical)}: critical (from ${THRESHOLDS.minimumEmails} emails sent)`,
+    rule: `bounces / sent of the period at or above ${percent(THRESHOLDS.bounceWarning)}: warning; at or above ${percent(THRESHOLDS.bounceCritical)}: critical (from ${THRESHOLDS.minimumEmails} emails sent)`,
     run: ({ deliverability: d }) => {
       if (!d || d.emails_sent.current_period < THRESHOLDS.minimumEmails) return [];
-      const rate = ratio(d.bounces.current_period, d.emails_sent.current_period) ?? 0;
+      const rate = d.bounce_rate ?? 0;
       if (rate < THRESHOLDS.bounceWarning) return [];
       const severity = rate >= THRESHOLDS.bounceCritical ? 'critical' : 'warning';
       const limit = severity === 'critical' ? THRESHOLDS.bounceCritical : THRESHOLDS.bounceWarning;
       return [
         [
           severity,
-          `bounce rate ${pct(rate)} (${groupDigits(d.bounces.current_period)} of ${groupDigits(d.emails_sent.current_period)} sent), at or above ${pct(limit)}`,
+          `bounce rate ${percent(rate)} (${groupDigits(d.bounces.current_period)} of ${groupDigits(d.emails_sent.current_period)} sent), at or above ${percent(limit)}`,
         ],
       ];
     },
@@ -154,7 +141,12 @@ const CHECKS: readonly Check[] = [
     run: (facts) =>
       facts.campaigns.flatMap((c): Finding[] =>
         isErrorText(c.error)
-          ? [['critical', `campaign ${c.id} ${JSON.stringify(text(c.name ?? ''))}: ${text(c.error)}`]]
+          ? [
+              [
+                'critical',
+                `campaign ${c.id} ${JSON.stringify(text(c.name ?? ''))}: ${text(c.error)} — ${NEXT_STEPS.resume(facts.id, c.id)}`,
+              ],
+            ]
           : [],
       ),
   },
@@ -164,12 +156,12 @@ const CHECKS: readonly Check[] = [
     rule: `replies / delivered fell to ${THRESHOLDS.replyDrop * 100}% or less of the previous period's: warning (from ${THRESHOLDS.minimumEmails} emails delivered in each)`,
     run: ({ deliverability: d }) => {
       if (!d) return [];
-      const { delivered_emails: delivered, replies } = d;
+      const { delivered_emails: delivered } = d;
       if (Math.min(delivered.current_period, delivered.previous_period) < THRESHOLDS.minimumEmails) return [];
-      const now = ratio(replies.current_period, delivered.current_period) ?? 0;
-      const before = ratio(replies.previous_period, delivered.previous_period) ?? 0;
+      const now = d.reply_rate ?? 0;
+      const before = d.reply_rate_previous ?? 0;
       if (before === 0 || now > before * THRESHOLDS.replyDrop) return [];
-      return [['warning', `reply rate ${pct(now)}, down from ${pct(before)} in the previous period`]];
+      return [['warning', `reply rate ${percent(now)}, down from ${percent(before)} in the previous period`]];
     },
   },
   {
@@ -207,6 +199,7 @@ export function checkClient(facts: ClientFacts): Problem[] {
     (known(check.needs) ? check.run(facts as Known) : []).map(([severity, detail]) => ({
       company_id: facts.id,
       name: facts.name,
+      ...ownerOf(facts),
       severity,
       check: check.name,
       detail,
@@ -215,21 +208,21 @@ export function checkClient(facts: ClientFacts): Problem[] {
 }
 
 /** `unreadable` (critical): a client whose reads failed is a problem, never a silent gap. */
-export function unreadable(id: number, name: string, detail: string): Problem {
-  return { company_id: id, name, severity: 'critical', check: 'unreadable', detail };
+export function unreadable(
+  client: { id: number; name: string; owner?: string | undefined },
+  detail: string,
+): Problem {
+  return {
+    company_id: client.id,
+    name: client.name,
+    ...ownerOf(client),
+    severity: 'critical',
+    check: 'unreadable',
+    detail,
+  };
 }
 
-/** Whether `severity` is at or above `threshold` (critical > warning > info). */
-export function atOrAbove(severity: Severity, threshold: Severity): boolean {
-  return SEVERITIES.indexOf(severity) <= SEVERITIES.indexOf(threshold);
-}
-
-/** Problems by severity, then in the clients' order (stable: a client's own order is kept). */
-export function sortProblems(problems: readonly Problem[], clientOrder: readonly number[]): Problem[] {
-  const position = new Map(clientOrder.map((id, i) => [id, i]));
-  return [...problems].sort(
-    (a, b) =>
-      SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) ||
-      (position.get(a.company_id) ?? 0) - (position.get(b.company_id) ?? 0),
-  );
+/** The owner field of a problem: there when the company list said it, absent (not null) otherwise. */
+function ownerOf(client: { owner?: string | undefined }): { owner?: string } {
+  return client.owner === undefined ? {} : { owner: client.owner };
 }

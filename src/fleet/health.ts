@@ -5,16 +5,13 @@
  * against those reads and the client's line of the deliverability listing. Results come per client,
  * in the clients' order, so that rows can be produced as each client is done.
  */
-import type { Deliverability } from '../api/types.js';
-import { AgencyError, ExitCode, InterruptedError, OutcomeExit } from '../errors.js';
+import { type Deliverability, idKey } from '../api/types.js';
+import { AgencyError, InterruptedError } from '../errors.js';
+import type { DeliverabilityRow } from '../reports/deliverability.js';
+import type { Problem } from '../reports/health.js';
 import type { Client } from './clients.js';
-import {
-  type CampaignFacts,
-  type ClientFacts,
-  checkClient,
-  type Problem,
-  unreadable,
-} from './health-checks.js';
+import { rowsFor } from './deliverability.js';
+import { type CampaignFacts, type ClientFacts, checkClient, unreadable } from './health-checks.js';
 import type { MailEntry } from './inventory-parts.js';
 import { mapInOrder, type OrderedRun } from './ordered.js';
 
@@ -29,13 +26,6 @@ export interface ClientResult {
   /** 'inactive': the client cannot be read (409) and is not checked; that is not a problem. */
   state: 'checked' | 'inactive';
   problems: Problem[];
-}
-
-/** Exit 7: a problem at or above --fail-on was found (the report is printed first, in full). */
-export class ProblemsFound extends OutcomeExit {
-  constructor(message: string) {
-    super(message, ExitCode.problemsFound);
-  }
 }
 
 type Outcome<T> = { value: T } | { error: AgencyError };
@@ -86,7 +76,7 @@ async function checkOne(
   api: AccountReader,
   client: Client,
   /** The client's row of the listing, once the listing is in (asked only when the checks need it). */
-  deliverability: () => Promise<Deliverability | undefined>,
+  deliverability: () => Promise<DeliverabilityRow | undefined>,
   release: () => void,
   pacer: LanePacer,
 ): Promise<ClientResult> {
@@ -120,13 +110,14 @@ async function checkOne(
   const facts: ClientFacts = {
     id,
     name: client.name,
+    owner: client.owner,
     mailboxes: value(mailboxes),
     campaigns: value(campaigns),
     webhooks: value(webhooks),
     // The listing may still be coming in while the client's own lists are read.
     deliverability: await deliverability(),
   };
-  const problems = failed.map(([part, error]) => unreadable(id, client.name, `${part}: ${error.message}`));
+  const problems = failed.map(([part, error]) => unreadable(client, `${part}: ${error.message}`));
   return { client, state: 'checked', problems: [...problems, ...checkClient(facts)] };
 }
 
@@ -147,7 +138,7 @@ export function checkClients(
     onResult?: (result: ClientResult) => void;
   },
 ): Promise<OrderedRun<ClientResult>> {
-  const byId = listing.then((items) => new Map(items.map((item) => [item.id, item])));
+  const byId = listing.then((items) => new Map(rowsFor(undefined, items).map((row) => [idKey(row.id), row])));
   // Awaited by each client checked; a run stopped before any (Ctrl-C while the listing is read) must
   // not leave its failure unhandled.
   byId.catch(() => undefined);
@@ -159,7 +150,7 @@ export function checkClients(
       const result =
         client.active === false
           ? { client, state: 'inactive' as const, problems: [] }
-          : await checkOne(api, client, () => byId.then((map) => map.get(client.id)), release, pacer);
+          : await checkOne(api, client, () => byId.then((map) => map.get(idKey(client.id))), release, pacer);
       options.onDone?.();
       return result;
     },

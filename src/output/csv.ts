@@ -53,6 +53,8 @@ export interface NamedColumn {
   name?: string | undefined;
   aliases?: readonly string[] | undefined;
   field?: string | undefined;
+  /** Printed only when --columns names it (or is `all`): a column few need (health's owner). */
+  optional?: boolean | undefined;
 }
 
 /** A column's name: the JSON field's name (`running_campaigns`), else its header as one. */
@@ -64,11 +66,12 @@ export function columnKey(column: NamedColumn): string {
  * The columns `--columns a,b,c` asks for, in that order. Names compare in lower case, and `-`, `_`
  * and spaces are the same (`email-slots` = `email_slots` = `"email slots"`); an older name (an alias)
  * still works; a name given twice is shown once. An unknown or empty name is a usage error (exit 2,
- * nothing sent) that lists the valid ones. Without `--columns`, or with `--columns all`, every column
- * in its usual order.
+ * nothing sent) that lists the valid ones. Without `--columns`, every column but the optional ones;
+ * with `--columns all`, every column; both in the usual order.
  */
 export function selectColumns<C extends NamedColumn>(columns: readonly C[], spec: string | undefined): C[] {
-  if (spec === undefined || isAll(spec)) return [...columns];
+  if (spec === undefined) return columns.filter((c) => !c.optional);
+  if (isAll(spec)) return [...columns];
   const byName = new Map(columns.map((c) => [columnKey(c), c]));
   const valid = () => `valid columns: ${columns.map(columnKey).join(', ')}`;
   for (const column of columns) {

@@ -4,33 +4,20 @@
  * can be mailed, archived and opened offline. The problems come first, grouped by client; then each
  * metric of the period as a chart of every client against the previous period, then the numbers.
  * It prints well (print CSS) and reads on a phone (narrow layout; a long address or name breaks anywhere rather than widen the page).
+ * It draws the report's values (src/reports/health.ts) and computes none.
  */
 import type { DeliverabilityCounter, PeriodPair } from '../api/types.js';
-import { change, type DeliverabilityRow, percent, ratio } from '../fleet/deliverability.js';
-import { type Problem, SEVERITIES, type Severity, THRESHOLDS } from '../fleet/health-checks.js';
+import type { DeliverabilityRow } from '../reports/deliverability.js';
+import {
+  type HealthReport,
+  type NotChecked,
+  type Problem,
+  SEVERITIES,
+  type Severity,
+} from '../reports/health.js';
+import { percent, relativeChange } from './figures.js';
 import { NOUNS, plural } from './summary.js';
 import { groupDigits } from './text.js';
-
-export interface HtmlReport {
-  title: string;
-  /** "1 May 2026 – 31 May 2026", or the service's default window. */
-  periodLabel: string;
-  generatedAt: Date;
-  companiesChecked: number;
-  /** Clients named that could not be checked: a line at the top, so the page never reads "all is well" for them. */
-  notChecked: readonly NotChecked[];
-  problems: readonly Problem[];
-  deliverability: readonly DeliverabilityRow[];
-  /** Set when Ctrl-C stopped the run: said at the top; the period's figures were not read. */
-  interrupted?: string | undefined;
-}
-
-/** A client named with --company or --file that was not checked, and why (`--json`'s `not_checked`). */
-export interface NotChecked {
-  company_id: number;
-  name: string;
-  reason: 'inactive';
-}
 
 /** "Not checked: Blue Harbor Dental Ltd 1007 — named, but inactive: …", or nothing. */
 function notCheckedLine(clients: readonly NotChecked[]): string {
@@ -50,7 +37,10 @@ function escapeHtml(text: unknown): string {
   );
 }
 
-/** A chart shows the clients with the highest values (the worst, for the bounce rate); the table has all. */
+/**
+ * A chart shows the clients with the highest values (the worst, for the bounce rate), or for the reply
+ * rate those whose rate fell, the steepest fall first; the table has all.
+ */
 const CHART_ROWS = 25;
 
 interface Metric {
@@ -60,19 +50,14 @@ interface Metric {
   pair: (row: DeliverabilityRow) => [now: number | null, before: number | null];
   format: (value: number) => string;
   /** Lines drawn across the chart (Bounce Shield's default and the critical threshold). */
-  marks?: readonly number[];
+  marks?: 'bounce';
+  /** Only the clients whose rate fell, by how much (the reply rate: a fall is what needs attention). */
+  fell?: (row: DeliverabilityRow) => number | null;
 }
 
 const counter =
   (field: DeliverabilityCounter) =>
   (row: DeliverabilityRow): [number, number] => [row[field].current_period, row[field].previous_period];
-
-const rate =
-  (top: DeliverabilityCounter, bottom: DeliverabilityCounter) =>
-  (row: DeliverabilityRow): [number | null, number | null] => [
-    ratio(row[top].current_period, row[bottom].current_period),
-    ratio(row[top].previous_period, row[bottom].previous_period),
-  ];
 
 const METRICS: readonly Metric[] = [
   { key: 'sent', title: 'Emails sent', pair: counter('emails_sent'), format: groupDigits },
@@ -81,16 +66,17 @@ const METRICS: readonly Metric[] = [
   { key: 'replied', title: 'Replied', pair: counter('replies'), format: groupDigits },
   {
     key: 'reply-rate',
-    title: 'Reply rate (replies / delivered)',
-    pair: rate('replies', 'delivered_emails'),
+    title: 'Reply rate that fell (replies / delivered)',
+    pair: (row) => [row.reply_rate, row.reply_rate_previous],
     format: percent,
+    fell: (row) => row.reply_rate_change,
   },
   {
     key: 'bounce-rate',
     title: 'Bounce rate (bounces / sent)',
-    pair: rate('bounces', 'emails_sent'),
+    pair: (row) => [row.bounce_rate, row.bounce_rate_previous],
     format: percent,
-    marks: [THRESHOLDS.bounceWarning, THRESHOLDS.bounceCritical],
+    marks: 'bounce',
   },
 ];
 
@@ -187,33 +173,44 @@ function bars(now: number | null, before: number | null, max: number, marks: rea
   return `<svg role="img" aria-hidden="true" preserveAspectRatio="none"><rect x="0" y="9" height="4" width="${width(before)}%" fill="#b9c3d3"/><rect x="0" y="1" height="8" width="${width(now)}%" fill="#2f6fdb"/>${lines}</svg>`;
 }
 
-function chart(metric: Metric, rows: readonly DeliverabilityRow[]): string {
-  const values = rows.map((row) => ({ row, pair: metric.pair(row) }));
-  values.sort((a, b) => (b.pair[0] ?? -1) - (a.pair[0] ?? -1));
+/** The rows a chart draws, in order, and how many more there were. */
+function charted(metric: Metric, rows: readonly DeliverabilityRow[]) {
+  const { fell } = metric;
+  const values = rows
+    .filter((row) => fell === undefined || (fell(row) ?? 0) < 0)
+    .map((row) => ({ row, pair: metric.pair(row), fall: fell?.(row) ?? 0 }));
+  if (fell) values.sort((a, b) => a.fall - b.fall);
+  else values.sort((a, b) => (b.pair[0] ?? -1) - (a.pair[0] ?? -1));
   const more = values.length - CHART_ROWS;
-  values.splice(CHART_ROWS);
-  const max = Math.max(
-    0,
-    ...values.flatMap(({ pair }) => pair.map((v) => v ?? 0)),
-    ...(metric.marks ?? []).slice(0, 1),
-  );
+  return { values: values.slice(0, CHART_ROWS), more };
+}
+
+function chartNote(metric: Metric, shown: number, more: number): string {
+  if (metric.fell && shown === 0) return '<p class="note">No client\'s reply rate fell.</p>';
+  if (more <= 0) return '';
+  const which = metric.fell
+    ? `steepest falls of the ${CHART_ROWS + more} clients whose reply rate fell`
+    : `highest of ${CHART_ROWS + more} clients`;
+  return `<p class="note">The ${CHART_ROWS} ${which}; all are in the table below.</p>`;
+}
+
+function chart(metric: Metric, rows: readonly DeliverabilityRow[], bounceMarks: readonly number[]): string {
+  const { values, more } = charted(metric, rows);
+  const marks = metric.marks === 'bounce' ? bounceMarks : [];
+  const max = Math.max(0, ...values.flatMap(({ pair }) => pair.map((v) => v ?? 0)), ...marks.slice(0, 1));
   const lines = values
     .map(({ row, pair: [now, before] }) => {
       const title = `${row.name}: ${now === null ? '—' : metric.format(now)} (previous period ${before === null ? '—' : metric.format(before)})`;
-      return `<div class="row" title="${escapeHtml(title)}"><span class="name">${escapeHtml(row.name)}</span>${bars(now, before, max, metric.marks ?? [])}<span class="value">${now === null ? '—' : escapeHtml(metric.format(now))}</span></div>`;
+      return `<div class="row" title="${escapeHtml(title)}"><span class="name">${escapeHtml(row.name)}</span>${bars(now, before, max, marks)}<span class="value">${now === null ? '—' : escapeHtml(metric.format(now))}</span></div>`;
     })
     .join('');
   const legend =
     '<span class="legend"><i style="background:var(--now)"></i>this period<i style="background:var(--before)"></i>previous</span>';
-  const note =
-    more > 0
-      ? `<p class="note">The ${CHART_ROWS} highest of ${CHART_ROWS + more} clients; all are in the table below.</p>`
-      : '';
-  return `<figure class="chart" data-metric="${metric.key}"><figcaption>${escapeHtml(metric.title)}${legend}</figcaption>${lines}${note}</figure>`;
+  return `<figure class="chart" data-metric="${metric.key}"><figcaption>${escapeHtml(metric.title)}${legend}</figcaption>${lines}${chartNote(metric, values.length, more)}</figure>`;
 }
 
 function changeCell(pair: PeriodPair): string {
-  const text = change(pair);
+  const text = relativeChange(pair);
   const cls = text.startsWith('+') || text === 'new' ? 'up' : text.startsWith('-') ? 'down' : '';
   return `<td class="num wide ${cls}">${escapeHtml(text)}</td>`;
 }
@@ -228,9 +225,11 @@ function numbersTable(rows: readonly DeliverabilityRow[]): string {
   return `<table class="numbers"><thead><tr><th>Client</th><th class="num">Sent</th><th class="num wide">Change</th><th class="num">Replied</th><th class="num wide">Change</th><th class="num">Reply rate</th><th class="num">Bounce rate</th></tr></thead><tbody>${body}</tbody></table>`;
 }
 
-export function renderHealthHtml(report: HtmlReport): string {
+/** The page of a report (an interrupted one says at the top that it covers only some clients). */
+export function renderHealthHtml(report: HealthReport, page: { title: string; generatedAt: Date }): string {
+  const stopped = report.interrupted;
   const counts = SEVERITIES.map((severity) => {
-    const n = report.problems.filter((p) => p.severity === severity).length;
+    const n = report.counts[severity];
     const label = severity === 'warning' && n !== 1 ? 'warnings' : severity;
     return `<li class="${severity}"><span class="n">${n}</span>${label}</li>`;
   }).join('');
@@ -238,21 +237,21 @@ export function renderHealthHtml(report: HtmlReport): string {
   const charts = report.interrupted
     ? '<p class="ok">Not read: the run was interrupted.</p>'
     : rows.length
-      ? `<div class="charts">${METRICS.map((metric) => chart(metric, rows)).join('')}</div>${numbersTable(rows)}`
+      ? `<div class="charts">${METRICS.map((metric) => chart(metric, rows, report.bounceMarks)).join('')}</div>${numbersTable(rows)}`
       : '<p class="ok">No client sent anything in this period.</p>';
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(report.title)}</title>
+<title>${escapeHtml(page.title)}</title>
 <style>${CSS}</style>
 </head>
 <body>
 <main>
-<h1>${escapeHtml(report.title)}</h1>
-<p class="meta">${escapeHtml(report.periodLabel)} · ${plural(report.companiesChecked, NOUNS.client)} checked · generated ${escapeHtml(report.generatedAt.toISOString().replace('T', ' ').slice(0, 16))} UTC</p>
-${report.interrupted ? `<p class="interrupted">${escapeHtml(report.interrupted)}</p>\n` : ''}${notCheckedLine(report.notChecked)}<ul class="summary">${counts}</ul>
+<h1>${escapeHtml(page.title)}</h1>
+<p class="meta">${escapeHtml(report.periodLabel)} · ${plural(report.companiesChecked, NOUNS.client)} checked · generated ${escapeHtml(page.generatedAt.toISOString().replace('T', ' ').slice(0, 16))} UTC</p>
+${stopped ? `<p class="interrupted">Interrupted after ${stopped.clientsDone} ${escapeHtml(stopped.of)}: this page shows only the clients checked until then.</p>\n` : ''}${notCheckedLine(report.notChecked)}<ul class="summary">${counts}</ul>
 <h2>Problems</h2>
 ${problemsSection(report.problems)}
 <h2>Deliverability against the previous period</h2>

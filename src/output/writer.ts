@@ -26,6 +26,8 @@ export interface Column<T> extends TableColumn<T> {
   aliases?: readonly string[] | undefined;
   /** Where the value sits in the JSON object (dotted: `details.email`); default: the name. */
   field?: string | undefined;
+  /** Printed only when --columns names it (or is `all`). */
+  optional?: boolean | undefined;
 }
 
 export interface Streams {

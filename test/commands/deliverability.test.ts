@@ -25,6 +25,14 @@ interface Item {
   replies: Pair;
   bounces: Pair;
 }
+const RATE_FIELDS = [
+  'reply_rate',
+  'bounce_rate',
+  'reply_rate_previous',
+  'bounce_rate_previous',
+  'reply_rate_change',
+  'bounce_rate_change',
+] as const;
 
 describe('deliverability', () => {
   let h: Harness;
@@ -41,7 +49,7 @@ describe('deliverability', () => {
   const pct = (top: number, bottom: number) => `${((top / bottom) * 100).toFixed(1)}%`;
   const requests = () => sent(h.sandbox).map((q) => `${q.path}?${new URLSearchParams(q.query)}`);
 
-  it('without targets: the clients the service lists, 9 fields, rates with one decimal; pages of 50', async () => {
+  it('without targets: the clients the service lists, 9 fields, rates as numbers from 0 to 1; pages of 50', async () => {
     const r = await h.run(['deliverability']);
     expect(r.code, r.stderr).toBe(0);
     const rows = lines(r.stdout).map((line) => line.split('\t'));
@@ -56,8 +64,9 @@ describe('deliverability', () => {
       String(first.views.current_period),
       String(first.replies.current_period),
       String(first.bounces.current_period),
-      pct(first.replies.current_period, first.delivered_emails.current_period),
-      pct(first.bounces.current_period, first.emails_sent.current_period),
+      // A spreadsheet gets the number, not "7.8%" (a table shows the percentage).
+      String(first.replies.current_period / first.delivered_emails.current_period),
+      String(first.bounces.current_period / first.emails_sent.current_period),
     ]);
     const pages = Math.ceil(listing.length / 50);
     expect(requests()).toEqual(Array.from({ length: pages }, (_, i) => `${PATH}?page=${i + 1}&per_page=50`));
@@ -66,15 +75,25 @@ describe('deliverability', () => {
   it("--json keeps the service's {current_period, previous_period} pairs and adds the rates as 0..1", async () => {
     const r = await h.run(['deliverability', '--json', '--from', '2026-05-01', '--to', '2026-05-31']);
     expect(r.code, r.stderr).toBe(0);
-    const rows = JSON.parse(r.stdout) as (Item & { reply_rate: number; bounce_rate: number })[];
+    const rows = JSON.parse(r.stdout) as (Item & Record<(typeof RATE_FIELDS)[number], number>)[];
     const month = (await directAllPages(
       h.sandbox,
       `${PATH}?per_page=50&from=2026-05-01&to=2026-05-31`,
     )) as Item[];
-    expect(rows.map(({ reply_rate, bounce_rate, ...item }) => item)).toEqual(month);
+    const withoutRates = (row: object) =>
+      Object.fromEntries(
+        Object.entries(row).filter(([key]) => !(RATE_FIELDS as readonly string[]).includes(key)),
+      );
+    expect(rows.map(withoutRates)).toEqual(month);
     for (const row of rows) {
       expect(row.bounce_rate).toBe(row.bounces.current_period / row.emails_sent.current_period);
       expect(row.reply_rate).toBe(row.replies.current_period / row.delivered_emails.current_period);
+      expect(row.bounce_rate_previous).toBe(row.bounces.previous_period / row.emails_sent.previous_period);
+      expect(row.reply_rate_previous).toBe(
+        row.replies.previous_period / row.delivered_emails.previous_period,
+      );
+      expect(row.reply_rate_change).toBe(row.reply_rate - row.reply_rate_previous);
+      expect(row.bounce_rate_change).toBe(row.bounce_rate - row.bounce_rate_previous);
     }
     expect(sent(h.sandbox)[0]?.query).toMatchObject({ from: '2026-05-01', to: '2026-05-31' });
   });
@@ -108,6 +127,10 @@ describe('deliverability', () => {
       bounces: zero,
       reply_rate: null,
       bounce_rate: null,
+      reply_rate_previous: null,
+      bounce_rate_previous: null,
+      reply_rate_change: null,
+      bounce_rate_change: null,
     });
     // The quiet client is not in the listing: all of it was read, then the company list only up to
     // the page that names it.
@@ -205,16 +228,88 @@ describe('deliverability', () => {
       /ID\s+NAME\s+SENT\s+SENT ±\s+DELIVERED\s+OPENED\s+REPLIED\s+REPLIED ±\s+BOUNCED\s+BOUNCED ±\s+REPLY %\s+BOUNCE %/,
     );
     const first = listing[0] as Item;
-    const sentChange = Math.round(
-      ((first.emails_sent.current_period - first.emails_sent.previous_period) /
-        first.emails_sent.previous_period) *
-        100,
-    );
-    expect(text).toContain(`${sentChange > 0 ? '+' : ''}${sentChange}%`);
+    // A change is this period's count minus the previous one's, with its sign; rates as percentages.
+    const signed = (pair: Pair) => {
+      const change = pair.current_period - pair.previous_period;
+      return change > 0 ? `+${change}` : String(change);
+    };
+    const cells = text
+      .split('\n')[1]
+      ?.trim()
+      .split(/\s{2,}/);
+    expect(cells?.slice(2)).toEqual([
+      String(first.emails_sent.current_period),
+      signed(first.emails_sent),
+      String(first.delivered_emails.current_period),
+      String(first.views.current_period),
+      String(first.replies.current_period),
+      signed(first.replies),
+      String(first.bounces.current_period),
+      signed(first.bounces),
+      pct(first.replies.current_period, first.delivered_emails.current_period),
+      pct(first.bounces.current_period, first.emails_sent.current_period),
+    ]);
     const narrow = await runOnTerminal(h, ['deliverability', '--company', String(first.id)], { columns: 50 });
     expect(plain(narrow.stdout)).not.toContain('±');
     expect(plain(narrow.stdout)).toMatch(/ID\s+NAME\s+SENT/);
     expect(plain(narrow.stderr)).toMatch(/columns hidden \(.*sent ±/);
+  });
+
+  it('--columns offers each previous value and change (this period minus the previous): numbers in CSV, signed percentages in a table', async () => {
+    const first = listing.find(
+      (item) => item.replies.current_period !== item.replies.previous_period,
+    ) as Item;
+    const id = String(first.id);
+    const wanted = [
+      'id',
+      'sent_previous',
+      'sent_change',
+      'replied_previous',
+      'replied_change',
+      'reply_rate_previous',
+      'reply_rate_change',
+      'bounce_rate_previous',
+      'bounce_rate_change',
+    ];
+    const r = await h.run(['deliverability', '--company', id, '--csv', '--columns', wanted.join(',')]);
+    expect(r.code, r.stderr).toBe(0);
+    const rate = (top: Pair, bottom: Pair) => [
+      top.current_period / bottom.current_period,
+      top.previous_period / bottom.previous_period,
+    ];
+    const [reply = 0, replyBefore = 0] = rate(first.replies, first.delivered_emails);
+    const [bounce = 0, bounceBefore = 0] = rate(first.bounces, first.emails_sent);
+    expect(r.stdout.split('\r\n').slice(0, 2)).toEqual([
+      wanted.join(','),
+      [
+        id,
+        first.emails_sent.previous_period,
+        first.emails_sent.current_period - first.emails_sent.previous_period,
+        first.replies.previous_period,
+        first.replies.current_period - first.replies.previous_period,
+        replyBefore,
+        reply - replyBefore,
+        bounceBefore,
+        bounce - bounceBefore,
+      ].join(','),
+    ]);
+    // Without --columns, TSV keeps its 9 fields.
+    const piped = await h.run(['deliverability', '--company', id]);
+    expect(piped.stdout.trim().split('\t')).toHaveLength(9);
+    // A table shows the rates as percentages and their change with its sign.
+    const table = await runOnTerminal(
+      h,
+      ['deliverability', '--company', id, '--columns', 'id,reply_rate,reply_rate_previous,reply_rate_change'],
+      { columns: 160 },
+    );
+    const pct = (value: number) => `${(value * 100).toFixed(1)}%`;
+    const change = reply - replyBefore;
+    expect(
+      plain(table.stdout)
+        .split('\n')[1]
+        ?.trim()
+        .split(/\s{2,}/),
+    ).toEqual([id, pct(reply), pct(replyBefore), `${change > 0 ? '+' : ''}${pct(change)}`]);
   });
 
   it('on a terminal, stderr names the days of the period and of the one it is compared with; --json and piped rows do not change', async () => {

@@ -334,7 +334,7 @@ describe('health', () => {
     expect(await meta('--to', '2026-03-01')).toBe('2026-01-31 to 2026-03-01');
   });
 
-  it('an inactive client is not checked and is not a problem; named with --company, it is exit 5 (never a silent pass)', async () => {
+  it('an inactive client is not checked and is not a problem; named with --company, it is exit 5 (never a silent pass) unless problems were found (exit 7 first)', async () => {
     const inactive = h.sandbox.store.companies(MAIN_AGENCY_ID, { active: false })[0];
     if (!inactive) throw new Error('seed has no inactive company');
     const r = await h.run(['health', '--company', String(inactive.id), '--json']);
@@ -352,7 +352,8 @@ describe('health', () => {
       `A client named is inactive and could not be checked (the service answers 409): ${inactive.id} ${JSON.stringify(inactive.name)}.`,
     );
     expect(error.status).toBe(409);
-    // With a client that has critical problems: its report, the verdict said, and still exit 5.
+    // With a client that has critical problems, exit 7 comes first (cron's `case $? in 7)` means
+    // "problems found"): the inactive client is named in the report's not_checked, not as an error.
     const failing = survey.find((s) => s.campaigns.some((c) => c.error));
     if (!failing) throw new Error('no campaign error');
     const dir = testDir('agency-health-inactive-');
@@ -366,7 +367,7 @@ describe('health', () => {
       '--html',
       file,
     ]);
-    expect(both.code).toBe(5);
+    expect(both.code).toBe(7);
     // The page names it too, at the top, with why.
     expect(readFileSync(file, 'utf8')).toContain(
       `<p class="notchecked">Not checked: ${escapeHtml(inactive.name)} <span class="id">${inactive.id}</span> — named, but inactive:`,
@@ -376,9 +377,56 @@ describe('health', () => {
     expect(JSON.parse(healthy.stdout)).not.toHaveProperty('not_checked');
     expect(readFileSync(file, 'utf8')).not.toContain('Not checked');
     expect(lines(both.stdout).every((line) => line.startsWith(`${failing.id}\t`))).toBe(true);
-    expect(both.stderr).toMatch(/\d+ problems? at or above critical \(--fail-on critical\)\.\n/);
-    expect(both.stderr).toContain(`error: A client named is inactive and could not be checked`);
+    expect(both.stderr).toMatch(/; 1 inactive not checked\.\n/);
+    expect(both.stderr).toMatch(/\d+ problems? at or above critical \(--fail-on critical\)\.\n$/);
+    expect(both.stderr).not.toContain('error:');
+    const json = await h.run([
+      'health',
+      '--company',
+      String(failing.id),
+      '--company',
+      String(inactive.id),
+      '--json',
+    ]);
+    expect(json.code).toBe(7);
+    expect(JSON.parse(json.stdout).not_checked).toEqual([
+      { company_id: inactive.id, name: inactive.name, reason: 'inactive' },
+    ]);
+    expect(json.stderr).not.toContain('"error"');
     // Without targets, inactive clients are not even read: the run without targets below shows it.
+  });
+
+  it('a client whose reads the service answers 409 (it is inactive, though the listing named it) is not checked, never unreadable', async () => {
+    // The listing names the client (it sent in the period), so health reads no company list and only
+    // learns from the 409s that it is inactive now: it is then not checked, and not a problem.
+    const listed = survey.find((s) => s.listed);
+    if (!listed) throw new Error('no listed client');
+    for (const path of ['/v2/mailboxes', '/v1/campaign_list', '/v1/webhooks']) {
+      h.sandbox.addFault({ path, kind: 'status', status: 409, detail: 'Company is inactive' });
+    }
+    const r = await h.run(['health', '--company', String(listed.id), '--json']);
+    const report = JSON.parse(r.stdout) as {
+      companies_checked: number;
+      problems: Problem[];
+      not_checked: unknown;
+    };
+    expect(report.problems).toEqual([]);
+    expect(report.companies_checked).toBe(0);
+    expect(report.not_checked).toEqual([
+      { company_id: listed.id, name: expect.any(String), reason: 'inactive' },
+    ]);
+    expect(r.code).toBe(5);
+    expect(jsonError(r.stderr).error.message).toMatch(/^A client named is inactive and could not be checked/);
+    // It was read (three lists, each refused) and nothing else but the listing.
+    const paths = sent(h.sandbox).map((q) => `${q.path} ${q.headers['x-company-id'] ?? 'HQ'}`);
+    expect(paths.sort()).toEqual(
+      [
+        '/v2/agency/deliverability HQ',
+        `/v2/mailboxes ${listed.id}`,
+        `/v1/campaign_list ${listed.id}`,
+        `/v1/webhooks ${listed.id}`,
+      ].sort(),
+    );
   });
 
   it('--inactive is refused (exit 2, nothing sent): an inactive client cannot be read, so there is nothing to check', async () => {

@@ -4,7 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Deliverability } from '../../src/api/types.js';
-import { type ClientFacts, checkClient, sortProblems, THRESHOLDS } from '../../src/fleet/health-checks.js';
+import { withRates } from '../../src/fleet/deliverability.js';
+import { type ClientFacts, checkClient, THRESHOLDS } from '../../src/fleet/health-checks.js';
+import { sortProblems } from '../../src/fleet/health-report.js';
 
 const pair = (current_period: number, previous_period = current_period) => ({
   current_period,
@@ -17,7 +19,7 @@ function listed(
   replies: [now: number, before: number],
   delivered = sent - bounces,
 ) {
-  return {
+  return withRates({
     id: 7,
     name: 'Acme',
     emails_sent: pair(sent),
@@ -25,7 +27,7 @@ function listed(
     views: pair(0),
     replies: pair(replies[0], replies[1]),
     bounces: pair(bounces, 0),
-  } satisfies Deliverability;
+  } satisfies Deliverability);
 }
 
 function facts(overrides: Partial<ClientFacts> = {}): ClientFacts {

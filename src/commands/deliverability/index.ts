@@ -6,10 +6,10 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { DeliverabilityCounter } from '../../api/types.js';
 import type { ClientSelection } from '../../fleet/clients.js';
-import type { DeliverabilityRow } from '../../fleet/deliverability.js';
-import { change, percent } from '../../fleet/deliverability.js';
 import type { Period } from '../../input/period.js';
+import { percent, signedCount, signedPercent } from '../../output/figures.js';
 import type { Column } from '../../output/writer.js';
+import type { DeliverabilityRates, DeliverabilityRow } from '../../reports/deliverability.js';
 import type { Runtime } from '../../runtime.js';
 import { addClientTargets, type ClientTargetFlags, readClientTargets } from '../client-targets.js';
 import { helpText, type Run } from '../command.js';
@@ -48,7 +48,8 @@ export interface DeliverabilityOptions extends ClientTargetFlags, Period {}
 
 /**
  * The contract's counters, each of the current period; on a terminal the change against the previous
- * period ("+12%") of some stands right after it (`change`: that column's priority, hidden first when narrow).
+ * period (+120) of some stands right after it (`change`: that column's priority, hidden first when
+ * narrow). Every counter's previous value and change can be asked for with --columns.
  */
 const COUNTERS: readonly {
   header: string;
@@ -63,44 +64,69 @@ const COUNTERS: readonly {
   { header: 'bounced', field: 'bounces', priority: 2, change: 5 },
 ];
 
-function deliverabilityColumns(withChanges: boolean): Column<DeliverabilityRow>[] {
-  const counters = COUNTERS.flatMap(({ header, field, priority, change: changePriority }) => {
-    const counter: Column<DeliverabilityRow> = {
-      header,
-      field,
-      value: (r) => r[field].current_period,
-      kind: 'count',
-      priority,
-    };
-    if (!withChanges || changePriority === undefined) return [counter];
-    const changed: Column<DeliverabilityRow> = {
-      header: `${header} ±`,
-      name: `${header}_change`,
-      field,
-      value: (r) => change(r[field]),
-      kind: 'count',
-      priority: changePriority,
-    };
-    return [counter, changed];
+const RATES: readonly { header: string; name: 'reply_rate' | 'bounce_rate' }[] = [
+  { header: 'reply', name: 'reply_rate' },
+  { header: 'bounce', name: 'bounce_rate' },
+];
+
+/** Tables show rates as percentages and changes with their sign; TSV and CSV print the numbers. */
+function deliverabilityColumns(table: boolean): Column<DeliverabilityRow>[] {
+  const counters = COUNTERS.flatMap(({ header, field, priority, change }) => {
+    const pair = (r: DeliverabilityRow) => r[field];
+    const columns: Column<DeliverabilityRow>[] = [
+      { header, field, value: (r) => pair(r).current_period, kind: 'count', priority },
+      {
+        header: `${header} ±`,
+        name: `${header}_change`,
+        field,
+        value: (r) => {
+          const difference = pair(r).current_period - pair(r).previous_period;
+          return table ? signedCount(difference) : difference;
+        },
+        kind: 'count',
+        priority: change ?? 5,
+        // On a terminal the change of sent, replied and bounced is shown; the others are asked for.
+        optional: !table || change === undefined,
+      },
+      {
+        header: `${header} before`,
+        name: `${header}_previous`,
+        field: `${field}.previous_period`,
+        value: (r) => pair(r).previous_period,
+        kind: 'count',
+        priority: 5,
+        optional: true,
+      },
+    ];
+    return columns;
   });
+  const rate =
+    (name: keyof DeliverabilityRates, shown: (rate: number | null) => string) => (r: DeliverabilityRow) =>
+      table ? shown(r[name]) : r[name];
+  const rates = RATES.flatMap(({ header, name }): Column<DeliverabilityRow>[] => [
+    { header: `${header} %`, name, value: rate(name, percent), kind: 'count', priority: 1 },
+    {
+      header: `${header} % before`,
+      name: `${name}_previous`,
+      value: rate(`${name}_previous`, percent),
+      kind: 'count',
+      priority: 5,
+      optional: true,
+    },
+    {
+      header: `${header} % ±`,
+      name: `${name}_change`,
+      value: rate(`${name}_change`, signedPercent),
+      kind: 'count',
+      priority: 5,
+      optional: true,
+    },
+  ]);
   return [
     { header: 'id', value: (r) => r.id },
     { header: 'name', value: (r) => r.name },
     ...counters,
-    {
-      header: 'reply %',
-      name: 'reply_rate',
-      value: (r) => percent(r.reply_rate),
-      kind: 'count',
-      priority: 1,
-    },
-    {
-      header: 'bounce %',
-      name: 'bounce_rate',
-      value: (r) => percent(r.bounce_rate),
-      kind: 'count',
-      priority: 1,
-    },
+    ...rates,
   ];
 }
 

@@ -1,18 +1,28 @@
 /**
- * `agency health [targets] [--from D] [--to D] [--fail-on S] [--html FILE]`: which clients need
- * attention. The period's deliverability listing, then each active client's mailboxes, campaigns and
- * webhooks, against the checks of src/fleet/health-checks.ts; one row per problem, worst first.
- * Exit 7 when a problem at or above --fail-on was found; the report is printed in full either way.
+ * `agency health [targets] [--from D] [--to D] [--fail-on S] [--severity S] [--check C,...] [--html FILE]`:
+ * which clients need attention. The checks' results (./report.ts, src/fleet/health.ts) become a report
+ * value (src/fleet/health-report.ts); this handler prints it (table, TSV, CSV, --json; the page through
+ * src/output/health-html.ts) and ends as its verdict says: exit 7 when a problem kept at or above
+ * --fail-on was found, before any other outcome but an --html file that could not be written (1).
  */
 import { type Command, Option } from '@commander-js/extra-typings';
 import type { ChalkInstance } from 'chalk';
-import { ExitCode, PartialFailureError, UsageError } from '../../errors.js';
-import { type Problem, SEVERITIES, type Severity } from '../../fleet/health-checks.js';
+import { ExitCode, OutcomeExit, PartialFailureError, UsageError } from '../../errors.js';
 import type { Period } from '../../input/period.js';
+import { isNearMiss } from '../../output/suggest.js';
 import type { Column } from '../../output/writer.js';
+import {
+  CHECK_NAMES,
+  type CheckName,
+  type FailOn,
+  type HealthReport,
+  type Problem,
+  SEVERITIES,
+  type Severity,
+} from '../../reports/health.js';
 import type { Runtime } from '../../runtime.js';
 import { addClientTargets, type ClientTargetFlags, readClientTargets } from '../client-targets.js';
-import { helpText, oneOf, type Run } from '../command.js';
+import { collectValues, commaSeparated, helpText, oneOf, type Run, suggestValues } from '../command.js';
 
 export function define(command: Command, run: Run): void {
   addClientTargets(command, { inactive: 'refused' })
@@ -26,6 +36,21 @@ export function define(command: Command, run: Run): void {
         ).choices([...SEVERITIES, 'none']),
       ).default('critical' as FailOn),
     )
+    .addOption(
+      oneOf(
+        new Option('--severity <severity>', 'only problems this severe or worse').choices([...SEVERITIES]),
+      ),
+    )
+    .addOption(
+      commaSeparated(
+        suggestValues(
+          new Option('--check <checks>', 'only these checks, comma-separated (repeatable)').argParser(
+            collectValues,
+          ),
+          CHECK_NAMES,
+        ),
+      ),
+    )
     .option('--html <file>', 'also write the report as one self-contained web page')
     .option('--concurrency <n>', 'clients read at once (default 8)')
     .addHelpText(
@@ -36,25 +61,38 @@ export function define(command: Command, run: Run): void {
           terminal critical first, then warnings, then info, each in client order.
           Piped, each client's rows (worst first) are printed as soon as it and the
           clients before it are checked, so Ctrl-C keeps them. Checks: a mailbox with
-          an error (critical; "Connected conditionally." is a warning) or not in a slot
-          (warning); a bounce rate at or above 2% (warning) or 5% (critical); a campaign
-          with an error (critical); a reply rate that fell by half against the previous
-          period (warning); no running campaign (info); no webhook (info); a client that
-          could not be read (unreadable, critical). Inactive clients are not checked
-          (their accounts cannot be read; --inactive is refused); one named with
-          --company or --file is named under "Not checked" on the --html page and in
-          --json's "not_checked", and makes the exit 5 once the report is printed.
-          Without targets every active client is checked. A summary goes to stderr.
-          --limit N checks the first N. --json prints the whole report by severity:
-          {"period", "companies_checked", "problems"}, and "not_checked" when a client
-          named was not: [{"company_id", "name", "reason": "inactive"}]. Ctrl-C prints
-          the report of the clients checked so far (--json adds "interrupted": true;
-          --html writes the page of those, marked interrupted, or nothing when none was
-          checked), exit 130.
+          an error (mailbox_error, critical; "Connected conditionally." is a
+          mailbox_warning) or not in a slot (mailbox_not_in_slot, warning); a bounce
+          rate at or above 2% (bounce_rate, warning) or 5% (critical); a campaign with
+          an error (campaign_error, critical); a reply rate that fell by half against
+          the previous period (reply_rate_drop, warning); no running campaign
+          (no_running_campaign, info); no webhook (no_webhook, info); a client that
+          could not be read (unreadable, critical). Where you can act, the detail says
+          how: reconnect the mailbox in Woodpecker, or the command that resumes the
+          campaign once fixed.
+
+          --severity warning keeps the warnings and critical problems; --check
+          mailbox_error,bounce_rate keeps those checks; the summary says how many others
+          were left out, and --fail-on judges only the problems kept. --columns can add
+          the owner column (the client's owner, from the company list).
+
+          Inactive clients are not checked (their accounts cannot be read; --inactive
+          is refused); one named with --company or --file is named under "Not checked"
+          on the --html page and in --json's "not_checked", and makes the exit 5 once
+          the report is printed, unless problems make it 7. Without targets every
+          active client is checked. A summary goes to stderr. --limit N checks the
+          first N. --json prints the whole report by severity: {"period",
+          "companies_checked", "problems"}, and "not_checked" when a client named was
+          not: [{"company_id", "name", "reason": "inactive"}]. Ctrl-C prints the report
+          of the clients checked so far (--json adds "interrupted": true; --html writes
+          the page of those, marked interrupted, or nothing when none was checked),
+          exit 130.
 
           By default health fails on critical problems: it exits 7 when it finds one
           (--fail-on critical), after printing the whole report, so \`set -e\` scripts stop
-          and cron mails the report. --fail-on none exits 0 whatever it finds;
+          and cron mails the report. Exit 7 comes before any other outcome, so in cron
+          \`case $? in 7)\` always means problems were found; only an --html file that
+          could not be written makes it 1. --fail-on none exits 0 whatever it finds;
           --fail-on warning or info is stricter.
         `,
         examples: `
@@ -62,6 +100,8 @@ export function define(command: Command, run: Run): void {
           $ agency health --fail-on none   # exit 0 whatever it finds
           $ agency health --fail-on warning --html health.html
           $ agency health --company "Acme Ltd" --from 2026-05-01 --to 2026-05-31
+          $ agency health --severity warning --columns company_id,name,owner,check,detail
+          $ agency health --check mailbox_error,bounce_rate
           $ agency health --json | jq -r '.problems[] | select(.check == "bounce_rate") | .name'
         `,
       }),
@@ -69,11 +109,10 @@ export function define(command: Command, run: Run): void {
     .action(run(health));
 }
 
-/** --fail-on: the least severe problem that makes the exit 7, or none. */
-export type FailOn = Severity | 'none';
-
 export interface HealthOptions extends ClientTargetFlags, Period {
   failOn: FailOn;
+  severity?: Severity | undefined;
+  check?: string[] | undefined;
   html?: string | undefined;
   concurrency?: string | undefined;
 }
@@ -87,6 +126,8 @@ const SEVERITY_STYLE: Record<Severity, (chalk: ChalkInstance) => (text: string) 
 const columns: Column<Problem>[] = [
   { header: 'company', name: 'company_id', value: (p) => p.company_id, kind: 'id' },
   { header: 'name', value: (p) => p.name },
+  // From the company list: read for named clients only when this column is asked for.
+  { header: 'owner', value: (p) => p.owner, kind: 'email', priority: 2, optional: true },
   {
     header: 'severity',
     value: (p) => p.severity,
@@ -117,28 +158,80 @@ export async function health(rt: Runtime, opts: HealthOptions): Promise<void> {
   const concurrency =
     opts.concurrency === undefined ? DEFAULT_CONCURRENCY : parseConcurrency(opts.concurrency);
   const limit = optionalPositiveInt(opts.limit, '--limit');
+  const filter = { failOn: opts.failOn, severity: opts.severity, checks: parseChecks(opts.check) };
   if (opts.html !== undefined) {
     const { checkOutputFile } = await import('../../input/output-file.js');
     await checkOutputFile('--html', opts.html, 'health.html');
   }
   const rows = rowStream(rt.out, columns);
+  const owners = rt.out.columns(columns).some((c) => c.header === 'owner');
   const selection = clientSelection(await readClientTargets(rt, opts));
-  const { healthReport } = await import('./report.js');
-  const report = await healthReport(rt, selection, period, { concurrency, limit, rows });
+  const { runHealth, writeHealthHtml } = await import('./report.js');
+  const { healthReport } = await import('../../fleet/health-report.js');
+  const run = await runHealth(rt, selection, period, { concurrency, limit, rows, filter, owners });
+  const report = healthReport(run, filter);
 
-  if (rt.out.json)
-    rt.out.jsonValue({ ...report.json, problems: rt.out.fields(report.json.problems, columns) });
+  if (rt.out.json) rt.out.jsonValue(healthJson(report, (problems) => rt.out.fields(problems, columns)));
   else if (rows.streaming) await rows.end();
-  else await rt.out.list(report.json.problems, columns);
+  else await rt.out.list(report.problems, columns);
   if (report.interrupted) {
     // The page of the clients checked so far, marked so (as --json's "interrupted": true).
-    if (opts.html !== undefined) await report.writeHtml(opts.html);
-    throw new PartialFailureError(report.interrupted, ExitCode.interrupted);
+    if (opts.html !== undefined) await writeHealthHtml(rt, report, opts.html);
+    const { listedWhere } = await import('../../output/summary.js');
+    const { clientsDone, of } = report.interrupted;
+    const found =
+      clientsDone === 0
+        ? ''
+        : report.problems.length === 0
+          ? '; no problem found in them'
+          : `; the problems found are ${listedWhere(rt.terminal.stdoutIsTTY)}`;
+    throw new PartialFailureError(`Interrupted after ${clientsDone} ${of}${found}.`, ExitCode.interrupted);
   }
   rt.out.info(report.summary);
-  if (opts.html !== undefined) await report.writeHtml(opts.html);
-  report.failOnInactiveNamed(opts.failOn);
-  report.failOn(opts.failOn);
+  const { verdict } = report;
+  if (opts.html !== undefined) {
+    // A page that could not be written is exit 1, whatever was found: the verdict is said first.
+    if (verdict.exit === 7) rt.out.info(verdict.message);
+    await writeHealthHtml(rt, report, opts.html);
+  }
+  if (verdict.exit === 7) throw new OutcomeExit(verdict.message, ExitCode.problemsFound);
+  if (verdict.exit === 5) throw new PartialFailureError(verdict.message, ExitCode.conflict, 409);
+}
+
+/** --json: the contract's object; `fields` applies --columns to the problems. */
+function healthJson(report: HealthReport, fields: (problems: readonly Problem[]) => readonly unknown[]) {
+  return {
+    period: report.period,
+    companies_checked: report.companiesChecked,
+    problems: fields(report.problems),
+    // Only when there are any: the clients named that could not be checked, so a kept report does not
+    // read as "all is well" for them.
+    ...(report.notChecked.length > 0 ? { not_checked: report.notChecked } : {}),
+    // Only when Ctrl-C (or a closed pipe) stopped the run: the report covers the clients checked so far.
+    ...(report.interrupted ? { interrupted: true as const } : {}),
+  };
+}
+
+/** --check a,b --check c: the checks named, each once; an unknown one is exit 2, nothing sent. */
+function parseChecks(values: readonly string[] | undefined): CheckName[] | undefined {
+  if (values === undefined) return undefined;
+  const checks: CheckName[] = [];
+  for (const word of values.flatMap((value) => value.split(','))) {
+    const typed = word.trim().toLowerCase().replace(/-/g, '_');
+    if (typed === '') continue;
+    const check = CHECK_NAMES.find((name) => name === typed);
+    if (check === undefined) {
+      const close = CHECK_NAMES.filter((name) => isNearMiss(typed, name));
+      throw new UsageError(
+        `Unknown check ${JSON.stringify(word.trim())} in --check; valid: ${CHECK_NAMES.join(', ')}.` +
+          (close.length > 0 ? ` Did you mean ${close.join(' or ')}?` : ''),
+      );
+    }
+    if (!checks.includes(check)) checks.push(check);
+  }
+  if (checks.length === 0)
+    throw new UsageError(`--check needs a check name; valid: ${CHECK_NAMES.join(', ')}.`);
+  return checks;
 }
 
 /** Clients read at once: each has its own account, and health reads only three lists per client. */
