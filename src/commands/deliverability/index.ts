@@ -25,18 +25,23 @@ export function define(command: Command, run: Run): void {
           Prints one row per client: id, name, emails sent, delivered, opened, replied and
           bounced in the period, the reply rate (replies / delivered) and the bounce rate
           (bounces / sent). On a wide terminal the change against the previous period of
-          the same length stands beside sent, replied and bounced (+12%). Without targets,
-          the clients the service lists: those with no activity are left out; a client
-          you name is a row of zeros instead. --json prints the service's
-          {current_period, previous_period} pairs and the rates as numbers from 0 to 1
-          (null when there is nothing to divide by). --limit N reports the first N clients
-          (of the listing, or of the targets) and reads no page beyond them. Under a table,
-          stderr names the days: 2026-10-26 to 2026-11-24 (the last 30 days), compared with
-          2026-09-26 to 2026-10-25.
+          the same length (this period's count minus the previous one's: +120) stands
+          beside sent, replied and bounced. Tables show rates as percentages; piped (TSV),
+          --csv and --json print them as numbers from 0 to 1 (empty, or null in --json,
+          when there is nothing to divide by). --columns can add each counter's previous
+          value and change (sent_previous, sent_change, ... bounced_change) and the
+          rates' (reply_rate_previous, reply_rate_change, bounce_rate_previous,
+          bounce_rate_change). Without targets, the clients the service lists: those with
+          no activity are left out; a client you name is a row of zeros instead. --json
+          prints the service's {current_period, previous_period} pairs with the rates.
+          --limit N reports the first N clients (of the listing, or of the targets) and
+          reads no page beyond them. Under a table, stderr names the days: 2026-10-26 to
+          2026-11-24 (the last 30 days), compared with 2026-09-26 to 2026-10-25.
         `,
         examples: `
           $ agency deliverability
           $ agency deliverability --from 2026-05-01 --to 2026-05-31 --company "Acme Ltd"
+          $ agency deliverability --csv --columns id,name,sent,sent_previous,reply_rate,reply_rate_change
           $ agency deliverability --json | jq -r '.[] | select(.bounce_rate >= 0.02) | .name'
         `,
       }),

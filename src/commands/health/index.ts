@@ -191,8 +191,10 @@ export async function health(rt: Runtime, opts: HealthOptions): Promise<void> {
   const { verdict } = report;
   if (opts.html !== undefined) {
     // A page that could not be written is exit 1, whatever was found: the verdict is said first.
-    if (verdict.exit === 7) rt.out.info(verdict.message);
-    await writeHealthHtml(rt, report, opts.html);
+    await writeHealthHtml(rt, report, opts.html).catch((error: unknown) => {
+      if (verdict.exit !== 0) rt.out.info(verdict.message);
+      throw error;
+    });
   }
   if (verdict.exit === 7) throw new OutcomeExit(verdict.message, ExitCode.problemsFound);
   if (verdict.exit === 5) throw new PartialFailureError(verdict.message, ExitCode.conflict, 409);
