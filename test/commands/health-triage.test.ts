@@ -28,7 +28,9 @@ describe('health triage', () => {
   /** Every problem of a fresh sandbox, as `health --json --fail-on none` reports them. */
   let all: Problem[];
   beforeAll(async () => {
-    h = await startCoreHarness({}, { inProcess: true });
+    // 24 companies: enough for a client with problems of every severity, a mailbox error and a
+    // campaign error, and few enough that the whole agency's health is read quickly.
+    h = await startCoreHarness({ seed: { companies: 24 } }, { inProcess: true });
     const r = await h.run(['health', '--json', '--fail-on', 'none']);
     all = (JSON.parse(r.stdout) as Report).problems;
   });
