@@ -43,6 +43,8 @@ function lastThirtyDays(): { from: string; to: string } {
 }
 
 const IN_PROCESS = { inProcess: true };
+/** How long the company list's pages are held in the run without targets. */
+const HELD_MS = 1500;
 const SEVERITIES = ['critical', 'warning', 'info'];
 
 interface Problem {
@@ -442,8 +444,9 @@ describe('health', () => {
   it("without targets: the company list's first page alone (active only, inactive clients never read), then each page's clients are read while the next pages come in; --json worst first", async () => {
     const active = h.sandbox.store.companies(MAIN_AGENCY_ID, { active: true });
     expect(active.length).toBeGreaterThan(50); // two pages of the company list
-    // The list's first two requests are held 600 ms each: page 1, then one asked ahead.
-    h.sandbox.addFault({ kind: 'stall', path: '/v2/agency/companies', stallMs: 600, times: 2 });
+    // The list's first two requests are held 1.5 s each: page 1, then one asked ahead (long enough
+    // for every lane to start a client even on a machine loaded many times over; 600 ms was not).
+    h.sandbox.addFault({ kind: 'stall', path: '/v2/agency/companies', stallMs: HELD_MS, times: 2 });
     const r = await h.run(['health', '--json']);
     expect(r.code, r.stderr).toBe(7);
     const requests = h.sandbox.requests;
@@ -457,7 +460,7 @@ describe('health', () => {
       { active: 'true', page: '1' },
       { active: 'true', page: '2' },
     ]);
-    // The second page was held 600 ms; the first page's clients were read meanwhile, on every lane (8
+    // The second page was held HELD_MS; the first page's clients were read meanwhile, on every lane (8
     // accounts at once). Counted as clients whose reads began while that page was held, not as a number
     // of reads: how many reads fit in the window depends on the machine's load, the lanes do not.
     const second = companyPages[1] as (typeof requests)[number];
@@ -465,7 +468,8 @@ describe('health', () => {
     const clientsMeanwhile = new Set(
       requests
         .filter(
-          (q) => firstPageIds.has(q.headers['x-company-id'] ?? '') && q.startedAt < second.startedAt + 600,
+          (q) =>
+            firstPageIds.has(q.headers['x-company-id'] ?? '') && q.startedAt < second.startedAt + HELD_MS,
         )
         .map((q) => q.headers['x-company-id']),
     );
