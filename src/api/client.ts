@@ -104,6 +104,30 @@ export class AgencyClient {
     return campaigns.campaigns(this.http, companyId, statuses);
   }
 
+  campaign(companyId: number | undefined, campaignId: number): Promise<campaigns.CampaignDetail> {
+    return campaigns.campaign(this.http, companyId, campaignId);
+  }
+
+  changeCampaign(
+    companyId: number | undefined,
+    campaignId: number,
+    action: campaigns.CampaignAction,
+  ): Promise<void> {
+    return campaigns.changeCampaign(this.http, companyId, campaignId, action);
+  }
+
+  bounceShield(companyId: number | undefined, campaignId: number): Promise<number | null> {
+    return campaigns.bounceShield(this.http, companyId, campaignId);
+  }
+
+  setBounceShield(companyId: number | undefined, campaignId: number, threshold: number): Promise<void> {
+    return campaigns.setBounceShield(this.http, companyId, campaignId, threshold);
+  }
+
+  clearBounceShield(companyId: number | undefined, campaignId: number): Promise<void> {
+    return campaigns.clearBounceShield(this.http, companyId, campaignId);
+  }
+
   listBlacklistPage(kind: BlacklistKind, page0: number, perPage: number): Promise<BlacklistPage> {
     return blacklist.listBlacklistPage(this.http, kind, page0, perPage);
   }

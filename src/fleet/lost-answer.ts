@@ -2,11 +2,13 @@
  * A write whose answer was lost (the connection closed after the request was sent, a deadline passed,
  * a gateway's 5xx) may or may not have been carried out. It is never sent again; instead the tool reads
  * back what it wrote and reports what the service shows, so that the user learns the outcome instead
- * of "maybe". Companies have their own check (bulk-create.ts); this module does keys and webhooks.
+ * of "maybe". Companies have their own check (bulk-create.ts); this module does keys, webhooks and
+ * campaign statuses.
  */
+import type { CampaignAction } from '../api/resources/campaigns.js';
 import { AgencyError, ApiError, connectionRefused, InterruptedError, UsageError } from '../errors.js';
 import { companyKeys } from './keys.js';
-import type { KeyPort, WebhookPort } from './ports.js';
+import type { BounceShieldPort, CampaignStatusPort, KeyPort, WebhookPort } from './ports.js';
 import { listedEvent } from './webhook-input.js';
 import { hasWebhook } from './webhook-lookalikes.js';
 
@@ -143,4 +145,94 @@ export function settledWebhookWrites(api: WebhookPort, note: (message: string) =
       }
     },
   };
+}
+
+/** The status each campaign action leaves (the service's docs). */
+const STATUS_AFTER: Record<CampaignAction, string> = { run: 'RUNNING', pause: 'PAUSED', stop: 'STOPPED' };
+
+/**
+ * Runs, pauses or stops a campaign; after a lost answer, reads the campaign back (GET /v2/campaigns/{id})
+ * and reports what its status shows, never sending the change again blind. `note` is told when the
+ * read-back shows it done.
+ */
+export async function changeCampaignSettled(
+  api: CampaignStatusPort,
+  companyId: number | undefined,
+  campaignId: number,
+  action: CampaignAction,
+  note: (message: string) => void,
+): Promise<void> {
+  try {
+    await api.changeCampaign(companyId, campaignId, action);
+  } catch (error) {
+    if (!answerMayBeLost(error)) throw error;
+    const where = `campaign ${campaignId}${companyId === undefined ? '' : ` of company ${companyId}`}`;
+    const check = `Check with \`agency campaigns${companyId === undefined ? '' : ` --company ${companyId}`}\``;
+    let status: string;
+    try {
+      status = (await api.campaign(companyId, campaignId)).status.toUpperCase();
+    } catch (readError) {
+      if (readError instanceof InterruptedError) throw readError;
+      throw new SettledLostAnswer(
+        error,
+        `${where} could not be read afterwards (${(readError as Error).message}), so whether it changed is unknown`,
+        `${check}; running the same command again is safe (it reads first).`,
+      );
+    }
+    if (status === STATUS_AFTER[action]) {
+      note(
+        `The answer to ${action === 'run' ? 'resuming' : `${action === 'pause' ? 'pausing' : 'stopping'}`} ${where} was lost; read again, it is ${status}: done.`,
+      );
+      return;
+    }
+    throw new SettledLostAnswer(
+      error,
+      `${where}, read again, is ${status}: it was not changed`,
+      'Nothing was changed; running the same command again is safe (it reads first).',
+    );
+  }
+}
+
+/**
+ * Sets (a number) or clears (null) a campaign's Bounce Shield threshold; after a lost answer, reads
+ * the threshold back and reports what it shows.
+ */
+export async function setBounceShieldSettled(
+  api: BounceShieldPort,
+  companyId: number | undefined,
+  campaignId: number,
+  threshold: number | null,
+  note: (message: string) => void,
+): Promise<void> {
+  try {
+    if (threshold === null) await api.clearBounceShield(companyId, campaignId);
+    else await api.setBounceShield(companyId, campaignId, threshold);
+  } catch (error) {
+    if (!answerMayBeLost(error)) throw error;
+    const where = `campaign ${campaignId}${companyId === undefined ? '' : ` of company ${companyId}`}`;
+    const what =
+      threshold === null
+        ? `clearing the Bounce Shield of ${where}`
+        : `setting the Bounce Shield of ${where} to ${threshold}%`;
+    let now: number | null;
+    try {
+      now = await api.bounceShield(companyId, campaignId);
+    } catch (readError) {
+      if (readError instanceof InterruptedError) throw readError;
+      throw new SettledLostAnswer(
+        error,
+        `the threshold could not be read afterwards (${(readError as Error).message}), so whether it changed is unknown`,
+        'Running the same command again is safe (it reads first).',
+      );
+    }
+    if (now === threshold) {
+      note(`The answer to ${what} was lost; read again, it is done.`);
+      return;
+    }
+    throw new SettledLostAnswer(
+      error,
+      `read again, the threshold is ${now === null ? 'the default' : `${now}%`}: it was not changed`,
+      'Nothing was changed; running the same command again is safe (it reads first).',
+    );
+  }
 }

@@ -83,8 +83,8 @@ export function withinUrlLimit<W extends { event: string }>(
   });
 }
 
-/** What each account of a fleet webhook command turns into: rows, from the account's own list. */
-export interface AccountWork<R> {
+/** What each account of a fleet command turns into: rows, from the account's own list (`L`). */
+export interface AccountWork<R, L = Webhook[]> {
   /** `--all` only: an inactive company, never sent a request. */
   skipped(target: Target): R[];
   /** Its list could not be read (the service's answer, or the network). */
@@ -93,11 +93,7 @@ export interface AccountWork<R> {
    * The rows of an account whose list was read; `fail` counts a failed row for the closing error
    * (`reason`: the words it is grouped under there, when the error's own would mislead).
    */
-  withList(
-    target: Target,
-    present: Webhook[],
-    fail: (error: AgencyError, reason?: string) => void,
-  ): Promise<R[]>;
+  withList(target: Target, present: L, fail: (error: AgencyError, reason?: string) => void): Promise<R[]>;
 }
 
 export interface AccountsOutcome<R> {
@@ -108,15 +104,25 @@ export interface AccountsOutcome<R> {
   interrupted: boolean;
 }
 
-/**
- * The one fan-out of the webhook commands: each target account's list is read (several accounts at
- * once, `concurrency`), then `work` decides its rows; within an account everything is in order.
- */
-export async function eachAccount<R>(
+/** The fan-out of the webhook commands: eachAccountList over each account's webhooks. */
+export function eachAccount<R>(
   api: WebhookReader,
   targets: readonly Target[],
   options: { concurrency: number; signal?: AbortSignal | undefined },
   work: AccountWork<R>,
+): Promise<AccountsOutcome<R>> {
+  return eachAccountList((companyId) => api.webhooks(companyId), targets, options, work);
+}
+
+/**
+ * The one fan-out of the fleet commands: each target account's list is read (several accounts at
+ * once, `concurrency`), then `work` decides its rows; within an account everything is in order.
+ */
+export async function eachAccountList<R, L>(
+  read: (companyId: number | undefined) => Promise<L>,
+  targets: readonly Target[],
+  options: { concurrency: number; signal?: AbortSignal | undefined },
+  work: AccountWork<R, L>,
 ): Promise<AccountsOutcome<R>> {
   const perTarget = await mapPool(
     targets,
@@ -127,9 +133,9 @@ export async function eachAccount<R>(
       const fail = (error: AgencyError, reason?: string) =>
         failures.push(rowFailure(target.companyId ?? 'this account', error, reason));
       if (target.skipInactive) return { rows: work.skipped(target), failures };
-      let present: Webhook[];
+      let present: L;
       try {
-        present = await api.webhooks(target.companyId ?? undefined);
+        present = await read(target.companyId ?? undefined);
       } catch (error) {
         // An interrupted read leaves this account's rows out: the outcome says the run was interrupted.
         if (error instanceof InterruptedError) return undefined;

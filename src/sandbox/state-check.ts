@@ -109,4 +109,20 @@ function checkOptionalLists(state: SandboxState): void {
       });
     }
   }
+  if (state.campaigns !== undefined) checkCampaigns(state.campaigns);
+}
+
+function checkCampaigns(campaigns: unknown): void {
+  if (!isObject(campaigns)) fail('campaigns is not an object');
+  for (const [account, changes] of Object.entries(campaigns)) {
+    if (!isObject(changes)) fail(`campaigns.${account} is not an object`);
+    for (const [id, change] of Object.entries(changes)) {
+      const where = `campaigns.${account}.${id}`;
+      if (!isObject(change)) fail(`${where} is not an object`);
+      if (change.status !== undefined && typeof change.status !== 'string')
+        fail(`${where}.status is not a string`);
+      const t = change.threshold;
+      if (t !== undefined && t !== null && typeof t !== 'number') fail(`${where}.threshold is not a number`);
+    }
+  }
 }

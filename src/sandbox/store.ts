@@ -16,6 +16,7 @@ import { checkState } from './state-check.js';
 import {
   type AgencyRecord,
   type BlacklistRecord,
+  type CampaignRecord,
   type CompanyRecord,
   FOREIGN_AGENCY_ID,
   type GuestRecord,
@@ -231,6 +232,17 @@ export class Store {
   replaceWebhooks(account: string, list: WebhookRecord[]): void {
     this.state.webhooks ??= {};
     this.state.webhooks[account] = list;
+    this.changed();
+  }
+
+  /** What the v2 campaign API changed of an account's campaigns, by campaign id. */
+  campaignChanges(account: string): Readonly<Record<string, CampaignRecord>> {
+    return this.state.campaigns?.[account] ?? {};
+  }
+  updateCampaign(account: string, campaignId: number, change: CampaignRecord): void {
+    const changes = { ...this.state.campaigns?.[account] };
+    changes[campaignId] = { ...changes[campaignId], ...change };
+    this.state.campaigns = { ...this.state.campaigns, [account]: changes };
     this.changed();
   }
 

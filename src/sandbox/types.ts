@@ -75,6 +75,14 @@ export interface SandboxState {
   blacklists?: Record<string, BlacklistRecord>;
   /** Guests of the companies whose guests changed (by company id); others are seeded. */
   guests?: Record<string, GuestRecord[]>;
+  /** What the v2 campaign API changed (by account, then campaign id); other campaigns are as seeded. */
+  campaigns?: Record<string, Record<string, CampaignRecord>>;
+}
+
+/** A campaign's status once run, paused or stopped; its Bounce Shield once set (null = cleared). */
+export interface CampaignRecord {
+  status?: string;
+  threshold?: number | null;
 }
 
 /** A guest of a client company: invited (pending, invisible to the API) or accepted (a user). */

@@ -15,6 +15,8 @@ export interface CampaignItem {
   created: string;
   from_name: string;
   from_email: string;
+  /** Every address the campaign sends from (the service's list carries it beside from_email). */
+  from_emails: string[];
   folder_name: string;
   folder_id: number;
   per_day: number;
@@ -41,6 +43,24 @@ const ERRORS = [
   'Campaign paused by Bounce Shield: bounce rate above 10%',
   'Sending limit of the mailbox reached',
 ];
+/**
+ * A mailbox several clients' campaigns send from (an agency's shared sender): the incident of a
+ * compromised address, paused across every client with `campaigns pause --all --mailbox`. Clients
+ * whose id leaves 3 when divided by 7 use it in every other campaign.
+ */
+export const SHARED_MAILBOX = 'ops@client.example';
+const sharesMailbox = (key: number) => key % 7 === 3;
+
+/**
+ * Campaigns the v2 campaign API refuses with 409 API_UNSUPPORTED_CAMPAIGN_FEATURES (an IF condition,
+ * a scheduled start, manual tasks): about one in eleven, never one sending from the shared mailbox.
+ */
+export function unsupportedCampaign(campaignId: number): boolean {
+  const key = Math.floor(campaignId / 100);
+  if (sharesMailbox(key) && (campaignId % 100) % 2 === 0) return false;
+  return mix(campaignId, 115) % 11 === 0;
+}
+
 const OTHER_STATUSES: SeededCampaignStatus[] = ['DRAFT', 'EDITED', 'PAUSED', 'STOPPED', 'COMPLETED'];
 
 /** `YYYY-MM-DDTHH:MM:SS+0000`, a day within the 400 days before 2026-06-01, fixed per campaign. */
@@ -71,6 +91,8 @@ export function accountCampaigns(key: number, accountName: string, running: numb
       created: createdAt(seed),
       from_name: pick(PEOPLE, key, 20),
       from_email: `sales@${domain}`,
+      from_emails:
+        sharesMailbox(key) && n % 2 === 0 ? [`sales@${domain}`, SHARED_MAILBOX] : [`sales@${domain}`],
       folder_name: pick(FOLDERS, seed, 94),
       folder_id: 1 + (mix(seed, 94) % FOLDERS.length),
       per_day: [20, 50, 100, 150][mix(seed, 95) % 4] as number,

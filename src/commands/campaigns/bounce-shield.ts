@@ -1,0 +1,108 @@
+/**
+ * `agency campaigns bounce-shield [targets] [--campaign <id>...] [--set N | --clear] [--dry-run]`: each
+ * campaign's Bounce Shield threshold (GET .../bounce_shield/threshold), set (PUT) where it differs or
+ * cleared (DELETE) where one is set. It changes no sending, so it asks nothing.
+ */
+import type { Command } from '@commander-js/extra-typings';
+import {
+  BOUNCE_SHIELD_DEFAULT,
+  BOUNCE_SHIELD_MAX,
+  BOUNCE_SHIELD_MIN,
+} from '../../api/resources/campaigns.js';
+import { UsageError } from '../../errors.js';
+import type { ShieldRow } from '../../fleet/bounce-shield.js';
+import type { TargetFlags } from '../../fleet/targets.js';
+import type { Column } from '../../output/writer.js';
+import type { Runtime } from '../../runtime.js';
+import { collectValues, helpText, type Run } from '../command.js';
+import { addTargetOptions, runFleetChange } from '../webhooks/fleet.js';
+import { campaignIds, selfOnlyNote } from './input.js';
+
+interface ShieldOptions extends TargetFlags {
+  campaign?: string[] | undefined;
+  set?: string | undefined;
+  clear?: boolean | undefined;
+  dryRun?: boolean | undefined;
+}
+
+const HELP = helpText({
+  prints: `
+    Bounce Shield pauses a campaign whose bounce rate (over the last 28 days, after
+    20 emails) reaches its threshold; none set means the service's default,
+    ${BOUNCE_SHIELD_DEFAULT} %. Prints one row per campaign: company_id, campaign_id,
+    campaign, threshold_before, threshold, result (unchanged, set, cleared, would-set,
+    would-clear, skipped-inactive or failed, with the reason); "default" where none
+    is set (empty when piped). --set N (${BOUNCE_SHIELD_MIN}-${BOUNCE_SHIELD_MAX}) sets it
+    where it differs, --clear goes back to the default where one is set. Without
+    --company, --file or --all it reads the key's own account.
+  `,
+  examples: `
+    $ agency campaigns bounce-shield --company 1042
+    $ agency campaigns bounce-shield --all --set 3 --dry-run
+    $ agency campaigns bounce-shield --company 1042 --campaign 104201 --clear
+  `,
+});
+
+export function defineBounceShield(campaigns: Command, run: Run): void {
+  const command = campaigns
+    .command('bounce-shield')
+    .description("list or set campaigns' Bounce Shield thresholds across accounts");
+  addTargetOptions(command)
+    .option('--campaign <id>', 'only this campaign (repeatable)', collectValues)
+    .option(
+      '--set <percent>',
+      `set the threshold (${BOUNCE_SHIELD_MIN}-${BOUNCE_SHIELD_MAX}) where it differs`,
+    )
+    .option('--clear', "back to the service's default where a threshold is set")
+    .option('--dry-run', 'read and show what would change; send nothing')
+    .addHelpText('after', HELP)
+    .action(run(bounceShieldCommand));
+}
+
+const percent = (value: number | null) => (value === null ? 'default' : value);
+
+const columns: Column<ShieldRow>[] = [
+  { header: 'campaign id', name: 'campaign_id', value: (r) => r.campaign_id, kind: 'id' },
+  { header: 'campaign', value: (r) => r.campaign, kind: 'name', priority: 1 },
+  { header: 'before', name: 'threshold_before', value: (r) => percent(r.threshold_before), priority: 2 },
+  { header: 'threshold', value: (r) => percent(r.threshold), priority: 0, kind: 'count' },
+  { header: 'result', value: (r) => r.result, priority: 0, kind: 'count' },
+];
+
+/** `--set N`: a whole number of percent, 1–99 (the service's range), checked before any request. */
+export function parseThreshold(value: string): number {
+  const text = value.trim().replace(/%$/, '');
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < BOUNCE_SHIELD_MIN || n > BOUNCE_SHIELD_MAX) {
+    throw new UsageError(
+      `Invalid --set ${JSON.stringify(value)}: a Bounce Shield threshold is a whole percent from ${BOUNCE_SHIELD_MIN} to ${BOUNCE_SHIELD_MAX}.`,
+    );
+  }
+  return n;
+}
+
+async function bounceShieldCommand(rt: Runtime, opts: ShieldOptions): Promise<void> {
+  const { changeBounceShields } = await import('../../fleet/bounce-shield.js');
+  const rows = {
+    columns,
+    fields: (r: ShieldRow) => [
+      r.company_id,
+      r.campaign_id,
+      r.campaign,
+      r.threshold_before,
+      r.threshold,
+      r.result,
+    ],
+  };
+  const check = () => {
+    if (opts.set !== undefined && opts.clear) throw new UsageError('--set and --clear cannot be combined.');
+    const threshold = opts.set !== undefined ? parseThreshold(opts.set) : opts.clear ? null : undefined;
+    return { campaignIds: campaignIds(opts.campaign), threshold };
+  };
+  await runFleetChange(rt, opts, rows, check, (api, input) => {
+    const changes = input.threshold !== undefined;
+    if (changes && opts.company === undefined && opts.file === undefined && !opts.all)
+      rt.out.info(selfOnlyNote('bounce-shield'));
+    return changeBounceShields(api, { ...input, note: (message) => rt.out.warn(message) });
+  });
+}

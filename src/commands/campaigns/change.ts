@@ -1,0 +1,142 @@
+/**
+ * What `campaigns pause`, `stop` and `resume` share: the options (targets, --campaign, --mailbox,
+ * --dry-run, --yes, --record / --from-record), the local checks made before any request, the question
+ * on a terminal, and the rows. The fleet logic is in src/fleet/campaign-control.ts; the fan-out, rows,
+ * summary and exit code are the fleet changes' own (../webhooks/fleet.ts).
+ */
+import type { Command } from '@commander-js/extra-typings';
+import type { CampaignRow, CampaignVerb } from '../../fleet/campaign-control.js';
+import type { RecordEntry } from '../../fleet/campaign-record.js';
+import type { AppendedFile } from '../../fleet/keys-out.js';
+import type { Target, TargetFlags } from '../../fleet/targets.js';
+import { readInput } from '../../input/read.js';
+import type { Column } from '../../output/writer.js';
+import type { Runtime } from '../../runtime.js';
+import { type CommandHelp, collectValues, helpText, type Run } from '../command.js';
+import { addTargetOptions, runFleetChange } from '../webhooks/fleet.js';
+import { askToChange, campaignIds, fromRecord, requireYes, selfOnlyNote } from './input.js';
+
+export interface CampaignChangeOptions extends TargetFlags {
+  campaign?: string[] | undefined;
+  mailbox?: string[] | undefined;
+  dryRun?: boolean | undefined;
+  yes?: boolean | undefined;
+  record?: string | undefined;
+  fromRecord?: string | undefined;
+}
+
+export function defineCampaignChange(
+  campaigns: Command,
+  run: Run,
+  verb: CampaignVerb,
+  text: CommandHelp & { description: string },
+): void {
+  const command = campaigns.command(verb).description(text.description);
+  addTargetOptions(command)
+    .option('--campaign <id>', 'only this campaign (repeatable)', collectValues)
+    .option('--mailbox <email>', 'only the campaigns sending from this address (repeatable)', collectValues)
+    .option('--dry-run', 'read and show what would change; send nothing')
+    .option('-y, --yes', 'do not ask (required when not on a terminal)');
+  if (verb === 'resume') {
+    command.option('--from-record <file>', 'resume exactly the campaigns a --record file lists');
+  } else {
+    command.option(
+      '--record <file>',
+      'append one JSON line per campaign changed, for `campaigns resume --from-record`',
+    );
+  }
+  command
+    .addHelpText('after', helpText(text))
+    .action(run((rt, opts: CampaignChangeOptions) => changeCampaignsCommand(rt, verb, opts)));
+}
+
+/** The rows where nothing is done and nothing is wrong: counted on a terminal, not listed. */
+const QUIET = [
+  'already-paused',
+  'already-stopped',
+  'already-running',
+  'not-running',
+  'not-paused',
+  'skipped-inactive',
+];
+
+const columns: Column<CampaignRow>[] = [
+  { header: 'campaign id', name: 'campaign_id', value: (r) => r.campaign_id, kind: 'id' },
+  { header: 'campaign', value: (r) => r.campaign, kind: 'name', priority: 1 },
+  { header: 'status before', name: 'status_before', value: (r) => r.status_before, priority: 2 },
+  // A result is one word (would-pause): kept whole ('count' is never cut).
+  { header: 'result', value: (r) => r.result, priority: 0, kind: 'count' },
+];
+
+async function changeCampaignsCommand(
+  rt: Runtime,
+  verb: CampaignVerb,
+  opts: CampaignChangeOptions,
+): Promise<void> {
+  const [{ changeCampaigns }, { readRecord, recordLine, RECORD_FILE }, files, { checkGuestEmail }] =
+    await Promise.all([
+      import('../../fleet/campaign-control.js'),
+      import('../../fleet/campaign-record.js'),
+      import('../../fleet/keys-out.js'),
+      import('../../fleet/guests.js'),
+    ]);
+  const recordText =
+    opts.fromRecord === undefined
+      ? undefined
+      : await readInput(opts.fromRecord, rt.terminal, rt.ctx.signal, 'the record');
+  const rows = {
+    columns,
+    fields: (r: CampaignRow) => [r.company_id, r.campaign_id, r.campaign, r.status_before, r.result],
+    quiet: QUIET,
+  };
+  let record: AppendedFile | undefined;
+  let recordError: Error | undefined;
+  const recordFailed = new AbortController();
+  // Every flag checked before any request (exit 2, nothing sent); the record file opened last.
+  const check = () => {
+    const mailboxes = [...new Set((opts.mailbox ?? []).map((value) => checkGuestEmail(value, '--mailbox')))];
+    const selection = { campaignIds: campaignIds(opts.campaign), mailboxes };
+    const entries = recordText && fromRecord(opts, recordText, readRecord);
+    requireYes(rt, verb, opts);
+    if (opts.record !== undefined && !opts.dryRun) record = files.AppendedFile.open(opts.record, RECORD_FILE);
+    return { selection, entries };
+  };
+  try {
+    await runFleetChange(rt, opts, rows, check, async (api, input) => {
+      const targets = input.entries ? recordTargets(input.entries) : input.targets;
+      if (!input.entries && opts.company === undefined && opts.file === undefined && !opts.all)
+        rt.out.info(selfOnlyNote(verb));
+      return changeCampaigns(api, {
+        verb,
+        pick: input.entries ? { record: input.entries } : { selection: input.selection },
+        targets,
+        concurrency: input.concurrency,
+        dryRun: opts.dryRun,
+        signal: AbortSignal.any([input.signal, recordFailed.signal]),
+        confirm: async (pending) => {
+          if (!opts.yes) await askToChange(rt, verb, pending, targets);
+        },
+        confirmed: (row) => {
+          if (!record || recordError) return;
+          recordError = record.tryAppend(recordLine(row, new Date()));
+          if (recordError) recordFailed.abort();
+        },
+        note: (message) => rt.out.warn(message),
+      });
+    });
+  } catch (error) {
+    throw recordError ?? error;
+  } finally {
+    record?.close();
+  }
+  if (recordError) throw recordError;
+}
+
+/**
+ * The accounts a record names, each once, the HQ account first and then by id: the record's own order
+ * is the order the changes were confirmed in, which several accounts at once leave to chance.
+ */
+function recordTargets(entries: readonly RecordEntry[]): Target[] {
+  const ids = [...new Set(entries.map((entry) => entry.company_id))];
+  return ids.sort((a, b) => (a ?? 0) - (b ?? 0)).map((companyId) => ({ companyId }));
+}

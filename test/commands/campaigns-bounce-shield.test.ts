@@ -1,0 +1,182 @@
+/**
+ * `campaigns bounce-shield` against the sandbox, in-process: thresholds listed (null = the service's
+ * default), set where they differ (PUT), cleared where one is set (DELETE), nothing sent by --dry-run
+ * or a second run, the range checked locally, a 409 and a lost answer each on its row.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
+import { campaignsOf } from '../../src/sandbox/resources/campaigns.js';
+import { unsupportedCampaign } from '../../src/sandbox/seed/campaigns.js';
+import { accountOfCompany } from '../../src/sandbox/types.js';
+import { clientContext } from '../helpers/campaigns.js';
+import { type Harness, startHarness } from '../helpers/cli.js';
+import { expectUsageError, lines } from '../helpers/core.js';
+
+let h: Harness;
+beforeEach(async () => {
+  h = await startHarness({ seed: { companies: 40 } }, { inProcess: true });
+});
+afterEach(() => h.close());
+
+const writes = () => h.requests().filter((q) => q.method !== 'GET');
+const rows = (stdout: string) => lines(stdout).map((line) => line.split('\t'));
+
+/** A client whose campaigns the v2 API all accepts, with at least two. */
+function plainClient() {
+  for (const company of h.sandbox.store.companies(MAIN_AGENCY_ID, { active: true })) {
+    const campaigns = campaignsOf(clientContext(h.sandbox, company.id));
+    if (campaigns.length >= 2 && !campaigns.some((c) => unsupportedCampaign(c.id)))
+      return { company, campaigns };
+  }
+  throw new Error('no plain client');
+}
+
+describe('campaigns bounce-shield', () => {
+  it('lists, sets where it differs, and a second run sends nothing', async () => {
+    const { company, campaigns } = plainClient();
+    const [first, second] = campaigns;
+    h.sandbox.store.updateCampaign(accountOfCompany(company.id), first?.id as number, { threshold: 3 });
+    const listed = await h.run(['campaigns', 'bounce-shield', '--company', String(company.id)]);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(rows(listed.stdout)[0]).toEqual([
+      String(company.id),
+      String(first?.id),
+      first?.name,
+      '3',
+      '3',
+      'unchanged',
+    ]);
+    expect(rows(listed.stdout)[1]).toEqual([
+      String(company.id),
+      String(second?.id),
+      second?.name,
+      '',
+      '',
+      'unchanged',
+    ]);
+    expect(writes()).toEqual([]);
+
+    h.sandbox.reset();
+    const dry = await h.run([
+      'campaigns',
+      'bounce-shield',
+      '--company',
+      String(company.id),
+      '--set',
+      '3',
+      '--dry-run',
+    ]);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(writes()).toEqual([]);
+    expect(rows(dry.stdout).map((r) => r[5])).toEqual(
+      campaigns.map((c) => (c === first ? 'unchanged' : 'would-set')),
+    );
+
+    const set = await h.run([
+      'campaigns',
+      'bounce-shield',
+      '--company',
+      String(company.id),
+      '--set',
+      '3',
+      '--json',
+    ]);
+    expect(set.code, set.stderr).toBe(0);
+    const others = campaigns.filter((c) => c !== first);
+    expect(writes().map((q) => [q.method, q.path, q.body])).toEqual(
+      others.map((c) => [
+        'PUT',
+        `/rest/v2/campaigns/${c.id}/bounce_shield/threshold`,
+        { bounce_rate_threshold: 3 },
+      ]),
+    );
+    expect(JSON.parse(set.stdout)[1]).toEqual({
+      company_id: company.id,
+      campaign_id: second?.id,
+      campaign: second?.name,
+      threshold_before: null,
+      threshold: 3,
+      result: 'set',
+    });
+
+    h.sandbox.reset();
+    const again = await h.run(['campaigns', 'bounce-shield', '--company', String(company.id), '--set', '3']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(writes()).toEqual([]);
+
+    // --set 2 where none is set changes nothing: the default is 2 %.
+    h.sandbox.reset();
+    const clear = await h.run([
+      'campaigns',
+      'bounce-shield',
+      '--company',
+      String(company.id),
+      '--clear',
+      '--campaign',
+      String(first?.id),
+    ]);
+    expect(clear.code, clear.stderr).toBe(0);
+    expect(writes().map((q) => q.method)).toEqual(['DELETE']);
+    h.sandbox.reset();
+    const two = await h.run([
+      'campaigns',
+      'bounce-shield',
+      '--company',
+      String(company.id),
+      '--campaign',
+      String(first?.id),
+      '--set',
+      '2',
+    ]);
+    expect(two.code, two.stderr).toBe(0);
+    expect(writes()).toEqual([]);
+  });
+
+  it('a 409 campaign fails its row with the service words; the others are set; exit 5', async () => {
+    const company = h.sandbox.store
+      .companies(MAIN_AGENCY_ID, { active: true })
+      .find((c) => campaignsOf(clientContext(h.sandbox, c.id)).some((x) => unsupportedCampaign(x.id)));
+    const r = await h.run(['campaigns', 'bounce-shield', '--company', String(company?.id), '--set', '4']);
+    expect(r.code).toBe(5);
+    for (const row of rows(r.stdout)) {
+      if (unsupportedCampaign(Number(row[1]))) {
+        expect(row[5]).toBe('failed');
+        expect(row[6]).toContain('API_UNSUPPORTED_CAMPAIGN_FEATURES');
+      } else expect(row[5]).toBe('set');
+    }
+  });
+
+  it('an answer lost after the threshold was set: read back, reported set; one PUT', async () => {
+    const { company, campaigns } = plainClient();
+    const id = campaigns[0]?.id as number;
+    h.sandbox.addFault({
+      kind: 'reset-after',
+      method: 'PUT',
+      path: `/v2/campaigns/${id}/bounce_shield/threshold`,
+    });
+    const r = await h.run([
+      'campaigns',
+      'bounce-shield',
+      '--company',
+      String(company.id),
+      '--campaign',
+      String(id),
+      '--set',
+      '5',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(rows(r.stdout)[0]?.[5]).toBe('set');
+    expect(r.stderr).toMatch(/was lost; read again, it is done/);
+    expect(writes()).toHaveLength(1);
+  });
+
+  it.each([
+    [['--set', '0'], /whole percent from 1 to 99/],
+    [['--set', '100'], /whole percent from 1 to 99/],
+    [['--set', 'abc'], /whole percent/],
+    [['--set', '3', '--clear'], /cannot be combined/],
+    [['--campaign', 'x'], /--campaign id/],
+  ])('bad input %j: exit 2, nothing sent', async (args, message) => {
+    expectUsageError(await h.run(['campaigns', 'bounce-shield', '--all', ...args]), h.sandbox, message);
+  });
+});
