@@ -14,7 +14,7 @@ import { expectUsageError, lines } from '../helpers/core.js';
 
 let h: Harness;
 beforeEach(async () => {
-  h = await startHarness({ seed: { companies: 40 } }, { inProcess: true });
+  h = await startHarness({ seed: { companies: 26 } }, { inProcess: true });
 });
 afterEach(() => h.close());
 

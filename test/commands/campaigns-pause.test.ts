@@ -27,7 +27,7 @@ let dir: string;
 let files = 0;
 // Each test changes campaign statuses: each gets a sandbox of its own.
 beforeEach(async () => {
-  h = await startHarness({ seed: { companies: 40 } }, { inProcess: true });
+  h = await startHarness({ seed: { companies: 26 } }, { inProcess: true });
   dir = testDir('campaigns-pause-');
 });
 afterEach(() => h.close());

@@ -46,7 +46,7 @@ const HELP = helpText({
 export function defineBounceShield(campaigns: Command, run: Run): void {
   const command = campaigns
     .command('bounce-shield')
-    .description("list or set campaigns' Bounce Shield thresholds across accounts");
+    .description("list or set campaigns' Bounce Shield thresholds");
   addTargetOptions(command)
     .option('--campaign <id>', 'only this campaign (repeatable)', collectValues)
     .option(
