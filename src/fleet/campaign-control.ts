@@ -64,7 +64,7 @@ function untouched(verb: CampaignVerb, status: string): CampaignResult {
 }
 
 /** Which campaigns of each target: `--campaign` ids and `--mailbox` addresses (lower case); none = all. */
-export interface CampaignSelection {
+interface CampaignSelection {
   campaignIds: readonly number[];
   mailboxes: readonly string[];
 }
