@@ -47,7 +47,7 @@ export interface ShieldChange {
 }
 
 /** The threshold the service applies. */
-export const effectiveThreshold = (threshold: number | null): number => threshold ?? BOUNCE_SHIELD_DEFAULT;
+const effectiveThreshold = (threshold: number | null): number => threshold ?? BOUNCE_SHIELD_DEFAULT;
 
 export async function changeBounceShields(
   api: CampaignPort,

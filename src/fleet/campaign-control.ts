@@ -46,7 +46,7 @@ export interface CampaignRow {
 }
 
 /** What each verb sends, the statuses it acts on, and the words of its rows. */
-export const VERBS: Record<
+const VERBS: Record<
   CampaignVerb,
   { action: CampaignAction; from: readonly string[]; done: CampaignResult; would: CampaignResult }
 > = {
@@ -70,7 +70,7 @@ interface CampaignSelection {
 }
 
 /** Every address a campaign sends from: the list's `from_emails`, and `from_email` (the specification's). */
-export function sendersOf(campaign: Campaign): string[] {
+function sendersOf(campaign: Campaign): string[] {
   const all = Array.isArray(campaign.from_emails) ? [...campaign.from_emails] : [];
   all.push(campaign.from_email);
   return all.filter((a): a is string => typeof a === 'string').map((a) => a.trim().toLowerCase());
@@ -245,10 +245,4 @@ function campaignRow(
 
 function accountRow(target: Target, result: CampaignResult): CampaignRow {
   return { company_id: target.companyId, campaign_id: null, campaign: null, status_before: null, result };
-}
-
-/** What `health` tells the operator to run once a paused campaign's cause is fixed. */
-export function resumeCommand(companyId: number | null, campaignId: number): string {
-  const company = companyId === null ? '' : ` --company ${companyId}`;
-  return `agency campaigns resume${company} --campaign ${campaignId}`;
 }

@@ -70,7 +70,7 @@ const columns: Column<ShieldRow>[] = [
 ];
 
 /** `--set N`: a whole number of percent, 1–99 (the service's range), checked before any request. */
-export function parseThreshold(value: string): number {
+function parseThreshold(value: string): number {
   const text = value.trim().replace(/%$/, '');
   const n = Number(text);
   if (!/^\d+$/.test(text) || n < BOUNCE_SHIELD_MIN || n > BOUNCE_SHIELD_MAX) {
