@@ -25,8 +25,9 @@ export const THRESHOLDS = {
 /** What to do next, where the operator can act (said at the end of the problem's detail). */
 const NEXT_STEPS = {
   reconnect: 'reconnect the mailbox in Woodpecker → Mailboxes',
+  /** Said of a PAUSED or STOPPED campaign (a RUNNING one with an error has nothing to resume). */
   resume: (companyId: number, campaignId: unknown) =>
-    `once fixed, resume it: agency campaigns resume --company ${companyId} --campaign ${campaignId}`,
+    `once fixed: agency campaigns resume --company ${companyId} --campaign ${campaignId}`,
 } as const;
 
 export type CampaignFacts = readonly { id?: unknown; name?: unknown; status?: unknown; error?: unknown }[];
@@ -69,6 +70,11 @@ function mailboxName(group: readonly MailEntry[]): string {
   const [first] = group;
   const email = first?.details?.email;
   return typeof email === 'string' ? email : `mailbox ${first?.id}`;
+}
+
+/** A campaign `campaigns resume` runs again: paused (by hand or by Bounce Shield) or stopped. */
+function resumable(status: unknown): boolean {
+  return ['PAUSED', 'STOPPED'].includes(String(status ?? '').toUpperCase());
 }
 
 function isWarningText(value: unknown): boolean {
@@ -144,7 +150,7 @@ const CHECKS: readonly Check[] = [
           ? [
               [
                 'critical',
-                `campaign ${c.id} ${JSON.stringify(text(c.name ?? ''))}: ${text(c.error)} — ${NEXT_STEPS.resume(facts.id, c.id)}`,
+                `campaign ${c.id} ${JSON.stringify(text(c.name ?? ''))}: ${text(c.error)}${resumable(c.status) ? ` — ${NEXT_STEPS.resume(facts.id, c.id)}` : ''}`,
               ],
             ]
           : [],

@@ -130,15 +130,34 @@ describe('health triage', () => {
 
   it('each problem says what to do next where the operator can act', async () => {
     const mailbox = all.find((p) => p.check === 'mailbox_error');
-    const campaign = all.find((p) => p.check === 'campaign_error');
-    if (!mailbox || !campaign) throw new Error('the seed has no mailbox or campaign error');
+    if (!mailbox) throw new Error('the seed has no mailbox error');
     expect(mailbox.detail).toMatch(/ — reconnect the mailbox in Woodpecker → Mailboxes$/);
-    const [, campaignId] = /^campaign (\d+) /.exec(campaign.detail) ?? [];
-    expect(campaign.detail).toMatch(
-      new RegExp(
-        ` — once fixed, resume it: agency campaigns resume --company ${campaign.company_id} --campaign ${campaignId}$`,
-      ),
-    );
+    // A campaign with an error that is paused or stopped: the command that runs it again, once fixed;
+    // a running one has nothing to resume.
+    const campaignErrors = all.filter((p) => p.check === 'campaign_error');
+    const statuses = new Map<string, string>();
+    for (const id of new Set(campaignErrors.map((p) => p.company_id))) {
+      const r = await h.run(['campaigns', 'list', '--company', String(id), '--json']);
+      for (const c of JSON.parse(r.stdout) as { id: number; status: string }[])
+        statuses.set(`${id}/${c.id}`, c.status);
+    }
+    const byStatus = (wanted: (status: string) => boolean) =>
+      campaignErrors.filter((p) =>
+        wanted(statuses.get(`${p.company_id}/${/^campaign (\d+) /.exec(p.detail)?.[1]}`) ?? ''),
+      );
+    const resumable = byStatus((s) => s === 'PAUSED' || s === 'STOPPED');
+    const running = byStatus((s) => s === 'RUNNING');
+    expect(resumable.length).toBeGreaterThan(0);
+    for (const p of resumable) {
+      const [, campaignId] = /^campaign (\d+) /.exec(p.detail) ?? [];
+      expect(p.detail).toMatch(
+        new RegExp(
+          ` — once fixed: agency campaigns resume --company ${p.company_id} --campaign ${campaignId}$`,
+        ),
+      );
+    }
+    expect(running.length).toBeGreaterThan(0);
+    for (const p of running) expect(p.detail).not.toContain('campaigns resume');
   });
 
   it('an --html file that cannot be written once the check is done is exit 1 after the report, even with problems found', async () => {

@@ -68,8 +68,8 @@ export function define(command: Command, run: Run): void {
           the previous period (reply_rate_drop, warning); no running campaign
           (no_running_campaign, info); no webhook (no_webhook, info); a client that
           could not be read (unreadable, critical). Where you can act, the detail says
-          how: reconnect the mailbox in Woodpecker, or the command that resumes the
-          campaign once fixed.
+          how: reconnect the mailbox in Woodpecker, or the command that resumes a
+          paused or stopped campaign once fixed.
 
           --severity warning keeps the warnings and critical problems; --check
           mailbox_error,bounce_rate keeps those checks; the summary says how many others
