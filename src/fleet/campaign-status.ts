@@ -34,3 +34,9 @@ export function parseCampaignStatuses(values: string | readonly string[]): Campa
   }
   return statuses;
 }
+
+/** The command that resumes one campaign (the HQ account's own: no --company). */
+export function resumeCommand(companyId: number | null, campaignId: unknown): string {
+  const company = companyId === null ? '' : ` --company ${companyId}`;
+  return `agency campaigns resume${company} --campaign ${campaignId}`;
+}

@@ -8,6 +8,7 @@ import { percent } from '../output/figures.js';
 import { groupDigits } from '../output/text.js';
 import type { DeliverabilityRow } from '../reports/deliverability.js';
 import type { CheckName, Problem, Severity } from '../reports/health.js';
+import { resumeCommand } from './campaign-status.js';
 import { CONNECTION_WARNINGS, groupMailboxes, isErrorText, type MailEntry } from './inventory-parts.js';
 
 /** Thresholds, in one place. */
@@ -25,9 +26,12 @@ export const THRESHOLDS = {
 /** What to do next, where the operator can act (said at the end of the problem's detail). */
 const NEXT_STEPS = {
   reconnect: 'reconnect the mailbox in Woodpecker → Mailboxes',
-  /** Said of a PAUSED or STOPPED campaign (a RUNNING one with an error has nothing to resume). */
-  resume: (companyId: number, campaignId: unknown) =>
-    `once fixed: agency campaigns resume --company ${companyId} --campaign ${campaignId}`,
+  /**
+   * Said of a PAUSED or STOPPED campaign (a RUNNING one with an error has nothing to resume); the cause
+   * of a Bounce Shield pause is its bounces.
+   */
+  resume: (companyId: number, c: CampaignFacts[number]) =>
+    `${/bounce shield/i.test(String(c.error)) ? 'once the cause of the bounces is fixed' : 'once fixed'}: ${resumeCommand(companyId, c.id)}`,
 } as const;
 
 export type CampaignFacts = readonly { id?: unknown; name?: unknown; status?: unknown; error?: unknown }[];
@@ -150,7 +154,7 @@ const CHECKS: readonly Check[] = [
           ? [
               [
                 'critical',
-                `campaign ${c.id} ${JSON.stringify(text(c.name ?? ''))}: ${text(c.error)}${resumable(c.status) ? ` — ${NEXT_STEPS.resume(facts.id, c.id)}` : ''}`,
+                `campaign ${c.id} ${JSON.stringify(text(c.name ?? ''))}: ${text(c.error)}${resumable(c.status) ? ` — ${NEXT_STEPS.resume(facts.id, c)}` : ''}`,
               ],
             ]
           : [],

@@ -32,6 +32,8 @@ export const WEBHOOK_EVENTS = [
   'task_done',
   'task_ignored',
   'linkedin_automation_connection_request_accepted',
+  'linkedin_automation_account_connected',
+  'linkedin_automation_account_disconnected',
 ] as const;
 
 const EVENT_FORM = /^[A-Za-z][A-Za-z0-9_]*$/;

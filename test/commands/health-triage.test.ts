@@ -150,12 +150,15 @@ describe('health triage', () => {
     expect(resumable.length).toBeGreaterThan(0);
     for (const p of resumable) {
       const [, campaignId] = /^campaign (\d+) /.exec(p.detail) ?? [];
+      // A Bounce Shield pause is resumed once its bounces are dealt with.
+      const cause = /Bounce Shield/.test(p.detail) ? 'once the cause of the bounces is fixed' : 'once fixed';
       expect(p.detail).toMatch(
         new RegExp(
-          ` — once fixed: agency campaigns resume --company ${p.company_id} --campaign ${campaignId}$`,
+          ` — ${cause}: agency campaigns resume --company ${p.company_id} --campaign ${campaignId}$`,
         ),
       );
     }
+    expect(resumable.some((p) => /Bounce Shield/.test(p.detail))).toBe(true);
     expect(running.length).toBeGreaterThan(0);
     for (const p of running) expect(p.detail).not.toContain('campaigns resume');
   });

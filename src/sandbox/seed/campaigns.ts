@@ -38,11 +38,9 @@ const TOPICS = [
 ];
 const FOLDERS = ['Default', 'Prospecting', 'Events', 'Partners'];
 const ZONES = ['Europe/Warsaw', 'Europe/London', 'America/New_York', 'America/Chicago'];
-const ERRORS = [
-  'Mailbox disconnected: reconnect the SMTP account',
-  'Campaign paused by Bounce Shield: bounce rate above 10%',
-  'Sending limit of the mailbox reached',
-];
+const ERRORS = ['Mailbox disconnected: reconnect the SMTP account', 'Sending limit of the mailbox reached'];
+/** What a campaign Bounce Shield paused says: only a PAUSED one says it. */
+const BOUNCE_SHIELD_ERROR = 'Campaign paused by Bounce Shield: bounce rate above 10%';
 /**
  * A mailbox several clients' campaigns send from (an agency's shared sender): the incident of a
  * compromised address, paused across every client with `campaigns pause --all --mailbox`. Clients
@@ -96,7 +94,7 @@ export function accountCampaigns(key: number, accountName: string, running: numb
       folder_name: pick(FOLDERS, seed, 94),
       folder_id: 1 + (mix(seed, 94) % FOLDERS.length),
       per_day: [20, 50, 100, 150][mix(seed, 95) % 4] as number,
-      error: withError ? pick(ERRORS, seed, 96) : null,
+      error: withError ? (status === 'PAUSED' ? BOUNCE_SHIELD_ERROR : pick(ERRORS, seed, 96)) : null,
       tz: pick(ZONES, key, 97),
     };
   });
