@@ -1,8 +1,10 @@
 /**
- * Errors are values with a kind. Only src/output/error-report.ts turns them into text (the human line
- * and the --json object), and cli.ts into an exit code, so every module can throw the precise kind and
- * leave presentation to one place.
+ * Errors are values with a kind. A host turns them into text: the process through
+ * src/output/error-report.ts (the human line and the --json object), `agency mcp` into a tool error
+ * (src/mcp/call.ts); each kind carries its exit code. So every module can throw the precise kind and
+ * leave presentation to the host.
  */
+import { render } from './terms.js';
 
 export const ExitCode = {
   ok: 0,
@@ -31,14 +33,19 @@ export abstract class AgencyError extends Error {
   abstract readonly exitCode: ExitCode;
   /** HTTP status when the service answered; null for local and network errors. */
   readonly status: number | null = null;
+  /** In the command line's terms (src/terms.ts); `text` and `hintText` keep the references for other hosts. */
   readonly hint: string | undefined;
+  readonly text: string;
+  readonly hintText: string | undefined;
   readonly title: string | undefined;
   readonly detail: string | undefined;
 
   constructor(message: string, options?: ErrorDetails) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    super(render(message), options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
-    this.hint = options?.hint;
+    this.text = message;
+    this.hintText = options?.hint;
+    this.hint = options?.hint === undefined ? undefined : render(options.hint);
     this.title = options?.title;
     this.detail = options?.detail;
   }

@@ -19,7 +19,7 @@ import {
 } from './context.js';
 import type { ProgressSink } from './output/progress.js';
 import { openTerminal, type Terminal, type TerminalStreams } from './output/terminal.js';
-import type { Writer } from './output/writer.js';
+import type { RunRecord, Writer } from './output/writer.js';
 
 /** The process's streams and environment, as bin/agency.js (or a test) hands them to main(). */
 export interface IO extends TerminalStreams {
@@ -38,14 +38,16 @@ interface ClientOptions {
   interruptible?: boolean;
 }
 
-/**
- * A process that runs commands inside itself (`agency mcp`, one run per tool call) instead of being
- * one run: the run stops when `signal` aborts (the process's own signals are the host's business), and
- * progress goes to `progress` instead of a terminal line.
- */
-export interface Host {
-  signal: AbortSignal;
+/** How a host runs this one (src/program.ts's execute). */
+export interface RunSetup {
+  /** Makes the HTTP layer: lazyHttp (undici, loaded on the first request), or a test's fake. */
+  transport?: Transport | undefined;
+  /** A host that shows progress itself (MCP notifications) instead of a terminal line. */
   progress?: ProgressSink | undefined;
+  /** The context already resolved by the host (`agency mcp`: what it announced); else resolved here. */
+  context?: Context | undefined;
+  /** Where the writer hands results, notes and warnings as values. */
+  record?: RunRecord | undefined;
 }
 
 /** Makes the HTTP layer of a client: lazyHttp (undici, loaded on the first request), or a test's fake. */
@@ -60,6 +62,8 @@ export interface Runtime {
   readonly config: ConfigStore;
   /** The environment as the process got it, for a command that runs others inside itself (`agency mcp`). */
   readonly env: Env;
+  /** The environment as read once (`agency mcp` hands it to each run it hosts). */
+  readonly environment: Environment;
   /** Set when a host (not a terminal) shows the progress of long commands. */
   readonly progress: ProgressSink | undefined;
   /** A client for the context's key and base URL. */
@@ -80,15 +84,20 @@ export function createRuntime(
   environment: Environment,
   io: IO,
   signal: AbortSignal,
-  transport: Transport = lazyHttp,
-  progress?: ProgressSink,
+  setup: RunSetup = {},
 ): { runtime: Runtime; close(): Promise<void> } {
+  const { transport = lazyHttp, progress, record } = setup;
   const { out, terminal } = openOutput(io, flags, environment);
+  if (record) out.recordTo(record);
   const config = new ConfigStore(environment.configDir, (message) => out.warn(message));
   const clients: AgencyClient[] = [];
   let ctx: Context | undefined;
+  // A given context is the host's for its whole life: this run only has its own signal and output.
+  const given = setup.context;
   const context = () => {
-    ctx ??= resolveContext(flags, environment, config, signal);
+    ctx ??= given
+      ? Object.freeze({ ...given, json: flags.json === true, signal })
+      : resolveContext(flags, environment, config, signal);
     return ctx;
   };
   const runtime: Runtime = {
@@ -99,6 +108,7 @@ export function createRuntime(
     terminal,
     config,
     env: io.env,
+    environment,
     progress,
     api: (options) => {
       const c = context();

@@ -18,9 +18,6 @@ export interface SignalWatch {
   stop(): void;
 }
 
-/** A hosted run leaves the process's signals to its host, which stops it through `host.signal`. */
-export const HOSTED_SIGNALS: SignalWatch = { exitCode: (code) => code, stop: () => {} };
-
 /** `beforeExit`: what must happen even when the process is ended at once (a progress line cleared). */
 export function onStopSignals(abort: () => void, beforeExit: () => void = () => {}): SignalWatch {
   let received: StopSignal | undefined;

@@ -1,7 +1,7 @@
 /**
- * What every command file shares with cli.ts. A top-level command's file (src/commands/<noun>/index.ts,
+ * What every command file shares with program.ts. A top-level command's file (src/commands/<noun>/index.ts,
  * registered in src/commands/index.ts) exports `define`, which adds the command's options, help, examples
- * and subcommands to the command cli.ts created for it, and wraps each handler with `run`. A command file
+ * and subcommands to the command program.ts created for it, and wraps each handler with `run`. A command file
  * is loaded only when its command runs (or when help or completion needs them all).
  */
 import type { Command, Option } from '@commander-js/extra-typings';

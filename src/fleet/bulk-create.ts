@@ -9,13 +9,14 @@ import type { Company, CreatedCompany } from '../api/types.js';
 import { AgencyError, ApiError, ExitCode, InterruptedError } from '../errors.js';
 import type { Progress } from '../output/progress.js';
 import { listLines, MAX_LISTED } from '../output/summary.js';
+import { command, option } from '../terms.js';
 import { fetchAllCompanies } from './all-companies.js';
 import { answerMayBeLost } from './lost-answer.js';
 import { exactName, NameIndex } from './names.js';
 import type { CompanyCreator, CompanyLister } from './ports.js';
 
 /** What to do when a name exists already, whoever found it (the tool's check or the service). */
-const SKIP_EXISTING_HINT = 'Use --skip-existing to create only the missing names.';
+const SKIP_EXISTING_HINT = `Use ${option('skip-existing')} to create only the missing names.`;
 
 export interface CreationPlan {
   toCreate: string[];
@@ -260,14 +261,14 @@ export function chunkFailure(result: BulkResult, total: number): AgencyError {
       : []),
     ...(unknown.length
       ? [
-          `Unknown whether created (${unknown.length}) — check with \`agency companies list\`:${list(unknown)}`,
+          `Unknown whether created (${unknown.length}) — check with \`${command('companies list')}\`:${list(unknown)}`,
         ]
       : []),
     ...(notCreated.length ? [`Not created (${notCreated.length}):${list(notCreated)}`] : []),
   ];
   const hint =
     created.length || unknown.length || existsNow.length
-      ? 'Run the same command again with --skip-existing to create the rest.'
+      ? `Run the same command again with ${option('skip-existing')} to create the rest.`
       : error instanceof AgencyError
         ? error.hint
         : undefined;

@@ -9,6 +9,7 @@ import { collect, paginate } from '../api/paginate.js';
 import { type Company, type Deliverability, idKey } from '../api/types.js';
 import { UsageError } from '../errors.js';
 import type { Period } from '../input/period.js';
+import { option } from '../terms.js';
 import { fetchAllCompanies } from './all-companies.js';
 import { type DeliverabilityReader, readDeliverability } from './deliverability.js';
 import type { CompanyLister } from './ports.js';
@@ -28,19 +29,25 @@ export type ClientSelection =
   /** --company / --file, in the user's order. */
   | { kind: 'named'; refs: CompanyRef[] };
 
+/** Companies named (--company, --file) and chosen by a filter (--all, --active, --inactive) at once. */
+export function namedAndFiltered(): UsageError {
+  const [company, file, all, active, inactive] = ['company', 'file', 'all', 'active', 'inactive'].map(option);
+  return new UsageError(
+    `${company} and ${file} name the companies; ${all}, ${active} and ${inactive} cannot be added.`,
+  );
+}
+
 /** The selection the options ask for; bad values are a usage error before any request. */
 export function clientSelection(options: ClientTargetOptions): ClientSelection {
   const named = (options.company ?? []).length > 0 || options.file !== undefined;
   const filtered = options.all || options.active || options.inactive;
-  if (named && filtered) {
-    throw new UsageError(
-      '--company and --file name the companies; --all, --active and --inactive cannot be added.',
-    );
-  }
+  if (named && filtered) throw namedAndFiltered();
   if (named) {
     const refs = readRefs(options).map(({ ref }) => ref);
     if (refs.length === 0) {
-      throw new UsageError(`${options.file?.source ?? '--file'} names no company (only blank or # lines).`);
+      throw new UsageError(
+        `${options.file?.source ?? option('file')} names no company (only blank or # lines).`,
+      );
     }
     return { kind: 'named', refs };
   }

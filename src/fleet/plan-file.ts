@@ -17,6 +17,7 @@ import {
 import { UsageError } from '../errors.js';
 import { readInput, type StdinSource } from '../input/read.js';
 import { hasControlCharacters, quoted } from '../output/text.js';
+import { inputLine } from '../terms.js';
 import { checkGuestEmail, type GuestPermission, type WantedGuest } from './guests.js';
 import { duplicateMessage, duplicateNames } from './names.js';
 import { checkEvent, checkWebhookUrl } from './webhook-input.js';
@@ -88,7 +89,7 @@ class PlanFileReader {
     const doc = parseDocument(this.text, { lineCounter: this.#lines, uniqueKeys: true, prettyErrors: false });
     for (const error of doc.errors) {
       const line = this.#lines.linePos(error.pos[0]).line;
-      this.#problems.push(`${this.source} line ${line}: ${firstLine(error.message)}`);
+      this.#problems.push(`${inputLine(this.source, line)}: ${firstLine(error.message)}`);
     }
     let companies: DesiredCompany[] = [];
     if (doc.errors.length === 0) companies = this.#root(doc.contents);
@@ -186,7 +187,7 @@ class PlanFileReader {
         this.#problem(map, 'a guest needs an "email"');
         continue;
       }
-      const where = `${this.source} line ${this.#line(emailNode)}`;
+      const where = inputLine(this.source, this.#line(emailNode));
       const text = this.#string(emailNode, 'an e-mail address');
       let email: string | undefined;
       try {
@@ -266,7 +267,7 @@ class PlanFileReader {
       }
       const eventText = this.#string(eventNode, 'an event name');
       const urlText = this.#string(urlNode, 'a URL');
-      const where = (n: unknown) => `${this.source} line ${this.#line(n)}`;
+      const where = (n: unknown) => inputLine(this.source, this.#line(n));
       let event: string | undefined;
       let url: string | undefined;
       try {
@@ -326,7 +327,7 @@ class PlanFileReader {
   }
 
   #problem(node: unknown, message: string): void {
-    this.#problems.push(`${this.source} line ${this.#line(node)}: ${message}`);
+    this.#problems.push(`${inputLine(this.source, this.#line(node))}: ${message}`);
   }
 }
 

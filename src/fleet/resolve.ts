@@ -5,6 +5,7 @@
 import { paginateSearch } from '../api/paginate.js';
 import type { Company } from '../api/types.js';
 import { AgencyError, ExitCode, UsageError } from '../errors.js';
+import { command, inputLine, option } from '../terms.js';
 import { fetchAllCompanies } from './all-companies.js';
 import { describeCompany, NameIndex } from './names.js';
 import type { CompanyLister } from './ports.js';
@@ -83,7 +84,7 @@ export class CompanyDirectory {
     }
     if (missing.size > 0) {
       throw new CompanyNotFoundError(`No company with id ${[...missing].join(', ')} in this agency.`, {
-        hint: 'See the ids with: agency companies list',
+        hint: `See the ids with: ${command('companies list')}`,
       });
     }
     return ids.flatMap((id) => found.get(id) ?? []);
@@ -117,7 +118,7 @@ function notFound(name: string, index: NameIndex<Company>): CompanyNotFoundError
   const lookalikes = index.lookalikes(name);
   const hint = lookalikes.length
     ? `Names must match exactly (case and spacing count). Did you mean ${lookalikes.map(describeCompany).join(' or ')}?`
-    : 'See the names with: agency companies list';
+    : `See the names with: ${command('companies list')}`;
   return new CompanyNotFoundError(`No company named ${JSON.stringify(name)} in this agency.`, { hint });
 }
 
@@ -139,7 +140,7 @@ export function companyFileEntries(text: string, source: string): CompanyEntry[]
     .forEach((line, index) => {
       const value = line.split('\t')[0]?.trim() ?? '';
       if (value !== '' && !value.startsWith('#'))
-        entries.push({ value, where: `${source} line ${index + 1}` });
+        entries.push({ value, where: inputLine(source, index + 1) });
     });
   return entries;
 }
@@ -237,7 +238,7 @@ export async function companyIdFor(api: CompanyLister, ref: CompanyRef): Promise
 
 /** An optional `--company`: parsed now, so a bad value fails before any request is made. */
 export function parseOptionalCompanyRef(value: string | undefined): CompanyRef | undefined {
-  return value === undefined ? undefined : parseCompanyRef(value, '--company');
+  return value === undefined ? undefined : parseCompanyRef(value, option('company'));
 }
 
 /** The id for an optional `--company` (undefined: the key's own account). */

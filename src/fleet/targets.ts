@@ -4,6 +4,7 @@
  * Every value is checked before the first request; names cost one listing for the whole run.
  */
 import { UsageError } from '../errors.js';
+import { option } from '../terms.js';
 import {
   type CompanyDirectory,
   type CompanyEntry,
@@ -46,7 +47,9 @@ export async function selectTargets(options: TargetOptions, directory: CompanyDi
   const entries = targetEntries(options);
   if (options.all) {
     if (entries.length > 0 || options.file) {
-      throw new UsageError('--all cannot be combined with --company or --file.');
+      throw new UsageError(
+        `${option('all')} cannot be combined with ${option('company')} or ${option('file')}.`,
+      );
     }
     const companies = await directory.all();
     return companies.map((c) => ({ companyId: c.id, name: c.name, skipInactive: !c.active || undefined }));
@@ -65,7 +68,7 @@ export function readRefs(options: TargetOptions): SourcedRef[] {
 }
 
 function targetEntries(options: TargetOptions): CompanyEntry[] {
-  const entries = (options.company ?? []).map((value) => ({ value, where: '--company' }));
+  const entries = (options.company ?? []).map((value) => ({ value, where: option('company') }));
   if (options.file) entries.push(...companyFileEntries(options.file.text, options.file.source));
   return entries;
 }

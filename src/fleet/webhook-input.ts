@@ -7,6 +7,7 @@
 import { UsageError } from '../errors.js';
 import { isNearMiss } from '../output/suggest.js';
 import { groupDigits, hasControlCharacters } from '../output/text.js';
+import { option } from '../terms.js';
 
 /** The subscribable events the service documents, in the lower-case form it takes on subscribe. */
 export const WEBHOOK_EVENTS = [
@@ -52,7 +53,7 @@ export function eventKey(value: string): string {
 }
 
 /** Throws a usage error for a malformed event; `where` names its source ("--event", "plan.yaml line 4"). */
-export function checkEvent(value: string, where = '--event'): CheckedEvent {
+export function checkEvent(value: string, where = option('event')): CheckedEvent {
   const text = value.trim();
   if (!EVENT_FORM.test(text)) {
     throw new UsageError(
@@ -77,7 +78,7 @@ export function listedEvent(event: string): string {
 }
 
 /** Returns the URL as given (trimmed) when it is an absolute http(s) address without credentials. */
-export function checkWebhookUrl(value: string, where = '--url'): string {
+export function checkWebhookUrl(value: string, where = option('url')): string {
   const text = value.trim();
   const bad = (why: string) =>
     new UsageError(`Invalid webhook URL ${JSON.stringify(value)} (${where}): ${why}.`);

@@ -5,6 +5,7 @@
  * so a problem can name where it is.
  */
 import { UsageError } from '../errors.js';
+import { inputLine } from '../terms.js';
 
 export interface CsvRecord {
   fields: string[];
@@ -57,7 +58,7 @@ export function parseCsv(text: string, source: string): CsvRecord[] {
     } else field += c;
     i++;
   }
-  if (quoted) throw new UsageError(`${source} line ${start}: a quoted field is not closed.`);
+  if (quoted) throw new UsageError(`${inputLine(source, start)}: a quoted field is not closed.`);
   if (field !== '' || fields.length > 0) endRecord();
   return records;
 }

@@ -2,6 +2,7 @@
 import { UsageError } from '../errors.js';
 import { looseName } from '../fleet/names.js';
 import { hasControlCharacters, quoted } from '../output/text.js';
+import { inputLine, option } from '../terms.js';
 
 /** A company id: a positive integer that fits a JavaScript number exactly. */
 export function parseCompanyId(value: string, what = 'company id'): number {
@@ -58,7 +59,7 @@ export function parseNameLines(text: string, source: string): { name: string; wh
   lines.forEach((line, index) => {
     const trimmed = line.trim();
     if (trimmed === '' || trimmed.startsWith('#')) return;
-    result.push({ name: trimmed, where: `${source} line ${index + 1}` });
+    result.push({ name: trimmed, where: inputLine(source, index + 1) });
   });
   return result;
 }
@@ -125,7 +126,7 @@ const MAX_CONCURRENCY = 32;
 
 /** `--concurrency`: a whole number from 1 to MAX_CONCURRENCY; default DEFAULT_CONCURRENCY. */
 export function parseConcurrency(value: string | undefined): number {
-  const n = optionalPositiveInt(value, '--concurrency') ?? DEFAULT_CONCURRENCY;
+  const n = optionalPositiveInt(value, option('concurrency')) ?? DEFAULT_CONCURRENCY;
   if (n > MAX_CONCURRENCY) throw new UsageError(`--concurrency is at most ${MAX_CONCURRENCY}.`);
   return n;
 }

@@ -4,6 +4,7 @@
  * window is the last 30 days.
  */
 import { UsageError } from '../errors.js';
+import { option } from '../terms.js';
 
 export interface Period {
   from?: string | undefined;
@@ -91,19 +92,19 @@ export function comparedPeriods(period: Period, now = new Date()): string {
 }
 
 export function parsePeriod(options: Period, now = new Date()): Period {
-  const from = options.from === undefined ? undefined : parseDay(options.from, '--from');
-  const to = options.to === undefined ? undefined : parseDay(options.to, '--to');
+  const from = options.from === undefined ? undefined : parseDay(options.from, option('from'));
+  const to = options.to === undefined ? undefined : parseDay(options.to, option('to'));
   const limit = today(now);
   for (const [flag, day] of [
-    ['--from', from],
-    ['--to', to],
+    [option('from'), from],
+    [option('to'), to],
   ] as const) {
     if (day !== undefined && day > limit) {
       throw new UsageError(`${flag} ${day} is in the future (today is ${limit}).`);
     }
   }
   if (from !== undefined && to !== undefined && from > to) {
-    throw new UsageError(`--from ${from} is after --to ${to}.`);
+    throw new UsageError(`${option('from')} ${from} is after ${option('to')} ${to}.`);
   }
   return { from, to };
 }

@@ -1,37 +1,36 @@
 /**
- * One tool call is one run of the command, in this process: main() with the command line the input
- * makes, --json, and streams that keep what the command prints. The result is what `--json` printed;
- * an error is the error `--json` reported (its message, and the hint the command gave), as a tool error.
+ * One tool call is one run of its command in this process (src/program.ts's execute) on the context
+ * the server announced, with --json: the result is the value the command gave, an error the typed
+ * error it ended with, and both are said in the tool's terms (argument and tool names, "line 3 of
+ * the plan"). Nothing the command printed is read back.
  */
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { Env } from '../context.js';
+import { maskKey } from '../config.js';
+import type { Context, Env, Environment } from '../context.js';
 import { AgencyError, ExitCode } from '../errors.js';
-import { keptStream } from '../output/kept.js';
 import type { ProgressSink } from '../output/progress.js';
-import type { IO } from '../runtime.js';
+import { inertJson } from '../output/text.js';
+import { execute, type RunOutcome } from '../program.js';
+import { render, type Terms } from '../terms.js';
 import { commandLine, type Param } from './schema.js';
-import { jsonText, type ToolSpec } from './tools.js';
+import { TOOLS, type ToolSpec, toolName } from './tools.js';
 
 export interface CallSetup {
   spec: ToolSpec;
   params: readonly Param[];
-  /** Global options of the server's own command line (-p, --base-url, --timeout, --debug). */
-  globals: readonly string[];
+  /** What the server announced at its start: the profile, key and base URL of every call. */
+  context: Context;
+  environment: Environment;
   env: Env;
   signal: AbortSignal;
   progress?: ProgressSink | undefined;
-  /** The call's stderr, line by line, for the server's log (without the --json error objects). */
+  /** The call's stderr, line by line, for the server's log. */
   log: (line: string) => void;
 }
 
-interface RunOutput {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 export async function callTool(setup: CallSetup, input: unknown): Promise<CallToolResult> {
+  const terms = toolTerms(setup.spec, setup.params);
   let line: { words: string[]; stdin: string | undefined };
   try {
     line = commandLine(setup.params, input);
@@ -39,114 +38,119 @@ export async function callTool(setup: CallSetup, input: unknown): Promise<CallTo
     if (!(error instanceof AgencyError)) throw error;
     // As the command's own usage errors (exit 2): nothing was sent.
     setup.log(`error: ${error.message}`);
-    const reported = {
-      status: null,
-      title: null,
-      detail: null,
-      message: inToolTerms(error.message, setup.params),
-    };
-    return {
-      isError: true,
-      content: [{ type: 'text', text: errorText(reported, error.hint, error.exitCode) }],
-    };
+    return { isError: true, content: [errorContent(error, undefined, error.exitCode, terms)] };
   }
-  const argv = [...setup.globals, ...setup.spec.path, '--json', ...(setup.spec.fixed ?? []), ...line.words];
-  const { main } = await import('../cli.js');
-  const output = await capture(
-    setup,
-    (io) => main(argv, io, undefined, { signal: setup.signal, progress: setup.progress }),
-    line.stdin,
+  const argv = [...setup.spec.path, '--json', ...(setup.spec.fixed ?? []), ...line.words];
+  const stdin = new PassThrough();
+  stdin.end(line.stdin ?? '');
+  const outcome = await execute(
+    argv,
+    { stdin, stdout: lines(setup.log), stderr: lines(setup.log), env: setup.env },
+    {
+      signal: setup.signal,
+      environment: setup.environment,
+      context: setup.context,
+      progress: setup.progress,
+      captureResults: true,
+    },
   );
-  if (output.code !== ExitCode.ok && !setup.spec.answers?.includes(output.code))
-    return errorResult(output, setup);
+  const args = (input ?? {}) as Record<string, unknown>;
+  const content: CallToolResult['content'] = [];
+  const result = resultOf(outcome);
+  if (result !== undefined) content.push({ type: 'text', text: present(setup, result, args) });
+  const failed = outcome.code !== ExitCode.ok && !setup.spec.answers?.includes(outcome.code);
+  if (failed) {
+    // The server's log has the error too, as the command line says it.
+    setup.log(`error: ${outcome.error instanceof Error ? outcome.error.message : String(outcome.error)}`);
+    content.push(errorContent(outcome.error, outcome.hint, outcome.code, terms));
+    return { isError: true, content };
+  }
+  const told = [...outcome.warnings.map((w) => `warning: ${w}`), ...outcome.notes.map((n) => `note: ${n}`)];
+  if (told.length > 0) content.push({ type: 'text', text: told.map((t) => render(t, terms)).join('\n') });
+  if (content.length === 0) content.push({ type: 'text', text: 'null' });
+  return { content };
+}
+
+/** The value --json gave: one, or (a command that gave several) all of them. */
+function resultOf(outcome: RunOutcome): unknown {
+  const results = outcome.results ?? [];
+  return results.length <= 1 ? results[0] : results;
+}
+
+/**
+ * The result as compact JSON. The key in use is never in it (whatever field holds it), unless the
+ * tool is one that hands out keys (keys_list with reveal, keys_create).
+ */
+function present(setup: CallSetup, value: unknown, args: Readonly<Record<string, unknown>>): string {
+  const shown = setup.spec.present ? setup.spec.present(value, args) : value;
+  const key = setup.context.apiKey;
+  return inertJson(key && !setup.spec.handsOutKeys ? withoutKey(shown, key) : shown);
+}
+
+function withoutKey(value: unknown, key: string): unknown {
+  if (typeof value === 'string') return value === key ? maskKey(key) : value.split(key).join(maskKey(key));
+  if (Array.isArray(value)) return value.map((item) => withoutKey(item, key));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutKey(v, key)]));
+  return value;
+}
+
+/** The error as the tool says it: message and hint in the tool's terms, and the command line's exit code. */
+function errorContent(error: unknown, hint: string | undefined, code: number, terms: Terms) {
+  const known = error instanceof AgencyError ? error : undefined;
+  const message = known ? render(known.text, terms) : `unexpected internal error: ${String(error)}`;
+  const shownHint = hint ?? (known?.hintText === undefined ? undefined : render(known.hintText, terms));
+  const body = {
+    error: {
+      status: known?.status ?? null,
+      title: known?.title ?? null,
+      detail: known?.detail ?? null,
+      message,
+      ...(shownHint ? { hint: shownHint } : {}),
+    },
+    exit_code: code,
+  };
+  return { type: 'text' as const, text: inertJson(body) };
+}
+
+/**
+ * How this tool says what the command's messages refer to: an option by the argument that sets it,
+ * a command by its tool (else as a command line), a line of stdin as a line of the text argument.
+ */
+function toolTerms(spec: ToolSpec, params: readonly Param[]): Terms {
+  const positional = params.filter((param) => param.flag === undefined);
+  const [only] = positional;
   return {
-    content: [
-      { type: 'text', text: present(setup, output.stdout, input) },
-      ...warnings(output, setup.params),
-    ],
+    option: ({ name }) => params.find((p) => p.flag === `--${name}`)?.property ?? name.replace(/-/g, '_'),
+    command: ({ words }) => {
+      const tool = TOOLS.find((t) => t.path.join(' ') === words);
+      return tool ? toolName(tool) : `agency ${words}`;
+    },
+    line: ({ source, line }) =>
+      `line ${line} of ${source === 'stdin' ? (spec.text?.noun ?? 'the input') : source}`,
+    argument: ({ index }) =>
+      positional.length === 1 && only
+        ? only.many
+          ? `${only.property} #${index}`
+          : only.property
+        : `argument ${index}`,
   };
 }
 
-/** What a command that printed JSON becomes for the assistant (keys list masks keys unless asked). */
-function present(setup: CallSetup, stdout: string, input: unknown): string {
-  const { present: change } = setup.spec;
-  if (!change || stdout === '') return stdout;
-  return jsonText(change(JSON.parse(stdout), (input ?? {}) as Record<string, unknown>));
-}
-
-/** The warnings of the run, and its notes (a value sent in another form than given): what the writer marked. */
-function warnings(output: RunOutput, params: readonly Param[]): CallToolResult['content'] {
-  const lines = output.stderr
-    .split('\n')
-    .filter((l) => l.startsWith('warning: ') || l.startsWith('note: '))
-    .map((l) => inToolTerms(l, params));
-  return lines.length > 0 ? [{ type: 'text', text: lines.join('\n') }] : [];
-}
-
-/**
- * A message of the command in the tool's terms: the options it names (`Invalid --limit`) by the tool's
- * argument names (`Invalid limit`), and "argument 2" of the command line as the second of the
- * arguments' values (`values #2`): the assistant passed arguments, not a command line.
- */
-function inToolTerms(message: string, params: readonly Param[]): string {
-  let text = message;
-  for (const param of params) {
-    if (param.flag?.startsWith('--'))
-      text = text.replace(new RegExp(`(?<![\\w-])${param.flag}(?![\\w-])`, 'g'), param.property);
-  }
-  const positional = params.filter((param) => param.flag === undefined);
-  const [only] = positional;
-  if (positional.length === 1 && only)
-    text = text.replace(/\bargument (\d+)\b/g, only.many ? `${only.property} #$1` : only.property);
-  return text;
-}
-
-/**
- * A failed run: whatever it printed on stdout (a fleet command's rows before the failure), then the
- * error --json wrote as the last line of stderr, with the hint the human message gave.
- */
-function errorResult(output: RunOutput, setup: CallSetup): CallToolResult {
-  const lines = output.stderr.replace(/\n$/, '').split('\n');
-  const last = lines.length - 1;
-  let error: Record<string, unknown> = { message: lines.filter((l) => l !== '').at(-1) ?? 'failed' };
-  try {
-    const parsed = JSON.parse(lines[last] ?? '');
-    if (parsed && typeof parsed.error === 'object') error = parsed.error;
-  } catch {}
-  const content: CallToolResult['content'] = [];
-  if (output.stdout !== '') content.push({ type: 'text', text: present(setup, output.stdout, {}) });
-  if (typeof error.message === 'string')
-    error = { ...error, message: inToolTerms(error.message, setup.params) };
-  content.push({ type: 'text', text: errorText(error, hintOf(lines.slice(0, last)), output.code) });
-  return { isError: true, content };
-}
-
-/** The error object of --json, with the hint, and the exit code the command line would have had. */
-function errorText(error: Record<string, unknown>, hint: string | undefined, code: number): string {
-  return JSON.stringify({ error: { ...error, ...(hint ? { hint } : {}) }, exit_code: code }, null, 2);
-}
-
-/** The hint of the last "error:" message: the "hint:" line after it (and its continuation lines). */
-function hintOf(lines: readonly string[]): string | undefined {
-  const errorAt = lines.findLastIndex((l) => l.startsWith('error: '));
-  if (errorAt < 0) return undefined;
-  const hintAt = lines.findIndex((l, i) => i > errorAt && l.startsWith('hint: '));
-  if (hintAt < 0) return undefined;
-  return lines.slice(hintAt).join('\n').slice('hint: '.length);
-}
-
-/** Runs `run` with streams that keep stdout and stderr; stderr also goes to the server's log. */
-async function capture(
-  setup: CallSetup,
-  run: (io: IO) => Promise<number>,
-  stdinText?: string,
-): Promise<RunOutput> {
-  const stdin = new PassThrough();
-  stdin.end(stdinText ?? '');
-  const stdout = keptStream();
-  const stderr = keptStream();
-  const code = await run({ stdin, stdout: stdout.stream, stderr: stderr.stream, env: setup.env });
-  const err = stderr.text();
-  for (const l of err.split('\n')) if (l !== '' && !l.startsWith('{"error":')) setup.log(l);
-  return { code, stdout: stdout.text(), stderr: err };
+/** A stream whose every line goes to the server's log. */
+function lines(log: (line: string) => void): Writable {
+  let rest = '';
+  return new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      const text = rest + chunk.toString('utf8');
+      const parts = text.split('\n');
+      rest = parts.pop() ?? '';
+      for (const part of parts) if (part !== '') log(part);
+      done();
+    },
+    final(done) {
+      if (rest !== '') log(rest);
+      done();
+    },
+  });
 }

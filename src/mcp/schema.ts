@@ -4,7 +4,7 @@
  * the command itself, exactly as when typed, so a bad URL or name is refused before any request.
  */
 import type { Command } from '@commander-js/extra-typings';
-import { collectValues } from '../commands/command.js';
+import { collectValues, printsList } from '../commands/command.js';
 import { UsageError } from '../errors.js';
 import { LOCAL_FILES, type ToolSpec } from './tools.js';
 
@@ -23,6 +23,8 @@ export interface Param {
   flag?: string | undefined;
   /** The value is text given on stdin, and the option gets '-'. */
   stdin?: boolean | undefined;
+  /** The properties of the options this one cannot be given with (the command's `conflicts`). */
+  conflicts?: readonly string[] | undefined;
 }
 
 // A type, not an interface: the SDK's Tool wants an object with an index signature.
@@ -73,8 +75,19 @@ export function paramsOf(command: Command, spec: ToolSpec): Param[] {
       choices: option.argChoices,
       value: spec.values?.[snake(name)],
       flag: option.long,
+      conflicts: (option as { conflictsWith?: string[] }).conflictsWith?.map(snake),
     });
   }
+  // A list takes the program's --columns: the fields of each item (every field with "all").
+  if (printsList(command))
+    params.push({
+      property: 'columns',
+      description: 'the fields of each item to return, e.g. ["id", "name"]; ["all"] for every field',
+      type: 'string',
+      many: true,
+      required: false,
+      flag: '--columns',
+    });
   return params;
 }
 
@@ -121,6 +134,12 @@ export function commandLine(
         ? `This tool takes: ${params.map((p) => p.property).join(', ')}.`
         : 'This tool takes no arguments.',
     });
+  }
+  for (const param of params) {
+    const given = (name: string) => args[name] !== undefined && args[name] !== null && args[name] !== false;
+    const clash = param.conflicts?.find((other) => given(other));
+    if (given(param.property) && clash)
+      throw new UsageError(`Argument "${param.property}" cannot be used with "${clash}".`);
   }
   const options: string[] = [];
   const positional: string[] = [];

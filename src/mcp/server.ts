@@ -1,7 +1,9 @@
 /**
- * `agency mcp`: a Model Context Protocol server on stdin/stdout. Each tool call runs its command in this
- * process (call.ts), so that every rule of the command line holds: the same checks, client, retries and
- * redaction, and one set of per-account gates for the server's whole life, shared by the calls in flight.
+ * `agency mcp`: a Model Context Protocol server on stdin/stdout, a host of its own on top of
+ * src/program.ts's execute. Each tool call runs its command in this process (call.ts) on the context
+ * resolved once at the start — the profile, key and base URL it announces, for its whole life — so
+ * that every rule of the command line holds: the same checks, client, retries and redaction, and one
+ * set of per-account gates, shared by the calls in flight.
  */
 import { Writable } from 'node:stream';
 import type { Command } from '@commander-js/extra-typings';
@@ -28,7 +30,7 @@ export async function serve(rt: Runtime, opts: McpOptions): Promise<void> {
   const tools = await toolsOf(allowWrites);
   const byName = new Map(tools.map((tool) => [tool.definition.name, tool]));
   const inFlight = new Set<Promise<unknown>>();
-  const globals = globalWords(rt);
+  const context = rt.ctx;
   const log = (line: string) => rt.out.log(line);
 
   const { Server, StdioServerTransport, CallToolRequestSchema, ListToolsRequestSchema } = await import(
@@ -67,7 +69,8 @@ export async function serve(rt: Runtime, opts: McpOptions): Promise<void> {
       {
         spec: tool.spec,
         params: tool.params,
-        globals,
+        context,
+        environment: rt.environment,
         env: rt.env,
         signal: extra.signal,
         progress,
@@ -114,7 +117,7 @@ export async function serve(rt: Runtime, opts: McpOptions): Promise<void> {
 
 /** The tools this build has commands for; writes only when allowed. */
 async function toolsOf(allowWrites: boolean): Promise<ServedTool[]> {
-  const { buildProgram } = await import('../cli.js');
+  const { buildProgram } = await import('../program.js');
   const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
   const program = await buildProgram({ stdout: sink, stderr: sink }, () => async () => {});
   const tools: ServedTool[] = [];
@@ -151,17 +154,6 @@ function commandAt(program: Command, path: readonly string[]): Command | undefin
   let command: Command | undefined = program;
   for (const word of path) command = command?.commands.find((c) => c.name() === word) as Command | undefined;
   return command;
-}
-
-/** The server's own -p, --base-url, --timeout and --debug, for every call (the environment is shared). */
-function globalWords(rt: Runtime): string[] {
-  const { ctx } = rt;
-  const words: string[] = [];
-  if (ctx.profileSource === 'flag') words.push(`--profile=${ctx.profileName}`);
-  if (ctx.baseUrlSource === 'flag') words.push(`--base-url=${ctx.baseUrl}`);
-  words.push(`--timeout=${ctx.timeoutMs / 1000}`);
-  if (ctx.debug) words.push('--debug');
-  return words;
 }
 
 /**
@@ -225,11 +217,7 @@ function refusal(name: string, allowWrites: boolean) {
     content: [
       {
         type: 'text' as const,
-        text: JSON.stringify(
-          { error: { status: null, title: null, detail: null, ...error }, exit_code: 2 },
-          null,
-          2,
-        ),
+        text: JSON.stringify({ error: { status: null, title: null, detail: null, ...error }, exit_code: 2 }),
       },
     ],
   };

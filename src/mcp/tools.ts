@@ -5,7 +5,6 @@
  * have is left out.
  */
 import { maskKey } from '../config.js';
-import { inertJson } from '../output/text.js';
 
 export interface ToolSpec {
   /** The command's words, e.g. ['companies', 'list']; the tool's name joins them with '_'. */
@@ -25,8 +24,13 @@ export interface ToolSpec {
   describe?: Readonly<Record<string, string>>;
   /** Words always added to the command line (apply: --yes, since the client confirms the call). */
   fixed?: readonly string[];
-  /** An option that reads a file, offered as text instead (given on the command's stdin with '-'). */
-  text?: { option: string; property: string; description: string };
+  /**
+   * An option that reads a file, offered as text instead (given on the command's stdin with '-');
+   * `noun` is how messages name that text ("line 3 of the plan").
+   */
+  text?: { option: string; property: string; description: string; noun: string };
+  /** Its result holds API keys on purpose (the key in use is masked in every other tool's result). */
+  handsOutKeys?: boolean;
   /** Exit codes other than 0 whose output is still the answer (health: 7, problems found). */
   answers?: readonly number[];
   /** Changes the JSON the command printed before the assistant sees it. */
@@ -43,6 +47,7 @@ const PERIOD = { from: DATE, to: DATE };
 const PLAN_TEXT = {
   option: 'file',
   property: 'yaml',
+  noun: 'the plan',
   description:
     'the desired state as YAML (or JSON) text: `defaults` (keys, webhooks) and `companies` (names, ' +
     'each with optional keys and webhooks); see `agency plan --help`',
@@ -84,6 +89,7 @@ export const TOOLS: readonly ToolSpec[] = [
       'An array of {api_key, label}: the keys your user created. Keys are masked unless reveal is true.',
     integers: PAGING,
     describe: { reveal: 'return whole keys instead of masked ones (wpk_…1a2b)' },
+    handsOutKeys: true,
     present: (json, args) => (args.reveal === true ? json : maskKeys(json)),
   },
   {
@@ -163,6 +169,7 @@ export const TOOLS: readonly ToolSpec[] = [
     result:
       'For one company {company_id, label, api_key}; for several, one record per company. The new keys are whole.',
     write: { destructive: false, idempotent: false },
+    handsOutKeys: true,
   },
   {
     path: ['webhooks', 'subscribe'],
@@ -232,6 +239,7 @@ export const TOOLS: readonly ToolSpec[] = [
       'The changes made (companies, keys — whole —, webhooks), as `plan` shows them first. Sends only ' +
       'what is still missing, so calling it again is safe.',
     write: { destructive: false, idempotent: true },
+    handsOutKeys: true,
     omit: ['yes'],
     integers: PAGING,
     fixed: ['--yes'],
@@ -251,9 +259,4 @@ function maskKeys(json: unknown): unknown {
       ? { ...item, api_key: maskKey(item.api_key) }
       : item,
   );
-}
-
-/** The text of a JSON value, exactly as --json prints it. */
-export function jsonText(value: unknown): string {
-  return `${inertJson(value, 2)}\n`;
 }

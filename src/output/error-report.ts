@@ -1,10 +1,11 @@
 /**
  * The one place an error becomes text: the human "error: … / hint: …" lines and, with --json, the
  * `{"error": {...}}` object on stderr (written inert, like stdout's JSON). No command writes an error
- * itself; cli.ts reports the error that ends a run, and a command that goes on past a failure (one
+ * itself; the process (src/cli.ts) reports the error that ends a run, and a command that goes on past a failure (one
  * company of many) reports that failure here too.
  */
 import { AgencyError, ExitCode, InterruptedError, OutcomeExit } from '../errors.js';
+import { render } from '../terms.js';
 import type { Writer } from './writer.js';
 
 export interface ReportOptions {
@@ -30,7 +31,7 @@ export function reportError(out: Writer, error: unknown, options: ReportOptions 
     if (out.json) out.errorObject({ error: { status: null, title: null, detail: null, message } });
     return ExitCode.failure;
   }
-  const message = options.message ?? error.message;
+  const message = render(options.message ?? error.message);
   if (error instanceof OutcomeExit) {
     if (!options.printed) out.info(message);
     return error.exitCode;

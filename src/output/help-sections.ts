@@ -164,7 +164,7 @@ export function helpArguments(
     path.push(word);
     if (!next) {
       const candidates = at.commands.map((c) => c.name()).filter((name) => name !== 'help');
-      // `agency help environment` is a topic, not a command (src/cli.ts answers it).
+      // `agency help environment` is a topic, not a command (src/program.ts answers it).
       if (at === program) candidates.push(HELP_TOPIC);
       return { unknown: path.join(' '), word, candidates };
     }

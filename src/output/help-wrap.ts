@@ -209,3 +209,20 @@ function wrapCommand(line: string, width: number): string {
   lines.push(current);
   return lines.join('\n');
 }
+
+/**
+ * Each line of `text` that is wider than `width`, wrapped between words: continuation lines indented 2
+ * more than the line's own indent (a list under a message keeps its indent). No width: as it is.
+ */
+export function hangingWrap(text: string, width: number | undefined): string {
+  if (!width) return text;
+  const lines = text.split('\n').flatMap((line) => {
+    if (displayWidth(line) <= width) return [line];
+    const indent = /^\s*/.exec(line)?.[0] ?? '';
+    // Continuation lines are indented 2 more than the first: wrap them 2 narrower, or they overflow.
+    const [first = '', ...rest] = wrapWords(line, Math.max(20, width - indent.length));
+    const tail = rest.length ? wrapWords(rest.join(' '), Math.max(20, width - indent.length - 2)) : [];
+    return [indent + first, ...tail.map((part) => `${indent}  ${part}`)];
+  });
+  return lines.join('\n');
+}

@@ -6,8 +6,9 @@ import type { Writable } from 'node:stream';
 import { Chalk, type ChalkInstance } from 'chalk';
 import { isRecord } from '../api/types.js';
 import { UsageError } from '../errors.js';
+import { render } from '../terms.js';
 import { columnKey, isAll, pickFields, selectColumns, toCsv } from './csv.js';
-import { wrapWords } from './help-wrap.js';
+import { hangingWrap, wrapWords } from './help-wrap.js';
 import { type Creation, type StdoutWatch, watchStdout } from './stdout-watch.js';
 import { type CountContext, countLine } from './summary.js';
 import { renderTable, type TableColumn, type TableTerminal } from './table.js';
@@ -63,7 +64,17 @@ export interface WriterOptions {
   dumbTerminal?: boolean | undefined;
 }
 
+/** What a run hands its host as values (src/program.ts's Outcome). */
+export interface RunRecord {
+  /** With a host that takes results as values (`agency mcp`): what --json would have printed, each value. */
+  results?: unknown[];
+  /** The `note:` and `warning:` lines' messages, as given. */
+  notes: string[];
+  warnings: string[];
+}
+
 export class Writer {
+  #record: RunRecord | undefined;
   #chalk: ChalkInstance | undefined;
   #stderrChalk: ChalkInstance | undefined;
   /** stdout's fate (stdout-watch.ts): every result goes through it. */
@@ -80,6 +91,11 @@ export class Writer {
 
   get json(): boolean {
     return this.options.json;
+  }
+
+  /** Hands results (when the record takes them), notes and warnings to the run's record too. */
+  recordTo(record: RunRecord): void {
+    this.#record = record;
   }
 
   private chalk(): ChalkInstance {
@@ -200,6 +216,10 @@ export class Writer {
 
   /** Pretty JSON on stdout, always (used by --json and the `api` command). */
   jsonValue(value: unknown): void {
+    if (this.#record?.results) {
+      this.#record.results.push(value);
+      return;
+    }
     const text = inertJson(value, 2);
     this.out(`${text}\n`);
   }
@@ -226,7 +246,7 @@ export class Writer {
   /** A message for the person: stderr (not with -q). */
   info(message: string): void {
     if (this.quiet) return;
-    this.err(`${this.#fit('', message)}\n`);
+    this.err(`${this.#fit('', render(message))}\n`);
   }
 
   /**
@@ -235,34 +255,38 @@ export class Writer {
    * these lines to the assistant with the result.
    */
   note(message: string): void {
-    this.#stderr(`${this.stderrChalk().dim('note:')} ${this.#fit('note: ', this.#safe(message))}\n`);
+    this.#record?.notes.push(message);
+    this.#stderr(`${this.stderrChalk().dim('note:')} ${this.#fit('note: ', this.#safe(render(message)))}\n`);
   }
 
   /** A log line of a long-lived command (`agency mcp`): stderr, wrapped like a message, kept with -q. */
   log(message: string): void {
-    this.#stderr(`${this.#fit('', this.#safe(message))}\n`);
+    this.#stderr(`${this.#fit('', this.#safe(render(message)))}\n`);
   }
 
   /** A confirmation: stderr (not with -q). */
   success(message: string): void {
     // After stdout failed, the error that follows says what was created: a ✓ would contradict it.
     if (this.quiet || this.#stdout.failed) return;
-    this.#stderr(`${this.stderrChalk().green('✓')} ${this.#fit('✓ ', this.#safe(message))}\n`);
+    this.#stderr(`${this.stderrChalk().green('✓')} ${this.#fit('✓ ', this.#safe(render(message)))}\n`);
   }
 
   /** One failed item of a run that goes on ("✗ failed: company …"): stderr, a red mark, never -q'd. */
   failure(message: string): void {
-    this.#stderr(`${this.stderrChalk().red('✗')} ${this.#fit('✗ ', this.#safe(message))}\n`);
+    this.#stderr(`${this.stderrChalk().red('✗')} ${this.#fit('✗ ', this.#safe(render(message)))}\n`);
   }
 
   warn(message: string): void {
-    this.#stderr(`${this.stderrChalk().yellow('warning:')} ${this.#fit('warning: ', this.#safe(message))}\n`);
+    this.#record?.warnings.push(message);
+    this.#stderr(
+      `${this.stderrChalk().yellow('warning:')} ${this.#fit('warning: ', this.#safe(render(message)))}\n`,
+    );
   }
 
   error(message: string, hint?: string): void {
     const chalk = this.stderrChalk();
-    this.#stderr(`${chalk.red('error:')} ${this.#fit('error: ', this.#safe(message))}\n`);
-    if (hint) this.#stderr(`${chalk.dim('hint:')} ${this.#fit('hint: ', this.#safe(hint))}\n`);
+    this.#stderr(`${chalk.red('error:')} ${this.#fit('error: ', this.#safe(render(message)))}\n`);
+    if (hint) this.#stderr(`${chalk.dim('hint:')} ${this.#fit('hint: ', this.#safe(render(hint)))}\n`);
   }
 
   /**
@@ -348,23 +372,6 @@ function flatten(value: Record<string, unknown>, prefix = ''): [string, unknown]
     else rows.push([name, v]);
   }
   return rows;
-}
-
-/**
- * Each line of `text` that is wider than `width`, wrapped between words: continuation lines indented 2
- * more than the line's own indent (a list under a message keeps its indent). No width: as it is.
- */
-function hangingWrap(text: string, width: number | undefined): string {
-  if (!width) return text;
-  const lines = text.split('\n').flatMap((line) => {
-    if (displayWidth(line) <= width) return [line];
-    const indent = /^\s*/.exec(line)?.[0] ?? '';
-    // Continuation lines are indented 2 more than the first: wrap them 2 narrower, or they overflow.
-    const [first = '', ...rest] = wrapWords(line, Math.max(20, width - indent.length));
-    const tail = rest.length ? wrapWords(rest.join(' '), Math.max(20, width - indent.length - 2)) : [];
-    return [indent + first, ...tail.map((part) => `${indent}  ${part}`)];
-  });
-  return lines.join('\n');
 }
 
 /**

@@ -170,7 +170,7 @@ describe('agency mcp (reads only)', () => {
       ['health', { from: '2026-13-01' }, /^from 2026-13-01 is not a date: there is no month 13\.$/],
       ['inventory', { company: [id], all: true }, /; all, active and inactive cannot be added/],
       ['deliverability', { from: '2026-02-30' }, /2026-02-30/],
-      ['plan', { yaml: 'companies: [' }, /Invalid plan file: stdin line 1/],
+      ['plan', { yaml: 'companies: [' }, /^Invalid plan file: line 1 of the plan\b/],
     ];
     for (const [tool, args, message] of cases) {
       const error = toolError(await call(tool, args));

@@ -8,6 +8,7 @@ import {
   parseCompanyRef,
   resolveCompanies,
 } from '../../src/fleet/resolve.js';
+import { inputLine } from '../../src/terms.js';
 import { FakeAgency } from './fleet-fake.js';
 
 const companies = [
@@ -112,7 +113,7 @@ describe('resolveCompanies', () => {
       resolveCompanies(
         [
           { value: 'Acme Ltd', where: 'argument 1' },
-          { value: '0', where: 'ids.txt line 2' },
+          { value: '0', where: inputLine('ids.txt', 2) },
         ],
         new CompanyDirectory(agency),
         'once',
@@ -137,7 +138,7 @@ describe('resolveCompanies', () => {
     agency.addCompany('Acme Ltd'); // 1001
     const twice = [
       { value: '1001', where: 'argument 1' },
-      { value: '1001', where: 'ids.txt line 2' },
+      { value: '1001', where: inputLine('ids.txt', 2) },
     ];
     await expect(resolveCompanies(twice, new CompanyDirectory(agency), 'refuse')).rejects.toThrow(
       'Company 1001 is given twice (argument 1 and ids.txt line 2).',
@@ -157,8 +158,8 @@ describe('resolveCompanies', () => {
 
   it('a file of companies: first tab field, blank and # lines skipped, lines numbered', () => {
     expect(companyFileEntries('\uFEFF1001\tAcme Ltd\n\n# note\n  Blue Harbor  \r\n', 'ids.txt')).toEqual([
-      { value: '1001', where: 'ids.txt line 1' },
-      { value: 'Blue Harbor', where: 'ids.txt line 4' },
+      { value: '1001', where: inputLine('ids.txt', 1) },
+      { value: 'Blue Harbor', where: inputLine('ids.txt', 4) },
     ]);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { parsePlanFile } from '../../src/fleet/plan-file.js';
+import { inputLine } from '../../src/terms.js';
 
 const HOOK = 'https://crm.example.com/hooks/woodpecker';
 
@@ -82,8 +83,13 @@ describe('plan file', () => {
       'agency.yaml',
     );
     expect(state.companies[0]?.guests).toEqual([
-      { email: 'ann@acme.example', name: 'Ann Lee', permissions: ['mailboxes'], where: 'agency.yaml line 4' },
-      { email: 'bob@acme.example', permissions: [], where: 'agency.yaml line 5' },
+      {
+        email: 'ann@acme.example',
+        name: 'Ann Lee',
+        permissions: ['mailboxes'],
+        where: inputLine('agency.yaml', 4),
+      },
+      { email: 'bob@acme.example', permissions: [], where: inputLine('agency.yaml', 5) },
     ]);
     const bad = () =>
       parsePlanFile(

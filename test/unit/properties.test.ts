@@ -19,6 +19,7 @@ import {
   validateNames,
 } from '../../src/input/parse.js';
 import { cellText, terminalSafe } from '../../src/output/text.js';
+import { inputLine } from '../../src/terms.js';
 
 /** Characters that must never reach a terminal from server text (tab and newline are allowed). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is tested
@@ -172,7 +173,7 @@ describe('company names', () => {
           const spaced = ` ${variant.replace(/ /g, '  ')} `;
           let message = '';
           try {
-            validateNames([...entries, { name: spaced, where: 'stdin line 99' }]);
+            validateNames([...entries, { name: spaced, where: inputLine('stdin', 99) }]);
           } catch (error) {
             expect(error).toBeInstanceOf(UsageError);
             message = (error as Error).message;
@@ -196,7 +197,7 @@ describe('name files', () => {
         (lines, eol, bom) => {
           const text = (bom ? '\uFEFF' : '') + lines.join(eol);
           const expected = lines
-            .map((l, i) => ({ name: l.trim(), where: `names.txt line ${i + 1}` }))
+            .map((l, i) => ({ name: l.trim(), where: inputLine('names.txt', i + 1) }))
             .filter((e) => e.name !== '' && !e.name.startsWith('#'));
           expect(parseNameLines(text, 'names.txt')).toEqual(expected);
         },

@@ -17,6 +17,7 @@ import { readInput } from '../../input/read.js';
 import { withReasonIfFailed } from '../../output/columns.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
+import { argument, inputLine } from '../../terms.js';
 import { type CommandHelp, helpText, type Run } from '../command.js';
 import { addKindOptions, blacklistKind } from './kind.js';
 import { readBlacklist } from './list.js';
@@ -56,7 +57,7 @@ export async function readValueEntries(
   values: readonly string[],
   file: string | undefined,
 ): Promise<BlacklistEntry[]> {
-  const entries: BlacklistEntry[] = values.map((value, i) => ({ value, where: `argument ${i + 1}` }));
+  const entries: BlacklistEntry[] = values.map((value, i) => ({ value, where: argument(i + 1) }));
   if (file === undefined) return entries;
   const { text, source } = await readInput(file, rt.terminal, rt.ctx.signal);
   text
@@ -65,7 +66,7 @@ export async function readValueEntries(
     .forEach((line, index) => {
       const value = line.trim();
       if (value !== '' && !value.startsWith('#'))
-        entries.push({ value, where: `${source} line ${index + 1}` });
+        entries.push({ value, where: inputLine(source, index + 1) });
     });
   return entries;
 }

@@ -16,6 +16,7 @@ import { type RowStream, rowStream } from '../../output/row-stream.js';
 import { exists, listLines, MAX_LISTED } from '../../output/summary.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
+import { option } from '../../terms.js';
 import { collectValues, helpText, type Run } from '../command.js';
 
 export function defineCreate(companies: Command, run: Run): void {
@@ -172,7 +173,7 @@ async function printPlan(rt: Runtime, plan: CreationPlan, opts: CreateOptions): 
   // Said in words, so that nobody reads the table above as what the real run would do.
   out.info(
     refused
-      ? `Dry run: the real run would be refused: ${names}; add --skip-existing` +
+      ? `Dry run: the real run would be refused: ${names}; add ${option('skip-existing')}` +
           (plan.toCreate.length > 0 ? ` to create the other ${plan.toCreate.length}` : '') +
           '. Nothing was sent.'
       : `Dry run: would create ${plan.toCreate.length} in ${requests} request${requests === 1 ? '' : 's'}; ` +

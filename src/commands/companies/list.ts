@@ -9,6 +9,7 @@ import { progressLine } from '../../output/progress.js';
 import { pageFacts } from '../../output/summary.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
+import { option } from '../../terms.js';
 import { helpText, type Run } from '../command.js';
 
 export function defineList(companies: Command, run: Run): void {
@@ -64,8 +65,8 @@ interface ListCompaniesOptions {
 }
 
 async function listCompanies(rt: Runtime, opts: ListCompaniesOptions): Promise<void> {
-  const page = optionalPositiveInt(opts.page, '--page');
-  const limit = optionalPositiveInt(opts.limit, '--limit');
+  const page = optionalPositiveInt(opts.page, option('page'));
+  const limit = optionalPositiveInt(opts.limit, option('limit'));
   const active = opts.active ? true : opts.inactive ? false : undefined;
   const search = opts.search?.trim();
   if (search === '') throw new UsageError('--search needs some text, such as --search dental.');

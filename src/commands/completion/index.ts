@@ -39,7 +39,7 @@ export function define(completion: Command, run: Run): void {
     .action(
       run(
         async (rt: Runtime, shell: string, _opts: object) => {
-          // The whole program: cli.ts builds every command when completion runs.
+          // The whole program: program.ts builds every command when completion runs.
           const program = completion.parent ?? completion;
           rt.out.out(completionScript(shell, describeCommands(program)));
         },

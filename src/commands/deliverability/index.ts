@@ -11,6 +11,7 @@ import { percent, signedCount, signedPercent } from '../../output/figures.js';
 import type { Column } from '../../output/writer.js';
 import type { DeliverabilityRates, DeliverabilityRow } from '../../reports/deliverability.js';
 import type { Runtime } from '../../runtime.js';
+import { option } from '../../terms.js';
 import { addClientTargets, type ClientTargetFlags, readClientTargets } from '../client-targets.js';
 import { helpText, type Run } from '../command.js';
 
@@ -140,7 +141,7 @@ export async function deliverability(rt: Runtime, opts: DeliverabilityOptions): 
   const { clientSelection } = await import('../../fleet/clients.js');
   const { optionalPositiveInt } = await import('../../input/parse.js');
   const period = parsePeriod(opts);
-  const limit = optionalPositiveInt(opts.limit, '--limit');
+  const limit = optionalPositiveInt(opts.limit, option('limit'));
   const table = rt.out.streams.stdoutIsTTY && !rt.out.options.csv;
   const shown = rt.out.columns(deliverabilityColumns(table));
   const selection = clientSelection(await readClientTargets(rt, opts));

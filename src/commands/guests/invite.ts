@@ -15,6 +15,7 @@ import { reasonColumn, withReasonIfFailed } from '../../output/columns.js';
 import { inlineList } from '../../output/summary.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
+import { inputLine } from '../../terms.js';
 import { collectValues, helpText, type Run } from '../command.js';
 
 export function defineInvite(guests: Command, run: Run): void {
@@ -184,13 +185,13 @@ function csvGuests(text: string, source: string, notes: string[]): (() => Wanted
   const unknown = names.filter((n) => !(CSV_COLUMNS as readonly string[]).includes(n));
   if (!names.includes('email') || unknown.length > 0) {
     throw new UsageError(
-      `${source} line ${header.line}: the header must name the columns email, name, permissions${unknown.length > 0 ? ` (unknown: ${unknown.join(', ')})` : ''}.`,
+      `${inputLine(source, header.line)}: the header must name the columns email, name, permissions${unknown.length > 0 ? ` (unknown: ${unknown.join(', ')})` : ''}.`,
     );
   }
   const cell = (fields: string[], column: string) => fields[names.indexOf(column)]?.trim() ?? '';
   if (records.length === 0) throw new UsageError(`${source} names no guest (only a header).`);
   return records.map(({ fields, line }) => () => {
-    const where = `${source} line ${line}`;
+    const where = inputLine(source, line);
     if (fields.length > names.length)
       throw new UsageError(`${where} has ${fields.length} fields; the header has ${names.length}.`);
     const permission = cell(fields, 'permissions').toLowerCase();

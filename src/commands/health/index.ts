@@ -21,6 +21,7 @@ import {
   type Severity,
 } from '../../reports/health.js';
 import type { Runtime } from '../../runtime.js';
+import { option } from '../../terms.js';
 import { addClientTargets, type ClientTargetFlags, readClientTargets } from '../client-targets.js';
 import { collectValues, commaSeparated, helpText, oneOf, type Run, suggestValues } from '../command.js';
 
@@ -157,11 +158,11 @@ export async function health(rt: Runtime, opts: HealthOptions): Promise<void> {
   const period = parsePeriod(opts);
   const concurrency =
     opts.concurrency === undefined ? DEFAULT_CONCURRENCY : parseConcurrency(opts.concurrency);
-  const limit = optionalPositiveInt(opts.limit, '--limit');
+  const limit = optionalPositiveInt(opts.limit, option('limit'));
   const filter = { failOn: opts.failOn, severity: opts.severity, checks: parseChecks(opts.check) };
   if (opts.html !== undefined) {
     const { checkOutputFile } = await import('../../input/output-file.js');
-    await checkOutputFile('--html', opts.html, 'health.html');
+    await checkOutputFile(option('html'), opts.html, 'health.html');
   }
   const rows = rowStream(rt.out, columns);
   const owners = rt.out.columns(columns).some((c) => c.header === 'owner');

@@ -39,6 +39,7 @@ import { listedWhere, NOUNS, plural } from '../../output/summary.js';
 import { ListCell } from '../../output/text.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
+import { option } from '../../terms.js';
 import { collectValues, helpText, type Run } from '../command.js';
 
 export function define(command: Command, run: Run): void {
@@ -149,15 +150,14 @@ export async function inventory(rt: Runtime, opts: InventoryOptions): Promise<vo
   const concurrency =
     opts.concurrency === undefined
       ? DEFAULT_CONCURRENCY
-      : parsePositiveInt(opts.concurrency, '--concurrency');
+      : parsePositiveInt(opts.concurrency, option('concurrency'));
   if (concurrency > MAX_CONCURRENCY) throw new UsageError(`--concurrency is at most ${MAX_CONCURRENCY}.`);
-  const limit = optionalPositiveInt(opts.limit, '--limit');
+  const limit = optionalPositiveInt(opts.limit, option('limit'));
   rt.out.columns(columns);
   const named = (opts.company ?? []).length > 0 || opts.file !== undefined;
   if (named && (opts.all || opts.active || opts.inactive)) {
-    throw new UsageError(
-      '--company and --file name the companies; --all, --active and --inactive cannot be added.',
-    );
+    const { namedAndFiltered } = await import('../../fleet/clients.js');
+    throw namedAndFiltered();
   }
   const file = opts.file === undefined ? undefined : await readInput(opts.file, rt.terminal, rt.ctx.signal);
   const api = rt.api({ connections: concurrency + 1 });

@@ -16,6 +16,7 @@ import { NOUNS, plural } from '../../output/summary.js';
 import { shellWord } from '../../output/text.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
+import { argument } from '../../terms.js';
 import { helpText, type Run } from '../command.js';
 
 export function defineCreate(keys: Command, run: Run): void {
@@ -191,7 +192,7 @@ function createdKey(companyId: number, label: string) {
  * anything is sent, and names share one listing.
  */
 async function readCompanyIds(rt: Runtime, args: string[], file: string | undefined): Promise<number[]> {
-  const entries = args.map((value, i) => ({ value, where: `argument ${i + 1}` }));
+  const entries = args.map((value, i) => ({ value, where: argument(i + 1) }));
   if (file !== undefined) {
     const { text, source } = await readInput(file, rt.terminal, rt.ctx.signal, 'company ids, one per line');
     entries.push(...companyFileEntries(text, source));

@@ -8,6 +8,7 @@ import { optionalPositiveInt } from '../../input/parse.js';
 import { pageFacts } from '../../output/summary.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
+import { option } from '../../terms.js';
 import { helpText, type Run } from '../command.js';
 
 export function defineList(keys: Command, run: Run): void {
@@ -44,8 +45,8 @@ interface ListKeysOptions {
 
 async function listKeys(rt: Runtime, company: string, opts: ListKeysOptions): Promise<void> {
   const ref = parseCompanyRef(company);
-  const page = optionalPositiveInt(opts.page, '--page');
-  const limit = optionalPositiveInt(opts.limit, '--limit');
+  const page = optionalPositiveInt(opts.page, option('page'));
+  const limit = optionalPositiveInt(opts.limit, option('limit'));
   const { out } = rt;
   // A table on a screen is read over a shoulder: keys are masked there unless --reveal.
   const mask = rt.terminal.stdoutIsTTY && !opts.reveal;

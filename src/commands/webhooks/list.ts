@@ -11,6 +11,7 @@ import { reportError } from '../../output/error-report.js';
 import { NOUNS, plural } from '../../output/summary.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
+import { option } from '../../terms.js';
 import { listOneAccount } from '../account-list.js';
 import { limitOption } from '../client-targets.js';
 import { helpText, type Run } from '../command.js';
@@ -62,7 +63,7 @@ interface WebhooksListOptions extends TargetFlags {
 
 async function listWebhooks(rt: Runtime, opts: WebhooksListOptions): Promise<void> {
   const fleet = opts.all === true || opts.file !== undefined || (opts.company?.length ?? 0) > 1;
-  const limit = optionalPositiveInt(opts.limit, '--limit');
+  const limit = optionalPositiveInt(opts.limit, option('limit'));
   if (fleet) return listAcrossAccounts(rt, opts, limit);
   if (limit !== undefined) {
     throw new UsageError('--limit counts companies: it goes with --all, --file or several --company.');

@@ -11,6 +11,7 @@ import type { MoveRow } from '../../fleet/webhook-move.js';
 import { NOUNS, plural } from '../../output/summary.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
+import { option } from '../../terms.js';
 import { helpText, type Run } from '../command.js';
 import { addTargetOptions, checkEvents, eventOption, runFleetChange, type TargetFlags } from './fleet.js';
 
@@ -75,8 +76,8 @@ function moveCommand(rt: Runtime, opts: MoveOptions): Promise<void> {
     quiet: ['absent', 'already-moved', 'skipped-inactive'],
   };
   const check = () => {
-    const from = checkWebhookUrl(opts.from, '--from');
-    const to = checkWebhookUrl(opts.to, '--to');
+    const from = checkWebhookUrl(opts.from, option('from'));
+    const to = checkWebhookUrl(opts.to, option('to'));
     if (from === to) throw new UsageError('--from and --to are the same URL: nothing to move.');
     return { from, to, events: checkEvents(rt, opts.event ?? []) };
   };
