@@ -226,14 +226,14 @@ function parseChecks(values: readonly string[] | undefined): CheckName[] | undef
     if (check === undefined) {
       const close = CHECK_NAMES.filter((name) => isNearMiss(typed, name));
       throw new UsageError(
-        `Unknown check ${JSON.stringify(word.trim())} in --check; valid: ${CHECK_NAMES.join(', ')}.` +
+        `Unknown check ${JSON.stringify(word.trim())} in ${option('check')}; valid: ${CHECK_NAMES.join(', ')}.` +
           (close.length > 0 ? ` Did you mean ${close.join(' or ')}?` : ''),
       );
     }
     if (!checks.includes(check)) checks.push(check);
   }
   if (checks.length === 0)
-    throw new UsageError(`--check needs a check name; valid: ${CHECK_NAMES.join(', ')}.`);
+    throw new UsageError(`${option('check')} needs a check name; valid: ${CHECK_NAMES.join(', ')}.`);
   return checks;
 }
 
