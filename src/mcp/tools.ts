@@ -53,6 +53,53 @@ const PLAN_TEXT = {
     'each with optional keys and webhooks); see `agency plan --help`',
 };
 
+/** The rows of campaigns pause, stop and resume, as their results say. */
+const CAMPAIGN_ROWS = 'One record per campaign: {company_id, campaign_id, campaign, status_before, result}';
+
+/**
+ * Campaign control (the client confirms the call: --yes is fixed; a record file is the command line's).
+ * Pause and stop stop sending: destructive.
+ */
+const CAMPAIGN_TOOLS: readonly ToolSpec[] = [
+  {
+    path: ['campaigns', 'pause'],
+    title: 'Pause running campaigns',
+    result: `${CAMPAIGN_ROWS}, result "paused", "already-paused", "not-running", "would-pause" (dry_run), "skipped-inactive" or "failed". Only RUNNING campaigns are paused; a second call sends nothing.`,
+    write: { destructive: true, idempotent: true },
+    omit: ['yes', 'record'],
+    integers: PAGING,
+    fixed: ['--yes'],
+  },
+  {
+    path: ['campaigns', 'stop'],
+    title: 'Stop running and paused campaigns',
+    result: `${CAMPAIGN_ROWS}, result "stopped", "already-stopped", "not-running", "would-stop" (dry_run), "skipped-inactive" or "failed". A stopped campaign can be resumed.`,
+    write: { destructive: true, idempotent: true },
+    omit: ['yes', 'record'],
+    integers: PAGING,
+    fixed: ['--yes'],
+  },
+  {
+    path: ['campaigns', 'resume'],
+    title: 'Resume paused and stopped campaigns',
+    result: `${CAMPAIGN_ROWS}, result "resumed", "already-running", "not-paused" (DRAFT, EDITED and COMPLETED campaigns are never started), "would-resume" (dry_run), "skipped-inactive" or "failed".`,
+    write: { destructive: false, idempotent: true },
+    omit: ['yes', 'from-record'],
+    integers: PAGING,
+    fixed: ['--yes'],
+  },
+  {
+    path: ['campaigns', 'bounce-shield'],
+    title: "List or set campaigns' Bounce Shield thresholds",
+    result:
+      'One record per campaign: {company_id, campaign_id, campaign, threshold_before, threshold, result} ' +
+      '(a threshold of null is the service\'s default, 2 %), result "unchanged", "set", "cleared", ' +
+      '"would-set", "would-clear" (dry_run), "skipped-inactive" or "failed".',
+    write: { destructive: false, idempotent: true },
+    integers: [...PAGING, 'set'],
+  },
+];
+
 export const TOOLS: readonly ToolSpec[] = [
   {
     path: ['me'],
@@ -245,6 +292,7 @@ export const TOOLS: readonly ToolSpec[] = [
     fixed: ['--yes'],
     text: PLAN_TEXT,
   },
+  ...CAMPAIGN_TOOLS,
 ];
 
 export function toolName(spec: Pick<ToolSpec, 'path'>): string {
