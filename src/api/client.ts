@@ -14,6 +14,7 @@ import type { GuestPermission } from './resources/guests.js';
 import * as guests from './resources/guests.js';
 import * as keys from './resources/keys.js';
 import * as mailboxes from './resources/mailboxes.js';
+import * as reports from './resources/reports.js';
 import type { CompanyRole } from './resources/users.js';
 import * as users from './resources/users.js';
 import * as webhooks from './resources/webhooks.js';
@@ -149,6 +150,14 @@ export class AgencyClient {
     period: { from?: string; to?: string } = {},
   ): Promise<Page<Deliverability>> {
     return deliverability.deliverabilityPage(this.http, page, period);
+  }
+
+  askCampaignReport(companyId: number | undefined, period: { from: string; to: string }): Promise<string> {
+    return reports.askCampaignReport(this.http, companyId, period);
+  }
+
+  readReport(companyId: number | undefined, hash: string): Promise<reports.ReportAnswer> {
+    return reports.readReport(this.http, companyId, hash);
   }
 
   /** The `api` command: any method and path, the body returned as parsed. */

@@ -33,6 +33,7 @@ const COMMANDS: readonly Registration[] = [
   ['inventory', 'health', 'audit keys, mailboxes, webhooks and campaigns', () => import('./inventory/index.js')],
   ['deliverability', 'health', 'sent, replied, bounced per client vs last period', () => import('./deliverability/index.js')],
   ['health', 'health', 'which clients need attention today, and why', () => import('./health/index.js')],
+  ['report', 'health', 'what each client got: campaign results of the last 30 days', () => import('./report/index.js')],
   ['blacklist', 'accounts', "list, add, remove and check the agency's blacklist", () => import('./blacklist/index.js')],
   ['plan', 'companies', 'what it takes to reach the state a file describes', () => import('./plan/index.js')],
   ['apply', 'companies', 'make the changes that `plan` shows', () => import('./apply/index.js')],

@@ -69,7 +69,7 @@ export interface Client {
  * deliverability listing); an id it does not name is looked up in the company list, read only until
  * every such id is found (an id outside the agency: exit 4); a name is resolved through the list.
  */
-async function namedClients(
+export async function namedClients(
   refs: readonly CompanyRef[],
   directory: CompanyDirectory,
   known: ReadonlyMap<string, string>,

@@ -40,8 +40,11 @@ export async function readDeliverability(
   return items;
 }
 
-/** Top / bottom, 0..1; null when the bottom is 0 (nothing to divide by). */
-function ratio(top: number, bottom: number): number | null {
+/**
+ * Top / bottom, 0..1; null when the bottom is 0 (nothing to divide by). The one place a rate is
+ * computed (deliverability, health, report).
+ */
+export function ratio(top: number, bottom: number): number | null {
   return bottom > 0 ? top / bottom : null;
 }
 

@@ -26,7 +26,7 @@ const MONTHS = [
   'December',
 ];
 
-function parseDay(value: string, flag: string): string {
+export function parseDay(value: string, flag: string): string {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value.trim());
   if (!match) {
     throw new UsageError(

@@ -16,6 +16,7 @@ import {
   type Severity,
 } from '../reports/health.js';
 import { percent, relativeChange } from './figures.js';
+import { escapeHtml, htmlDocument } from './html.js';
 import { NOUNS, plural } from './summary.js';
 import { groupDigits } from './text.js';
 
@@ -29,13 +30,6 @@ function notCheckedLine(clients: readonly NotChecked[]): string {
 }
 
 const COLORS: Record<Severity, string> = { critical: '#c0262d', warning: '#a15c00', info: '#1f5fa8' };
-
-function escapeHtml(text: unknown): string {
-  return String(text).replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
-  );
-}
 
 /**
  * A chart shows the clients with the highest values (the worst, for the bounce rate), or for the reply
@@ -81,26 +75,16 @@ const METRICS: readonly Metric[] = [
 ];
 
 const CSS = `
-:root{color-scheme:light;--ink:#1d2330;--muted:#5d6675;--line:#e3e6ec;--now:#2f6fdb;--before:#b9c3d3}
-*{box-sizing:border-box}
-body{margin:0;overflow-wrap:anywhere;font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;color:var(--ink);background:#f6f7f9}
-main{max-width:1040px;margin:0 auto;padding:28px 24px 48px}
-h1{font-size:26px;margin:0 0 4px}h2{font-size:19px;margin:36px 0 12px}
-.meta{color:var(--muted);margin:0 0 18px}
 .interrupted,.notchecked{border-left:4px solid #c0262d;background:#fff;padding:10px 14px;margin:0 0 18px}
 .notchecked{border-left-color:#a15c00}.notchecked .id{color:var(--muted)}
 .summary{display:flex;flex-wrap:wrap;gap:10px;margin:0 0 8px;padding:0;list-style:none}
 .summary li{background:#fff;border:1px solid var(--line);border-radius:8px;padding:8px 14px;font-weight:600}
 .summary .n{font-size:20px;margin-right:6px}
 .critical{color:${COLORS.critical}}.warning{color:${COLORS.warning}}.info{color:${COLORS.info}}
-table{width:100%;border-collapse:collapse;background:#fff;border:1px solid var(--line);border-radius:8px;overflow:hidden}
-th,td{text-align:left;padding:7px 10px;border-bottom:1px solid var(--line);vertical-align:top;overflow-wrap:anywhere}
-thead th{font-size:12px;text-transform:uppercase;letter-spacing:.04em;color:var(--muted);background:#fafbfc}
 tbody.client th{background:#f0f3f8;font-size:15px}
 tbody.client th .id{color:var(--muted);font-weight:400;margin-left:6px}
 .sev{display:inline-block;min-width:64px;font-weight:700;font-size:12px;text-transform:uppercase}
 table.problems thead th,table.problems td:nth-child(-n+2){white-space:nowrap;overflow-wrap:normal}
-td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .ok{background:#fff;border:1px solid var(--line);border-radius:8px;padding:14px}
 .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(440px,1fr));gap:16px}
 figure.chart{margin:0;background:#fff;border:1px solid var(--line);border-radius:8px;padding:12px 14px;break-inside:avoid}
@@ -239,16 +223,10 @@ export function renderHealthHtml(report: HealthReport, page: { title: string; ge
     : rows.length
       ? `<div class="charts">${METRICS.map((metric) => chart(metric, rows, report.bounceMarks)).join('')}</div>${numbersTable(rows)}`
       : '<p class="ok">No client sent anything in this period.</p>';
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(page.title)}</title>
-<style>${CSS}</style>
-</head>
-<body>
-<main>
+  return htmlDocument(
+    page.title,
+    CSS,
+    `<main>
 <h1>${escapeHtml(page.title)}</h1>
 <p class="meta">${escapeHtml(report.periodLabel)} · ${plural(report.companiesChecked, NOUNS.client)} checked · generated ${escapeHtml(page.generatedAt.toISOString().replace('T', ' ').slice(0, 16))} UTC</p>
 ${stopped ? `<p class="interrupted">Interrupted after ${stopped.clientsDone} ${escapeHtml(stopped.of)}: this page shows only the clients checked until then.</p>\n` : ''}${notCheckedLine(report.notChecked)}<ul class="summary">${counts}</ul>
@@ -256,8 +234,6 @@ ${stopped ? `<p class="interrupted">Interrupted after ${stopped.clientsDone} ${e
 ${problemsSection(report.problems)}
 <h2>Deliverability against the previous period</h2>
 ${charts}
-</main>
-</body>
-</html>
-`;
+</main>`,
+  );
 }

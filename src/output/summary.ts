@@ -15,6 +15,7 @@ export const NOUNS = {
   guest: ['guest', 'guests'],
   change: ['change', 'changes'],
   account: ['account', 'accounts'],
+  campaign: ['campaign', 'campaigns'],
 } as const satisfies Record<string, readonly [string, string]>;
 
 /** "1 company", "2 companies": a count with its noun in the right form. */

@@ -194,7 +194,9 @@ export function createApiHandler(deps: ApiDeps) {
 
     const underRest = url.pathname === '/rest' || url.pathname.startsWith('/rest/');
     const relPath = underRest ? url.pathname.slice('/rest'.length) || '/' : undefined;
-    const fault = relPath === undefined ? undefined : faults.take(method, relPath);
+    const companyHeader = req.headers['x-company-id'];
+    const companyId = Array.isArray(companyHeader) ? companyHeader.join(', ') : companyHeader;
+    const fault = relPath === undefined ? undefined : faults.take(method, relPath, companyId);
     if (fault) record.fault = fault.kind;
     if (fault?.kind === 'reset-before') {
       req.socket.destroy();

@@ -46,7 +46,9 @@ export function answersInsteadOfService(fault: FaultRule | undefined): boolean {
     fault?.kind === 'html' ||
     fault?.kind === 'not-json' ||
     fault?.kind === 'v1-nothing' ||
-    fault?.kind === 'deep'
+    fault?.kind === 'deep' ||
+    fault?.kind === 'report-failed' ||
+    fault?.kind === 'report-pending'
   );
 }
 
@@ -98,6 +100,15 @@ export async function answerBeforeProcessing(
       res.end(text);
       return true;
     }
+    // A report (GET /v2/reports/{hash}) the service could not make, or one it is still preparing.
+    case 'report-failed':
+      record.status = 200;
+      send(res, 200, { status: 'FAILED' });
+      return true;
+    case 'report-pending':
+      record.status = 200;
+      send(res, 200, { status: 'PENDING' });
+      return true;
     case 'stall':
       try {
         await sleep(fault.stallMs ?? 60_000, undefined, { signal: gone });

@@ -17,7 +17,9 @@ export type FaultKind =
   | 'large-page'
   | 'repeat-page'
   | 'v1-nothing'
-  | 'deep';
+  | 'deep'
+  | 'report-failed'
+  | 'report-pending';
 
 /** Error body of 'status' / 'status-after': v2 {title, status, detail, timestamp}, v1 {status: {code, msg}}, or {code, message, details}. */
 type FaultDialect = 'v2' | 'v1' | 'code';
@@ -30,6 +32,8 @@ export interface FaultRule {
    * Exact match, or a glob where `*` matches any run of characters (`/v2/agency/*`). Omitted = any path.
    */
   path?: string;
+  /** Only requests for this client company (its `x-company-id`); omitted = any account. */
+  company?: number;
   kind: FaultKind;
   /**
    * 'status'/'status-after' (default 500), 'html' (default 502), 'empty'/'empty-after' (default
@@ -67,6 +71,8 @@ const FAULT_KINDS: readonly FaultKind[] = [
   'repeat-page',
   'v1-nothing',
   'deep',
+  'report-failed',
+  'report-pending',
 ];
 
 const DIALECTS: readonly FaultDialect[] = ['v2', 'v1', 'code'];
@@ -74,6 +80,7 @@ const DIALECTS: readonly FaultDialect[] = ['v2', 'v1', 'code'];
 interface ArmedRule {
   rule: FaultRule;
   method: string | undefined;
+  company: string | undefined;
   matchPath: (path: string) => boolean;
   /** Remaining firings; Infinity for "forever". */
   remaining: number;
@@ -109,7 +116,7 @@ export function validateFaultRule(value: unknown): FaultRule {
       throw new TypeError(`fault ${field} must be a string`);
     }
   }
-  for (const field of ['status', 'retryAfter', 'times', 'stallMs', 'size'] as const) {
+  for (const field of ['status', 'retryAfter', 'times', 'stallMs', 'size', 'company'] as const) {
     const n = rule[field];
     if (n !== undefined && (typeof n !== 'number' || !Number.isInteger(n) || n < 0)) {
       throw new TypeError(`fault ${field} must be a non-negative integer`);
@@ -133,6 +140,7 @@ export class FaultList {
     this.armed.push({
       rule: { ...checked },
       method: checked.method?.toUpperCase(),
+      company: checked.company === undefined ? undefined : String(checked.company),
       matchPath: pathMatcher(checked.path),
       remaining: times === 0 ? Number.POSITIVE_INFINITY : times,
     });
@@ -150,11 +158,17 @@ export class FaultList {
     }));
   }
 
-  /** First matching rule, consumed by one firing; `path` is relative to `/rest`. */
-  take(method: string, path: string): FaultRule | undefined {
+  /**
+   * First matching rule, consumed by one firing; `path` is relative to `/rest`, `companyId` the
+   * request's x-company-id header, if any.
+   */
+  take(method: string, path: string, companyId?: string): FaultRule | undefined {
     const m = method.toUpperCase();
     const index = this.armed.findIndex(
-      (a) => (a.method === undefined || a.method === m) && a.matchPath(path),
+      (a) =>
+        (a.method === undefined || a.method === m) &&
+        (a.company === undefined || a.company === companyId?.trim()) &&
+        a.matchPath(path),
     );
     if (index < 0) return undefined;
     const hit = this.armed[index] as ArmedRule;

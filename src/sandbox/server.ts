@@ -17,6 +17,7 @@ import { deliverabilityRoutes } from './resources/deliverability.js';
 import { guestRoutes } from './resources/guests.js';
 import { keyRoutes } from './resources/keys.js';
 import { mailboxRoutes } from './resources/mailboxes.js';
+import { type ReportOptions, reportRoutes } from './resources/reports.js';
 import { userRoutes } from './resources/users.js';
 import { webhookRoutes } from './resources/webhooks.js';
 import type { Counters, Route } from './routing.js';
@@ -64,6 +65,8 @@ export interface SandboxOptions {
    * the specification's error body and empty JSON lists on v1 paths too).
    */
   v1Dialect?: boolean;
+  /** Campaign reports: how long one takes to prepare, and how many reads answer "pending" first. */
+  reports?: ReportOptions;
   /** Called once per API request when it is over (answered, or dropped: status 0), for a request log. */
   onRequest?: (entry: RequestLogEntry) => void;
 }
@@ -131,7 +134,7 @@ export interface SandboxStats extends Counters {
 
 const KEEP_ALIVE_MS = 30_000;
 
-function routeTable(options: { docsMode: boolean }): Route[] {
+function routeTable(options: { docsMode: boolean; reports?: ReportOptions | undefined }): Route[] {
   return [
     ...userRoutes,
     ...mailboxRoutes,
@@ -142,6 +145,7 @@ function routeTable(options: { docsMode: boolean }): Route[] {
     ...blacklistRoutes,
     ...deliverabilityRoutes(options),
     ...guestRoutes(),
+    ...reportRoutes(options.reports),
   ];
 }
 
@@ -215,7 +219,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const handleApi = createApiHandler({
     onRequest: opts.onRequest,
     store,
-    routes: routeTable({ docsMode: settings.docsMode }),
+    routes: routeTable({ docsMode: settings.docsMode, reports: opts.reports }),
     faults,
     limiter,
     counters,

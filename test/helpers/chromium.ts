@@ -30,8 +30,11 @@ export interface Browser {
   media(type: 'print' | 'screen'): Promise<void>;
   /** A PNG of the viewport, as `--screenshot` writes it. */
   screenshot(): Promise<Buffer>;
-  /** The page printed to PDF without header and footer, as `--print-to-pdf --no-pdf-header-footer`. */
-  pdf(): Promise<Buffer>;
+  /**
+   * The page printed to PDF without header and footer, as `--print-to-pdf --no-pdf-header-footer`; on
+   * `paper` (inches; default Letter) with the page's own CSS margins.
+   */
+  pdf(paper?: { width: number; height: number }): Promise<Buffer>;
   close(): Promise<void>;
 }
 
@@ -135,8 +138,14 @@ export async function startChromium(dir: string, args: string[]): Promise<Browse
     async screenshot() {
       return Buffer.from((await page('Page.captureScreenshot', { format: 'png' })).data, 'base64');
     },
-    async pdf() {
-      return Buffer.from((await page('Page.printToPDF', { displayHeaderFooter: false })).data, 'base64');
+    async pdf(paper) {
+      const size = paper
+        ? { paperWidth: paper.width, paperHeight: paper.height, preferCSSPageSize: true }
+        : {};
+      return Buffer.from(
+        (await page('Page.printToPDF', { displayHeaderFooter: false, ...size })).data,
+        'base64',
+      );
     },
     async close() {
       await send('Browser.close').catch(() => {});

@@ -23,6 +23,7 @@ import { type Endpoint, partsOf, scopeOf } from './endpoint.js';
 import { GUEST_ENDPOINTS } from './guests.js';
 import { KEY_ENDPOINTS } from './keys.js';
 import { MAILBOX_ENDPOINTS } from './mailboxes.js';
+import { REPORT_ENDPOINTS } from './reports.js';
 import { USER_ENDPOINTS } from './users.js';
 import { WEBHOOK_ENDPOINTS } from './webhooks.js';
 
@@ -39,6 +40,7 @@ export const RESOURCES: Readonly<Record<string, Readonly<Record<string, Endpoint
   blacklist: BLACKLIST_ENDPOINTS,
   webhooks: WEBHOOK_ENDPOINTS,
   campaigns: CAMPAIGN_ENDPOINTS,
+  reports: REPORT_ENDPOINTS,
 };
 
 /** Every endpoint the client calls, with its resource and its name there. */

@@ -1,0 +1,128 @@
+/**
+ * The columns of `agency report`: one row per campaign (--by campaign) or per client (--by client, the
+ * billing view), named as the contract names them. Rates are percentages with one decimal in a table,
+ * numbers from 0 to 1 in TSV and CSV (empty when there is nothing to divide by).
+ */
+import { percent } from '../../output/figures.js';
+import type { Column } from '../../output/writer.js';
+import type {
+  CampaignResult,
+  ClientResults,
+  ClientTotals,
+  ResultCounts,
+  ResultRates,
+} from '../../reports/campaigns.js';
+
+/** A row of --by campaign: the client, and one of its campaigns. */
+export interface CampaignRow {
+  client: ClientResults;
+  campaign: CampaignResult;
+}
+
+export type ReportBy = 'campaign' | 'client';
+export const REPORT_BY: readonly ReportBy[] = ['campaign', 'client'];
+
+const COUNTS: readonly { name: keyof ResultCounts; priority: number }[] = [
+  { name: 'contacted', priority: 1 },
+  { name: 'delivered', priority: 3 },
+  { name: 'opened', priority: 3 },
+  { name: 'replied', priority: 1 },
+  { name: 'interested', priority: 1 },
+  { name: 'maybe_later', priority: 4 },
+  { name: 'not_interested', priority: 4 },
+  { name: 'bounced', priority: 2 },
+  { name: 'opt_out', priority: 4 },
+];
+
+function rateValue(rate: number | null, table: boolean): unknown {
+  return table ? percent(rate) : rate;
+}
+
+/** The counts and `rates` of whatever `of` gives a row (a campaign, a client's totals). */
+function figures<R>(
+  of: (row: R) => ResultCounts & ResultRates,
+  rates: readonly (keyof ResultRates)[],
+  table: boolean,
+): Column<R>[] {
+  const header = (name: string) => name.replace(/_/g, ' ');
+  return [
+    ...COUNTS.map(
+      ({ name, priority }): Column<R> => ({
+        header: header(name),
+        name,
+        value: (row) => of(row)[name],
+        kind: 'count',
+        priority,
+      }),
+    ),
+    ...rates.map(
+      (name): Column<R> => ({
+        header: header(name).replace(' rate', ' %'),
+        name,
+        value: (row) => rateValue(of(row)[name], table),
+        kind: 'count',
+        priority: name === 'reply_rate' ? 1 : name === 'bounce_rate' ? 2 : 3,
+      }),
+    ),
+  ];
+}
+
+/** The client a row is about: its id and name, first in both views (no field of a campaign or totals). */
+function clientOf<R extends { client: ClientResults }>(): Column<R>[] {
+  return [
+    {
+      header: 'company',
+      name: 'company_id',
+      field: 'company_id',
+      value: (r) => r.client.company_id,
+      kind: 'id',
+    },
+    { header: 'name', field: 'company_name', value: (r) => r.client.name },
+  ];
+}
+
+/**
+ * --by campaign. With --json, --columns keeps those fields of each campaign (`field`: where the value
+ * sits in a campaign object; the client's own columns are no field of it).
+ */
+export function campaignColumns(table: boolean): Column<CampaignRow>[] {
+  return [
+    ...clientOf<CampaignRow>(),
+    {
+      header: 'campaign id',
+      name: 'campaign_id',
+      field: 'id',
+      value: (r) => r.campaign.id,
+      kind: 'count',
+      priority: 4,
+    },
+    { header: 'campaign', field: 'name', value: (r) => r.campaign.name, kind: 'name' },
+    { header: 'status', value: (r) => r.campaign.status, priority: 3 },
+    ...figures<CampaignRow>((r) => r.campaign, ['open_rate', 'reply_rate', 'bounce_rate'], table),
+  ];
+}
+
+/** A row of --by client: the client with its totals. */
+export interface ClientRow {
+  client: ClientResults;
+  totals: ClientTotals;
+}
+
+/** --by client, the billing view. With --json, --columns keeps those fields of each client's totals. */
+export function clientColumns(table: boolean): Column<ClientRow>[] {
+  return [
+    ...clientOf<ClientRow>(),
+    { header: 'campaigns', value: (r) => r.totals.campaigns, kind: 'count', priority: 2 },
+    ...figures<ClientRow>(
+      (r) => r.totals,
+      ['open_rate', 'reply_rate', 'bounce_rate', 'interested_rate'],
+      table,
+    ),
+  ];
+}
+
+/** The rows of one client's report, as --by asks. */
+export function rowsOf(client: ClientResults, by: ReportBy): (CampaignRow | ClientRow)[] {
+  if (by === 'client') return [{ client, totals: client.totals }];
+  return client.campaigns.map((campaign) => ({ client, campaign }));
+}

@@ -1,0 +1,59 @@
+/**
+ * `report` piped and stopped by Ctrl-C, through the built binary: each client's rows are printed as soon
+ * as it and the clients before it are done (the third client's report is never ready, so what the pipe
+ * shows before the signal can only have been streamed); Ctrl-C keeps those rows, names the clients not
+ * done, and exits 130 without a stack trace.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
+import { type Harness, startHarness } from '../helpers/cli.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ seed: { companies: 8 }, reports: { pendingPolls: 0 } });
+});
+afterAll(() => h.close());
+
+describe('report interrupted', () => {
+  it('streams the rows of the clients done in order, then Ctrl-C names the rest and exits 130', async () => {
+    const active = h.sandbox.store.companies(MAIN_AGENCY_ID, { active: true });
+    const [first, second, third, fourth] = active as [
+      (typeof active)[0],
+      (typeof active)[0],
+      (typeof active)[0],
+      (typeof active)[0],
+    ];
+    h.sandbox.addFault({
+      kind: 'report-pending',
+      method: 'GET',
+      path: '/v2/reports/*',
+      company: third.id,
+      times: 0,
+    });
+    const run = h.spawn(['report', '--by', 'client', '--concurrency', '2']);
+    let stdout = '';
+    run.child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    // The fourth client is done too, but after the third, which is not: only two rows can come.
+    const polled = () =>
+      h.requests().filter((r) => r.headers['x-company-id'] === String(fourth.id) && r.method === 'GET');
+    const deadline = Date.now() + 20_000;
+    while ((stdout.split('\n').length < 3 || polled().length === 0) && Date.now() < deadline) await sleep(20);
+    expect(
+      stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => Number(line.split('\t')[0])),
+    ).toEqual([first.id, second.id]);
+    run.child.kill('SIGINT');
+    const r = await run.result;
+    expect(r.code).toBe(130);
+    expect(r.stdout).toBe(stdout);
+    expect(r.stderr).toMatch(/Interrupted after 2 clients/);
+    expect(r.stderr).toContain(`Not done: ${third.id} ${JSON.stringify(third.name)}`);
+    expect(r.stderr).toContain(String(fourth.id));
+    expect(r.stderr).not.toMatch(/^\s+at /m);
+  });
+});
