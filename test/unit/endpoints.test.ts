@@ -24,9 +24,10 @@ async function sandboxRoutes(resource: string): Promise<Route[]> {
   return routes;
 }
 
-/** A path the template stands for, with sample values (a company id, a blacklist kind, a campaign id). */
+/** A path the template stands for, with sample values (a company id, a blacklist kind, a campaign id, a report's hash). */
 const samplePath = (path: string) =>
-  target({ route: `GET ${path}` as `GET /${string}` }, { cid: 1042, kind: 'emails', id: 104201 }).path;
+  target({ route: `GET ${path}` as `GET /${string}` }, { cid: 1042, kind: 'emails', id: 104201, hash: 'c0ffee' })
+    .path;
 
 describe('every endpoint the client calls has a sandbox route in the same-named module', () => {
   for (const resource of Object.keys(RESOURCES)) {
