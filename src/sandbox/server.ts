@@ -17,7 +17,7 @@ import { deliverabilityRoutes } from './resources/deliverability.js';
 import { guestRoutes } from './resources/guests.js';
 import { keyRoutes } from './resources/keys.js';
 import { mailboxRoutes } from './resources/mailboxes.js';
-import { type ReportOptions, reportRoutes } from './resources/reports.js';
+import { type SandboxReportOptions, reportRoutes } from './resources/reports.js';
 import { userRoutes } from './resources/users.js';
 import { webhookRoutes } from './resources/webhooks.js';
 import type { Counters, Route } from './routing.js';
@@ -66,7 +66,7 @@ export interface SandboxOptions {
    */
   v1Dialect?: boolean;
   /** Campaign reports: how long one takes to prepare, and how many reads answer "pending" first. */
-  reports?: ReportOptions;
+  reports?: SandboxReportOptions;
   /** Called once per API request when it is over (answered, or dropped: status 0), for a request log. */
   onRequest?: (entry: RequestLogEntry) => void;
 }
@@ -134,7 +134,7 @@ export interface SandboxStats extends Counters {
 
 const KEEP_ALIVE_MS = 30_000;
 
-function routeTable(options: { docsMode: boolean; reports?: ReportOptions | undefined }): Route[] {
+function routeTable(options: { docsMode: boolean; reports?: SandboxReportOptions | undefined }): Route[] {
   return [
     ...userRoutes,
     ...mailboxRoutes,

@@ -66,7 +66,7 @@ export function define(command: Command, run: Run): void {
     .action(run(report));
 }
 
-export interface ReportOptions extends ClientTargetFlags, Period {
+export interface ReportCommandOptions extends ClientTargetFlags, Period {
   by: ReportBy;
   html?: string | undefined;
   concurrency?: string | undefined;
@@ -76,7 +76,7 @@ export interface ReportOptions extends ClientTargetFlags, Period {
 /** Clients reported at once: each has its own account and its report is mostly waited for. */
 export const DEFAULT_CONCURRENCY = 8;
 
-export async function report(rt: Runtime, opts: ReportOptions): Promise<void> {
+export async function report(rt: Runtime, opts: ReportCommandOptions): Promise<void> {
   if (opts.inactive) {
     throw new UsageError(
       "report covers active clients only: an inactive client's campaigns cannot be read.",

@@ -43,12 +43,12 @@ export interface ReportRun {
   html: string | undefined;
 }
 
-type Row = CampaignRow | ClientRow;
+type ReportRow = CampaignRow | ClientRow;
 
 export async function runReport(rt: Runtime, options: ReportRun): Promise<void> {
   const { period, by, concurrency } = options;
   const table = rt.out.streams.stdoutIsTTY && !rt.out.options.csv;
-  const columns = (by === 'campaign' ? campaignColumns(table) : clientColumns(table)) as Column<Row>[];
+  const columns = (by === 'campaign' ? campaignColumns(table) : clientColumns(table)) as Column<ReportRow>[];
   rt.out.columns(columns);
   const rows = rowStream(rt.out, columns);
   // A lane has one request in flight at a time (the report, then its polls); and the HQ's.
@@ -113,7 +113,7 @@ function failureOf(outcome: ClientOutcome): RowFailure[] {
 }
 
 /** --json: the report; with --columns, only those fields of each campaign (or of each client's totals). */
-function jsonOf(rt: Runtime, value: CampaignReport, by: ReportBy, columns: readonly Column<Row>[]): unknown {
+function jsonOf(rt: Runtime, value: CampaignReport, by: ReportBy, columns: readonly Column<ReportRow>[]): unknown {
   if (rt.out.options.columns === undefined) return value;
   const fields = <T>(items: readonly T[]) => rt.out.fields(items, columns as unknown as Column<T>[]);
   const clients = value.clients.map((client) =>

@@ -12,6 +12,7 @@ export function define(sandbox: Command, run: Run): void {
     .option('--state <file>', 'keep the state in this file (reloaded on start)')
     .option('--latency <ms>', "processing time of each request (in its account's slot)")
     .option('--rtt <ms>', 'network round trip of each request (outside that slot)')
+    .option('--report-ms <ms>', 'time a campaign report takes to be ready (default 0, after 2 polls)')
     .option('--companies <n>', 'companies to seed (default 120; 0 = an empty agency)')
     .option('--docs-mode', "answer as the service's docs show (webhooks only at /v2, older paging names)")
     .option('--quiet', 'no log line per request on stderr')
@@ -43,6 +44,7 @@ export interface SandboxCommandOptions {
   state?: string | undefined;
   latency?: string | undefined;
   rtt?: string | undefined;
+  reportMs?: string | undefined;
   companies?: string | undefined;
   docsMode?: boolean | undefined;
   quiet?: boolean | undefined;
@@ -59,6 +61,11 @@ export async function runSandbox(rt: Runtime, opts: SandboxCommandOptions): Prom
   const port = opts.port === undefined ? 0 : parsePort(opts.port);
   const latencyMs = opts.latency === undefined ? 0 : parseNonNegative(opts.latency, '--latency');
   const rttMs = opts.rtt === undefined ? 0 : parseNonNegative(opts.rtt, '--rtt');
+  // A preparation time replaces the default pending polls: a report is ready when the time has passed.
+  const reports =
+    opts.reportMs === undefined
+      ? undefined
+      : { preparationMs: parseNonNegative(opts.reportMs, '--report-ms'), pendingPolls: 0 };
   const companies = opts.companies === undefined ? undefined : parseCompanies(opts.companies);
   // A script reading the JSON line is not a person watching: it gets no log (and never a full pipe).
   const logRequests = opts.quiet !== true && !out.json;
@@ -77,6 +84,7 @@ export async function runSandbox(rt: Runtime, opts: SandboxCommandOptions): Prom
       statePath: opts.state,
       latencyMs,
       rttMs,
+      reports,
       docsMode: opts.docsMode === true,
       seed: companies === undefined ? undefined : { companies },
       // Tests pass a known (canary) key this way; there is deliberately no flag for keys.

@@ -21,7 +21,7 @@ const DAY_MS = 86_400_000;
 /** Hashes kept per sandbox; the oldest is forgotten beyond (a long-running sandbox stays small). */
 const KEPT_REPORTS = 20_000;
 
-export interface ReportOptions {
+export interface SandboxReportOptions {
   /** Time a report takes to be ready after it was asked, in ms (default 0). */
   preparationMs?: number | undefined;
   /** Reads answered "pending" before a report is ready (default 2). */
@@ -69,7 +69,7 @@ function senders(context: RequestContext): string[] {
   return mailboxes(context).flatMap((m) => (m.type === 'SMTP' ? [m.details.email] : []));
 }
 
-export function reportRoutes(options: ReportOptions = {}): Route[] {
+export function reportRoutes(options: SandboxReportOptions = {}): Route[] {
   const preparationMs = options.preparationMs ?? 0;
   const pendingPolls = options.pendingPolls ?? 2;
   // Per sandbox: each startSandbox builds its own route table.
