@@ -11,8 +11,8 @@
 // processes of its own, started here with `agency sandbox`.
 //
 // Options: --quick (few runs, for a smoke test), --runs N (start-up cases), --only a,b (case ids:
-// version, help, one-request, pages, pages-rtt, inventory-rtt, deliverability-rtt, health-rtt, memory,
-// keys, table), --bin FILE (the CLI
+// version, help, one-request, pages, pages-rtt, inventory-rtt, deliverability-rtt, health-rtt,
+// report-100, report-1000, memory, keys, table), --bin FILE (the CLI
 // entry to measure, default bin/agency.js), --inherit-env, --out FILE (default .bench/results.json).
 // The -rtt cases put a network round trip in front of the sandbox (scripts/bench-network.mjs).
 import { spawn, spawnSync } from 'node:child_process';
@@ -21,6 +21,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { reportCases } from './bench-campaign-reports.mjs';
 import { compare, keysCase, memoryCase, pagesCase, sameRequest, tableCase } from './bench-cases.mjs';
 import { fleetHealthNetworkCases } from './bench-health.mjs';
 import { curlCase, inventoryNetworkCase, pagesNetworkCase, RTT_MS, SERVICE_MS } from './bench-network.mjs';
@@ -197,6 +198,7 @@ try {
     for (const result of await fleetHealthNetworkCases(b, networked, wanted)) record(result);
     await networked.stop();
   }
+  for (const result of await reportCases(b, startSandbox, wanted)) record(result);
   if (wanted('memory')) record(await memoryCase(b, big));
   if (wanted('keys')) record(await keysCase(b, big));
   if (wanted('table')) record(tableCase(b, small, STARTUP_RUNS));
@@ -315,10 +317,11 @@ function cliEnv(sandbox) {
 }
 
 /** `agency sandbox` in a process of its own; the first stdout line says where it listens. */
-function startSandbox({ companies, latency = 0, rtt = 0 }) {
+function startSandbox({ companies, latency = 0, rtt = 0, reportMs }) {
   const argv = [path.join(root, 'bin/agency.js'), 'sandbox', '--port', '0', '--json', '--no-save-profile'];
   argv.push('--companies', String(companies), '--latency', String(latency));
   if (rtt > 0) argv.push('--rtt', String(rtt));
+  if (reportMs !== undefined) argv.push('--report-ms', String(reportMs));
   const child = spawn(NODE, argv, {
     env: { PATH: process.env.PATH, AGENCY_CONFIG_DIR: configDir },
     stdio: ['ignore', 'pipe', 'pipe'],

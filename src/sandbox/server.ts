@@ -17,7 +17,7 @@ import { deliverabilityRoutes } from './resources/deliverability.js';
 import { guestRoutes } from './resources/guests.js';
 import { keyRoutes } from './resources/keys.js';
 import { mailboxRoutes } from './resources/mailboxes.js';
-import { type SandboxReportOptions, reportRoutes } from './resources/reports.js';
+import { reportRoutes, type SandboxReportOptions } from './resources/reports.js';
 import { userRoutes } from './resources/users.js';
 import { webhookRoutes } from './resources/webhooks.js';
 import type { Counters, Route } from './routing.js';

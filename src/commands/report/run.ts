@@ -113,7 +113,12 @@ function failureOf(outcome: ClientOutcome): RowFailure[] {
 }
 
 /** --json: the report; with --columns, only those fields of each campaign (or of each client's totals). */
-function jsonOf(rt: Runtime, value: CampaignReport, by: ReportBy, columns: readonly Column<ReportRow>[]): unknown {
+function jsonOf(
+  rt: Runtime,
+  value: CampaignReport,
+  by: ReportBy,
+  columns: readonly Column<ReportRow>[],
+): unknown {
   if (rt.out.options.columns === undefined) return value;
   const fields = <T>(items: readonly T[]) => rt.out.fields(items, columns as unknown as Column<T>[]);
   const clients = value.clients.map((client) =>
