@@ -6,7 +6,7 @@
  * is not a number makes the client's report unreadable (never a silent 0).
  */
 import type {
-  CampaignResult,
+  CampaignResults,
   ClientResults,
   ClientTotals,
   ResultCounts,
@@ -84,7 +84,7 @@ function compareIds(a: string, b: string): number {
  * campaign id, and the client's totals. Throws UnreadableRow for a row it cannot add up.
  */
 export function clientResults(companyId: number, name: string, rows: readonly unknown[]): ClientResults {
-  const campaigns = new Map<string, CampaignResult & { counts: ResultCounts }>();
+  const campaigns = new Map<string, CampaignResults & { counts: ResultCounts }>();
   rows.forEach((row, index) => {
     const where = `row ${index + 1} of the report`;
     if (row === null || typeof row !== 'object' || Array.isArray(row)) {
@@ -116,7 +116,7 @@ export function clientResults(companyId: number, name: string, rows: readonly un
       campaign.mailboxes.push(mailbox);
     }
   });
-  const results: CampaignResult[] = [...campaigns.entries()]
+  const results: CampaignResults[] = [...campaigns.entries()]
     .sort(([a], [b]) => compareIds(a, b))
     .map(([, { counts, ...campaign }]) => ({ ...campaign, ...counts, ...ratesOf(counts) }));
   return {

@@ -8,7 +8,7 @@
  */
 import type {
   CampaignReport,
-  CampaignResult,
+  CampaignResults,
   ClientResults,
   ClientTotals,
   FailedClient,
@@ -93,7 +93,7 @@ const num = (n: number, wide = false) => `<td class="num${wide ? ' wide' : ''}">
 const rateCell = (rate: number | null, wide = false) =>
   `<td class="num${wide ? ' wide' : ''}">${percent(rate) || '—'}</td>`;
 
-function campaignTable(campaigns: readonly CampaignResult[]): string {
+function campaignTable(campaigns: readonly CampaignResults[]): string {
   const rows = campaigns
     .map(
       (c) =>
@@ -109,7 +109,7 @@ function bars(replied: number, interested: number, max: number): string {
   return `<svg role="img" aria-hidden="true" preserveAspectRatio="none"><rect x="0" y="1" height="12" width="${width(replied)}%" fill="${COLORS.replied}"/><rect x="0" y="4" height="6" width="${width(interested)}%" fill="${COLORS.interested}"/></svg>`;
 }
 
-function campaignChart(campaigns: readonly CampaignResult[]): string {
+function campaignChart(campaigns: readonly CampaignResults[]): string {
   const max = Math.max(0, ...campaigns.map((c) => c.replied));
   const lines = campaigns
     .map(

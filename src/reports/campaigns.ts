@@ -31,7 +31,7 @@ export interface ResultRates {
   interested_rate: number | null;
 }
 
-export interface CampaignResult extends ResultCounts, ResultRates {
+export interface CampaignResults extends ResultCounts, ResultRates {
   /** As the service wrote it (an id beyond 2^53 stays exact). */
   id: unknown;
   name: string;
@@ -50,7 +50,7 @@ export interface ClientResults {
   company_id: number;
   name: string;
   totals: ClientTotals;
-  campaigns: CampaignResult[];
+  campaigns: CampaignResults[];
 }
 
 /** A client whose report could not be made: named, never a row of zeros. */

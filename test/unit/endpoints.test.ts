@@ -26,8 +26,10 @@ async function sandboxRoutes(resource: string): Promise<Route[]> {
 
 /** A path the template stands for, with sample values (a company id, a blacklist kind, a campaign id, a report's hash). */
 const samplePath = (path: string) =>
-  target({ route: `GET ${path}` as `GET /${string}` }, { cid: 1042, kind: 'emails', id: 104201, hash: 'c0ffee' })
-    .path;
+  target(
+    { route: `GET ${path}` as `GET /${string}` },
+    { cid: 1042, kind: 'emails', id: 104201, hash: 'c0ffee' },
+  ).path;
 
 describe('every endpoint the client calls has a sandbox route in the same-named module', () => {
   for (const resource of Object.keys(RESOURCES)) {

@@ -6,7 +6,7 @@
 import { percent } from '../../output/figures.js';
 import type { Column } from '../../output/writer.js';
 import type {
-  CampaignResult,
+  CampaignResults,
   ClientResults,
   ClientTotals,
   ResultCounts,
@@ -14,9 +14,9 @@ import type {
 } from '../../reports/campaigns.js';
 
 /** A row of --by campaign: the client, and one of its campaigns. */
-export interface CampaignRow {
+export interface ByCampaignRow {
   client: ClientResults;
-  campaign: CampaignResult;
+  campaign: CampaignResults;
 }
 
 export type ReportBy = 'campaign' | 'client';
@@ -85,9 +85,9 @@ function clientOf<R extends { client: ClientResults }>(): Column<R>[] {
  * --by campaign. With --json, --columns keeps those fields of each campaign (`field`: where the value
  * sits in a campaign object; the client's own columns are no field of it).
  */
-export function campaignColumns(table: boolean): Column<CampaignRow>[] {
+export function campaignColumns(table: boolean): Column<ByCampaignRow>[] {
   return [
-    ...clientOf<CampaignRow>(),
+    ...clientOf<ByCampaignRow>(),
     {
       header: 'campaign id',
       name: 'campaign_id',
@@ -98,22 +98,22 @@ export function campaignColumns(table: boolean): Column<CampaignRow>[] {
     },
     { header: 'campaign', field: 'name', value: (r) => r.campaign.name, kind: 'name' },
     { header: 'status', value: (r) => r.campaign.status, priority: 3 },
-    ...figures<CampaignRow>((r) => r.campaign, ['open_rate', 'reply_rate', 'bounce_rate'], table),
+    ...figures<ByCampaignRow>((r) => r.campaign, ['open_rate', 'reply_rate', 'bounce_rate'], table),
   ];
 }
 
 /** A row of --by client: the client with its totals. */
-export interface ClientRow {
+export interface ByClientRow {
   client: ClientResults;
   totals: ClientTotals;
 }
 
 /** --by client, the billing view. With --json, --columns keeps those fields of each client's totals. */
-export function clientColumns(table: boolean): Column<ClientRow>[] {
+export function clientColumns(table: boolean): Column<ByClientRow>[] {
   return [
-    ...clientOf<ClientRow>(),
+    ...clientOf<ByClientRow>(),
     { header: 'campaigns', value: (r) => r.totals.campaigns, kind: 'count', priority: 2 },
-    ...figures<ClientRow>(
+    ...figures<ByClientRow>(
       (r) => r.totals,
       ['open_rate', 'reply_rate', 'bounce_rate', 'interested_rate'],
       table,
@@ -122,7 +122,7 @@ export function clientColumns(table: boolean): Column<ClientRow>[] {
 }
 
 /** The rows of one client's report, as --by asks. */
-export function rowsOf(client: ClientResults, by: ReportBy): (CampaignRow | ClientRow)[] {
+export function rowsOf(client: ClientResults, by: ReportBy): (ByCampaignRow | ByClientRow)[] {
   if (by === 'client') return [{ client, totals: client.totals }];
   return client.campaigns.map((campaign) => ({ client, campaign }));
 }

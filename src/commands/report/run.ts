@@ -23,8 +23,8 @@ import type { Column } from '../../output/writer.js';
 import type { CampaignReport } from '../../reports/campaigns.js';
 import type { Runtime } from '../../runtime.js';
 import {
-  type CampaignRow,
-  type ClientRow,
+  type ByCampaignRow,
+  type ByClientRow,
   campaignColumns,
   clientColumns,
   type ReportBy,
@@ -43,7 +43,7 @@ export interface ReportRun {
   html: string | undefined;
 }
 
-type ReportRow = CampaignRow | ClientRow;
+type ReportRow = ByCampaignRow | ByClientRow;
 
 export async function runReport(rt: Runtime, options: ReportRun): Promise<void> {
   const { period, by, concurrency } = options;
