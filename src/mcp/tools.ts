@@ -178,15 +178,18 @@ export const TOOLS: readonly ToolSpec[] = [
     title: 'Deliverability by client',
     result:
       'One record per client: emails sent, delivered, viewed, replied and bounced in the period and the one ' +
-      'before (current_period, previous_period), with reply and bounce rates.',
+      'before (current_period, previous_period), with reply and bounce rates (0..1) of both periods and their ' +
+      'change (reply_rate_previous, reply_rate_change, bounce_rate_previous, bounce_rate_change).',
     values: PERIOD,
   },
   {
     path: ['health'],
     title: 'Which clients need attention',
     result:
-      '{period, companies_checked, problems}: one problem per row (company_id, name, severity critical, ' +
-      'warning or info, check, detail), most severe first. Problems found are the answer, not an error. ' +
+      '{period, companies_checked, problems}: one problem per row (company_id, name, owner when the company ' +
+      'list was read, severity critical, warning or info, check, detail: what to do next where the operator can ' +
+      'act), most severe first; severity and check keep fewer, columns picks fields (owner among them). ' +
+      'Problems found are the answer, not an error. ' +
       'not_checked (only when there are any): the clients asked for that are inactive and could not be checked.',
     omit: ['fail-on'],
     integers: PAGING,
