@@ -74,7 +74,7 @@ export default defineConfig({
     experimental: { fsModuleCache: true },
     // A temporary directory per run; the run fails if a test leaves anything in it. Processes that start
     // without this machine's extra certificates (each would parse them first).
-    globalSetup: ['test/setup/temp-dir-guard.ts', 'test/setup/node-startup.ts'],
+    globalSetup: ['test/setup/temp-dir-guard.ts', 'test/setup/node-startup.ts', 'test/setup/no-keyring.ts'],
     sequence: { sequencer: SlowestFirst },
     testTimeout: 30_000,
     hookTimeout: 30_000,

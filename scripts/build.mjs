@@ -15,7 +15,11 @@
 //                      so that bin/agency.js prints them without loading it.
 //   dist/boot.cjs      what bin/agency.js needs to start the program: V8 flags, build id.
 //   dist/cache/        V8 code caches of the bundles, made by running typical commands against a sandbox.
-//   dist/THIRD_PARTY_LICENSES.md   the licences of the bundled packages (the package depends on none).
+//   dist/THIRD_PARTY_LICENSES.md   the licences of the bundled packages.
+//
+// One package is not bundled: @napi-rs/keyring (the system keyring), a native addon that esbuild cannot
+// bundle. It is the package's one dependency, installed by npm with the prebuilt binary of the user's
+// platform (an optional dependency of its own), and required only when a key is read or written.
 //
 // bin/agency.js loads the bundles (it is also the loader used here to make the code caches).
 //
@@ -81,6 +85,8 @@ const MCP_SDK = path.join(root, 'src/mcp/sdk.ts');
 // Packages the program loads only in some runs: each is a bundle of its own, required on first use, so
 // that the others do not parse it (a bundle's whole text is parsed when it is loaded).
 const APART = ['undici', 'conf', 'yaml'];
+// Native addons: required from node_modules at run time (package.json's "dependencies").
+const NATIVE = Object.keys(pkg.dependencies ?? {});
 const apart = new Set();
 const undiciDir = path.join(root, 'node_modules/undici');
 
@@ -88,6 +94,7 @@ const program = await build({
   ...common,
   entryPoints: [path.join(root, 'src/cli.ts')],
   outfile: path.join(staging, 'cli.cjs'),
+  external: NATIVE,
   define: { __AGENCY_VERSION__: JSON.stringify(pkg.version) },
   plugins: [
     {
@@ -436,8 +443,9 @@ const sink = (write) => ({ isTTY: false, write: (text, cb) => { write(String(tex
 }
 
 /**
- * The published package depends on nothing (the bundles carry their dependencies), so the licences of
- * the code bundled from node_modules travel with it: one section per package, with its licence text.
+ * The bundles carry their dependencies (all but the native addons, which npm installs with their own
+ * licences), so the licences of the code bundled from node_modules travel with the package: one
+ * section per package, with its licence text.
  */
 function thirdPartyLicenses(results) {
   const packages = new Map();

@@ -27,8 +27,12 @@ import { ConfigError, UsageError } from './errors.js';
 
 export interface Profile {
   api_key?: string;
+  /** "keyring": the key is in the system keyring (src/secrets/), not in this file. */
+  api_key_storage?: typeof KEYRING_STORAGE;
   base_url?: string;
 }
+
+export const KEYRING_STORAGE = 'keyring';
 
 export interface ConfigData {
   current: string;
@@ -92,9 +96,11 @@ function narrowConfig(value: unknown, file: string): ConfigData {
   const result: ConfigData = { current: current ?? DEFAULT_PROFILE, profiles: {} };
   for (const [name, profile] of Object.entries(profiles ?? {})) {
     if (!isRecord(profile)) throw damaged(file, `profile "${name}" is not an object`);
-    const { api_key, base_url } = profile;
+    const { api_key, api_key_storage, base_url } = profile;
     if (api_key !== undefined && typeof api_key !== 'string')
       throw damaged(file, `profile "${name}" has a non-string api_key`);
+    if (api_key_storage !== undefined && api_key_storage !== KEYRING_STORAGE)
+      throw damaged(file, `profile "${name}" has an api_key_storage other than "${KEYRING_STORAGE}"`);
     if (base_url !== undefined && typeof base_url !== 'string')
       throw damaged(file, `profile "${name}" has a non-string base_url`);
     result.profiles[name] = { ...profile } as Profile;

@@ -4,6 +4,8 @@ import { type ConfigStore, DEFAULT_PROFILE, type Profile, validateProfileName } 
 import { configDirectory } from './config-path.js';
 import { MissingKeyError, UsageError } from './errors.js';
 import type { TerminalSettings } from './output/terminal.js';
+import type { KeyringItem } from './secrets/keyring.js';
+import { keyStorageOf } from './secrets/storage.js';
 import { VERSION } from './version.js';
 
 export const DEFAULT_BASE_URL = 'https://api.woodpecker.co/rest';
@@ -90,8 +92,11 @@ export interface Context {
   /** Names of the saved profiles, and those that have a key (for hints). */
   readonly knownProfiles: readonly string[];
   readonly profilesWithKey: readonly string[];
+  /** The key in hand: from AGENCY_API_KEY or the config file; undefined when it is in the keyring. */
   readonly apiKey: string | undefined;
-  readonly keySource: 'env' | 'profile' | undefined;
+  readonly keySource: 'env' | 'profile' | 'keyring' | undefined;
+  /** Set when the key is to be read from the system keyring (on the first request, by runtime.ts). */
+  readonly keyringItem: KeyringItem | undefined;
   readonly baseUrl: string;
   /** Where baseUrl came from: login saves it only when the user gave it. */
   readonly baseUrlSource: 'flag' | 'env' | 'profile' | 'default';
@@ -130,16 +135,20 @@ export function resolveContext(
           ? 'profile'
           : 'default';
   const baseUrl = parseBaseUrl(flags.baseUrl ?? environment.baseUrl ?? profile?.base_url ?? DEFAULT_BASE_URL);
-  const apiKey = environment.apiKey ?? (profile?.api_key || undefined);
+  const storage = keyStorageOf(profile);
+  // AGENCY_API_KEY overrides everything, the keyring included (which is then never asked).
+  const apiKey = environment.apiKey ?? (storage === 'file' ? profile?.api_key : undefined);
+  const inKeyring = apiKey === undefined && storage === 'keyring';
   return Object.freeze({
     profileName,
     profileSource:
       flags.profile !== undefined ? 'flag' : environment.profile !== undefined ? 'env' : 'config',
     profile,
     knownProfiles: Object.keys(data.profiles),
-    profilesWithKey: Object.keys(data.profiles).filter((name) => data.profiles[name]?.api_key),
+    profilesWithKey: Object.keys(data.profiles).filter((name) => keyStorageOf(data.profiles[name])),
     apiKey,
-    keySource: environment.apiKey ? 'env' : apiKey ? 'profile' : undefined,
+    keySource: environment.apiKey ? 'env' : apiKey ? 'profile' : inKeyring ? 'keyring' : undefined,
+    keyringItem: inKeyring ? { profile: profileName, configDir: config.dir } : undefined,
     baseUrl,
     baseUrlSource,
     json: flags.json === true,
@@ -155,14 +164,18 @@ export function resolveContext(
   });
 }
 
-/** The key for a request, or a clear error: an unknown named profile is a typo, not an empty profile. */
-export function requireApiKey(ctx: Context): string {
+/**
+ * The key for a request — or the keyring item that holds it (read on the first request) — or a clear
+ * error: an unknown named profile is a typo, not an empty profile.
+ */
+export function requireApiKey(ctx: Context): string | KeyringItem {
   // A named profile that does not exist is a typo — unless the environment (or flags) gave everything
   // a profile could have: the key and the base URL (CI jobs that set AGENCY_PROFILE globally).
   const complete = ctx.keySource === 'env' && (ctx.baseUrlSource === 'flag' || ctx.baseUrlSource === 'env');
   if (ctx.profileSource !== 'config' && !ctx.profile && !complete)
     throw unknownProfile(ctx.profileName, ctx.knownProfiles);
   if (ctx.apiKey) return ctx.apiKey;
+  if (ctx.keyringItem) return ctx.keyringItem;
   const withKeys = ctx.profilesWithKey;
   throw new MissingKeyError(`No API key for profile "${ctx.profileName}".`, {
     hint: withKeys.length

@@ -5,7 +5,7 @@
  */
 import { AgencyClient } from './api/client.js';
 import type { HttpOptions } from './api/http.js';
-import { type HttpLike, lazyHttp } from './api/lazy-http.js';
+import { deferredHttp, type HttpLike, lazyHttp } from './api/lazy-http.js';
 import { proxyFor } from './api/proxy.js';
 import { ConfigStore } from './config.js';
 import {
@@ -20,6 +20,7 @@ import {
 import type { ProgressSink } from './output/progress.js';
 import { openTerminal, type Terminal, type TerminalStreams } from './output/terminal.js';
 import type { RunRecord, Writer } from './output/writer.js';
+import { keyFromKeyring } from './secrets/storage.js';
 
 /** The process's streams and environment, as bin/agency.js (or a test) hands them to main(). */
 export interface IO extends TerminalStreams {
@@ -66,8 +67,13 @@ export interface Runtime {
   readonly environment: Environment;
   /** Set when a host (not a terminal) shows the progress of long commands. */
   readonly progress: ProgressSink | undefined;
-  /** A client for the context's key and base URL. */
+  /**
+   * A client for the context's key and base URL. A key in the system keyring is read on its first
+   * request (once per run), so that a command that sends none never touches the keyring.
+   */
   api(options?: ClientOptions): AgencyClient;
+  /** The key the run's requests use, read from the keyring if it is there (`auth token`, `agency mcp`). */
+  apiKey(): Promise<string>;
 }
 
 /** The output alone, for reporting an error that came before (or instead of) a runtime. */
@@ -100,6 +106,13 @@ export function createRuntime(
       : resolveContext(flags, environment, config, signal);
     return ctx;
   };
+  let fromKeyring: Promise<string> | undefined;
+  const apiKey = async () => {
+    const key = requireApiKey(context());
+    if (typeof key === 'string') return key;
+    fromKeyring ??= keyFromKeyring(key);
+    return fromKeyring;
+  };
   const runtime: Runtime = {
     get ctx() {
       return context();
@@ -110,11 +123,13 @@ export function createRuntime(
     env: io.env,
     environment,
     progress,
+    apiKey,
     api: (options) => {
       const c = context();
+      const key = options?.apiKey ?? requireApiKey(c);
       const http: HttpOptions = {
         baseUrl: c.baseUrl,
-        apiKey: options?.apiKey ?? requireApiKey(c),
+        apiKey: typeof key === 'string' ? key : '',
         timeoutMs: c.timeoutMs,
         userAgent: c.userAgent,
         debug: c.debug ? (line) => out.err(`[debug] ${line}\n`) : undefined,
@@ -123,7 +138,11 @@ export function createRuntime(
         maxInFlight: c.maxInFlight,
         proxy: proxyFor(c.baseUrl, environment.proxy),
       };
-      const client = new AgencyClient(transport(http));
+      const layer =
+        typeof key === 'string'
+          ? transport(http)
+          : deferredHttp(async () => transport({ ...http, apiKey: await apiKey() }), c.debug);
+      const client = new AgencyClient(layer);
       clients.push(client);
       return client;
     },

@@ -10,16 +10,27 @@ export interface HttpLike {
 
 /** Defers `import('./http.js')` (and with it undici) until the first request is made. */
 export function lazyHttp(options: HttpOptions): HttpLike {
-  let loaded: Promise<HttpLike> | undefined;
+  return deferredHttp(
+    () => import('./http.js').then(({ Http }) => new Http(options)),
+    options.debug !== undefined,
+  );
+}
+
+/**
+ * An HTTP layer made on the first request (once, whatever runs at the same time): by loading undici,
+ * or after reading the key from the system keyring. A failure to make it fails each request.
+ */
+export function deferredHttp(make: () => Promise<HttpLike>, debugging: boolean): HttpLike {
+  let made: Promise<HttpLike> | undefined;
   const get = () => {
-    loaded ??= import('./http.js').then(({ Http }) => new Http(options));
-    return loaded;
+    made ??= make();
+    return made;
   };
   return {
     request: async (spec) => (await get()).request(spec),
     close: async () => {
-      if (loaded) await (await loaded).close();
+      if (made) await (await made.catch(() => undefined))?.close();
     },
-    debugging: options.debug !== undefined,
+    debugging,
   };
 }

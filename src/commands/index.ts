@@ -42,6 +42,7 @@ const COMMANDS: readonly Registration[] = [
   ['login', 'setup', 'check an API key and save it in a profile', () => import('./login/index.js')],
   ['logout', 'setup', "remove a profile's API key", () => import('./logout/index.js')],
   ['profiles', 'setup', 'list, select and remove config profiles', () => import('./profiles/index.js')],
+  ['auth', 'setup', "print a profile's API key for scripts (auth token)", () => import('./auth/index.js')],
   ['sandbox', 'setup', 'run a practice agency API on this machine', () => import('./sandbox/index.js')],
   ['completion', 'setup', 'print tab completion for bash, zsh or fish', () => import('./completion/index.js')],
 ];

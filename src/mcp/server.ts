@@ -30,7 +30,11 @@ export async function serve(rt: Runtime, opts: McpOptions): Promise<void> {
   const tools = await toolsOf(allowWrites);
   const byName = new Map(tools.map((tool) => [tool.definition.name, tool]));
   const inFlight = new Set<Promise<unknown>>();
-  const context = rt.ctx;
+  // A key in the system keyring is read once, now, and the calls get it in their context, instead of
+  // each call asking the keyring again.
+  const context = rt.ctx.keyringItem
+    ? Object.freeze({ ...rt.ctx, apiKey: await rt.apiKey(), keyringItem: undefined })
+    : rt.ctx;
   const log = (line: string) => rt.out.log(line);
 
   const { Server, StdioServerTransport, CallToolRequestSchema, ListToolsRequestSchema } = await import(

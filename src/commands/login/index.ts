@@ -1,16 +1,26 @@
 /** `agency login`: checks an API key and saves it in a profile (with logout, the only writers of keys). */
-import type { Command } from '@commander-js/extra-typings';
-import type { ConfigData } from '../../config.js';
+import { type Command, Option } from '@commander-js/extra-typings';
+import { type ConfigData, KEYRING_STORAGE } from '../../config.js';
+import { configFileIn } from '../../config-path.js';
 import { ApiError } from '../../errors.js';
 import { validateKey } from '../../input/api-key.js';
 import { confirm, readHidden } from '../../input/prompt.js';
 import { readStdin } from '../../input/read.js';
 import type { Runtime } from '../../runtime.js';
-import { helpText, printsNoList, type Run } from '../command.js';
+import { forgetKey, type KeyStorage, keyStorageOf, placeKey } from '../../secrets/storage.js';
+import { helpText, oneOf, printsNoList, type Run } from '../command.js';
 
 export function define(command: Command, run: Run): void {
   printsNoList(command)
     .option('--no-verify', 'save without checking the key with GET /v1/me')
+    .addOption(
+      oneOf(
+        new Option(
+          '--storage <where>',
+          'keep the key in the system keyring or in the config file (default: the keyring when one is usable)',
+        ).choices(['keyring', 'file'] as const),
+      ),
+    )
     .addHelpText(
       'after',
       helpText({
@@ -20,18 +30,27 @@ export function define(command: Command, run: Run): void {
           key or a client key, and of which agency; a key the service refuses is not
           saved. Offers to make the profile current if another one is. Prints nothing on
           stdout; every message goes to stderr.
+
+          The key goes to the system keyring (macOS Keychain, Windows Credential
+          Manager, the Secret Service on Linux) when one is usable, else to the config
+          file (mode 0600), with a note saying why. --storage chooses; logging in again
+          with the other one moves the key there and removes it from the first.
         `,
         examples: `
           $ agency login
           $ agency login --profile acme-hq --base-url https://api.woodpecker.co/rest
           $ printf '%s' "$WOODPECKER_KEY" | agency login --profile ci
+          $ agency login --storage file
         `,
       }),
     )
     .action(run(login));
 }
 
-export async function login(rt: Runtime, opts: { verify?: boolean | undefined }): Promise<void> {
+export async function login(
+  rt: Runtime,
+  opts: { verify?: boolean | undefined; storage?: KeyStorage | undefined },
+): Promise<void> {
   const { ctx, out, terminal } = rt;
   const saved = rt.config.read();
   let key: string;
@@ -65,7 +84,7 @@ export async function login(rt: Runtime, opts: { verify?: boolean | undefined })
     for (const line of identity.details) out.info(`  ${line}`);
   }
 
-  const hadCurrent = (config: ConfigData) => config.profiles[config.current]?.api_key !== undefined;
+  const hadCurrent = (config: ConfigData) => keyStorageOf(config.profiles[config.current]) !== undefined;
   let makeCurrent = !hadCurrent(saved) || saved.current === ctx.profileName;
   if (!makeCurrent && terminal.stdinIsTTY && terminal.stderrIsTTY) {
     makeCurrent = await confirm(
@@ -75,16 +94,36 @@ export async function login(rt: Runtime, opts: { verify?: boolean | undefined })
       ctx.signal,
     );
   }
+  const item = { profile: ctx.profileName, configDir: rt.config.dir };
+  const file = configFileIn(rt.config.dir);
+  // The keyring first: if it refuses (--storage keyring), the config file is not changed either.
+  const placed = await placeKey(item, key, opts.storage);
+  if (placed.fellBack !== undefined)
+    out.note(`No usable system keyring: ${placed.fellBack}. The key is kept in the config file ${file} (mode 0600).`);
+  let wasInKeyring = false;
   await rt.config.update((config) => {
     const profile = config.profiles[ctx.profileName] ?? {};
-    profile.api_key = key;
+    wasInKeyring = keyStorageOf(profile) === 'keyring';
+    if (placed.storage === 'keyring') {
+      delete profile.api_key;
+      profile.api_key_storage = KEYRING_STORAGE;
+    } else {
+      profile.api_key = key;
+      delete profile.api_key_storage;
+    }
     if (ctx.baseUrlSource === 'flag' || ctx.baseUrlSource === 'env') profile.base_url = ctx.baseUrl;
     config.profiles[ctx.profileName] = profile;
     if (makeCurrent || !hadCurrent(config)) config.current = ctx.profileName;
   });
+  const where = placed.storage === 'keyring' ? 'the system keyring' : 'the config file';
   out.success(
-    `Saved the key in profile "${ctx.profileName}"${makeCurrent ? ' (current)' : ` (use it with -p ${ctx.profileName})`}.`,
+    `Saved the key in profile "${ctx.profileName}"${makeCurrent ? ' (current)' : ` (use it with -p ${ctx.profileName})`}, in ${where}.`,
   );
+  // Moved to the file: the keyring keeps no copy.
+  if (wasInKeyring && placed.storage === 'file') {
+    const why = await forgetKey(item);
+    if (why !== undefined) out.warn(`The old copy in the system keyring could not be deleted (${why}).`);
+  }
 }
 
 async function readKeyFromStdin(rt: Runtime): Promise<string> {

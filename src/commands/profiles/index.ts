@@ -2,7 +2,11 @@
 import type { Command } from '@commander-js/extra-typings';
 import { type ConfigData, maskKey, validateProfileName } from '../../config.js';
 import { unknownProfile } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { confirm } from '../../input/prompt.js';
 import type { Runtime } from '../../runtime.js';
+import { notDeleted } from '../../secrets/keyring.js';
+import { forgetKey, type KeyStorage, keyStorageOf } from '../../secrets/storage.js';
 import { type CommandHelp, helpText, printsNoList, type Run } from '../command.js';
 
 export function define(profiles: Command, run: Run): void {
@@ -13,9 +17,11 @@ export function define(profiles: Command, run: Run): void {
       'after',
       helpText({
         prints: `
-          Prints one row per profile: name, whether it is in use, base URL, and the key
-          masked to its first and last 4 characters. The profile in use is the current
-          one, unless --profile or AGENCY_PROFILE names another.
+          Prints one row per profile: name, whether it is in use, base URL, the key
+          masked to its first and last 4 characters, and where the key is kept (keyring
+          or file). A key in the system keyring is not read to be listed, so its column
+          is empty. The profile in use is the current one, unless --profile or
+          AGENCY_PROFILE names another.
         `,
         examples: `
           $ agency profiles list
@@ -56,17 +62,18 @@ export function define(profiles: Command, run: Run): void {
     'remove a profile and its key',
     {
       prints: `
-        Says which profile was removed (on stderr). If it was the current one,
-        "default" becomes current: the tool never switches to another account by
-        itself.
+        Asks first on a terminal (--yes does not ask; without a terminal --yes is
+        required). Says which profile was removed (on stderr), and deletes its key from
+        the system keyring if it was there. If it was the current one, "default"
+        becomes current: the tool never switches to another account by itself.
       `,
       examples: `
         $ agency profiles remove old-agency
-        $ agency profiles remove sandbox
+        $ agency profiles remove sandbox --yes
       `,
     },
     removeProfile,
-  );
+  ).option('--yes', 'remove without asking');
 }
 
 interface ProfileRow {
@@ -74,6 +81,7 @@ interface ProfileRow {
   current: boolean;
   base_url: string | null;
   key: string | null;
+  key_storage: KeyStorage | null;
 }
 
 /**
@@ -90,7 +98,9 @@ export async function listProfiles(rt: Runtime, _opts: object): Promise<void> {
     // "In use" is what a command run now would use: -p and AGENCY_PROFILE count, not only the saved choice.
     current: name === profileName,
     base_url: profile.base_url ?? null,
-    key: profile.api_key === undefined ? null : maskKey(profile.api_key),
+    // Where the key is, from the file alone: listing never reads the keyring.
+    key: keyStorageOf(profile) === 'file' && profile.api_key ? maskKey(profile.api_key) : null,
+    key_storage: keyStorageOf(profile) ?? null,
   }));
   await out.list(
     rows,
@@ -102,7 +112,11 @@ export async function listProfiles(rt: Runtime, _opts: object): Promise<void> {
         style: (_v, c) => c.green,
       },
       { header: 'base url', value: (r) => r.base_url ?? (tty ? '(default)' : ''), priority: 1 },
-      { header: 'key', value: (r) => r.key ?? (tty ? `(none — agency login -p ${r.name})` : '') },
+      {
+        header: 'key',
+        value: (r) => r.key ?? (tty && !r.key_storage ? `(none — agency login -p ${r.name})` : ''),
+      },
+      { header: 'stored', value: (r) => r.key_storage ?? '' },
     ],
     { empty: 'No profiles yet — run: agency login', noun: ['profile', 'profiles'] },
   );
@@ -125,19 +139,37 @@ export async function useProfile(rt: Runtime, name: string, _opts: object): Prom
   rt.out.success(`Now using profile "${name}".`);
 }
 
-export async function removeProfile(rt: Runtime, name: string, _opts: object): Promise<void> {
+export async function removeProfile(rt: Runtime, name: string, opts: { yes?: boolean }): Promise<void> {
+  const { terminal } = rt;
+  validateProfileName(name);
+  const known = rt.config.read().profiles;
+  if (!known[name]) throw unknownProfile(name, Object.keys(known));
+  if (opts.yes !== true) {
+    if (!terminal.stdinIsTTY || !terminal.stderrIsTTY)
+      throw new UsageError(`Removing profile "${name}" needs --yes when there is no terminal to ask.`, {
+        hint: `Run \`agency profiles remove ${name} --yes\`. Nothing was removed.`,
+      });
+    const what = keyStorageOf(known[name]) ? ' and its key' : '';
+    if (!(await confirm(terminal, `Remove profile "${name}"${what}?`, false, rt.ctx.signal))) {
+      rt.out.info('Nothing was removed.');
+      return;
+    }
+  }
   let wasCurrent = false;
-  let hadKey = false;
+  let storage: KeyStorage | undefined;
   await changeProfile(rt, name, (config) => {
-    hadKey = Boolean(config.profiles[name]?.api_key);
+    storage = keyStorageOf(config.profiles[name]);
     delete config.profiles[name];
     wasCurrent = config.current === name;
     // Never switch silently to another account: back to "default", which may have no key.
     if (wasCurrent) config.current = 'default';
   });
+  const item = { profile: name, configDir: rt.config.dir };
+  const why = storage === 'keyring' ? await forgetKey(item) : undefined;
   rt.out.success(
-    `Removed profile "${name}"${hadKey ? ' and its key' : ''}.${wasCurrent ? ' It was the current profile.' : ''}`,
+    `Removed profile "${name}"${storage && why === undefined ? ' and its key' : ''}.${wasCurrent ? ' It was the current profile.' : ''}`,
   );
+  if (why !== undefined) throw notDeleted(item, why);
 }
 
 /** A change to a saved profile: a name that is not one is refused, checked again inside the update. */
