@@ -10,7 +10,7 @@
 import { resolve } from 'node:path';
 import { AgencyError, ExitCode } from '../errors.js';
 
-export const KEYRING_SERVICE = 'agency-cli';
+const KEYRING_SERVICE = 'agency-cli';
 
 /** Which keyring item holds a profile's key. */
 export interface KeyringItem {
@@ -18,12 +18,12 @@ export interface KeyringItem {
   readonly configDir: string;
 }
 
-export function accountOf(item: KeyringItem): string {
+function accountOf(item: KeyringItem): string {
   return `${item.profile}@${resolve(item.configDir)}`;
 }
 
 /** How a person deletes the item by hand, when agency could not (its keyring was unreachable). */
-export function deleteByHand(item: KeyringItem): string {
+function deleteByHand(item: KeyringItem): string {
   const account = accountOf(item);
   if (process.platform === 'darwin')
     return `Delete it with: security delete-generic-password -s ${KEYRING_SERVICE} -a '${account}'`;
@@ -37,7 +37,10 @@ export function notDeleted(item: KeyringItem, reason: string): KeyringError {
   return new KeyringError(
     `The key of profile "${item.profile}" is still in the system keyring: it could not be deleted there (${reason}).`,
     reason,
-    { exitCode: ExitCode.failure, hint: `${deleteByHand(item)} (or unlock the keyring and delete it there).` },
+    {
+      exitCode: ExitCode.failure,
+      hint: `${deleteByHand(item)} (or unlock the keyring and delete it there).`,
+    },
   );
 }
 

@@ -399,7 +399,7 @@ describe('profiles', () => {
 
   it('remove deletes a profile and its key', async () => {
     const dir = twoProfiles();
-    const r = await run(dir, ['profiles', 'remove', 'other']);
+    const r = await run(dir, ['profiles', 'remove', 'other', '--yes']);
     expect(r.code, r.stderr).toBe(0);
     expect(readJson(dir)).toEqual({
       current: 'test',

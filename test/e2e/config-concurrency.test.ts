@@ -204,7 +204,7 @@ describe('config file concurrency', () => {
     const runs = [
       ...Array.from({ length: RACERS }, (_, i) => login(dir, `new-${i}`)),
       runAgency(['profiles', 'use', 'b'], { configDir: dir, timeoutMs: 60_000 }),
-      runAgency(['profiles', 'remove', 'gone'], { configDir: dir, timeoutMs: 60_000 }),
+      runAgency(['profiles', 'remove', 'gone', '--yes'], { configDir: dir, timeoutMs: 60_000 }),
     ];
     for (const r of await Promise.all(runs)) expect(r.code, r.stderr).toBe(0);
     const config = read(dir);

@@ -8,11 +8,17 @@
 import { statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CANARY_KEY, type Harness, startHarness } from '../helpers/cli.js';
-import { missingSecretServiceTools, type SecretService, startSecretService } from '../helpers/secret-service.js';
+import {
+  missingSecretServiceTools,
+  type SecretService,
+  startSecretService,
+} from '../helpers/secret-service.js';
 
 const missing = missingSecretServiceTools();
 if (missing.length > 0)
-  console.warn(`keyring tests skipped: ${missing.join(', ')} not installed (Debian: gnome-keyring, dbus, libsecret-tools)`);
+  console.warn(
+    `keyring tests skipped: ${missing.join(', ')} not installed (Debian: gnome-keyring, dbus, libsecret-tools)`,
+  );
 
 describe.skipIf(missing.length > 0)('keys in the system keyring (a real Secret Service)', () => {
   let h: Harness;
@@ -45,7 +51,11 @@ describe.skipIf(missing.length > 0)('keys in the system keyring (a real Secret S
 
   it('every command reads the key from there; --debug never shows it', async () => {
     h.sandbox.requests.length = 0;
-    for (const args of [['me', '--json'], ['companies', 'list'], ['me', '--debug']]) {
+    for (const args of [
+      ['me', '--json'],
+      ['companies', 'list'],
+      ['me', '--debug'],
+    ]) {
       const r = await h.run(['-p', 'kr', ...args], { env: inService() });
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
     }
@@ -111,7 +121,9 @@ describe.skipIf(missing.length > 0)('keys in the system keyring (a real Secret S
     h.sandbox.requests.length = 0;
     const r = await h.run(['-p', 'kr', 'me'], { env: inService() });
     expect(r.code).toBe(3);
-    expect(r.stderr).toMatch(/^error: Cannot read the key of profile "kr" from the system keyring: .*unlock/m);
+    expect(r.stderr).toMatch(
+      /^error: Cannot read the key of profile "kr" from the system keyring: .*unlock/m,
+    );
     expect(r.stderr).toMatch(/^hint: Unlock the keyring/m);
     expect(h.requests()).toEqual([]);
     const list = await h.run(['profiles', 'list'], { env: inService() });
@@ -137,7 +149,9 @@ describe.skipIf(missing.length > 0)('keys in the system keyring (a real Secret S
       env: inService(),
     });
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/^error: Cannot save the key in the system keyring: .*Nothing was saved\./m);
+    expect(refused.stderr).toMatch(
+      /^error: Cannot save the key in the system keyring: .*Nothing was saved\./m,
+    );
     expect(JSON.stringify(h.readConfig())).toBe(before);
   });
 

@@ -8,7 +8,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, ROOT, startHarness } from '../helpers/cli.js';
+import { CANARY_KEY, type Harness, ROOT, startHarness } from '../helpers/cli.js';
+import { missingSecretServiceTools, startSecretService } from '../helpers/secret-service.js';
 
 const npm = (args: string[], cwd: string) =>
   execFileSync('npm', args, {
@@ -46,11 +47,19 @@ describe('the packed and installed tool', () => {
     rmSync(work, { recursive: true, force: true });
   });
 
-  it('depends on nothing: no package comes with it', () => {
+  it('depends on the keyring addon alone, installed with its prebuilt binary for this platform', () => {
     const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'));
-    expect(manifest.dependencies ?? {}).toEqual({});
+    expect(Object.keys(manifest.dependencies ?? {})).toEqual(['@napi-rs/keyring']);
     const modules = join(installed, 'node_modules');
-    expect(existsSync(modules) ? readdirSync(modules) : []).toEqual([]);
+    expect(readdirSync(modules)).toEqual(['@napi-rs']);
+    const addon = readdirSync(join(modules, '@napi-rs'));
+    expect(addon).toContain('keyring');
+    // The binary comes from the registry as a package of its own: nothing compiled, nothing downloaded.
+    const binary = addon.filter((name) => name.startsWith('keyring-'));
+    expect(binary).toHaveLength(1);
+    expect(readdirSync(join(modules, '@napi-rs', binary[0] as string)).some((f) => f.endsWith('.node'))).toBe(
+      true,
+    );
   });
 
   it('carries the licences of the code it bundles', () => {
@@ -101,6 +110,26 @@ describe('the packed and installed tool', () => {
     expect(JSON.parse(me.stdout)).toMatchObject({ account_type: 'HQ' });
     expect(h.requests().map((r) => `${r.method} ${r.path}`)).toEqual(['GET /rest/v1/me']);
   });
+
+  it.skipIf(missingSecretServiceTools().length > 0)(
+    'keeps a key in the system keyring from the install prefix: the addon loads from its node_modules',
+    async () => {
+      const bin = join(installed, '..', '..', '..', 'bin', 'agency');
+      const service = await startSecretService();
+      try {
+        const env = { PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}`, ...service.env };
+        const args = ['login', '-p', 'kr', '--base-url', h.sandbox.baseUrl];
+        const login = await h.run(args, { bin, env, input: CANARY_KEY });
+        expect(login.code, login.stderr).toBe(0);
+        expect(login.stderr).toContain('in the system keyring.');
+        const me = await h.run(['-p', 'kr', 'me', '--json'], { bin, env });
+        expect(me.code, me.stderr).toBe(0);
+        expect(service.lookup({ service: 'agency-cli', username: `kr@${h.configDir}` })).toBe(CANARY_KEY);
+      } finally {
+        await service.close();
+      }
+    },
+  );
 
   it('serves MCP from the install prefix: the SDK comes in its bundle', async () => {
     const bin = join(installed, '..', '..', '..', 'bin', 'agency');

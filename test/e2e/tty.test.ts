@@ -330,7 +330,7 @@ describe.skipIf(Boolean(TMUX_MISSING))(
       terminal.type('y');
       const done = await terminal.waitFor((s) => /\[exit \d+\]/.test(s), { history: true });
       expect(done).toContain('[exit 0]');
-      expect(done).toContain('✓ Saved the key in profile "work" (current).');
+      expect(done).toContain('✓ Saved the key in profile "work" (current), in the config file.');
       // Typed, verified and saved: at no point did the key reach the screen.
       expect(done).not.toContain(tom.hqKey);
       expect(done).not.toContain(tom.hqKey.slice(-8));
@@ -347,7 +347,7 @@ describe.skipIf(Boolean(TMUX_MISSING))(
 
       // profiles list: the new current profile is the one in use; keys masked.
       const { output } = await terminal.run('agency profiles list');
-      expect(output).toMatch(/^work +\* in use +http:\S+ +wpk_…\w{4}$/m);
+      expect(output).toMatch(/^work +\* in use +http:\S+ +wpk_…\w{4} +file$/m);
       expect(output).toMatch(/^test {2,}http:/m);
       expect(output).not.toContain(tom.hqKey);
       expect(output).toContain('2 profiles');
@@ -376,7 +376,9 @@ describe.skipIf(Boolean(TMUX_MISSING))(
       terminal.type('n');
       const done = await terminal.waitFor((s) => /\[exit \d+\]/.test(s), { history: true });
       expect(done).toContain('[exit 0]');
-      expect(done).toContain('✓ Saved the key in profile "client" (use it with -p client).');
+      expect(done).toContain(
+        '✓ Saved the key in profile "client" (use it with -p client), in the config file.',
+      );
       expect(done).not.toContain(clientKey);
       const saved = config(configDir);
       expect(saved.current).toBe('test');

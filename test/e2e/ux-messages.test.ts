@@ -180,7 +180,7 @@ describe('hints that are right', () => {
         keyless: { base_url: h.sandbox.baseUrl },
       },
     });
-    const r = await h.run(['profiles', 'remove', 'keyless'], { env: { AGENCY_CONFIG_DIR: dir } });
+    const r = await h.run(['profiles', 'remove', 'keyless', '--yes'], { env: { AGENCY_CONFIG_DIR: dir } });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('✓ Removed profile "keyless".\n');
   });

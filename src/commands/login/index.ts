@@ -99,7 +99,9 @@ export async function login(
   // The keyring first: if it refuses (--storage keyring), the config file is not changed either.
   const placed = await placeKey(item, key, opts.storage);
   if (placed.fellBack !== undefined)
-    out.note(`No usable system keyring: ${placed.fellBack}. The key is kept in the config file ${file} (mode 0600).`);
+    out.note(
+      `No usable system keyring: ${placed.fellBack}. The key is kept in the config file ${file} (mode 0600).`,
+    );
   let wasInKeyring = false;
   await rt.config.update((config) => {
     const profile = config.profiles[ctx.profileName] ?? {};

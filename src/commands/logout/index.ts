@@ -1,9 +1,9 @@
 /** `agency logout`: removes a profile's key, from the config file or the system keyring (its base URL stays). */
 import type { Command } from '@commander-js/extra-typings';
 import { unknownProfile } from '../../context.js';
+import type { Runtime } from '../../runtime.js';
 import { notDeleted } from '../../secrets/keyring.js';
 import { forgetKey, keyStorageOf } from '../../secrets/storage.js';
-import type { Runtime } from '../../runtime.js';
 import { helpText, printsNoList, type Run } from '../command.js';
 
 export function define(command: Command, run: Run): void {
@@ -45,5 +45,7 @@ export async function logout(rt: Runtime, _opts: object): Promise<void> {
     const why = await forgetKey(item);
     if (why !== undefined) throw notDeleted(item, why);
   }
-  out.success(`Removed the key of profile "${ctx.profileName}"${inKeyring ? ' from the system keyring' : ''}.`);
+  out.success(
+    `Removed the key of profile "${ctx.profileName}"${inKeyring ? ' from the system keyring' : ''}.`,
+  );
 }
