@@ -12,7 +12,7 @@
 //
 // Options: --quick (few runs, for a smoke test), --runs N (start-up cases), --only a,b (case ids:
 // version, help, one-request, pages, pages-rtt, inventory-rtt, deliverability-rtt, health-rtt,
-// report-100, report-1000, memory, keys, table), --bin FILE (the CLI
+// report-100, report-1000, memory, keys, table, keyring), --bin FILE (the CLI
 // entry to measure, default bin/agency.js), --inherit-env, --out FILE (default .bench/results.json).
 // The -rtt cases put a network round trip in front of the sandbox (scripts/bench-network.mjs).
 import { spawn, spawnSync } from 'node:child_process';
@@ -24,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { reportCases } from './bench-campaign-reports.mjs';
 import { compare, keysCase, memoryCase, pagesCase, sameRequest, tableCase } from './bench-cases.mjs';
 import { fleetHealthNetworkCases } from './bench-health.mjs';
+import { keyringCases } from './bench-keyring.mjs';
 import { curlCase, inventoryNetworkCase, pagesNetworkCase, RTT_MS, SERVICE_MS } from './bench-network.mjs';
 import { fmtMs, machine, median, printTable, warnIfBusy } from './bench-report.mjs';
 
@@ -115,7 +116,7 @@ const results = {
 // What the cases in bench-cases.mjs and bench-network.mjs need from here.
 const b = {
   ...{ BIN, HTTP_PAGES, PAGES, PAGES_RUNS, LONG_RUNS, MEM_RUNS, LATENCY_MS, tmp },
-  ...{ run, run1, runCommand, which, maxRss, readRss, stats, cliEnv, median, fmtMs },
+  ...{ run, run1, runWithInput, runCommand, which, maxRss, readRss, stats, cliEnv, median, fmtMs },
 };
 
 try {
@@ -202,6 +203,7 @@ try {
   if (wanted('memory')) record(await memoryCase(b, big));
   if (wanted('keys')) record(await keysCase(b, big));
   if (wanted('table')) record(tableCase(b, small, STARTUP_RUNS));
+  if (wanted('keyring')) for (const result of await keyringCases(b, small, STARTUP_RUNS)) record(result);
 
   printTable(results.cases, results, STARTUP_RUNS);
   const out = path.resolve(args.out ?? path.join(root, '.bench/results.json'));
@@ -272,7 +274,11 @@ function which(name) {
 }
 
 function run1(argv, env) {
-  const result = spawnSync(NODE, argv, { env, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 28 });
+  return runWithInput(argv, env, undefined);
+}
+
+function runWithInput(argv, env, input) {
+  const result = spawnSync(NODE, argv, { env, input, stdio: ['pipe', 'pipe', 'pipe'], maxBuffer: 1 << 28 });
   if (result.status !== 0) throw new Error(`node ${argv.join(' ')} failed: ${result.stderr}`);
   return String(result.stdout);
 }

@@ -12,7 +12,7 @@ import {
   missingSecretServiceTools,
   type SecretService,
   startSecretService,
-} from '../helpers/secret-service.js';
+} from '../../scripts/secret-service.mjs';
 
 const missing = missingSecretServiceTools();
 if (missing.length > 0)

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CANARY_KEY, type Harness, ROOT, startHarness } from '../helpers/cli.js';
-import { missingSecretServiceTools, startSecretService } from '../helpers/secret-service.js';
+import { missingSecretServiceTools, startSecretService } from '../../scripts/secret-service.mjs';
 
 const npm = (args: string[], cwd: string) =>
   execFileSync('npm', args, {

@@ -2,36 +2,24 @@
  * A real Secret Service for one test file: a private D-Bus session bus (dbus-daemon with a config of
  * its own: no service files, so nothing is started on demand and a killed keyring stays gone) and
  * gnome-keyring-daemon on it, its "login" keyring unlocked with a test password, its files in a
- * temporary home. Spawned binaries reach it through `env.DBUS_SESSION_BUS_ADDRESS`.
+ * temporary home. Spawned binaries reach it through `env.DBUS_SESSION_BUS_ADDRESS`. Used by the tests
+ * of the keyring (test/e2e/keyring.test.ts) and by `npm run bench` (its keyring case).
  */
-import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const TOOLS = ['dbus-daemon', 'dbus-send', 'gnome-keyring-daemon', 'secret-tool'] as const;
+const TOOLS = ['dbus-daemon', 'dbus-send', 'gnome-keyring-daemon', 'secret-tool'];
 const PASSWORD = 'agency-test-password';
 
 /** The tools a Secret Service needs that this machine lacks (the tests then skip, saying which). */
-export function missingSecretServiceTools(): string[] {
+export function missingSecretServiceTools() {
   return TOOLS.filter((tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0);
 }
 
-export interface SecretService {
-  /** What a spawned binary needs to reach this service. */
-  env: { DBUS_SESSION_BUS_ADDRESS: string };
-  /** `secret-tool lookup` of an item: its secret, or undefined when there is none. */
-  lookup(attributes: Record<string, string>): string | undefined;
-  /** `secret-tool search --all`: the attributes of every matching item, as the tool prints them. */
-  search(attributes: Record<string, string>): string;
-  /** Locks the login keyring (as a screen lock or a timeout would). */
-  lock(): void;
-  /** Stops the keyring daemon; the bus stays, so its clients find no Secret Service on it. */
-  kill(): Promise<void>;
-  close(): Promise<void>;
-}
-
-export async function startSecretService(): Promise<SecretService> {
+/** Starts the bus and the daemon; `close()` stops both and removes their files. See secret-service.d.mts. */
+export async function startSecretService() {
   const dir = mkdtempSync(join(tmpdir(), 'agency-keyring-'));
   const home = join(dir, 'home');
   mkdirSync(home);
@@ -65,10 +53,10 @@ export async function startSecretService(): Promise<SecretService> {
   );
   keyring.stdin?.end(PASSWORD);
   await waitForName(toolEnv, 'org.freedesktop.secrets');
-  const secretTool = (args: string[]) =>
+  const secretTool = (args) =>
     spawnSync('secret-tool', args, { env: toolEnv, encoding: 'utf8', timeout: 10_000 });
-  const pairs = (attributes: Record<string, string>) => Object.entries(attributes).flat();
-  const stop = async (child: ChildProcess) => {
+  const pairs = (attributes) => Object.entries(attributes).flat();
+  const stop = async (child) => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
@@ -108,11 +96,11 @@ export async function startSecretService(): Promise<SecretService> {
   };
 }
 
-function firstLine(child: ChildProcess): Promise<string> {
+function firstLine(child) {
   return new Promise((resolve, reject) => {
     let text = '';
     child.stdout?.setEncoding('utf8');
-    child.stdout?.on('data', (chunk: string) => {
+    child.stdout?.on('data', (chunk) => {
       text += chunk;
       const end = text.indexOf('\n');
       if (end >= 0) resolve(text.slice(0, end).trim());
@@ -122,7 +110,7 @@ function firstLine(child: ChildProcess): Promise<string> {
 }
 
 /** Until a name is owned on the bus (the daemon has started); a few seconds at most. */
-async function waitForName(env: NodeJS.ProcessEnv, name: string): Promise<void> {
+async function waitForName(env, name) {
   for (let attempt = 0; attempt < 100; attempt++) {
     const r = spawnSync(
       'dbus-send',

@@ -1,0 +1,61 @@
+// What a key in the system keyring costs a command: `agency me` with the profile's key in the keyring
+// against the same profile with its key in the config file, alternately (compare() in bench-cases.mjs),
+// on a real Secret Service (gnome-keyring on a private D-Bus session, scripts/secret-service.mjs). And
+// what it costs a command that needs no key: `agency profiles list` with a keyring profile, which never
+// loads the keyring library, against the same list of file profiles.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { compare } from './bench-cases.mjs';
+import { missingSecretServiceTools, startSecretService } from './secret-service.mjs';
+
+export async function keyringCases(b, sandbox, runs) {
+  const missing = missingSecretServiceTools();
+  if (missing.length > 0) {
+    console.warn(`keyring case skipped: ${missing.join(', ')} not installed`);
+    return [];
+  }
+  const service = await startSecretService();
+  try {
+    const dirs = { keyring: path.join(b.tmp, 'config-keyring'), file: path.join(b.tmp, 'config-file') };
+    const base = { ...b.cliEnv(sandbox), ...service.env };
+    delete base.AGENCY_API_KEY; // the key comes from the profile: that is what is measured
+    const env = (storage) => ({ ...base, AGENCY_CONFIG_DIR: dirs[storage] });
+    for (const storage of ['keyring', 'file']) {
+      mkdirSync(dirs[storage], { mode: 0o700 });
+      writeFileSync(path.join(dirs[storage], 'config.json'), '{"current":"default","profiles":{}}', {
+        mode: 0o600,
+      });
+      b.runWithInput([b.BIN, 'login', '--storage', storage, '--no-verify'], env(storage), sandbox.hqKey);
+    }
+    const me = (out) => JSON.parse(out).account_type === 'HQ';
+    const request = compare(b, {
+      id: 'keyring',
+      title: '`agency me --json` (1 request), key in the keyring (gnome-keyring)',
+      subject: { argv: [b.BIN, 'me', '--json'], env: env('keyring') },
+      baselineTitle: 'the same, key in the config file',
+      baseline: { argv: [b.BIN, 'me', '--json'], env: env('file') },
+      runs,
+      check: me,
+      baselineCheck: me,
+    });
+    // Each keyring run against the file run next to it: what the keyring adds, load changes aside.
+    const added = b.median(request.subject.samples.map((ms, i) => ms - request.baseline.samples[i]));
+    request.addedMs = added;
+    request.note = `the keyring adds ${b.fmtMs(added)} per command (median of neighbouring pairs; medians differ by ${b.fmtMs(request.subject.median - request.baseline.median)})`;
+    const listed = (out) => out.includes('default');
+    const list = compare(b, {
+      id: 'keyring-list',
+      title: '`agency profiles list` (needs no key), a keyring profile',
+      subject: { argv: [b.BIN, 'profiles', 'list'], env: env('keyring') },
+      baselineTitle: 'the same, a file profile',
+      baseline: { argv: [b.BIN, 'profiles', 'list'], env: env('file') },
+      runs,
+      target: 1.05,
+      check: listed,
+      baselineCheck: listed,
+    });
+    return [request, list];
+  } finally {
+    await service.close();
+  }
+}
