@@ -33,6 +33,7 @@ import { assertBuildIsCurrent, commandLine, report, syncFiles } from './docs/fil
 import { FINGERPRINTS, fingerprinter, readFingerprints, writeFingerprints } from './docs/fingerprints.mjs';
 import { startProxy } from './docs/proxy.mjs';
 import { Terminal, tmuxVersion } from './docs/terminal.mjs';
+import { startSecretService } from './secret-service.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -159,6 +160,9 @@ async function runFile(parts, { bin, terminal, file }) {
         }),
       );
       ports = proxies;
+      // A keyring for the block alone: the other blocks show a system without one.
+      const keyring = kind.keyring ? await startSecretService() : undefined;
+      const blockEnv = keyring ? { ...env, ...keyring.env } : env;
       try {
         for (const entry of commands) {
           let command = entry.command.join('\n').replaceAll(SHOWN_ORIGIN, origin);
@@ -168,7 +172,7 @@ async function runFile(parts, { bin, terminal, file }) {
           const alone = kind.stopAfterMs === undefined ? undefined : mkdtempSync(path.join(temp, 'alone-'));
           const screen = await terminal.run(command, {
             cwd: workDir,
-            env: alone ? { ...env, AGENCY_CONFIG_DIR: alone } : env,
+            env: alone ? { ...blockEnv, AGENCY_CONFIG_DIR: alone } : blockEnv,
             stopAfterMs: kind.stopAfterMs,
             answers: kind.answers.map((answer) => answer.replaceAll('{hq-key}', sandbox.hqKey)),
           });
@@ -177,6 +181,7 @@ async function runFile(parts, { bin, terminal, file }) {
         }
       } finally {
         await Promise.all(proxies.map((proxy) => proxy.close()));
+        await keyring?.close();
       }
       part.lines = renderCommands(commands);
     }

@@ -12,6 +12,8 @@
 //                              what it is asked in proxy-3128.log
 //   ```console stop=2          the command runs until Ctrl-C: stopped once its screen has not changed
 //                              for 2 seconds
+//   ```console keyring         a private Secret Service (gnome-keyring, unlocked) runs for the block, so
+//                              that `agency login` keeps the key in a system keyring (others have none)
 //   ```console type={hq-key};y each time the command waits at a prompt, the next answer is typed, then
 //                              Enter ({hq-key}: the sandbox's HQ key)
 //   a first line "# file: agency.yaml" in any block: the block is written to that file before the
@@ -83,13 +85,14 @@ export function blockKind(block) {
     .map((w) => /^proxy=(?:(.+)@)?(\d+)$/.exec(w))
     .filter(Boolean)
     .map((m) => ({ credentials: m[1], shownPort: Number(m[2]) }));
-  const unknown = words.filter((w) => !/^(stop|type|proxy)=/.test(w));
+  const unknown = words.filter((w) => !/^(stop|type|proxy)=/.test(w) && w !== 'keyring');
   if (unknown.length > 0) throw new Error(`unknown console block attribute(s): ${unknown.join(' ')}`);
   return {
     kind: 'run',
     stopAfterMs: stop ? Number(stop[1]) * 1000 : undefined,
     answers: type ? type[1].split(';') : [],
     proxies,
+    keyring: words.includes('keyring'),
   };
 }
 
