@@ -102,6 +102,8 @@ async function runFile(parts, { bin, terminal, file }) {
   const configDir = path.join(temp, 'config');
   const workDir = path.join(temp, 'work');
   const shimDir = path.join(temp, 'bin');
+  /** A private Secret Service, from the first `console keyring` block to the end of the page. */
+  let keyring;
   try {
     for (const dir of [configDir, workDir, shimDir]) mkdirSync(dir, { mode: 0o700 });
     writeConfig(configDir, sandbox);
@@ -160,8 +162,9 @@ async function runFile(parts, { bin, terminal, file }) {
         }),
       );
       ports = proxies;
-      // A keyring for the block alone: the other blocks show a system without one.
-      const keyring = kind.keyring ? await startSecretService() : undefined;
+      // From the first `console keyring` block on, the page has a keyring (the profiles saved there
+      // stay usable); the blocks before it show a system without one.
+      if (kind.keyring) keyring ??= await startSecretService();
       const blockEnv = keyring ? { ...env, ...keyring.env } : env;
       try {
         for (const entry of commands) {
@@ -181,13 +184,13 @@ async function runFile(parts, { bin, terminal, file }) {
         }
       } finally {
         await Promise.all(proxies.map((proxy) => proxy.close()));
-        await keyring?.close();
       }
       part.lines = renderCommands(commands);
     }
   } catch (error) {
     throw new Error(`${file}: ${error.message}`);
   } finally {
+    await keyring?.close();
     await sandbox.close();
     rmSync(temp, { recursive: true, force: true });
   }

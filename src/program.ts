@@ -87,8 +87,8 @@ export async function execute(argv: string[], io: IO, options: ExecuteOptions): 
       });
       runtimes.push(opened);
       options.onOutput?.(opened.runtime.out);
-      // The context is resolved before the handler starts (a bad setting stops any command the same way).
-      if (runOptions?.context !== false) void opened.runtime.ctx;
+      // The context (and a key in the keyring) is resolved before the handler starts: a bad setting stops any command alike.
+      if (runOptions?.context !== false) await opened.ready({ key: runOptions?.key !== false });
       const call = handler as (rt: Runtime, ...rest: unknown[]) => Promise<void>;
       await call(opened.runtime, ...args.slice(0, -1));
     };

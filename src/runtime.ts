@@ -91,7 +91,7 @@ export function createRuntime(
   io: IO,
   signal: AbortSignal,
   setup: RunSetup = {},
-): { runtime: Runtime; close(): Promise<void> } {
+): { runtime: Runtime; ready(options: { key: boolean }): Promise<void>; close(): Promise<void> } {
   const { transport = lazyHttp, progress, record } = setup;
   const { out, terminal } = openOutput(io, flags, environment);
   if (record) out.recordTo(record);
@@ -149,6 +149,10 @@ export function createRuntime(
   };
   return {
     runtime,
+    // Before the handler: the context, and a key in the keyring unless the command sends none with it.
+    ready: async ({ key }) => {
+      if (context().keyringItem && key) await apiKey();
+    },
     close: async () => {
       await Promise.allSettled(clients.map((client) => client.close()));
     },

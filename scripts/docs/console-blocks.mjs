@@ -12,8 +12,9 @@
 //                              what it is asked in proxy-3128.log
 //   ```console stop=2          the command runs until Ctrl-C: stopped once its screen has not changed
 //                              for 2 seconds
-//   ```console keyring         a private Secret Service (gnome-keyring, unlocked) runs for the block, so
-//                              that `agency login` keeps the key in a system keyring (others have none)
+//   ```console keyring         a private Secret Service (gnome-keyring, unlocked) runs from this block to
+//                              the end of the page, so that `agency login` keeps the key in a system
+//                              keyring (the blocks before it have none)
 //   ```console type={hq-key};y each time the command waits at a prompt, the next answer is typed, then
 //                              Enter ({hq-key}: the sandbox's HQ key)
 //   a first line "# file: agency.yaml" in any block: the block is written to that file before the

@@ -54,6 +54,12 @@ function commandPath(command: ActionCommand): string {
 interface RunOptions {
   /** false: the handler reads no profile, so a damaged config file or bad setting cannot stop it. */
   context?: false;
+  /**
+   * false: the handler sends no request with the profile's key (login, logout, profiles, sandbox), so
+   * a key in the system keyring is not read. Every other command reads it before it starts: a keyring
+   * that cannot be read then stops it at once (exit 3), not as a failure of its first request.
+   */
+  key?: false;
 }
 
 /**

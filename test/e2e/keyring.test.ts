@@ -7,12 +7,12 @@
  */
 import { statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CANARY_KEY, type Harness, startHarness } from '../helpers/cli.js';
 import {
   missingSecretServiceTools,
   type SecretService,
   startSecretService,
 } from '../../scripts/secret-service.mjs';
+import { CANARY_KEY, type Harness, startHarness } from '../helpers/cli.js';
 
 const missing = missingSecretServiceTools();
 if (missing.length > 0)

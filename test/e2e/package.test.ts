@@ -8,8 +8,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CANARY_KEY, type Harness, ROOT, startHarness } from '../helpers/cli.js';
 import { missingSecretServiceTools, startSecretService } from '../../scripts/secret-service.mjs';
+import { CANARY_KEY, type Harness, ROOT, startHarness } from '../helpers/cli.js';
 
 const npm = (args: string[], cwd: string) =>
   execFileSync('npm', args, {

@@ -39,7 +39,9 @@ describe('profiles remove', () => {
   it('without a terminal, --yes is required: exit 2, nothing removed', async () => {
     const r = await remove([], { input: 'y\n' });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('error: Removing profile "test" needs --yes when there is no terminal to ask.');
+    expect(r.stderr).toContain(
+      'error: Removing profile "test" needs --yes when there is no terminal to ask.',
+    );
     expect(Object.keys(r.config.profiles)).toEqual(['test']);
   });
 });

@@ -44,7 +44,7 @@ export function define(command: Command, run: Run): void {
         `,
       }),
     )
-    .action(run(login));
+    .action(run(login, { key: false }));
 }
 
 export async function login(

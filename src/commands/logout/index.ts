@@ -22,7 +22,7 @@ export function define(command: Command, run: Run): void {
         `,
       }),
     )
-    .action(run(logout));
+    .action(run(logout, { key: false }));
 }
 
 export async function logout(rt: Runtime, _opts: object): Promise<void> {

@@ -29,7 +29,7 @@ export function define(profiles: Command, run: Run): void {
         `,
       }),
     )
-    .action(run(listProfiles));
+    .action(run(listProfiles, { key: false }));
   // use and remove act on one saved profile, named; they say what they did on stderr and print no list.
   const onProfile = (
     verb: string,
@@ -41,7 +41,7 @@ export function define(profiles: Command, run: Run): void {
       .description(description)
       .argument('<name>')
       .addHelpText('after', helpText(help))
-      .action(run(handler));
+      .action(run(handler, { key: false }));
   onProfile(
     'use',
     'make a profile the current one',

@@ -36,7 +36,7 @@ export function define(sandbox: Command, run: Run): void {
         `,
       }),
     )
-    .action(run(runSandbox));
+    .action(run(runSandbox, { key: false }));
 }
 
 export interface SandboxCommandOptions {
