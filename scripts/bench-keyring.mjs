@@ -27,33 +27,31 @@ export async function keyringCases(b, sandbox, runs) {
       });
       b.runWithInput([b.BIN, 'login', '--storage', storage, '--no-verify'], env(storage), sandbox.hqKey);
     }
-    const me = (out) => JSON.parse(out).account_type === 'HQ';
-    const request = compare(b, {
-      id: 'keyring',
-      title: '`agency me --json` (1 request), key in the keyring (gnome-keyring)',
-      subject: { argv: [b.BIN, 'me', '--json'], env: env('keyring') },
-      baselineTitle: 'the same, key in the config file',
-      baseline: { argv: [b.BIN, 'me', '--json'], env: env('file') },
-      runs,
-      check: me,
-      baselineCheck: me,
-    });
+    // The same command with the profile's key in the keyring, then in the file, alternately.
+    const keyringAgainstFile = (id, title, argv, check, target) =>
+      compare(b, {
+        ...{ id, title, baselineTitle: 'the same, key in the config file', runs, target },
+        subject: { argv: [b.BIN, ...argv], env: env('keyring') },
+        baseline: { argv: [b.BIN, ...argv], env: env('file') },
+        ...{ check, baselineCheck: check },
+      });
+    const request = keyringAgainstFile(
+      'keyring',
+      '`agency me --json` (1 request), key in the keyring (gnome-keyring)',
+      ['me', '--json'],
+      (out) => JSON.parse(out).account_type === 'HQ',
+    );
     // Each keyring run against the file run next to it: what the keyring adds, load changes aside.
     const added = b.median(request.subject.samples.map((ms, i) => ms - request.baseline.samples[i]));
     request.addedMs = added;
     request.note = `the keyring adds ${b.fmtMs(added)} per command (median of neighbouring pairs; medians differ by ${b.fmtMs(request.subject.median - request.baseline.median)})`;
-    const listed = (out) => out.includes('default');
-    const list = compare(b, {
-      id: 'keyring-list',
-      title: '`agency profiles list` (needs no key), a keyring profile',
-      subject: { argv: [b.BIN, 'profiles', 'list'], env: env('keyring') },
-      baselineTitle: 'the same, a file profile',
-      baseline: { argv: [b.BIN, 'profiles', 'list'], env: env('file') },
-      runs,
-      target: 1.05,
-      check: listed,
-      baselineCheck: listed,
-    });
+    const list = keyringAgainstFile(
+      'keyring-list',
+      '`agency profiles list` (needs no key), a keyring profile',
+      ['profiles', 'list'],
+      (out) => out.includes('default'),
+      1.05,
+    );
     return [request, list];
   } finally {
     await service.close();

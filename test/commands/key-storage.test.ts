@@ -102,7 +102,9 @@ describe('key storage without a usable keyring', () => {
 
   it('the key is read before a command starts: a create stops at once, not as a lost answer', async () => {
     const dir = dirWith({ current: 'kr', profiles: { kr: inKeyring() } });
-    const r = await h.run(['companies', 'create', '--name', 'Keyring Test Ltd'], { env: { AGENCY_CONFIG_DIR: dir } });
+    const r = await h.run(['companies', 'create', '--name', 'Keyring Test Ltd'], {
+      env: { AGENCY_CONFIG_DIR: dir },
+    });
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/^error: Cannot read the key of profile "kr" from the system keyring: /m);
     expect(r.stderr).not.toMatch(/lost|unknown/i);

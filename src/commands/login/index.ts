@@ -98,10 +98,6 @@ export async function login(
   const file = configFileIn(rt.config.dir);
   // The keyring first: if it refuses (--storage keyring), the config file is not changed either.
   const placed = await placeKey(item, key, opts.storage);
-  if (placed.fellBack !== undefined)
-    out.note(
-      `No usable system keyring: ${placed.fellBack}. The key is kept in the config file ${file} (mode 0600).`,
-    );
   let wasInKeyring = false;
   await rt.config.update((config) => {
     const profile = config.profiles[ctx.profileName] ?? {};
@@ -117,6 +113,11 @@ export async function login(
     config.profiles[ctx.profileName] = profile;
     if (makeCurrent || !hadCurrent(config)) config.current = ctx.profileName;
   });
+  // Said once the file is written: a file that cannot be written is the news then, not the keyring.
+  if (placed.fellBack !== undefined)
+    out.note(
+      `No usable system keyring: ${placed.fellBack}. The key is kept in the config file ${file} (mode 0600).`,
+    );
   const where = placed.storage === 'keyring' ? 'the system keyring' : 'the config file';
   out.success(
     `Saved the key in profile "${ctx.profileName}"${makeCurrent ? ' (current)' : ` (use it with -p ${ctx.profileName})`}, in ${where}.`,
