@@ -8,6 +8,27 @@ import path from 'node:path';
 import { compare } from './bench-cases.mjs';
 import { missingSecretServiceTools, startSecretService } from './secret-service.mjs';
 
+/**
+ * What the keyring costs inside a process, which the load of a busy machine blurs less than wall times:
+ * loading @napi-rs/keyring, and reading one item (connecting to the bus included), as src/secrets does.
+ */
+function insideTimes(b, env, runs) {
+  const addon = JSON.stringify(path.join(path.dirname(b.BIN), '..', 'node_modules', '@napi-rs', 'keyring'));
+  const script = `
+const started = performance.now();
+const { AsyncEntry } = require(${addon});
+const loaded = performance.now();
+new AsyncEntry('agency-cli', 'bench', { linux: { store: 'secret-service' } }).getPassword().then(() => {
+  console.log(JSON.stringify([loaded - started, performance.now() - loaded]));
+});`;
+  const samples = Array.from({ length: runs }, () => JSON.parse(b.run1(['-e', script], env)));
+  return {
+    loadMs: b.median(samples.map(([load]) => load)),
+    readMs: b.median(samples.map(([, read]) => read)),
+    samples,
+  };
+}
+
 export async function keyringCases(b, sandbox, runs) {
   const missing = missingSecretServiceTools();
   if (missing.length > 0) {
@@ -52,6 +73,8 @@ export async function keyringCases(b, sandbox, runs) {
       (out) => out.includes('default'),
       1.05,
     );
+    request.inside = insideTimes(b, env('keyring'), runs);
+    request.note += `; inside the process: loading the library ${b.fmtMs(request.inside.loadMs)}, reading the key ${b.fmtMs(request.inside.readMs)} (medians)`;
     return [request, list];
   } finally {
     await service.close();
