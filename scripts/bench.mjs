@@ -317,6 +317,8 @@ function cliEnv(sandbox) {
   return {
     ...env,
     AGENCY_CONFIG_DIR: configDir,
+    // health and deliverability record their runs (history.db): in the bench's own directory.
+    AGENCY_STATE_DIR: path.join(tmp, 'state'),
     AGENCY_API_KEY: sandbox.hqKey,
     AGENCY_BASE_URL: sandbox.baseUrl,
   };

@@ -7,6 +7,8 @@
 //                      (and EnvHttpProxyAgent, loaded when a proxy is set).
 //   dist/conf.cjs      conf (and ajv), required only when the config file is written.
 //   dist/yaml.cjs      likewise: required only for a plan file.
+//   dist/sql.js.cjs    SQLite (sql.js), required only by the commands that read or write the history
+//                      store (src/history/); its WebAssembly is dist/sql-wasm.wasm, read by sql.js itself.
 //   dist/sandbox.cjs   the API simulator, required only by `agency sandbox`.
 //   dist/mcp.cjs       the MCP SDK (and zod, ajv), required only by `agency mcp` (through src/mcp/sdk.ts).
 //   dist/config-path.cjs   where the config file is (src/config-path.ts alone), for `agency --help`'s
@@ -84,7 +86,7 @@ const SANDBOX_DIR = path.join(root, 'src/sandbox');
 const MCP_SDK = path.join(root, 'src/mcp/sdk.ts');
 // Packages the program loads only in some runs: each is a bundle of its own, required on first use, so
 // that the others do not parse it (a bundle's whole text is parsed when it is loaded).
-const APART = ['undici', 'conf', 'yaml'];
+const APART = ['undici', 'conf', 'yaml', 'sql.js'];
 // Native addons: required from node_modules at run time (package.json's "dependencies").
 const NATIVE = Object.keys(pkg.dependencies ?? {});
 const apart = new Set();
@@ -253,6 +255,14 @@ for (const name of [...apart].filter((name) => name !== 'undici')) {
     await build({ ...common, entryPoints: [name], outfile: path.join(staging, `${name}.cjs`) }),
   );
 }
+if (apart.has('sql.js')) {
+  // sql.js reads its WebAssembly from the directory of its own script (here dist/) when it is loaded.
+  const require = createRequire(import.meta.url);
+  writeFileSync(
+    path.join(staging, 'sql-wasm.wasm'),
+    readFileSync(require.resolve('sql.js/dist/sql-wasm.wasm')),
+  );
+}
 if (use('wasm-apart')) {
   // As .wasm files: reading 50 kB is cheaper than compiling 70 kB of base64 in JavaScript and decoding it.
   const require = createRequire(import.meta.url);
@@ -406,7 +416,7 @@ const sink = (write) => ({ isTTY: false, write: (text, cb) => { write(String(tex
   const { startSandbox } = agency.loadBundle('sandbox.cjs');
   const sandbox = await startSandbox({ port: 0, seed: { companies: 60 } });
   const configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agency-build-'));
-  const env = { AGENCY_API_KEY: sandbox.hqKey, AGENCY_BASE_URL: sandbox.baseUrl, AGENCY_CONFIG_DIR: configDir };
+  const env = { AGENCY_API_KEY: sandbox.hqKey, AGENCY_BASE_URL: sandbox.baseUrl, AGENCY_CONFIG_DIR: configDir, AGENCY_NO_HISTORY: '1' };
   // A command that fails here only means fewer of its functions in the cache.
   const run = async (argv) => {
     let text = '';

@@ -17,13 +17,12 @@ import {
   readFileSync,
   rmSync,
   statSync,
-  writeFileSync,
 } from 'node:fs';
-import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { isRecord } from './api/types.js';
 import { CONFIG_FILE_NAME, configFileIn } from './config-path.js';
 import { ConfigError, UsageError } from './errors.js';
+import { acquireLock } from './file-lock.js';
 
 export interface Profile {
   api_key?: string;
@@ -40,8 +39,6 @@ export interface ConfigData {
 }
 
 export const DEFAULT_PROFILE = 'default';
-const LOCK_STALE_MS = 10_000;
-const LOCK_WAIT_MS = 15_000;
 
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
@@ -186,7 +183,13 @@ async function updateConfig(dir: string, mutate: (data: ConfigData) => void): Pr
   // Loading conf takes ~25 ms: done before taking the lock, so that parallel writers wait only for
   // each other's read-modify-write.
   const { default: Conf } = await import('conf');
-  const release = await acquireLock(`${file}.lock`);
+  const release = await acquireLock(`${file}.lock`, {
+    cannotLock: (lockFile, reason) => new ConfigError(`Cannot lock the config file (${lockFile}): ${reason}`),
+    busy: (lockFile) =>
+      new ConfigError(`The config file is locked by another agency process (${lockFile}).`, {
+        hint: 'If no other agency process is running, remove the lock file.',
+      }),
+  });
   try {
     const data = readConfig(dir);
     mutate(data);
@@ -304,92 +307,6 @@ function removeOrphanTempFiles(dir: string): void {
     return;
   }
   for (const name of names) if (TEMP_FILE.test(name)) rmSync(join(dir, name), { force: true });
-}
-
-interface LockHolder {
-  owner: string;
-  ino: number;
-  ageMs: number;
-}
-
-async function acquireLock(lockFile: string): Promise<() => void> {
-  const owner = `${process.pid}@${hostname()}`;
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      writeFileSync(lockFile, owner, { flag: 'wx', mode: 0o600 });
-      return () => {
-        // Only our own lock: if it was (wrongly) broken and taken over, the new holder keeps it.
-        if (inspectLock(lockFile)?.owner === owner) rmSync(lockFile, { force: true });
-      };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
-        throw new ConfigError(`Cannot lock the config file (${lockFile}): ${(error as Error).message}`);
-      }
-    }
-    breakStaleLock(lockFile);
-    if (Date.now() > deadline) {
-      throw new ConfigError(`The config file is locked by another agency process (${lockFile}).`, {
-        hint: 'If no other agency process is running, remove the lock file.',
-      });
-    }
-    await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * Math.min(50, 5 * attempt)));
-  }
-}
-
-function inspectLock(lockFile: string): LockHolder | undefined {
-  try {
-    const owner = readFileSync(lockFile, 'utf8');
-    const stat = statSync(lockFile);
-    return { owner, ino: stat.ino, ageMs: Date.now() - stat.mtimeMs };
-  } catch {
-    return undefined;
-  }
-}
-
-/** A lock left by a process that died (kill -9, power cut) would block every later write. */
-function isStale(holder: LockHolder): boolean {
-  if (holder.ageMs > LOCK_STALE_MS) return true;
-  const match = /^(\d+)@(.*)$/.exec(holder.owner);
-  // An empty lock is being written by its creator right now; a pid means something only on this host.
-  return match !== null && match[2] === hostname() && !isAlive(Number(match[1]));
-}
-
-/**
- * Two waiters that both see a dead holder must not both delete "the" lock: the second would delete
- * the first one's fresh lock. So breaking takes a lock of its own, and re-checks under it that the
- * lock file is still the same stale one (same inode, same owner) before removing it.
- */
-function breakStaleLock(lockFile: string): void {
-  const seen = inspectLock(lockFile);
-  if (!seen || !isStale(seen)) return;
-  const breaker = `${lockFile}.break`;
-  try {
-    writeFileSync(breaker, String(process.pid), { flag: 'wx', mode: 0o600 });
-  } catch {
-    // Someone else is breaking it; a breaker that died while doing so must not block forever.
-    const stuck = inspectLock(breaker);
-    if (stuck && stuck.ageMs > LOCK_STALE_MS) rmSync(breaker, { force: true });
-    return;
-  }
-  try {
-    const now = inspectLock(lockFile);
-    if (now && now.ino === seen.ino && now.owner === seen.owner && isStale(now))
-      rmSync(lockFile, { force: true });
-  } finally {
-    rmSync(breaker, { force: true });
-  }
-}
-
-function isAlive(pid: number): boolean {
-  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists, it is just not ours.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** "abcd…wxyz": never more than the first and last 4 characters of a key. */

@@ -107,6 +107,21 @@ export class NetworkError extends exitingWith(ExitCode.failure) {}
  */
 export class ProxyFailure extends NetworkError {}
 
+/**
+ * The history store (history.db) could not be read or written: `damaged` (not a SQLite file, or one that
+ * fails its check; left as it is), `unwritable` (a full disk, a read-only directory), `busy` (another
+ * run held it too long). A command that records only warns; `agency history` fails with it.
+ */
+export class HistoryError extends exitingWith(ExitCode.failure) {
+  constructor(
+    readonly kind: 'damaged' | 'unwritable' | 'busy',
+    message: string,
+    options?: ErrorDetails,
+  ) {
+    super(message, options);
+  }
+}
+
 /** The result could not be written (stdout or an output file failed): it is not lost silently. */
 export class OutputError extends exitingWith(ExitCode.failure) {}
 

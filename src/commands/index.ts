@@ -34,6 +34,7 @@ const COMMANDS: readonly Registration[] = [
   ['deliverability', 'health', 'sent, replied, bounced per client vs last period', () => import('./deliverability/index.js')],
   ['health', 'health', 'which clients need attention today, and why', () => import('./health/index.js')],
   ['report', 'health', 'what each client got: results per campaign', () => import('./report/index.js')],
+  ['history', 'health', 'what earlier health, report and deliverability runs recorded', () => import('./history/index.js')],
   ['blacklist', 'accounts', "list, add, remove and check the agency's blacklist", () => import('./blacklist/index.js')],
   ['plan', 'companies', 'what it takes to reach the state a file describes', () => import('./plan/index.js')],
   ['apply', 'companies', 'make the changes that `plan` shows', () => import('./apply/index.js')],

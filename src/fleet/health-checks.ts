@@ -54,7 +54,8 @@ export interface ClientFacts {
 
 type Read = 'mailboxes' | 'campaigns' | 'webhooks' | 'deliverability';
 
-type Finding = [severity: Severity, detail: string];
+/** subject: what the problem is about within the client (a mailbox, a campaign id); '' for the client itself. */
+type Finding = [severity: Severity, detail: string, subject?: string];
 
 /** The facts a check reads, present. */
 type Known = { [K in Exclude<Read, 'deliverability'>]: NonNullable<ClientFacts[K]> } & ClientFacts;
@@ -100,6 +101,7 @@ const CHECKS: readonly Check[] = [
           [
             'critical',
             `${mailboxName(group)} (${failing.type ?? 'mailbox'}): ${text(failing.details?.error)} — ${NEXT_STEPS.reconnect}`,
+            mailboxName(group),
           ],
         ];
       }),
@@ -112,7 +114,9 @@ const CHECKS: readonly Check[] = [
       groupMailboxes(facts.mailboxes).flatMap((group): Finding[] => {
         if (group.some((entry) => isErrorText(entry.details?.error))) return [];
         const warned = group.find((entry) => isWarningText(entry.details?.error));
-        return warned ? [['warning', `${mailboxName(group)}: ${text(warned.details?.error)}`]] : [];
+        return warned
+          ? [['warning', `${mailboxName(group)}: ${text(warned.details?.error)}`, mailboxName(group)]]
+          : [];
       }),
   },
   {
@@ -122,7 +126,7 @@ const CHECKS: readonly Check[] = [
     run: (facts) =>
       groupMailboxes(facts.mailboxes).flatMap((group): Finding[] =>
         group.some((entry) => entry.details?.in_slot === false)
-          ? [['warning', `${mailboxName(group)} is not in a slot: it sends nothing`]]
+          ? [['warning', `${mailboxName(group)} is not in a slot: it sends nothing`, mailboxName(group)]]
           : [],
       ),
   },
@@ -155,6 +159,7 @@ const CHECKS: readonly Check[] = [
               [
                 'critical',
                 `campaign ${c.id} ${JSON.stringify(text(c.name ?? ''))}: ${text(c.error)}${resumable(c.status) ? ` — ${NEXT_STEPS.resume(facts.id, c)}` : ''}`,
+                String(c.id),
               ],
             ]
           : [],
@@ -206,12 +211,13 @@ const CHECKS: readonly Check[] = [
 export function checkClient(facts: ClientFacts): Problem[] {
   const known = (read: Read) => read === 'deliverability' || facts[read] !== undefined;
   return CHECKS.flatMap((check) =>
-    (known(check.needs) ? check.run(facts as Known) : []).map(([severity, detail]) => ({
+    (known(check.needs) ? check.run(facts as Known) : []).map(([severity, detail, subject]) => ({
       company_id: facts.id,
       name: facts.name,
       ...ownerOf(facts),
       severity,
       check: check.name,
+      subject: subject ?? '',
       detail,
     })),
   );
@@ -221,6 +227,7 @@ export function checkClient(facts: ClientFacts): Problem[] {
 export function unreadable(
   client: { id: number; name: string; owner?: string | undefined },
   detail: string,
+  part = '',
 ): Problem {
   return {
     company_id: client.id,
@@ -228,6 +235,7 @@ export function unreadable(
     ...ownerOf(client),
     severity: 'critical',
     check: 'unreadable',
+    subject: part,
     detail,
   };
 }

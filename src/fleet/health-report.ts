@@ -5,10 +5,12 @@
  * data.
  */
 import type { Deliverability } from '../api/types.js';
+import { type HealthMemory, remember, rememberClient } from '../history/health-memory.js';
 import { coveredDays, type Period } from '../input/period.js';
 import {
   type CheckName,
   type FailOn,
+  type HealthMemoryReport,
   type HealthReport,
   type HealthVerdict,
   type NotChecked,
@@ -32,6 +34,34 @@ export interface HealthRun {
   named: boolean;
   /** Set when Ctrl-C (or a closed pipe) stopped the run: "of 120 clients", or "clients". */
   stopped?: { of: string } | undefined;
+  /** With the history: each client's latest earlier run, this run's time, and --new. */
+  memory?: MemoryOptions | undefined;
+}
+
+/** The history's part in a run (src/history/health-memory.ts): what each problem is compared with. */
+export interface MemoryOptions {
+  clients: HealthMemory;
+  /** This run's time: a new problem's first_seen. */
+  at: string;
+  /** --new: only the new problems are kept (and judged by --fail-on). */
+  onlyNew: boolean;
+}
+
+/**
+ * One client's kept problems as the rows show them as it is done: marked new or since with the
+ * history, and only the new ones with --new.
+ */
+export function shownOfClient(
+  problems: readonly Problem[],
+  companyId: number,
+  filter: HealthFilter,
+  memory: MemoryOptions | undefined,
+): Problem[] {
+  const own = sortProblems(problems.filter(kept(filter)), [companyId]);
+  if (memory === undefined) return own;
+  return rememberClient(own, memory.clients.get(companyId), memory.at).filter(
+    (p) => !memory.onlyNew || p.new,
+  );
 }
 
 /** Which problems the report keeps, and which of them fail the run. */
@@ -68,11 +98,23 @@ export function sortProblems(problems: readonly Problem[], clientOrder: readonly
 export function healthReport(run: HealthRun, filter: HealthFilter): HealthReport {
   const { results } = run;
   const checked = results.filter((r) => r.state === 'checked').map((r) => r.client);
-  const all = results.flatMap((r) => r.problems);
-  const problems = sortProblems(
-    all.filter(kept(filter)),
-    results.map((r) => r.client.id),
+  const order = results.map((r) => r.client.id);
+  const found = sortProblems(
+    results.flatMap((r) => r.problems),
+    order,
   );
+  const { memory } = run;
+  const marked =
+    memory &&
+    remember(
+      found,
+      checked.map((c) => c.id),
+      memory.clients,
+      memory.at,
+    );
+  const all: Problem[] = marked ? marked.problems : found;
+  const keptAll = all.filter(kept(filter));
+  const problems = memory?.onlyNew ? keptAll.filter((p) => p.new) : keptAll;
   const notChecked: NotChecked[] = results
     .filter((r) => r.state === 'inactive')
     .map(({ client }) => ({ company_id: client.id, name: client.name, reason: 'inactive' }));
@@ -92,8 +134,41 @@ export function healthReport(run: HealthRun, filter: HealthFilter): HealthReport
     bounceMarks: [THRESHOLDS.bounceWarning, THRESHOLDS.bounceCritical],
     interrupted: run.stopped && { clientsDone: results.length, of: run.stopped.of },
     verdict: verdict(problems, filter.failOn, run.named ? notChecked : []),
-    summary: summaryLine(counts, checked.length, notChecked.length, all.length - problems.length),
+    summary:
+      summaryLine(counts, checked.length, notChecked.length, all.length - keptAll.length) +
+      (marked ? memoryLine(marked.problems, marked.resolved.length, memory.onlyNew) : ''),
+    memory:
+      marked &&
+      ({
+        resolved: marked.resolved,
+        since: latestRun(memory.clients, checked),
+        fresh: marked.problems.filter((p) => p.new).length,
+        ongoing: marked.problems.filter((p) => !p.new).length,
+        onlyNew: memory.onlyNew,
+        record: run.stopped
+          ? undefined
+          : { problems: marked.problems, checked: checked.map((c) => ({ id: c.id, name: c.name })) },
+      } satisfies HealthMemoryReport),
   };
+}
+
+/** " 2 new, 5 ongoing, 1 resolved since the last run." (with --new: what the rows are). */
+function memoryLine(marked: readonly Problem[], resolved: number, onlyNew: boolean): string {
+  const fresh = marked.filter((p) => p.new).length;
+  const what = onlyNew
+    ? `Only the new ones are shown: ${fresh} new`
+    : `${fresh} new, ${marked.length - fresh} ongoing`;
+  return ` ${what}, ${resolved} resolved since the last run.`;
+}
+
+/** When the latest earlier run of the clients checked ran (the page's "new since …"). */
+function latestRun(memory: HealthMemory, checked: readonly { id: number }[]): string | undefined {
+  let latest: string | undefined;
+  for (const { id } of checked) {
+    const at = memory.get(id)?.at;
+    if (at !== undefined && (latest === undefined || at > latest)) latest = at;
+  }
+  return latest;
 }
 
 function verdict(

@@ -117,7 +117,7 @@ async function checkOne(
     // The listing may still be coming in while the client's own lists are read.
     deliverability: await deliverability(),
   };
-  const problems = failed.map(([part, error]) => unreadable(client, `${part}: ${error.message}`));
+  const problems = failed.map(([part, error]) => unreadable(client, `${part}: ${error.message}`, part));
   return { client, state: 'checked', problems: [...problems, ...checkClient(facts)] };
 }
 

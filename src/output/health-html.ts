@@ -12,6 +12,7 @@ import {
   type HealthReport,
   type NotChecked,
   type Problem,
+  type ResolvedProblem,
   SEVERITIES,
   type Severity,
 } from '../reports/health.js';
@@ -86,6 +87,10 @@ tbody.client th .id{color:var(--muted);font-weight:400;margin-left:6px}
 .sev{display:inline-block;min-width:64px;font-weight:700;font-size:12px;text-transform:uppercase}
 table.problems thead th,table.problems td:nth-child(-n+2){white-space:nowrap;overflow-wrap:normal}
 .ok{background:#fff;border:1px solid var(--line);border-radius:8px;padding:14px}
+.new{display:inline-block;margin-left:6px;padding:0 6px;border-radius:4px;background:#fde8e8;color:#9b1c1c;font-size:12px;font-weight:700;white-space:nowrap}
+.since{color:var(--muted);font-size:12px;white-space:nowrap}
+ul.resolved{background:#fff;border:1px solid var(--line);border-radius:8px;padding:10px 14px 10px 32px}
+ul.resolved li{margin:4px 0}
 .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(440px,1fr));gap:16px}
 figure.chart{margin:0;background:#fff;border:1px solid var(--line);border-radius:8px;padding:12px 14px;break-inside:avoid}
 figcaption{font-weight:600;margin-bottom:6px}
@@ -122,7 +127,35 @@ table.numbers{margin-top:16px}
 }
 `;
 
-function problemsSection(problems: readonly Problem[]): string {
+/** A day and time as the page shows them: "2026-12-01 06:00 UTC". */
+function when(iso: string): string {
+  return `${iso.replace('T', ' ').slice(0, 16)} UTC`;
+}
+
+/** The history's mark of a problem: "new since …" ("new": the client was never checked), "since …". */
+function memoryMark(problem: Problem, since: string | undefined): string {
+  if (problem.new === undefined) return '';
+  if (problem.new)
+    return ` <span class="new">${since ? `new since ${escapeHtml(when(since))}` : 'new'}</span>`;
+  return problem.first_seen
+    ? ` <span class="since">since ${escapeHtml(when(problem.first_seen))}</span>`
+    : '';
+}
+
+function resolvedSection(resolved: readonly ResolvedProblem[] | undefined): string {
+  if (resolved === undefined) return '';
+  if (resolved.length === 0)
+    return '<h2>Resolved</h2>\n<p class="ok">Nothing resolved since the last run.</p>\n';
+  const items = resolved
+    .map(
+      (p) =>
+        `<li><strong>${escapeHtml(p.name)}</strong> <span class="id">${p.company_id}</span> ${escapeHtml(p.check)}: ${escapeHtml(p.detail)} <span class="since">(from ${escapeHtml(when(p.first_seen))} to ${escapeHtml(when(p.last_seen))})</span></li>`,
+    )
+    .join('');
+  return `<h2>Resolved</h2>\n<ul class="resolved" id="resolved">${items}</ul>\n`;
+}
+
+function problemsSection(problems: readonly Problem[], since: string | undefined): string {
   if (problems.length === 0) return '<p class="ok">No problems found.</p>';
   const byClient = new Map<number, Problem[]>();
   for (const problem of problems) {
@@ -135,7 +168,7 @@ function problemsSection(problems: readonly Problem[]): string {
     const rows = list
       .map(
         (p) =>
-          `<tr><td><span class="sev ${p.severity}">${p.severity}</span></td><td>${escapeHtml(p.check)}</td><td>${escapeHtml(p.detail)}</td></tr>`,
+          `<tr><td><span class="sev ${p.severity}">${p.severity}</span></td><td>${escapeHtml(p.check)}</td><td>${escapeHtml(p.detail)}${memoryMark(p, since)}</td></tr>`,
       )
       .join('');
     // The first problem of a client is its worst (the list is sorted by severity).
@@ -231,8 +264,8 @@ export function renderHealthHtml(report: HealthReport, page: { title: string; ge
 <p class="meta">${escapeHtml(report.periodLabel)} · ${plural(report.companiesChecked, NOUNS.client)} checked · generated ${escapeHtml(page.generatedAt.toISOString().replace('T', ' ').slice(0, 16))} UTC</p>
 ${stopped ? `<p class="interrupted">Interrupted after ${stopped.clientsDone} ${escapeHtml(stopped.of)}: this page shows only the clients checked until then.</p>\n` : ''}${notCheckedLine(report.notChecked)}<ul class="summary">${counts}</ul>
 <h2>Problems</h2>
-${problemsSection(report.problems)}
-<h2>Deliverability against the previous period</h2>
+${problemsSection(report.problems, report.memory?.since)}
+${resolvedSection(report.memory?.resolved)}<h2>Deliverability against the previous period</h2>
 ${charts}
 </main>`,
   );

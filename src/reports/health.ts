@@ -34,7 +34,43 @@ export interface Problem {
   owner?: string | undefined;
   severity: Severity;
   check: CheckName;
+  /**
+   * What within the client the problem is about: the mailbox's address, the campaign's id, the part
+   * that could not be read; '' when it is about the client as a whole. With the client and the check,
+   * it names the problem whatever its detail or severity (the history compares problems by it).
+   */
+  subject: string;
   detail: string;
+  /** With the history: not in the client's latest earlier run (or the client was never checked). */
+  new?: boolean;
+  /** With the history: when the unbroken series of runs that had it began (this run's time if new). */
+  first_seen?: string;
+}
+
+/** With the history: a problem of a client's latest earlier run that this run no longer found. */
+export interface ResolvedProblem {
+  company_id: number;
+  name: string;
+  severity: Severity;
+  check: string;
+  subject: string;
+  detail: string;
+  first_seen: string;
+  /** The run that last had it. */
+  last_seen: string;
+}
+
+/** What the history adds to a report: what is gone, and how much is new. */
+export interface HealthMemoryReport {
+  resolved: ResolvedProblem[];
+  /** When the clients' latest earlier run ran (a new problem is new since then); none: never checked. */
+  since: string | undefined;
+  fresh: number;
+  ongoing: number;
+  /** --new: the report's problems are the new ones only. */
+  onlyNew: boolean;
+  /** What the history records of the run: every problem found, marked, and the clients checked. */
+  record: { problems: Problem[]; checked: { id: number; name: string }[] } | undefined;
 }
 
 /** A client named with --company or --file that was not checked, and why (`--json`'s `not_checked`). */
@@ -74,6 +110,8 @@ export interface HealthReport {
   /** Set when the run was stopped: the report is of the clients checked until then ("after 5 of 120 clients"). */
   interrupted?: { clientsDone: number; of: string } | undefined;
   verdict: HealthVerdict;
+  /** With the history (not --no-history): resolved problems, counts of new and ongoing ones. */
+  memory?: HealthMemoryReport | undefined;
   /** "3 critical, 5 warnings, 2 info across 120 clients" (and the inactive ones not checked). */
   summary: string;
 }

@@ -301,7 +301,9 @@ describe('help examples can be pasted at any width (new-user finding 6)', () => 
       expect(sample).toContain(
         '        - { email: ceo@acme.example, name: Ann Lee, permissions: [mailboxes] }',
       );
-      expect(sample).toContain('      guests:                # invited (pending: + guest until accepted)');
+      expect(sample).toContain(
+        '      guests:                # invited once; pending: "= guest" until accepted',
+      );
       // Every line is a YAML line at its indent: nothing was wrapped onto a line of its own.
       for (const line of sample) expect(line).toMatch(/^ {2}( {2})*(- |[a-z]+:|\S.*#)/);
       expect(sample).toHaveLength(11);

@@ -48,6 +48,7 @@ export async function startAgencyTerminals(
     TERM: 'screen',
     LANG: 'C.UTF-8',
     AGENCY_CONFIG_DIR: configDir,
+    AGENCY_NO_HISTORY: '1',
   };
   const terminals = new Map<number, Terminal>();
   if (!TMUX_MISSING) {

@@ -76,6 +76,10 @@ function inheritedEnv(): Record<string, string> {
 export function agencyEnv(options: RunOptions & { configDir: string }): Record<string, string> {
   const env: Record<string, string> = { ...inheritedEnv() };
   env.AGENCY_CONFIG_DIR = options.configDir;
+  // The history store beside the config, and off unless a test turns it on ({AGENCY_NO_HISTORY:
+  // undefined}): a run that records reads /v1/me first, which most tests' request lists do not expect.
+  env.AGENCY_STATE_DIR = join(options.configDir, '..', 'state');
+  env.AGENCY_NO_HISTORY = '1';
   for (const [name, value] of Object.entries(options.env ?? {})) {
     if (value === undefined) delete env[name];
     else env[name] = value;

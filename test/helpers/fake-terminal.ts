@@ -86,7 +86,7 @@ export async function runCommand(
     const terminal = fakeTerminal(options);
     const code = await main(
       argv,
-      { ...terminal.streams, env: { AGENCY_CONFIG_DIR: dir, ...options.env } },
+      { ...terminal.streams, env: { AGENCY_CONFIG_DIR: dir, AGENCY_NO_HISTORY: '1', ...options.env } },
       http.transport,
     );
     const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));

@@ -122,6 +122,7 @@ describe('health checks at their thresholds', () => {
       name: String(company_id),
       severity,
       check,
+      subject: '',
       detail: '',
     });
     const sorted = sortProblems([p(2, 'info'), p(1, 'warning'), p(2, 'critical'), p(1, 'critical')], [2, 1]);

@@ -14,7 +14,14 @@ const NOW = new Date('2026-06-30T12:00:00');
 const pair = (current_period: number, previous_period: number) => ({ current_period, previous_period });
 
 function problem(company_id: number, severity: Severity, check: Problem['check'] = 'no_webhook'): Problem {
-  return { company_id, name: `Client ${company_id}`, severity, check, detail: `${check} of ${company_id}` };
+  return {
+    company_id,
+    name: `Client ${company_id}`,
+    severity,
+    check,
+    subject: '',
+    detail: `${check} of ${company_id}`,
+  };
 }
 
 function checked(id: number, ...problems: Problem[]): ClientResult {
@@ -120,6 +127,51 @@ describe('the health report', () => {
     });
     expect(quiet).toMatchObject({ emails_sent: pair(0, 0), reply_rate: null, reply_rate_change: null });
     expect(report.bounceMarks).toEqual([0.02, 0.05]);
+  });
+
+  it('with the history: new or since; --new keeps the new ones and the verdict judges only those', () => {
+    const T0 = '2026-06-29T06:00:00.000Z';
+    const AT = '2026-06-30T06:00:00.000Z';
+    const clients = new Map([
+      [
+        1,
+        {
+          at: T0,
+          problems: [
+            { ...problem(1, 'critical', 'mailbox_error'), first_seen: T0 },
+            { ...problem(1, 'info'), first_seen: T0 },
+          ],
+        },
+      ],
+    ]);
+    const results = [
+      checked(1, problem(1, 'critical', 'mailbox_error')),
+      checked(2, problem(2, 'warning', 'mailbox_not_in_slot')),
+    ];
+    const all = healthReport(run(results, { memory: { clients, at: AT, onlyNew: false } }), CRITICAL);
+    expect(all.problems.map((p) => [p.company_id, p.new, p.first_seen])).toEqual([
+      [1, false, T0],
+      [2, true, AT],
+    ]);
+    expect(all.memory?.resolved).toEqual([
+      expect.objectContaining({ company_id: 1, check: 'no_webhook', last_seen: T0 }),
+    ]);
+    expect(all.memory?.since).toBe(T0);
+    expect(all.verdict.exit).toBe(7);
+    expect(all.summary).toMatch(/ 1 new, 1 ongoing, 1 resolved since the last run\.$/);
+    // --new: the ongoing critical is left out and fails nothing; the record still has every problem.
+    const fresh = healthReport(run(results, { memory: { clients, at: AT, onlyNew: true } }), CRITICAL);
+    expect(fresh.problems.map((p) => p.company_id)).toEqual([2]);
+    expect(fresh.verdict).toEqual({ exit: 0 });
+    expect(fresh.memory?.record?.problems).toHaveLength(2);
+    expect(
+      healthReport(run(results, { memory: { clients, at: AT, onlyNew: true } }), { failOn: 'warning' })
+        .verdict.exit,
+    ).toBe(7);
+    // Without the history: no marks, no memory.
+    const plain = healthReport(run(results), CRITICAL);
+    expect(plain.memory).toBeUndefined();
+    expect(plain.problems.every((p) => p.new === undefined)).toBe(true);
   });
 
   it('an interrupted run says after how many clients', () => {

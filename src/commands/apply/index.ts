@@ -3,11 +3,13 @@
  * handler (and with it the YAML parser) loads when it runs.
  */
 import type { Command } from '@commander-js/extra-typings';
+import { type HistoryFlag, NO_HISTORY_OPTION } from '../../history/record.js';
 import { helpText, printsNoList, type Run } from '../command.js';
 import { desiredStateOption } from '../plan/index.js';
 
-export interface ApplyOptions {
+export interface ApplyOptions extends HistoryFlag {
   file: string;
+  resendInvitations?: boolean | undefined;
   yes?: boolean | undefined;
   keysOut?: string | undefined;
   concurrency?: string | undefined;
@@ -19,6 +21,11 @@ export function define(apply: Command, run: Run): void {
     .option('-y, --yes', 'do not ask (required when not on a terminal)')
     .option('--keys-out <path>', 'also append each new key to this file (created 0600)')
     .option('--concurrency <n>', 'client accounts worked on at once (default 4)')
+    .option(
+      '--resend-invitations',
+      'invite again the guests an earlier apply invited who have not accepted yet',
+    )
+    .option(...NO_HISTORY_OPTION)
     .addHelpText(
       'after',
       helpText({
@@ -29,8 +36,11 @@ export function define(apply: Command, run: Run): void {
           differ). Prints one line per change made, each new key whole; --keys-out appends
           "company_id<TAB>name<TAB>label<TAB>api_key" as each key arrives. Goes on past a
           failure; a company that could not be created gets none of its keys, webhooks or
-          guests. Running it again is safe: it sends only what is still missing (a guest who
-          has not accepted yet is invited again; the service resends the same invitation).
+          guests. Running it again is safe: it sends only what is still missing. Each
+          invitation sent is remembered in the local history, so that a guest who has not
+          accepted yet is not invited again (plan shows "= guest … not yet accepted");
+          --resend-invitations sends those again (the service resends the same invitation).
+          --no-history (or AGENCY_NO_HISTORY=1): nothing remembered, such guests invited again.
           Answering "n" to the question sends nothing: "Apply cancelled", exit 1 (not an
           error, but \`apply && next-step\` stops); Ctrl-C there is exit 130.
         `,

@@ -24,6 +24,7 @@ import { settledWebhookWrites } from '../../fleet/lost-answer.js';
 import { computePlan, planChanges, planLines, planSummary } from '../../fleet/plan.js';
 import { type DesiredState, readDesiredState } from '../../fleet/plan-file.js';
 import { keysOwnerNote, unreadableFailure } from '../../fleet/plan-user.js';
+import { describePending, pendingInvitations, pendingNote } from '../../history/invitations.js';
 import { parseConcurrency } from '../../input/parse.js';
 import { confirm } from '../../input/prompt.js';
 import type { Creation } from '../../output/stdout-watch.js';
@@ -72,10 +73,12 @@ async function planAndApply(
     signal: rt.ctx.signal,
     warn: (message) => out.warn(message),
   });
+  const invitations = await pendingInvitations(rt, opts, plan, { resend: opts.resendInvitations === true });
   const owner = await keysOwnerNote(reader, desired);
 
-  for (const line of planLines(plan)) out.info(line);
+  for (const line of [...planLines(plan), ...invitations.pending.map(describePending)]) out.info(line);
   if (owner) out.info(owner);
+  if (invitations.pending.length > 0) out.info(pendingNote(invitations.pending.length));
   const pending = planChanges(plan).length;
   // "No changes. …" when there is nothing to do: no question, no POST.
   out.info(planSummary(plan));
@@ -130,6 +133,11 @@ async function planAndApply(
     },
   );
   if (out.json) out.jsonValue(made);
+  await invitations.record(
+    made.flatMap((m) =>
+      m.type === 'guest' && m.company_id !== null ? [{ company_id: m.company_id, email: m.email }] : [],
+    ),
+  );
   if (keysFileError) throw keysFileError;
   const failed = outcome.applied.length - made.length;
   if (outcome.interrupted) {

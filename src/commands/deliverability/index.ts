@@ -6,6 +6,7 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { DeliverabilityCounter } from '../../api/types.js';
 import type { ClientSelection } from '../../fleet/clients.js';
+import { type HistoryFlag, historyFor, NO_HISTORY_OPTION } from '../../history/record.js';
 import type { Period } from '../../input/period.js';
 import { percent, signedCount, signedPercent } from '../../output/figures.js';
 import type { Column } from '../../output/writer.js';
@@ -19,6 +20,7 @@ export function define(command: Command, run: Run): void {
   addClientTargets(command)
     .option('--from <date>', 'first day of the period, YYYY-MM-DD (default: 30 days ago)')
     .option('--to <date>', 'last day of the period, YYYY-MM-DD (default: today)')
+    .option(...NO_HISTORY_OPTION)
     .addHelpText(
       'after',
       helpText({
@@ -38,6 +40,10 @@ export function define(command: Command, run: Run): void {
           --limit N reports the first N clients (of the listing, or of the targets) and
           reads no page beyond them. Under a table, stderr names the days: 2026-10-26 to
           2026-11-24 (the last 30 days), compared with 2026-09-26 to 2026-10-25.
+
+          Each run's counts per client are recorded in the local history (history.db;
+          \`agency history deliverability\` reads them); --no-history (or
+          AGENCY_NO_HISTORY=1) leaves the run out.
         `,
         examples: `
           $ agency deliverability
@@ -50,7 +56,7 @@ export function define(command: Command, run: Run): void {
     .action(run(deliverability));
 }
 
-export interface DeliverabilityOptions extends ClientTargetFlags, Period {}
+export interface DeliverabilityOptions extends ClientTargetFlags, Period, HistoryFlag {}
 
 /**
  * The contract's counters, each of the current period; on a terminal the change against the previous
@@ -152,6 +158,37 @@ export async function deliverability(rt: Runtime, opts: DeliverabilityOptions): 
   });
   // Under the table, which days its numbers and ± columns are about (--json stays the contract's array).
   if (table && !rt.out.json) rt.out.info(`${comparedPeriods(period)}.`);
+  const file = historyFor(rt, opts);
+  if (file !== undefined) await recordDeliverability(rt, file, period, rows);
+}
+
+/** The run's counts per client, this period's and the previous one's, into the history. */
+async function recordDeliverability(
+  rt: Runtime,
+  file: string,
+  period: Period,
+  rows: readonly DeliverabilityRow[],
+): Promise<void> {
+  const { coveredDays } = await import('../../input/period.js');
+  const { recordRun } = await import('../../history/record.js');
+  const { recordDeliverabilityRun } = await import('../../history/runs.js');
+  const { VERSION } = await import('../../version.js');
+  const run = { at: new Date().toISOString(), period: coveredDays(period), version: VERSION };
+  const counts = rows.map((r) => ({
+    company_id: r.id,
+    name: r.name,
+    sent: r.emails_sent.current_period,
+    delivered: r.delivered_emails.current_period,
+    opened: r.views.current_period,
+    replied: r.replies.current_period,
+    bounced: r.bounces.current_period,
+    sent_previous: r.emails_sent.previous_period,
+    delivered_previous: r.delivered_emails.previous_period,
+    opened_previous: r.views.previous_period,
+    replied_previous: r.replies.previous_period,
+    bounced_previous: r.bounces.previous_period,
+  }));
+  await recordRun(rt, file, (db, agency) => recordDeliverabilityRun(db, agency, run, counts));
 }
 
 /** The rows of `deliverability` (also what an assistant's tool gets): targets resolved, zeros added. */

@@ -8,6 +8,7 @@
 import { type Command, Option } from '@commander-js/extra-typings';
 import type { ChalkInstance } from 'chalk';
 import { ExitCode, OutcomeExit, PartialFailureError, UsageError } from '../../errors.js';
+import { type HistoryFlag, historyFor, NO_HISTORY_OPTION } from '../../history/record.js';
 import type { Period } from '../../input/period.js';
 import { isNearMiss } from '../../output/suggest.js';
 import type { Column } from '../../output/writer.js';
@@ -17,6 +18,7 @@ import {
   type FailOn,
   type HealthReport,
   type Problem,
+  type ResolvedProblem,
   SEVERITIES,
   type Severity,
 } from '../../reports/health.js';
@@ -54,6 +56,8 @@ export function define(command: Command, run: Run): void {
     )
     .option('--html <file>', 'also write the report as one self-contained web page')
     .option('--concurrency <n>', 'clients read at once (default 8)')
+    .option('--new', 'only the problems new since the last recorded run (--fail-on judges only those)')
+    .option(...NO_HISTORY_OPTION)
     .addHelpText(
       'after',
       helpText({
@@ -95,6 +99,17 @@ export function define(command: Command, run: Run): void {
           \`case $? in 7)\` always means problems were found; only an --html file that
           could not be written makes it 1. --fail-on none exits 0 whatever it finds;
           --fail-on warning or info is stricter.
+
+          Each run is recorded in the local history (history.db; see \`agency history\`)
+          and compared with each client's latest earlier run of the same period length:
+          the since column says "new", or since when (UTC) the problem has been there;
+          the problems of that run that are gone are listed as resolved (on a terminal a
+          table after the problems, piped one "resolved:" line each on stderr; --json:
+          "resolved", and each problem's "new" and "first_seen"). --new prints only the
+          new problems, and --fail-on then judges only those, so that cron mails what
+          changed. --no-history (or AGENCY_NO_HISTORY=1) leaves the run out: no memory,
+          no record. A history that cannot be read or written is a warning; the report
+          is printed all the same.
         `,
         examples: `
           $ agency health
@@ -104,14 +119,16 @@ export function define(command: Command, run: Run): void {
           $ agency health --severity warning --columns company_id,name,owner,check,detail
           $ agency health --check mailbox_error,bounce_rate
           $ agency health --json | jq -r '.problems[] | select(.check == "bounce_rate") | .name'
+          $ agency health --new --fail-on warning   # cron: only what is new since the last run
         `,
       }),
     )
     .action(run(health));
 }
 
-export interface HealthOptions extends ClientTargetFlags, Period {
+export interface HealthOptions extends ClientTargetFlags, Period, HistoryFlag {
   failOn: FailOn;
+  new?: boolean | undefined;
   severity?: Severity | undefined;
   check?: string[] | undefined;
   html?: string | undefined;
@@ -143,6 +160,28 @@ const columns: Column<Problem>[] = [
   { header: 'detail', value: (p) => p.detail, kind: 'problem' },
 ];
 
+/** With the history: "new", or since when (UTC, to the minute) the problem has been there. */
+const sinceColumn: Column<Problem> = {
+  header: 'since',
+  name: 'first_seen',
+  value: (p) => (p.new ? 'new' : p.first_seen?.slice(0, 16).replace('T', ' ')),
+  kind: 'count',
+  priority: 1,
+  style: (value, chalk) => (value === 'new' ? chalk.bold : undefined),
+};
+
+/** The problems' columns: the since column before the detail when the run uses the history. */
+function problemColumns(history: boolean): Column<Problem>[] {
+  return history ? [...columns.slice(0, -1), sinceColumn, ...columns.slice(-1)] : columns;
+}
+
+const resolvedColumns: Column<ResolvedProblem>[] = [
+  { header: 'company', name: 'company_id', value: (p) => p.company_id, kind: 'id' },
+  { header: 'name', value: (p) => p.name },
+  { header: 'check', value: (p) => p.check, kind: 'text', priority: 1 },
+  { header: 'detail', value: (p) => p.detail, kind: 'problem' },
+];
+
 export async function health(rt: Runtime, opts: HealthOptions): Promise<void> {
   if (opts.inactive) {
     throw new UsageError(
@@ -164,17 +203,35 @@ export async function health(rt: Runtime, opts: HealthOptions): Promise<void> {
     const { checkOutputFile } = await import('../../input/output-file.js');
     await checkOutputFile(option('html'), opts.html, 'health.html');
   }
-  const rows = rowStream(rt.out, columns);
-  const owners = rt.out.columns(columns).some((c) => c.header === 'owner');
+  const historyPath = historyFor(rt, opts);
+  if (opts.new && historyPath === undefined) {
+    throw new UsageError(
+      '--new compares with the history, which this run leaves out (--no-history or AGENCY_NO_HISTORY).',
+    );
+  }
+  const shown = problemColumns(historyPath !== undefined);
+  const rows = rowStream(rt.out, shown);
+  const owners = rt.out.columns(shown).some((c) => c.header === 'owner');
   const selection = clientSelection(await readClientTargets(rt, opts));
   const { runHealth, writeHealthHtml } = await import('./report.js');
   const { healthReport } = await import('../../fleet/health-report.js');
-  const run = await runHealth(rt, selection, period, { concurrency, limit, rows, filter, owners });
+  const history =
+    historyPath === undefined ? undefined : await healthHistory(rt, historyPath, period, opts.new === true);
+  const run = await runHealth(rt, selection, period, {
+    concurrency,
+    limit,
+    rows,
+    filter,
+    owners,
+    memory: history?.memory,
+  });
   const report = healthReport(run, filter);
 
-  if (rt.out.json) rt.out.jsonValue(healthJson(report, (problems) => rt.out.fields(problems, columns)));
+  if (rt.out.json) rt.out.jsonValue(healthJson(report, (problems) => rt.out.fields(problems, shown)));
   else if (rows.streaming) await rows.end();
-  else await rt.out.list(report.problems, columns);
+  else await rt.out.list(report.problems, shown);
+  if (!rt.out.json && report.memory) await printResolved(rt, report.memory.resolved);
+  if (history && report.memory?.record) await history.record(report.memory.record);
   if (report.interrupted) {
     // The page of the clients checked so far, marked so (as --json's "interrupted": true).
     if (opts.html !== undefined) await writeHealthHtml(rt, report, opts.html);
@@ -207,6 +264,8 @@ function healthJson(report: HealthReport, fields: (problems: readonly Problem[])
     period: report.period,
     companies_checked: report.companiesChecked,
     problems: fields(report.problems),
+    // With the history: the problems of the clients' earlier runs that this run no longer found.
+    ...(report.memory ? { resolved: report.memory.resolved } : {}),
     // Only when there are any: the clients named that could not be checked, so a kept report does not
     // read as "all is well" for them.
     ...(report.notChecked.length > 0 ? { not_checked: report.notChecked } : {}),
@@ -239,3 +298,45 @@ function parseChecks(values: readonly string[] | undefined): CheckName[] | undef
 
 /** Clients read at once: each has its own account, and health reads only three lists per client. */
 export const DEFAULT_CONCURRENCY = 8;
+
+/**
+ * The history's part: the memory of each client's latest earlier run (read before the checks, so that
+ * piped rows are marked as they come), and the recording of this run once it is complete. The store
+ * never fails the command: without it every problem is new and the run is not recorded.
+ */
+async function healthHistory(rt: Runtime, file: string, period: Period, onlyNew: boolean) {
+  const { coveredDays } = await import('../../input/period.js');
+  const { readStore, changeStore } = await import('../../history/store.js');
+  const { loadHealthMemory, periodDays, recordHealthRun } = await import('../../history/runs.js');
+  const { currentAgency, tolerated } = await import('../../history/record.js');
+  const { VERSION } = await import('../../version.js');
+  const covered = coveredDays(period);
+  const at = new Date().toISOString();
+  const agency = await tolerated(rt, () => currentAgency(rt));
+  const clients =
+    agency &&
+    (await tolerated(rt, () => readStore(file, (db) => loadHealthMemory(db, agency, periodDays(covered)))));
+  return {
+    memory: { clients: clients ?? new Map(), at, onlyNew },
+    async record(run: NonNullable<NonNullable<HealthReport['memory']>['record']>) {
+      if (!agency || !clients) return;
+      const info = { at, period: covered, version: VERSION };
+      await tolerated(rt, () =>
+        changeStore(file, (db) => recordHealthRun(db, agency, info, run.checked, run.problems)),
+      );
+    },
+  };
+}
+
+/** On a terminal, a table of what was resolved; piped (TSV, CSV), one line each on stderr. */
+async function printResolved(rt: Runtime, resolved: readonly ResolvedProblem[]): Promise<void> {
+  if (resolved.length === 0) return;
+  if (rt.terminal.stdoutIsTTY && !rt.out.options.csv && rt.out.options.columns === undefined) {
+    rt.out.line('');
+    rt.out.line(`Resolved since the last run (${resolved.length}):`);
+    await rt.out.list(resolved, resolvedColumns);
+    return;
+  }
+  for (const p of resolved)
+    rt.out.info(`resolved: ${p.company_id} ${JSON.stringify(p.name)} ${p.check}: ${p.detail}`);
+}

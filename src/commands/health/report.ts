@@ -7,7 +7,12 @@
 import { InterruptedError, OutputError } from '../../errors.js';
 import { type ClientSelection, clientsToCheck } from '../../fleet/clients.js';
 import { checkClients } from '../../fleet/health.js';
-import { type HealthFilter, type HealthRun, kept, sortProblems } from '../../fleet/health-report.js';
+import {
+  type HealthFilter,
+  type HealthRun,
+  type MemoryOptions,
+  shownOfClient,
+} from '../../fleet/health-report.js';
 import { replaceFile } from '../../input/output-file.js';
 import type { Period } from '../../input/period.js';
 import { renderHealthHtml } from '../../output/health-html.js';
@@ -33,6 +38,8 @@ export async function runHealth(
     filter: HealthFilter;
     /** The owner column is shown: named clients' owners are looked up in the company list. */
     owners: boolean;
+    /** With the history: the rows are marked new or since (and only the new ones with --new). */
+    memory?: MemoryOptions | undefined;
   },
 ): Promise<HealthRun> {
   const { concurrency, limit, rows } = options;
@@ -43,7 +50,6 @@ export async function runHealth(
   const { clients, total } = selected;
   const of = total === undefined ? 'clients' : `of ${plural(total, NOUNS.client)}`;
   const progress = progressLine(rt, `${of} checked`);
-  const keep = kept(options.filter);
   let done = 0;
   const run = await checkClients(api, clients, selected.listing, {
     concurrency,
@@ -52,7 +58,7 @@ export async function runHealth(
     onResult: (result) => {
       // Rows stream only when stdout is not the terminal (then no progress line is drawn).
       if (!rows.streaming) return;
-      for (const problem of sortProblems(result.problems.filter(keep), [result.client.id]))
+      for (const problem of shownOfClient(result.problems, result.client.id, options.filter, options.memory))
         rows.push(problem);
     },
   }).finally(progress.done);
@@ -66,6 +72,7 @@ export async function runHealth(
     listing: stopped ? [] : await selected.listing,
     named: selection.kind === 'named',
     stopped: stopped ? { of } : undefined,
+    memory: options.memory,
   };
 }
 

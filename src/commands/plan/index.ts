@@ -3,9 +3,10 @@
  * This file defines the options alone; the handler (and with it the YAML parser) loads when it runs.
  */
 import { type Command, Option } from '@commander-js/extra-typings';
+import { type HistoryFlag, NO_HISTORY_OPTION } from '../../history/record.js';
 import { fileTypes, helpText, printsNoList, type Run } from '../command.js';
 
-export interface PlanOptions {
+export interface PlanOptions extends HistoryFlag {
   file: string;
   exitCode?: boolean | undefined;
   concurrency?: string | undefined;
@@ -24,6 +25,7 @@ export function define(plan: Command, run: Run): void {
     .addOption(desiredStateOption())
     .option('--exit-code', 'exit 6 when changes are pending (for drift checks in CI)')
     .option('--concurrency <n>', 'client accounts read at once (default 4)')
+    .option(...NO_HISTORY_OPTION)
     .addHelpText(
       'after',
       helpText({
@@ -38,6 +40,12 @@ export function define(plan: Command, run: Run): void {
           Sends no POST. Exit 3 when some companies could not be read (no access): the plan is
           incomplete.
 
+          A pending guest invitation cannot be seen through the API: a guest that an earlier
+          apply invited (remembered in the local history) and who is not a user yet is a
+          "= guest … invited on <date>, not yet accepted" line, not a change (--exit-code
+          leaves it out; --json: "pending_invitations"). --no-history (or
+          AGENCY_NO_HISTORY=1) forgets them: such a guest is "+ guest" again.
+
           The file:
             defaults:                  # optional; merged into every company
               keys: [zapier]           # labels that must exist among your keys
@@ -47,7 +55,7 @@ export function define(plan: Command, run: Run): void {
             companies:
               - name: Acme Ltd
                 keys: [reporting]      # in addition to the defaults
-                guests:                # invited (pending: + guest until accepted)
+                guests:                # invited once; pending: "= guest" until accepted
                   - { email: ceo@acme.example, name: Ann Lee, permissions: [mailboxes] }
               - Blue Harbor Dental     # a name with the defaults only
         `,

@@ -4,6 +4,7 @@ import { AgencyError, ExitCode } from '../../errors.js';
 import { computePlan, planChanges, planJson, planLines, planSummary } from '../../fleet/plan.js';
 import { readDesiredState } from '../../fleet/plan-file.js';
 import { keysOwnerNote, unreadableFailure } from '../../fleet/plan-user.js';
+import { describePending, pendingInvitations, pendingNote } from '../../history/invitations.js';
 import { parseConcurrency } from '../../input/parse.js';
 import type { Runtime } from '../../runtime.js';
 import type { PlanOptions } from './index.js';
@@ -25,10 +26,13 @@ export async function planCommand(rt: Runtime, opts: PlanOptions): Promise<void>
   });
   const api = rt.api({ connections: concurrency + 1 });
   const plan = await computePlan(desired, api, { concurrency, signal: rt.ctx.signal, warn });
+  const invited = (await pendingInvitations(rt, opts, plan)).pending;
   const owner = await keysOwnerNote(api, desired);
-  if (out.json) out.jsonValue(planJson(plan));
-  else for (const line of planLines(plan)) out.wrappedLine(line);
+  if (out.json)
+    out.jsonValue({ ...planJson(plan), ...(invited.length > 0 ? { pending_invitations: invited } : {}) });
+  else for (const line of [...planLines(plan), ...invited.map(describePending)]) out.wrappedLine(line);
   if (owner) out.info(owner);
+  if (invited.length > 0) out.info(pendingNote(invited.length));
   out.info(planSummary(plan));
   // An incomplete plan is not a drift result: its exit code (3 for no access) comes before --exit-code's.
   if (plan.unreadable.length > 0) throw unreadableFailure(plan.unreadable);

@@ -1,0 +1,71 @@
+/**
+ * What the `history` verbs share: their targets (--company, --file: ids or the exact names the store
+ * recorded, matched without a request) and --since, and which agency's runs to read: the one of the
+ * current profile (its base URL; when the store holds several agencies there, /v1/me tells which).
+ */
+import type { Command } from '@commander-js/extra-typings';
+import type { Database } from 'sql.js';
+import { UsageError } from '../../errors.js';
+import type { HistoryFilter } from '../../history/queries.js';
+import type { Runtime } from '../../runtime.js';
+import { collectValues } from '../command.js';
+
+export interface HistoryTargetFlags {
+  company?: string[] | undefined;
+  file?: string | undefined;
+  since?: string | undefined;
+}
+
+export function addHistoryTargets<C extends Command>(command: C) {
+  return command
+    .option('--company <company>', 'only this client (id or exact name; repeatable)', collectValues)
+    .option('--file <path>', "only the clients of a file: ids or exact names, one per line ('-' = stdin)")
+    .option('--since <date>', 'only from this day on, YYYY-MM-DD');
+}
+
+/** The store's file (AGENCY_STATE_DIR or the platform's state directory), and the filter of the verb. */
+export async function readHistory<T>(
+  rt: Runtime,
+  flags: HistoryTargetFlags,
+  read: (db: Database, filter: HistoryFilter | undefined) => T,
+  extra: Partial<HistoryFilter> = {},
+): Promise<T> {
+  const { parseDay } = await import('../../input/period.js');
+  const since = flags.since === undefined ? undefined : parseDay(flags.since, '--since');
+  const refs = [...(flags.company ?? [])];
+  if (flags.file !== undefined) {
+    const { readInput } = await import('../../input/read.js');
+    const { text } = await readInput(flags.file, rt.terminal, rt.ctx.signal);
+    for (const line of text.split('\n').map((l) => l.trim()))
+      if (line !== '' && !line.startsWith('#')) refs.push(line);
+  }
+  const { historyFile } = await import('../../history/paths.js');
+  const { readStore } = await import('../../history/store.js');
+  const { agenciesAt, companiesNamed } = await import('../../history/queries.js');
+  const { findAgency } = await import('../../history/runs.js');
+  const file = historyFile(rt.env);
+  const baseUrl = rt.ctx.baseUrl;
+  // Several agencies recorded at this URL (api.woodpecker.co): the HQ account says which is ours.
+  const known = await readStore(file, (db) => agenciesAt(db, baseUrl));
+  let agencyId = known.length === 1 ? known[0]?.id : undefined;
+  if (known.length > 1) {
+    const { currentAgency } = await import('../../history/record.js');
+    const agency = await currentAgency(rt);
+    agencyId = await readStore(file, (db) => findAgency(db, agency));
+  }
+  return readStore(file, (db) => {
+    if (agencyId === undefined) return read(db, undefined);
+    const companies = refs.flatMap((ref) => {
+      if (/^\d+$/.test(ref)) return [Number(ref)];
+      const ids = companiesNamed(db, agencyId, ref);
+      if (ids.length === 0) throw new UsageError(`No client named ${JSON.stringify(ref)} in the history.`);
+      return ids;
+    });
+    return read(db, { agencyId, companies, since, ...extra });
+  });
+}
+
+/** Said when the store has nothing of this agency yet. */
+export function nothingRecorded(rt: Runtime, what: string): void {
+  rt.out.info(`Nothing recorded yet for ${rt.ctx.baseUrl}: ${what}`);
+}

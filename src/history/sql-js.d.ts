@@ -1,0 +1,28 @@
+/** The part of sql.js (its own JavaScript, no types shipped) that src/history uses. */
+declare module 'sql.js' {
+  export type SqlValue = number | string | Uint8Array | null;
+  export type BindParams = SqlValue[] | Record<string, SqlValue>;
+  export interface QueryResult {
+    columns: string[];
+    values: SqlValue[][];
+  }
+  export interface Statement {
+    bind(values?: BindParams): boolean;
+    step(): boolean;
+    getAsObject(): Record<string, SqlValue>;
+    run(values?: BindParams): void;
+    free(): boolean;
+  }
+  export interface Database {
+    exec(sql: string, params?: BindParams): QueryResult[];
+    run(sql: string, params?: BindParams): Database;
+    prepare(sql: string, params?: BindParams): Statement;
+    export(): Uint8Array;
+    close(): void;
+    getRowsModified(): number;
+  }
+  export interface SqlJsStatic {
+    Database: new (data?: ArrayLike<number> | Buffer | null) => Database;
+  }
+  export default function initSqlJs(config?: { locateFile?: (file: string) => string }): Promise<SqlJsStatic>;
+}
