@@ -28,6 +28,9 @@ interface Report {
 const ON = { env: { AGENCY_NO_HISTORY: undefined } };
 const URL = 'https://crm.example.com/hooks/agency-history';
 
+/** Each test runs the program several times: room for a machine shared with other work. */
+const SLOW = 120_000;
+
 describe('health with memory', () => {
   let h: Harness;
   let stateDir: string;
@@ -37,7 +40,7 @@ describe('health with memory', () => {
     h = await startCoreHarness({ seed: { companies: 8 } }, { inProcess: true });
     stateDir = join(h.configDir, '..', 'state');
     db = join(stateDir, 'history.db');
-  });
+  }, SLOW);
   afterAll(() => h.close());
   beforeEach(() => h.sandbox.reset());
 
@@ -47,194 +50,217 @@ describe('health with memory', () => {
     return { ...r, report: JSON.parse(r.stdout) as Report };
   };
 
-  it('one fixed and one added: exactly one new, one resolved, the rest ongoing since the first run', async () => {
-    const first = await health();
-    expect(first.code).toBe(0);
-    // The first run: no memory, every problem new and first seen now.
-    expect(first.report.problems.length).toBeGreaterThan(3);
-    expect(first.report.problems.every((p) => p.new)).toBe(true);
-    expect(first.report.resolved).toEqual([]);
-    const firstSeen = first.report.problems[0]?.first_seen as string;
-    expect(new Set(first.report.problems.map((p) => p.first_seen))).toEqual(new Set([firstSeen]));
-    // Its own request for the agency's identity (the HQ account's id), and the file as promised.
-    expect(sent(h.sandbox).filter((q) => q.path === '/v1/me')).toHaveLength(1);
-    expect(statSync(db).mode & 0o777).toBe(0o600);
-    expect(statSync(stateDir).mode & 0o777).toBe(0o700);
+  it(
+    'one fixed and one added: exactly one new, one resolved, the rest ongoing since the first run',
+    async () => {
+      const first = await health();
+      expect(first.code).toBe(0);
+      // The first run: no memory, every problem new and first seen now.
+      expect(first.report.problems.length).toBeGreaterThan(3);
+      expect(first.report.problems.every((p) => p.new)).toBe(true);
+      expect(first.report.resolved).toEqual([]);
+      const firstSeen = first.report.problems[0]?.first_seen as string;
+      expect(new Set(first.report.problems.map((p) => p.first_seen))).toEqual(new Set([firstSeen]));
+      // Its own request for the agency's identity (the HQ account's id), and the file as promised.
+      expect(sent(h.sandbox).filter((q) => q.path === '/v1/me')).toHaveLength(1);
+      expect(statSync(db).mode & 0o777).toBe(0o600);
+      expect(statSync(stateDir).mode & 0o777).toBe(0o700);
 
-    // Fixed: a client without webhooks gets one. Added: a client with exactly one loses it.
-    const fixed = first.report.problems.find((p) => p.check === 'no_webhook');
-    if (!fixed) throw new Error('the seed has no client without webhooks');
-    // The sandbox's own store says which client has exactly one webhook (no listing per client).
-    const store = h.sandbox.store;
-    let added: number | undefined;
-    let only: { event: string; target_url: string } | undefined;
-    for (const company of store.companies(MAIN_AGENCY_ID, { active: true })) {
-      if (company.id === fixed.company_id) continue;
-      const account = {
-        level: 'client' as const,
-        account: `company:${company.id}`,
-        agency: store.mainAgency,
-        company,
-      };
-      const list = store.webhooks(account).webhooks as { event: string; target_url: string }[];
-      if (list.length === 1) {
-        added = company.id;
-        only = list[0];
-        break;
+      // Fixed: a client without webhooks gets one. Added: a client with exactly one loses it.
+      const fixed = first.report.problems.find((p) => p.check === 'no_webhook');
+      if (!fixed) throw new Error('the seed has no client without webhooks');
+      // The sandbox's own store says which client has exactly one webhook (no listing per client).
+      const store = h.sandbox.store;
+      let added: number | undefined;
+      let only: { event: string; target_url: string } | undefined;
+      for (const company of store.companies(MAIN_AGENCY_ID, { active: true })) {
+        if (company.id === fixed.company_id) continue;
+        const account = {
+          level: 'client' as const,
+          account: `company:${company.id}`,
+          agency: store.mainAgency,
+          company,
+        };
+        const list = store.webhooks(account).webhooks as { event: string; target_url: string }[];
+        if (list.length === 1) {
+          added = company.id;
+          only = list[0];
+          break;
+        }
       }
-    }
-    if (added === undefined || !only) throw new Error('the seed has no client with exactly one webhook');
-    const sub = [
-      'webhooks',
-      'subscribe',
-      '--company',
-      String(fixed.company_id),
-      '--event',
-      'prospect_replied',
-    ];
-    expect((await h.run([...sub, '--url', URL])).code).toBe(0);
-    const unsub = ['webhooks', 'unsubscribe', '--company', String(added), '--event', only.event];
-    expect((await h.run([...unsub, '--url', only.target_url])).code).toBe(0);
+      if (added === undefined || !only) throw new Error('the seed has no client with exactly one webhook');
+      const sub = [
+        'webhooks',
+        'subscribe',
+        '--company',
+        String(fixed.company_id),
+        '--event',
+        'prospect_replied',
+      ];
+      expect((await h.run([...sub, '--url', URL])).code).toBe(0);
+      const unsub = ['webhooks', 'unsubscribe', '--company', String(added), '--event', only.event];
+      expect((await h.run([...unsub, '--url', only.target_url])).code).toBe(0);
 
-    const second = await health();
-    const fresh = second.report.problems.filter((p) => p.new);
-    expect(fresh).toEqual([expect.objectContaining({ company_id: added, check: 'no_webhook', new: true })]);
-    expect((fresh[0]?.first_seen ?? '') > firstSeen).toBe(true);
-    expect(second.report.resolved).toEqual([
-      expect.objectContaining({
-        company_id: fixed.company_id,
-        check: 'no_webhook',
-        first_seen: firstSeen,
-        last_seen: firstSeen,
-      }),
-    ]);
-    const ongoing = second.report.problems.filter((p) => !p.new);
-    expect(ongoing).toHaveLength(first.report.problems.length - 1);
-    expect(ongoing.every((p) => p.first_seen === firstSeen)).toBe(true);
+      const second = await health();
+      const fresh = second.report.problems.filter((p) => p.new);
+      expect(fresh).toEqual([expect.objectContaining({ company_id: added, check: 'no_webhook', new: true })]);
+      expect((fresh[0]?.first_seen ?? '') > firstSeen).toBe(true);
+      expect(second.report.resolved).toEqual([
+        expect.objectContaining({
+          company_id: fixed.company_id,
+          check: 'no_webhook',
+          first_seen: firstSeen,
+          last_seen: firstSeen,
+        }),
+      ]);
+      const ongoing = second.report.problems.filter((p) => !p.new);
+      expect(ongoing).toHaveLength(first.report.problems.length - 1);
+      expect(ongoing.every((p) => p.first_seen === firstSeen)).toBe(true);
 
-    // A third run: the series goes on from the first run; the problem added is now ongoing too.
-    const third = await health();
-    expect(third.report.problems.filter((p) => p.new)).toEqual([]);
-    expect(third.report.resolved).toEqual([]);
-    expect(
-      third.report.problems.find((p) => p.company_id === added && p.check === 'no_webhook')?.first_seen,
-    ).toBe(fresh[0]?.first_seen);
+      // A third run: the series goes on from the first run; the problem added is now ongoing too.
+      const third = await health();
+      expect(third.report.problems.filter((p) => p.new)).toEqual([]);
+      expect(third.report.resolved).toEqual([]);
+      expect(
+        third.report.problems.find((p) => p.company_id === added && p.check === 'no_webhook')?.first_seen,
+      ).toBe(fresh[0]?.first_seen);
 
-    // Piped: the since column ("new" or the minute it was first seen), and resolved lines on stderr.
-    await h.run([
-      ...unsub.slice(0, 3),
-      String(fixed.company_id),
-      '--event',
-      'prospect_replied',
-      '--url',
-      URL,
-    ]);
-    const piped = await h.run(['health', '--fail-on', 'none'], ON);
-    const rows = lines(piped.stdout).map((l) => l.split('\t'));
-    expect(rows.every((cells) => cells.length === 6)).toBe(true);
-    expect(rows.filter((cells) => cells[4] === 'new')).toEqual([
-      [String(fixed.company_id), expect.any(String), 'info', 'no_webhook', 'new', 'no webhook subscription'],
-    ]);
-    expect(
-      rows
-        .filter((cells) => cells[4] !== 'new')
-        .every(
-          (c) =>
-            c[4] === firstSeen.slice(0, 16).replace('T', ' ') ||
-            c[4] === fresh[0]?.first_seen.slice(0, 16).replace('T', ' '),
-        ),
-    ).toBe(true);
-    expect(piped.stderr).toMatch(/1 new, \d+ ongoing, 0 resolved since the last run/);
-
-    // The file a run left is an ordinary SQLite database, and the documented query works on it.
-    expect(
-      execFileSync('sqlite3', [db, '.tables'], { encoding: 'utf8' }).split(/\s+/).filter(Boolean).sort(),
-    ).toEqual([
-      'agencies',
-      'deliverability',
-      'health_clients',
-      'health_problems',
-      'invitations',
-      'meta',
-      'report_totals',
-      'runs',
-    ]);
-    expect(execFileSync('sqlite3', [db, 'PRAGMA integrity_check'], { encoding: 'utf8' }).trim()).toBe('ok');
-    const query = documentedQuery('The new problems of the latest health run');
-    const out = execFileSync('sqlite3', ['-separator', '\t', db, query], { encoding: 'utf8' });
-    expect(lines(out).map((l) => l.split('\t').slice(0, 3))).toEqual([
-      [String(fixed.company_id), 'no_webhook', ''],
-    ]);
-
-    // history health: the problem fixed is one episode with its end, then a new one still open.
-    const episodes = JSON.parse(
-      (
-        await h.run([
-          'history',
-          'health',
-          '--company',
+      // Piped: the since column ("new" or the minute it was first seen), and resolved lines on stderr.
+      await h.run([
+        ...unsub.slice(0, 3),
+        String(fixed.company_id),
+        '--event',
+        'prospect_replied',
+        '--url',
+        URL,
+      ]);
+      const piped = await h.run(['health', '--fail-on', 'none'], ON);
+      const rows = lines(piped.stdout).map((l) => l.split('\t'));
+      expect(rows.every((cells) => cells.length === 6)).toBe(true);
+      expect(rows.filter((cells) => cells[4] === 'new')).toEqual([
+        [
           String(fixed.company_id),
-          '--check',
+          expect.any(String),
+          'info',
           'no_webhook',
-          '--json',
-        ])
-      ).stdout,
-    ) as { first_seen: string; last_seen: string; resolved: string | null }[];
-    expect(episodes).toEqual([
-      expect.objectContaining({ first_seen: firstSeen, last_seen: firstSeen, resolved: expect.any(String) }),
-      expect.objectContaining({ resolved: null }),
-    ]);
-  });
+          'new',
+          'no webhook subscription',
+        ],
+      ]);
+      expect(
+        rows
+          .filter((cells) => cells[4] !== 'new')
+          .every(
+            (c) =>
+              c[4] === firstSeen.slice(0, 16).replace('T', ' ') ||
+              c[4] === fresh[0]?.first_seen.slice(0, 16).replace('T', ' '),
+          ),
+      ).toBe(true);
+      expect(piped.stderr).toMatch(/1 new, \d+ ongoing, 0 resolved since the last run/);
 
-  it('--new prints only the new problems and --fail-on judges only those: exit 7 only for a new critical', async () => {
-    const [a, b] = h.sandbox.store
-      .companies()
-      .filter((c) => c.active)
-      .map((c) => String(c.id));
-    if (!a || !b) throw new Error('seed too small');
-    await health('--company', a, '--company', b);
-    // Nothing new: the ongoing criticals do not count, nothing is printed.
-    const quiet = await h.run(
-      ['health', '--company', a, '--company', b, '--new', '--fail-on', 'critical'],
-      ON,
-    );
-    expect(quiet.code).toBe(0);
-    expect(quiet.stdout).toBe('');
-    // A new critical: the client's webhooks cannot be read (unreadable).
-    h.sandbox.addFault({ path: '/v1/webhooks', kind: 'status', status: 403, detail: 'Forbidden for now' });
-    const alarm = await h.run(
-      ['health', '--company', a, '--company', b, '--new', '--fail-on', 'critical', '--concurrency', '1'],
-      ON,
-    );
-    expect(alarm.code).toBe(7);
-    expect(lines(alarm.stdout)).toEqual([
-      expect.stringMatching(new RegExp(`^${a}\t.*\tcritical\tunreadable\tnew\twebhooks: `)),
-    ]);
-    // A client not checked in this run resolves nothing; the one checked does not lose the others' memory.
-    const one = await health('--company', b);
-    expect(one.report.resolved).toEqual([]);
-    expect(one.report.problems.every((p) => !p.new)).toBe(true);
-  });
+      // The file a run left is an ordinary SQLite database, and the documented query works on it.
+      expect(
+        execFileSync('sqlite3', [db, '.tables'], { encoding: 'utf8' }).split(/\s+/).filter(Boolean).sort(),
+      ).toEqual([
+        'agencies',
+        'deliverability',
+        'health_clients',
+        'health_problems',
+        'invitations',
+        'meta',
+        'report_totals',
+        'runs',
+      ]);
+      expect(execFileSync('sqlite3', [db, 'PRAGMA integrity_check'], { encoding: 'utf8' }).trim()).toBe('ok');
+      const query = documentedQuery('The new problems of the latest health run');
+      const out = execFileSync('sqlite3', ['-separator', '\t', db, query], { encoding: 'utf8' });
+      expect(lines(out).map((l) => l.split('\t').slice(0, 3))).toEqual([
+        [String(fixed.company_id), 'no_webhook', ''],
+      ]);
 
-  it('--no-history and AGENCY_NO_HISTORY=1 leave the run out; --new without the history is refused', async () => {
-    const { mkdtempSync } = await import('node:fs');
-    const elsewhere = join(mkdtempSync(join(h.configDir, '..', 'off-')), 'state');
-    const off = { env: { AGENCY_NO_HISTORY: undefined, AGENCY_STATE_DIR: elsewhere } };
-    const flag = await h.run(['health', '--no-history', '--fail-on', 'none'], off);
-    expect(flag.code).toBe(0);
-    expect(lines(flag.stdout)[0]?.split('\t')).toHaveLength(5);
-    const env = await h.run(['deliverability'], {
-      env: { AGENCY_NO_HISTORY: '1', AGENCY_STATE_DIR: elsewhere },
-    });
-    expect(env.code).toBe(0);
-    expect(existsSync(elsewhere)).toBe(false);
-    expect(sent(h.sandbox).filter((q) => q.path === '/v1/me')).toEqual([]);
-    h.sandbox.reset();
-    const refused = await h.run(['health', '--new', '--no-history'], off);
-    expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/--new compares with the history/);
-    expect(sent(h.sandbox)).toEqual([]);
-  });
+      // history health: the problem fixed is one episode with its end, then a new one still open.
+      const episodes = JSON.parse(
+        (
+          await h.run([
+            'history',
+            'health',
+            '--company',
+            String(fixed.company_id),
+            '--check',
+            'no_webhook',
+            '--json',
+          ])
+        ).stdout,
+      ) as { first_seen: string; last_seen: string; resolved: string | null }[];
+      expect(episodes).toEqual([
+        expect.objectContaining({
+          first_seen: firstSeen,
+          last_seen: firstSeen,
+          resolved: expect.any(String),
+        }),
+        expect.objectContaining({ resolved: null }),
+      ]);
+    },
+    SLOW,
+  );
+
+  it(
+    '--new prints only the new problems and --fail-on judges only those: exit 7 only for a new critical',
+    async () => {
+      const [a, b] = h.sandbox.store
+        .companies()
+        .filter((c) => c.active)
+        .map((c) => String(c.id));
+      if (!a || !b) throw new Error('seed too small');
+      await health('--company', a, '--company', b);
+      // Nothing new: the ongoing criticals do not count, nothing is printed.
+      const quiet = await h.run(
+        ['health', '--company', a, '--company', b, '--new', '--fail-on', 'critical'],
+        ON,
+      );
+      expect(quiet.code).toBe(0);
+      expect(quiet.stdout).toBe('');
+      // A new critical: the client's webhooks cannot be read (unreadable).
+      h.sandbox.addFault({ path: '/v1/webhooks', kind: 'status', status: 403, detail: 'Forbidden for now' });
+      const alarm = await h.run(
+        ['health', '--company', a, '--company', b, '--new', '--fail-on', 'critical', '--concurrency', '1'],
+        ON,
+      );
+      expect(alarm.code).toBe(7);
+      expect(lines(alarm.stdout)).toEqual([
+        expect.stringMatching(new RegExp(`^${a}\t.*\tcritical\tunreadable\tnew\twebhooks: `)),
+      ]);
+      // A client not checked in this run resolves nothing; the one checked does not lose the others' memory.
+      const one = await health('--company', b);
+      expect(one.report.resolved).toEqual([]);
+      expect(one.report.problems.every((p) => !p.new)).toBe(true);
+    },
+    SLOW,
+  );
+
+  it(
+    '--no-history and AGENCY_NO_HISTORY=1 leave the run out; --new without the history is refused',
+    async () => {
+      const { mkdtempSync } = await import('node:fs');
+      const elsewhere = join(mkdtempSync(join(h.configDir, '..', 'off-')), 'state');
+      const off = { env: { AGENCY_NO_HISTORY: undefined, AGENCY_STATE_DIR: elsewhere } };
+      const flag = await h.run(['health', '--no-history', '--fail-on', 'none'], off);
+      expect(flag.code).toBe(0);
+      expect(lines(flag.stdout)[0]?.split('\t')).toHaveLength(5);
+      const env = await h.run(['deliverability'], {
+        env: { AGENCY_NO_HISTORY: '1', AGENCY_STATE_DIR: elsewhere },
+      });
+      expect(env.code).toBe(0);
+      expect(existsSync(elsewhere)).toBe(false);
+      expect(sent(h.sandbox).filter((q) => q.path === '/v1/me')).toEqual([]);
+      h.sandbox.reset();
+      const refused = await h.run(['health', '--new', '--no-history'], off);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(/--new compares with the history/);
+      expect(sent(h.sandbox)).toEqual([]);
+    },
+    SLOW,
+  );
 });
 
 /** The SQL block under a heading of docs/history.md (the docs and this test share the query). */
