@@ -79,7 +79,7 @@ function atOrAbove(severity: Severity, threshold: Severity): boolean {
 }
 
 /** Whether --severity and --check keep a problem (also for the rows streamed as clients are done). */
-export function kept(filter: HealthFilter): (problem: Problem) => boolean {
+function kept(filter: HealthFilter): (problem: Problem) => boolean {
   const { severity, checks } = filter;
   return (p) =>
     (severity === undefined || atOrAbove(p.severity, severity)) &&

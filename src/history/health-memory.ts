@@ -34,9 +34,8 @@ export interface Remembered {
   first_seen: string;
 }
 
-export type AnnotatedProblem = Problem & Remembered;
 
-export function problemKey(problem: { company_id: number; check: string; subject: string }): string {
+function problemKey(problem: { company_id: number; check: string; subject: string }): string {
   return `${problem.company_id}\u0000${problem.check}\u0000${problem.subject}`;
 }
 
@@ -54,7 +53,7 @@ export function rememberClient<P extends Problem>(
 }
 
 /** The problems of the checked clients' earlier runs that this run did not find. */
-export function resolvedProblems(
+function resolvedProblems(
   problems: readonly Problem[],
   checked: readonly number[],
   memory: HealthMemory,

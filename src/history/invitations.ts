@@ -23,7 +23,7 @@ export interface PendingInvitation {
 const keyOf = (companyId: number, email: string) => `${companyId}\u0000${email.trim().toLowerCase()}`;
 
 /** The invitations the store remembers for the agency, by company and address. */
-export function loadInvitations(db: Database, agency: AgencyKey): Map<string, string> {
+function loadInvitations(db: Database, agency: AgencyKey): Map<string, string> {
   const id = findAgency(db, agency);
   if (id === undefined) return new Map();
   return new Map(
@@ -38,7 +38,7 @@ export function loadInvitations(db: Database, agency: AgencyKey): Map<string, st
  * Moves the guests of the plan that an earlier apply invited out of its changes (in place), and returns
  * them. A guest who is now a user of the company was never in the changes: accepted, nothing to say.
  */
-export function setAsidePending(plan: Plan, remembered: ReadonlyMap<string, string>): PendingInvitation[] {
+function setAsidePending(plan: Plan, remembered: ReadonlyMap<string, string>): PendingInvitation[] {
   const pending: PendingInvitation[] = [];
   for (const planned of plan.companies) {
     const company = planned.existing;
@@ -66,7 +66,7 @@ export function pendingNote(count: number): string {
 }
 
 /** Records the invitations apply sent (a later one replaces an earlier one's date). */
-export function rememberInvitations(
+function rememberInvitations(
   db: Database,
   agencyId: number,
   sent: readonly { company_id: number; email: string }[],

@@ -6,9 +6,9 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Env } from '../context.js';
 
-export const HISTORY_FILE_NAME = 'history.db';
+const HISTORY_FILE_NAME = 'history.db';
 
-export function stateDirectory(env: Env, platform: NodeJS.Platform = process.platform): string {
+function stateDirectory(env: Env, platform: NodeJS.Platform = process.platform): string {
   if (env.AGENCY_STATE_DIR) return env.AGENCY_STATE_DIR;
   const home = env.HOME || homedir();
   if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'agency');

@@ -12,7 +12,7 @@ export interface AgencyKey {
   accountId: string;
 }
 
-export type RecordedCommand = 'health' | 'deliverability' | 'report';
+type RecordedCommand = 'health' | 'deliverability' | 'report';
 
 export interface RunInfo {
   command: RecordedCommand;

@@ -27,7 +27,7 @@ import { acquireLock } from '../file-lock.js';
 import { SCHEMA, SCHEMA_VERSION } from './schema.js';
 
 /** Runs older than this are pruned by the next run that records. */
-export const RETENTION_DAYS = 400;
+const RETENTION_DAYS = 400;
 
 let engine: Promise<SqlJsStatic> | undefined;
 
