@@ -34,7 +34,6 @@ export interface Remembered {
   first_seen: string;
 }
 
-
 function problemKey(problem: { company_id: number; check: string; subject: string }): string {
   return `${problem.company_id}\u0000${problem.check}\u0000${problem.subject}`;
 }
