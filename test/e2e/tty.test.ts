@@ -127,7 +127,8 @@ describe.skipIf(Boolean(TMUX_MISSING))(
       // Every command path has one line (webhooks, campaigns, blacklist, plan and apply included): no
       // summary wraps onto a continuation line, and the whole overview stays about one screen.
       expect(lines.filter((line) => /^ {20,}\S/.test(line))).toEqual([]);
-      expect(lines.length).toBeLessThan(65);
+      // (67 lines with the campaign verbs and the four of `history`: a tall terminal's screen.)
+      expect(lines.length).toBeLessThan(70);
       // Every command sits under a heading of its own kind (src/commands/index.ts), none under "Other".
       expect(lines).not.toContain('Other');
       for (const heading of ['Companies and keys', 'Fleet health', 'Accounts', 'Setup', 'Examples'])
