@@ -154,6 +154,27 @@ describe('the history store', () => {
   );
 
   it(
+    "a report run records its clients' totals; history report lists them",
+    async () => {
+      const dir = testDir('agency-history-');
+      const r = await h.run(['report', '--by', 'client', '--json'], inDir(dir));
+      expect(r.code).toBe(0);
+      const live = JSON.parse(r.stdout) as {
+        clients: { company_id: number; totals: { contacted: number; replied: number } }[];
+      };
+      const stored = JSON.parse((await h.run(['history', 'report', '--json'], inDir(dir))).stdout) as {
+        company_id: number;
+        contacted: number;
+        replied: number;
+      }[];
+      expect(live.clients.length).toBeGreaterThan(0);
+      expect(stored.map((s) => [s.company_id, s.contacted, s.replied])).toEqual(
+        live.clients.map((c) => [c.company_id, c.totals.contacted, c.totals.replied]),
+      );
+    },
+    SLOW,
+  );
+  it(
     'history report reads the totals report runs stored, with the rates from the counts',
     async () => {
       const dir = testDir('agency-history-');

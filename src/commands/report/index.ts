@@ -6,6 +6,7 @@
  */
 import { type Command, Option } from '@commander-js/extra-typings';
 import { UsageError } from '../../errors.js';
+import { type HistoryFlag, historyFor, NO_HISTORY_OPTION } from '../../history/record.js';
 import type { Period } from '../../input/period.js';
 import type { Runtime } from '../../runtime.js';
 import { addClientTargets, type ClientTargetFlags, readClientTargets } from '../client-targets.js';
@@ -24,6 +25,7 @@ export function define(command: Command, run: Run): void {
     .option('--html <file>', 'also write a page to send to the client(s): tiles, tables, charts')
     .option('--concurrency <n>', 'clients reported at once (default 8)')
     .option('--wait <seconds>', "how long a client's report may take to be ready (default 120)")
+    .option(...NO_HISTORY_OPTION)
     .addHelpText(
       'after',
       helpText({
@@ -54,6 +56,10 @@ export function define(command: Command, run: Run): void {
           --html writes a page to send: each client's name, your agency's name, the
           period, its figures, a table and a chart per campaign; with several clients, a
           summary first and then each client on pages of its own when printed.
+
+          Each complete run's totals per client are recorded in the local history
+          (history.db; \`agency history report\` reads them, month after month, beyond the
+          service's 30 days); --no-history (or AGENCY_NO_HISTORY=1) leaves the run out.
         `,
         examples: `
           $ agency report --company "Acme Ltd" --html acme.html
@@ -66,7 +72,7 @@ export function define(command: Command, run: Run): void {
     .action(run(report));
 }
 
-export interface ReportCommandOptions extends ClientTargetFlags, Period {
+export interface ReportCommandOptions extends ClientTargetFlags, Period, HistoryFlag {
   by: ReportBy;
   html?: string | undefined;
   concurrency?: string | undefined;
@@ -108,5 +114,6 @@ export async function report(rt: Runtime, opts: ReportCommandOptions): Promise<v
     limit,
     waitMs,
     html: opts.html,
+    history: historyFor(rt, opts),
   });
 }

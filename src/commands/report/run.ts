@@ -41,6 +41,8 @@ export interface ReportRun {
   limit: number | undefined;
   waitMs: number | undefined;
   html: string | undefined;
+  /** The history store, or undefined when the run is left out of it. */
+  history?: string | undefined;
 }
 
 type ReportRow = ByCampaignRow | ByClientRow;
@@ -95,6 +97,7 @@ export async function runReport(rt: Runtime, options: ReportRun): Promise<void> 
     await writeReportPage(rt, options.html, value, { agency: await agency, interrupted: stopped });
   }
   if (stopped) throw interrupted(rt, value, notDone ?? []);
+  if (options.history !== undefined) await recordReport(rt, options.history, value);
   rt.out.info(summary(value, options.asked));
   const failures = run.results.flatMap(failureOf);
   if (failures.length > 0) {
@@ -151,4 +154,21 @@ function interrupted(rt: Runtime, value: CampaignReport, notDone: readonly Clien
     `Interrupted after ${plural(complete, NOUNS.client)}; the complete ones are ${listedWhere(rt.terminal.stdoutIsTTY)}.${rest}`,
     ExitCode.interrupted,
   );
+}
+
+/** The clients' totals of a complete run into the history (a client that failed is not recorded). */
+async function recordReport(rt: Runtime, file: string, value: ReturnType<typeof reportOfRun>): Promise<void> {
+  const { recordRun } = await import('../../history/record.js');
+  const { recordReportRun, REPORT_COUNTS } = await import('../../history/runs.js');
+  const { VERSION } = await import('../../version.js');
+  const run = { at: new Date().toISOString(), period: value.period, version: VERSION };
+  const totals = value.clients.map((c) => {
+    const counts = Object.fromEntries(REPORT_COUNTS.map((count) => [count, c.totals[count]]));
+    return {
+      company_id: c.company_id,
+      name: c.name,
+      ...(counts as Record<(typeof REPORT_COUNTS)[number], number>),
+    };
+  });
+  await recordRun(rt, file, (db, agency) => recordReportRun(db, agency, run, totals));
 }
