@@ -5,6 +5,7 @@
  * before any request (exit 2), with where to look for longer periods.
  */
 import { UsageError } from '../errors.js';
+import { command, option } from '../terms.js';
 import { type Period, parseDay } from './period.js';
 
 /** Days the service's campaign reports can cover, today included. */
@@ -16,22 +17,22 @@ const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 export function reportPeriod(options: Period, now = new Date()): { from: string; to: string } {
   const today = utcDay(now.getTime());
   const earliest = utcDay(Date.parse(`${today}T00:00:00Z`) - (REPORT_WINDOW_DAYS - 1) * DAY_MS);
-  const from = options.from === undefined ? earliest : parseDay(options.from, '--from');
-  const to = options.to === undefined ? today : parseDay(options.to, '--to');
+  const from = options.from === undefined ? earliest : parseDay(options.from, option('from'));
+  const to = options.to === undefined ? today : parseDay(options.to, option('to'));
   for (const [flag, day] of [
-    ['--from', from],
-    ['--to', to],
+    [option('from'), from],
+    [option('to'), to],
   ] as const) {
     if (day > today) throw new UsageError(`${flag} ${day} is in the future (today is ${today} in UTC).`);
   }
   if (from < earliest) {
     throw new UsageError(
-      `--from ${from} is too early: campaign reports cover the last ${REPORT_WINDOW_DAYS} days only, from ${earliest} (today is ${today} in UTC).`,
+      `${option('from')} ${from} is too early: campaign reports cover the last ${REPORT_WINDOW_DAYS} days only, from ${earliest} (today is ${today} in UTC).`,
       {
-        hint: 'For longer periods: agency deliverability --from … --to … (totals per client), and agency history report (what earlier runs of report stored).',
+        hint: `For longer periods: ${command('deliverability')} (totals per client, any period), and ${command('history report')} (what earlier runs of report stored).`,
       },
     );
   }
-  if (from > to) throw new UsageError(`--from ${from} is after --to ${to}.`);
+  if (from > to) throw new UsageError(`${option('from')} ${from} is after ${option('to')} ${to}.`);
   return { from, to };
 }

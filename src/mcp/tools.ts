@@ -197,6 +197,20 @@ export const TOOLS: readonly ToolSpec[] = [
     values: PERIOD,
   },
   {
+    path: ['report'],
+    title: 'Campaign results by client',
+    result:
+      '{period, totals, clients, failed}: per client (company_id, name) its totals and its campaigns (id, name, ' +
+      'status, mailboxes, contacted, delivered, opened, replied, interested, maybe_later, not_interested, bounced, ' +
+      'opt_out; open_rate, reply_rate, bounce_rate, interested_rate from 0 to 1, null when nothing to divide), over ' +
+      'the last 30 days (UTC) at most. With by=client the campaigns are left out. failed: the clients whose report ' +
+      'could not be made, and why. Reports progress.',
+    integers: [...PAGING, 'wait'],
+    values: PERIOD,
+    // The billing view needs the totals only: the campaigns would be most of the answer.
+    present: (json, args) => (args.by === 'client' ? withoutCampaigns(json) : json),
+  },
+  {
     path: ['plan'],
     title: 'Plan changes from a desired state',
     result:
@@ -310,4 +324,12 @@ function maskKeys(json: unknown): unknown {
       ? { ...item, api_key: maskKey(item.api_key) }
       : item,
   );
+}
+
+/** A report's clients without their campaigns (`report` with by=client). */
+function withoutCampaigns(json: unknown): unknown {
+  if (json === null || typeof json !== 'object' || !Array.isArray((json as { clients?: unknown }).clients))
+    return json;
+  const report = json as { clients: Record<string, unknown>[] };
+  return { ...report, clients: report.clients.map(({ campaigns: _, ...client }) => client) };
 }

@@ -109,6 +109,16 @@ describe('agency mcp (reads only)', () => {
       expect(cli.code, `${argv.join(' ')}: ${cli.stderr}`).toBe(0);
       expect(resultJson(await call(tool, args)), tool).toEqual(JSON.parse(cli.stdout));
     }
+    // report: the command's JSON; by=client leaves the campaigns out (the billing view, compact).
+    const report = await shared.h.run(['report', '--company', id, '--json']);
+    expect(report.code, report.stderr).toBe(0);
+    const full = JSON.parse(report.stdout);
+    expect(resultJson(await call('report', { company: [id] }))).toEqual(full);
+    const billing = resultJson(await call('report', { company: [id], by: 'client' })) as typeof full;
+    expect(billing.clients).toEqual(
+      full.clients.map(({ campaigns: _, ...client }: Record<string, unknown>) => client),
+    );
+    expect(billing.totals).toEqual(full.totals);
     // health exits 7 when it finds critical problems: for the assistant the report is the answer.
     const health = await shared.h.run(['health', '--json']);
     expect(health.code).toBe(7);

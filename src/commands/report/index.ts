@@ -9,6 +9,7 @@ import { UsageError } from '../../errors.js';
 import { type HistoryFlag, historyFor, NO_HISTORY_OPTION } from '../../history/record.js';
 import type { Period } from '../../input/period.js';
 import type { Runtime } from '../../runtime.js';
+import { command, option } from '../../terms.js';
 import { addClientTargets, type ClientTargetFlags, readClientTargets } from '../client-targets.js';
 import { helpText, oneOf, type Run } from '../command.js';
 import { REPORT_BY, type ReportBy } from './columns.js';
@@ -87,7 +88,7 @@ export async function report(rt: Runtime, opts: ReportCommandOptions): Promise<v
     throw new UsageError(
       "report covers active clients only: an inactive client's campaigns cannot be read.",
       {
-        hint: 'For their sending figures: agency deliverability --inactive',
+        hint: `For their sending figures: ${command('deliverability')} ${option('inactive')}`,
       },
     );
   }
@@ -97,11 +98,11 @@ export async function report(rt: Runtime, opts: ReportCommandOptions): Promise<v
   const period = reportPeriod(opts);
   const concurrency =
     opts.concurrency === undefined ? DEFAULT_CONCURRENCY : parseConcurrency(opts.concurrency);
-  const limit = optionalPositiveInt(opts.limit, '--limit');
-  const waitMs = opts.wait === undefined ? undefined : parsePositiveInt(opts.wait, '--wait') * 1000;
+  const limit = optionalPositiveInt(opts.limit, option('limit'));
+  const waitMs = opts.wait === undefined ? undefined : parsePositiveInt(opts.wait, option('wait')) * 1000;
   if (opts.html !== undefined) {
     const { checkOutputFile } = await import('../../input/output-file.js');
-    await checkOutputFile('--html', opts.html, 'report.html');
+    await checkOutputFile(option('html'), opts.html, 'report.html');
   }
   const selection = clientSelection(await readClientTargets(rt, opts));
   const { runReport } = await import('./run.js');
