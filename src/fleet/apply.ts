@@ -14,9 +14,10 @@ import { type AgencyError, InterruptedError } from '../errors.js';
 import { chunked } from './blacklist.js';
 import { isRowFailure, type RowError, type RowFailure, rowError, rowFailure } from './failures.js';
 import { type GuestWriter, invitationOf } from './guests.js';
-import { createKeySettled } from './lost-answer.js';
+import { createKeySettled, setBounceShieldSettled } from './lost-answer.js';
 import { type Change, type Plan, type PlannedCompany, permissionList } from './plan.js';
-import type { KeyPort, WebhookPort } from './ports.js';
+import { describeShield } from './plan-bounce-shield.js';
+import type { BounceShieldPort, KeyPort, WebhookPort } from './ports.js';
 import { listedEvent } from './webhook-input.js';
 
 type AppliedResult = 'created' | 'subscribed' | 'invited' | 'set' | 'failed' | 'skipped';
@@ -26,7 +27,8 @@ type AppliedSubject =
   | { type: 'company'; name: string; company_id: number | null }
   | (Extract<Change, { type: 'key' }> & { api_key?: string })
   | Extract<Change, { type: 'webhook' | 'guest' }>
-  | Omit<Extract<Change, { type: 'guest-permissions' }>, 'guest_id'>;
+  | Omit<Extract<Change, { type: 'guest-permissions' }>, 'guest_id'>
+  | Extract<Change, { type: 'bounce-shield' }>;
 
 /** One line of apply's output. */
 export type Applied = AppliedSubject & { result: AppliedResult; error?: RowError };
@@ -42,6 +44,8 @@ export interface ApplyPorts {
   keys: Pick<KeyPort, 'createKey' | 'listKeysPage'>;
   webhooks: Pick<WebhookPort, 'subscribeWebhook'>;
   guests: GuestWriter;
+  /** Bounce Shield thresholds of `bounce_shield` (a plan without them needs none). */
+  campaigns?: BounceShieldPort | undefined;
   /**
    * Creates the names in chunks of 10, in order, with the lost-answer reconciliation of bulk
    * creation; `knownIds` are the companies that existed when the plan was made.
@@ -246,7 +250,38 @@ export async function applyPlan(
     });
     if (!going) break;
   }
-  return { applied, failures, interrupted };
+
+  // 5. Bounce Shield thresholds, on each client account: accounts in parallel, one write at a time within one.
+  const shields = ports.campaigns;
+  const byCompany = new Map<number, typeof plan.shields>();
+  for (const s of plan.shields) byCompany.set(s.company_id, [...(byCompany.get(s.company_id) ?? []), s]);
+  if (shields && !stopped()) {
+    await mapPool(
+      [...byCompany.values()],
+      options.concurrency,
+      async (list) => {
+        for (const s of list) {
+          if (stopped()) return;
+          const subject = { type: 'bounce-shield' as const, ...s };
+          try {
+            await setBounceShieldSettled(shields, s.company_id, s.campaign_id, s.to, (m) =>
+              options.note?.(m),
+            );
+            await report({ ...subject, result: 'set' });
+          } catch (error) {
+            if (error instanceof InterruptedError) {
+              interrupted = true;
+              return;
+            }
+            if (!isRowFailure(error)) throw error;
+            await report({ ...subject, result: 'failed', error: rowError(error) }, error);
+          }
+        }
+      },
+      options.signal,
+    );
+  }
+  return { applied, failures, interrupted: interrupted || options.signal?.aborted === true };
 }
 
 /** `company_id<TAB>name<TAB>label<TAB>api_key`, the line `--keys-out` appends for each new key. */
@@ -270,5 +305,7 @@ export function describeApplied(entry: Applied): string {
       return `${mark} guest ${entry.email} for ${JSON.stringify(entry.company)}${failed ? '' : ' (invited)'}${reason}`;
     case 'guest-permissions':
       return `${failed ? mark : '~'} guest ${entry.email} permissions ${permissionList(entry.from)} → ${permissionList(entry.to)} for ${JSON.stringify(entry.company)}${reason}`;
+    case 'bounce-shield':
+      return `${failed ? `${mark} ` : ''}${describeShield(entry)}${reason}`;
   }
 }

@@ -37,6 +37,8 @@ export interface DesiredCompany {
   webhooks: DesiredWebhook[];
   /** Guests the company must have (invited, with these permissions); others are left alone. */
   guests: WantedGuest[];
+  /** `bounce_shield: N`: the threshold its RUNNING and PAUSED campaigns must have (the company's, else the defaults'). */
+  bounceShield?: number | undefined;
 }
 
 export interface DesiredState {
@@ -115,13 +117,15 @@ class PlanFileReader {
     const fields = this.#fields(root, ['defaults', 'companies'], 'at the top level');
     let keys: string[] = [];
     let webhooks: DesiredWebhook[] = [];
+    let shield: number | undefined;
     const defaults = fields.get('defaults');
     if (defaults && !isNull(defaults)) {
       const map = this.#map(defaults, '"defaults"');
       if (map) {
-        const inner = this.#fields(map, ['keys', 'webhooks'], 'in "defaults"');
+        const inner = this.#fields(map, ['keys', 'webhooks', 'bounce_shield'], 'in "defaults"');
         keys = this.#labels(inner.get('keys'));
         webhooks = this.#webhooks(inner.get('webhooks'));
+        shield = this.#threshold(inner.get('bounce_shield'));
       }
     }
     const list = fields.get('companies');
@@ -136,7 +140,7 @@ class PlanFileReader {
     }
     const companies: DesiredCompany[] = [];
     for (const item of list.items) {
-      const company = this.#company(item, keys, webhooks);
+      const company = this.#company(item, keys, webhooks, shield);
       if (company) companies.push(company);
     }
     for (const group of duplicateNames(companies.map((c) => ({ name: c.name, where: `line ${c.line}` })))) {
@@ -149,17 +153,25 @@ class PlanFileReader {
     item: unknown,
     defaultKeys: string[],
     defaultWebhooks: DesiredWebhook[],
+    defaultShield: number | undefined,
   ): DesiredCompany | undefined {
     const line = this.#line(item);
     if (isScalar(item)) {
       const name = this.#name(item);
       return name === undefined
         ? undefined
-        : { name, line, keys: [...defaultKeys], webhooks: [...defaultWebhooks], guests: [] };
+        : {
+            name,
+            line,
+            keys: [...defaultKeys],
+            webhooks: [...defaultWebhooks],
+            guests: [],
+            bounceShield: defaultShield,
+          };
     }
     const map = this.#map(item, 'a company (a name, or {name, keys, webhooks, guests})');
     if (!map) return undefined;
-    const fields = this.#fields(map, ['name', 'keys', 'webhooks', 'guests'], 'in a company');
+    const fields = this.#fields(map, ['name', 'keys', 'webhooks', 'guests', 'bounce_shield'], 'in a company');
     const nameNode = fields.get('name');
     if (nameNode === undefined) {
       this.#problem(map, 'a company needs a "name"');
@@ -172,7 +184,8 @@ class PlanFileReader {
       (w) => `${w.event} ${w.url}`,
     );
     const guests = this.#guests(fields.get('guests'));
-    return name === undefined ? undefined : { name, line, keys, webhooks, guests };
+    const bounceShield = this.#threshold(fields.get('bounce_shield')) ?? defaultShield;
+    return name === undefined ? undefined : { name, line, keys, webhooks, guests, bounceShield };
   }
 
   /** `guests: [{email, name?, permissions?: [mailboxes] | []}]`, each address once per company. */
@@ -318,6 +331,15 @@ class PlanFileReader {
     const hint =
       isScalar(node) && node.value !== null && typeof node.value !== 'object' ? ' (put it in quotes)' : '';
     this.#problem(node, `expected ${what} as text, not ${describe(node)}${hint}`);
+    return undefined;
+  }
+
+  /** `bounce_shield: N`: a whole percent from 1 to 99 (the service's range); absent or null: none. */
+  #threshold(node: unknown): number | undefined {
+    if (node === undefined || isNull(node)) return undefined;
+    const value = isScalar(node) ? node.value : undefined;
+    if (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 99) return value;
+    this.#problem(node, `"bounce_shield" must be a whole percent from 1 to 99, not ${describe(node)}`);
     return undefined;
   }
 

@@ -20,6 +20,7 @@ import {
 } from './guests.js';
 import { companyKeys } from './keys.js';
 import { describeCompany, lookalikeWarning } from './names.js';
+import { describeShield, planShields, type ShieldChange, type ShieldReader } from './plan-bounce-shield.js';
 import type { DesiredCompany, DesiredState, DesiredWebhook } from './plan-file.js';
 import { type UserReader, userName } from './plan-user.js';
 import type { CompanyLister, KeyPort, WebhookReader } from './ports.js';
@@ -44,7 +45,8 @@ export type Change =
         guest_id: number;
         from: GuestPermission[];
         to: GuestPermission[];
-      });
+      })
+  | ({ type: 'bounce-shield' } & Omit<ShieldChange, 'company' | 'company_id'> & AtCompany);
 
 /** What a change of one type says besides its type and its company. */
 type ChangeFields<K extends Change['type']> = Omit<Extract<Change, { type: K }>, 'type' | keyof AtCompany>;
@@ -94,6 +96,8 @@ export interface Plan {
    * access to them): blocked, left out of the changes, and the plan's exit code.
    */
   unreadable: RowFailure[];
+  /** `bounce_shield` changes of campaigns, by company in file order. */
+  shields: ShieldChange[];
 }
 
 export interface PlanPorts {
@@ -102,6 +106,7 @@ export interface PlanPorts {
   guests: GuestReader;
   /** Read only to name the user in a "has no access" line. */
   user?: UserReader | undefined;
+  campaigns?: ShieldReader | undefined;
 }
 
 /**
@@ -110,10 +115,15 @@ export interface PlanPorts {
  */
 export async function computePlan(
   desired: DesiredState,
-  api: CompanyLister & PlanPorts['keys'] & PlanPorts['webhooks'] & PlanPorts['guests'] & UserReader,
+  api: CompanyLister &
+    PlanPorts['keys'] &
+    PlanPorts['webhooks'] &
+    PlanPorts['guests'] &
+    UserReader &
+    ShieldReader,
   options: { concurrency: number; signal: AbortSignal; warn: (message: string) => void },
 ): Promise<Plan> {
-  const ports = { keys: api, webhooks: api, guests: api, user: api };
+  const ports = { keys: api, webhooks: api, guests: api, user: api, campaigns: api };
   const plan = await makePlan(desired, new CompanyDirectory(api), ports, options);
   for (const warning of plan.warnings.slice(desired.warnings.length)) options.warn(warning);
   return plan;
@@ -225,6 +235,8 @@ export async function makePlan(
       unreadable.push(rowFailure(company.id, error));
     }
   }
+  const shields = ports.campaigns ? await planShields(companies, ports.campaigns, options) : undefined;
+  blocked.push(...(shields?.blocked ?? []));
   const mentioned = new Set(companies.flatMap((c) => (c.existing ? [c.existing.id] : [])));
   // Blocked entries follow the file's order, whatever order the reads finished in.
   const order = new Map(companies.map((c, i) => [c.existing?.id, i]));
@@ -232,11 +244,12 @@ export async function makePlan(
   return {
     companies,
     blocked,
-    unchanged,
+    unchanged: unchanged + (shields?.unchanged ?? 0),
     unmentioned: all.filter((c) => !mentioned.has(c.id)).length,
     warnings,
     knownIds: new Set(all.map((c) => c.id)),
     unreadable,
+    shields: shields?.changes ?? [],
   };
 }
 
@@ -307,6 +320,7 @@ export function planChanges(plan: Plan): Change[] {
       from: g.from,
       to: g.to,
     })),
+    ...plan.shields.map((s): Change => ({ type: 'bounce-shield', ...s })),
   ];
 }
 
@@ -338,6 +352,8 @@ export function describeChange(change: Change): string {
       return `+ guest ${change.email} for ${JSON.stringify(change.company)}`;
     case 'guest-permissions':
       return `~ guest ${change.email} permissions ${permissionList(change.from)} → ${permissionList(change.to)} for ${JSON.stringify(change.company)}`;
+    case 'bounce-shield':
+      return describeShield(change);
   }
 }
 
@@ -377,7 +393,8 @@ export function planSummary(plan: Plan): string {
     ...(of('guest-permissions') > 0
       ? [count(of('guest-permissions'), 'guest permission change', 'guest permission changes')]
       : []),
+    ...(of('bounce-shield') > 0 ? [count(of('bounce-shield'), 'threshold', 'thresholds')] : []),
   ].join(', ');
-  const verb = of('guest-permissions') > 0 ? 'to add or change' : 'to add';
+  const verb = of('guest-permissions') + of('bounce-shield') > 0 ? 'to add or change' : 'to add';
   return `Plan: ${changes.length} ${verb} (${kinds}); ${rest}.`;
 }

@@ -21,7 +21,15 @@ export const CAMPAIGN_ENDPOINTS = {
   list: {
     route: 'GET /v1/campaign_list?status',
     does: 'the campaigns of an account (a bare array; 204 or a v1 "nothing" is an empty list)',
-    commands: ['campaigns list', 'inventory', 'health', ...CONTROL, 'campaigns bounce-shield'],
+    commands: [
+      'campaigns list',
+      'inventory',
+      'health',
+      ...CONTROL,
+      'campaigns bounce-shield',
+      'plan',
+      'apply',
+    ],
   },
   read: {
     route: 'GET /v2/campaigns/{id}',
@@ -46,12 +54,12 @@ export const CAMPAIGN_ENDPOINTS = {
   bounceShield: {
     route: 'GET /v2/campaigns/{id}/bounce_shield/threshold',
     does: 'a campaign\'s Bounce Shield threshold `{"bounce_rate_threshold": N | null}`',
-    commands: ['campaigns bounce-shield'],
+    commands: ['campaigns bounce-shield', 'plan', 'apply'],
   },
   setBounceShield: {
     route: 'PUT /v2/campaigns/{id}/bounce_shield/threshold',
     does: 'sets the threshold `{"bounce_rate_threshold": 1..99}`; 204',
-    commands: ['campaigns bounce-shield'],
+    commands: ['campaigns bounce-shield', 'apply'],
   },
   clearBounceShield: {
     route: 'DELETE /v2/campaigns/{id}/bounce_shield/threshold',

@@ -110,6 +110,7 @@ async function planAndApply(
       // After a lost answer, the account's webhooks are read again to learn what happened.
       webhooks: settledWebhookWrites(api, (message) => out.warn(message)),
       guests: api,
+      campaigns: api,
       createCompanies: (names, knownIds, onCreated) => createForApply(rt, api, names, knownIds, onCreated),
     },
     {
@@ -174,6 +175,11 @@ function readBack(entry: Applied): Creation {
       return {
         what: `the webhook ${entry.event} → ${entry.url} of company ${id}`,
         readBack: `agency webhooks --company ${id}`,
+      };
+    case 'bounce-shield':
+      return {
+        what: `the Bounce Shield of campaign ${entry.campaign_id} of company ${id}`,
+        readBack: `agency campaigns bounce-shield --company ${id} --campaign ${entry.campaign_id}`,
       };
     case 'guest':
     case 'guest-permissions':

@@ -52,6 +52,7 @@ export function define(plan: Command, run: Run): void {
               webhooks:
                 - event: prospect_replied
                   url: https://crm.example.com/hooks/woodpecker
+              bounce_shield: 3         # % threshold of RUNNING and PAUSED campaigns
             companies:
               - name: Acme Ltd
                 keys: [reporting]      # in addition to the defaults
