@@ -34,7 +34,7 @@ export interface ShieldRow {
   error?: RowError;
 }
 
-export interface ShieldChange {
+export interface ShieldRun {
   targets: readonly Target[];
   /** Only these campaigns; none = every campaign of the list. */
   campaignIds: readonly number[];
@@ -51,7 +51,7 @@ const effectiveThreshold = (threshold: number | null): number => threshold ?? BO
 
 export async function changeBounceShields(
   api: CampaignPort,
-  change: ShieldChange,
+  change: ShieldRun,
 ): Promise<AccountsOutcome<ShieldRow>> {
   return eachAccountList((companyId) => api.campaigns(companyId), change.targets, change, {
     skipped: (target) => [blank(target, 'skipped-inactive')],
@@ -97,7 +97,7 @@ export async function changeBounceShields(
 
 async function changeOne(
   api: CampaignPort,
-  change: ShieldChange,
+  change: ShieldRun,
   row: ShieldRow,
   fail: (error: AgencyError) => void,
 ): Promise<ShieldRow> {
