@@ -14,6 +14,7 @@ import { createDispatcher, MAX_ANSWER_BYTES } from './dispatcher.js';
 import { type AccountGates, sharedGates } from './limit.js';
 import { describeNetworkError, isTooLarge } from './network-errors.js';
 import { BodyError, noAnswer } from './no-answer.js';
+import { isUnreachable, reachability } from './reachability.js';
 import { bypassesProxy, localThroughProxyHint, type ProxySettings } from './proxy.js';
 import {
   type AnswerContext,
@@ -145,7 +146,10 @@ export class Http {
           release();
           release = undefined;
         }
-        const kind = failureKind(spec, outcome);
+        // Once a fleet run found the service gone, a connection that fails is not tried again: the
+        // accounts still in flight end at once instead of each waiting through its retries.
+        const kind =
+          outcome.kind === 'network' && reachability().stopped ? undefined : failureKind(spec, outcome);
         if (kind === undefined) return this.finish(spec, outcome, attempt);
         if (kind === 'busy') this.#gates.slowDown();
         failures[kind] += 1;
@@ -157,7 +161,13 @@ export class Http {
         this.#debug?.(
           `retry ${spec.method} ${target(url)} in ${decision.delayMs} ms (attempt ${attempt + 1} of ${tries})`,
         );
-        await this.#sleep(decision.delayMs, this.#options.signal);
+        const waited = await Promise.race([
+          this.#sleep(decision.delayMs, this.#options.signal).then(() => true),
+          outcome.kind === 'network'
+            ? reachability().whenStopped.then(() => false)
+            : new Promise<never>(() => {}),
+        ]);
+        if (!waited) return this.finish(spec, outcome, attempt);
       }
     } finally {
       release?.();
@@ -319,7 +329,11 @@ export class Http {
       proxyHint: localThroughProxyHint(this.#options.baseUrl, this.#proxyInUse),
       proxy: this.#proxyInUse,
     };
-    if (outcome.kind === 'response') return settle(outcome.answer, context);
+    if (outcome.kind === 'response') {
+      reachability().answered();
+      return settle(outcome.answer, context);
+    }
+    if (isUnreachable(outcome.error)) reachability().lost();
     throw noAnswer(outcome.error, {
       context,
       attempts,

@@ -5,7 +5,8 @@
  * - "busy" (429, or a v1 E_TOO_MANY_REQUESTS): the account's queue is shared with the agency's other
  *   integrations and a queued request may wait 15 s there, so the tool waits about 1, 2, 4 and 8 s
  *   (each ±25 % jitter: 0.75–1.25, 1.5–2.5, 3–5, 6–10 s), at most 5 tries, or what Retry-After asks.
- * - "gateway" (502, 503, 504, and connection errors for a GET): 150–300, 300–600, 600–1200 ms, at most
+ * - "gateway" (500, 502, 503, 504, and connection errors for a GET: a 500 is often one bad moment of
+ *   one server, and a GET changes nothing): 150–300, 300–600, 600–1200 ms, at most
  *   4 tries, or what Retry-After asks.
  * A Retry-After is honoured up to 20 s; a longer one is not shortened: the tool gives up at once and
  * says how long the service asked to wait. No retry starts that would begin later than 45 s after
@@ -44,7 +45,7 @@ export type FailureKind = 'busy' | 'gateway';
 
 /** Statuses that mean "not processed, try later" for a GET. A POST is retried on 429 only. */
 function isRetryableStatus(status: number): boolean {
-  return status === 429 || status === 502 || status === 503 || status === 504;
+  return status === 429 || status === 500 || status === 502 || status === 503 || status === 504;
 }
 
 /** May this answer be tried again? A GET (or HEAD) on the retryable statuses; anything else only on 429. */

@@ -134,6 +134,8 @@ export function checkClients(
   options: {
     concurrency: number;
     signal: AbortSignal;
+    /** How many clients are streamed in (for "N of M done" when the service is gone). */
+    total?: number | undefined;
     onDone?: () => void;
     onResult?: (result: ClientResult) => void;
   },
@@ -156,5 +158,6 @@ export function checkClients(
     },
     (result) => options.onResult?.(result),
     options.signal,
+    options.total,
   );
 }

@@ -3,6 +3,7 @@
  * before it are done, so that the output keeps the input's order (the company order), a pipe sees
  * rows early, and Ctrl-C keeps every row already printed. Used by `inventory` and `health`.
  */
+import { AccountWatch } from '../api/reachability.js';
 
 export interface OrderedRun<R> {
   /** The results handed on, in input order (a prefix of the input when the run stopped early). */
@@ -18,7 +19,8 @@ export interface OrderedRun<R> {
  * last request is on its way back), as with mapPool. A worker's error, or the items' (a page that
  * could not be read), stops new work; the workers in flight are awaited, what is done in order is
  * still emitted, and the error is returned (not thrown), so that the caller prints what was done
- * before reporting it. An aborted `signal` stops new work the same way.
+ * before reporting it. An aborted `signal` stops new work the same way, and so do 5 items (accounts)
+ * in a row that met an unreachable service: the run's error is then ServiceUnreachableError.
  */
 export async function mapInOrder<T, R>(
   items: readonly T[] | AsyncIterable<T>,
@@ -26,7 +28,10 @@ export async function mapInOrder<T, R>(
   worker: (item: T, index: number, release: () => void) => Promise<R>,
   emit: (result: R, index: number) => void,
   signal?: AbortSignal,
+  /** How many items there are, when `items` is still coming in (for "N of M done"). */
+  total?: number,
 ): Promise<OrderedRun<R>> {
+  const watch = new AccountWatch(Array.isArray(items) ? items.length : total);
   const done = new Map<number, R>();
   const results: R[] = [];
   const running: Promise<void>[] = [];
@@ -49,7 +54,7 @@ export async function mapInOrder<T, R>(
   };
   const laneCount = Math.max(1, Array.isArray(items) ? Math.min(concurrency, items.length) : concurrency);
   const lanes = Array.from({ length: laneCount }, async () => {
-    while (!failed && !signal?.aborted) {
+    while (!failed && !signal?.aborted && !watch.stopped) {
       let next: { item: T; index: number } | undefined;
       try {
         next = await source.next();
@@ -57,16 +62,18 @@ export async function mapInOrder<T, R>(
         fail(thrown);
         return;
       }
-      if (!next || failed || signal?.aborted) return;
+      if (!next || failed || signal?.aborted || watch.stopped) return;
       const { item, index } = next;
       let release = () => {};
       const released = new Promise<void>((resolve) => {
         release = resolve;
       });
-      const work = worker(item, index, release).then((result) => {
-        done.set(index, result);
-        flush();
-      }, fail);
+      const work = watch
+        .run(() => worker(item, index, release))
+        .then((result) => {
+          done.set(index, result);
+          flush();
+        }, fail);
       running.push(work);
       await Promise.race([work, released]);
     }
@@ -75,6 +82,8 @@ export async function mapInOrder<T, R>(
   await Promise.all(running);
   await source.close();
   flush();
+  // The service gone: what was done is emitted; the run ends saying so (an earlier error wins).
+  if (watch.stopped && !failed) return { results, error: watch.failure() };
   return failed ? { results, error } : { results };
 }
 

@@ -5,6 +5,7 @@
  */
 
 import { mapPool } from '../api/limit.js';
+import { ServiceUnreachableError } from '../api/reachability.js';
 import { MAX_URLS_PER_EVENT } from '../api/resources/webhooks.js';
 import type { Webhook } from '../api/types.js';
 import { type AgencyError, InterruptedError } from '../errors.js';
@@ -57,6 +58,8 @@ export interface WebhookChangeOutcome {
   warnings: string[];
   /** Some accounts were not reached because the run was interrupted. */
   interrupted: boolean;
+  /** The run stopped starting accounts: the service could not be reached. */
+  unreachable?: ServiceUnreachableError | undefined;
 }
 
 /**
@@ -102,6 +105,8 @@ export interface AccountsOutcome<R> {
   failures: RowFailure[];
   /** Some accounts were not reached, or not finished, because the run was interrupted. */
   interrupted: boolean;
+  /** The run stopped starting accounts: the service could not be reached. */
+  unreachable?: ServiceUnreachableError | undefined;
 }
 
 /** The fan-out of the webhook commands: eachAccountList over each account's webhooks. */
@@ -124,35 +129,47 @@ export async function eachAccountList<R, L>(
   options: { concurrency: number; signal?: AbortSignal | undefined },
   work: AccountWork<R, L>,
 ): Promise<AccountsOutcome<R>> {
-  const perTarget = await mapPool(
+  // Each account's rows are kept as it ends, so that a run stopped because the service is gone still
+  // reports what was done.
+  const perTarget = new Array<{ rows: R[]; failures: RowFailure[] } | undefined>(targets.length);
+  let unreachable: ServiceUnreachableError | undefined;
+  await mapPool(
     targets,
     options.concurrency,
-    async (target): Promise<{ rows: R[]; failures: RowFailure[] } | undefined> => {
+    async (target, index): Promise<void> => {
       // Failures per account, flattened in the targets' order (not the order accounts finished in).
       const failures: RowFailure[] = [];
       const fail = (error: AgencyError, reason?: string) =>
         failures.push(rowFailure(target.companyId ?? 'this account', error, reason));
-      if (target.skipInactive) return { rows: work.skipped(target), failures };
+      if (target.skipInactive) {
+        perTarget[index] = { rows: work.skipped(target), failures };
+        return;
+      }
       let present: L;
       try {
         present = await read(target.companyId ?? undefined);
       } catch (error) {
         // An interrupted read leaves this account's rows out: the outcome says the run was interrupted.
-        if (error instanceof InterruptedError) return undefined;
+        if (error instanceof InterruptedError) return;
         if (!isRowFailure(error)) throw error;
         const rows = work.unreadable(target, error);
         for (const _ of rows) fail(error);
-        return { rows, failures };
+        perTarget[index] = { rows, failures };
+        return;
       }
-      return { rows: await work.withList(target, present, fail), failures };
+      perTarget[index] = { rows: await work.withList(target, present, fail), failures };
     },
     options.signal,
-  );
+  ).catch((error: unknown) => {
+    if (!(error instanceof ServiceUnreachableError)) throw error;
+    unreachable = error;
+  });
   const reached = perTarget.filter((account) => account !== undefined).length;
   return {
     rows: perTarget.flatMap((account) => account?.rows ?? []),
     failures: perTarget.flatMap((account) => account?.failures ?? []),
-    interrupted: reached < targets.length || options.signal?.aborted === true,
+    interrupted: !unreachable && (reached < targets.length || options.signal?.aborted === true),
+    unreachable,
   };
 }
 
@@ -182,7 +199,7 @@ export async function changeWebhooks(api: WebhookPort, change: WebhookChange): P
   return {
     ...outcome,
     warnings: [...settledNotes, ...lookalikes.warnings()],
-    interrupted: outcome.rows.length < expected,
+    interrupted: !outcome.unreachable && outcome.rows.length < expected,
   };
 }
 

@@ -142,17 +142,27 @@ const STATUS_REASONS: Record<number, string> = {
 
 /**
  * The reason a row failed, worded so that rows failing the same way group together: by status where
- * the status says it all (each 403 names its own company; the reason is the same), else the message.
+ * the status says it all (each 403 names its own company; the reason is the same), else the message,
+ * with the company's own id taken out (the companies are listed under the reason), so that 247
+ * companies the network failed alike read as one reason, not 247.
  */
 export function failureReason(error: { status: number | null; message: string }): string {
   // A 409 has several causes (an inactive company, a limit of the service): the service's words say
-  // which, with the company's own id taken out so that the same cause groups as one line.
+  // which.
   const detail = serviceDetail(error.message);
-  if (error.status === 409 && detail) {
-    return `409 Conflict — ${detail.replace(/\b(company) \d+ /gi, '$1 ').replace(/\.$/, '')}`;
-  }
+  if (error.status === 409 && detail) return `409 Conflict — ${withoutCompanyId(detail).replace(/\.$/, '')}`;
   if (error.status !== null && STATUS_REASONS[error.status]) return STATUS_REASONS[error.status] as string;
-  return error.status === null ? error.message : `${error.status} — ${error.message}`;
+  const reason = error.status === null ? error.message : `${error.status} — ${error.message}`;
+  return withoutCompanyId(reason);
+}
+
+/** "list the webhooks of company 1005", "/companies/1005/api_keys": the same words for every company. */
+function withoutCompanyId(text: string): string {
+  return text
+    .replace(/\b(the |a )?(c|C)ompany \d+\b/g, (_, article: string | undefined, c: string) =>
+      c === 'C' ? 'Company' : `${article ?? 'the '}company`,
+    )
+    .replace(/\/companies\/\d+\//g, '/companies/{id}/');
 }
 
 /**

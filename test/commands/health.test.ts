@@ -270,7 +270,7 @@ describe('health', () => {
     h.sandbox.addFault({
       path: '/v2/mailboxes',
       kind: 'status',
-      status: 500,
+      status: 501,
       detail: 'Database unavailable',
     });
     const r = await h.run([

@@ -108,21 +108,21 @@ describe('--json errors', () => {
 });
 
 describe('exit codes and messages', () => {
-  it('1: an API error not listed elsewhere (500), quoting the title and detail', async () => {
-    h.sandbox.addFault({ kind: 'status', status: 500, method: 'GET', path: '/v1/me' });
+  it('1: an API error not listed elsewhere (501), quoting the title and detail', async () => {
+    h.sandbox.addFault({ kind: 'status', status: 501, method: 'GET', path: '/v1/me' });
     const r = await h.run(['me']);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain('500');
+    expect(r.stderr).toContain('501');
     expect(r.stderr).toContain('(sandbox fault)');
   });
 
   it('1: an HTML page instead of JSON is a clear error naming the status, never a stack trace', async () => {
-    h.sandbox.addFault({ kind: 'html', status: 500, method: 'GET', path: '/v2/agency/companies' });
+    h.sandbox.addFault({ kind: 'html', status: 501, method: 'GET', path: '/v2/agency/companies' });
     const r = await h.run(['companies', 'list']);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain('500');
+    expect(r.stderr).toContain('501');
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(r.stderr).not.toContain('<html>');
   });

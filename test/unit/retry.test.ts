@@ -19,7 +19,7 @@ describe('which answers are retried (the contract)', () => {
     ['GET', 502, true],
     ['GET', 503, true],
     ['GET', 504, true],
-    ['GET', 500, false],
+    ['GET', 500, true],
     ['GET', 501, false],
     ['GET', 400, false],
     ['GET', 401, false],

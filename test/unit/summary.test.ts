@@ -138,4 +138,18 @@ describe('failureReason', () => {
     expect(failureReason({ status: 500, message: 'Internal error' })).toBe('500 — Internal error');
     expect(failureReason({ status: null, message: 'connection refused' })).toBe('connection refused');
   });
+
+  it('takes the company id out of every reason: the companies are listed under it', () => {
+    const lost = (id: number) => ({
+      status: null,
+      message: `Could not list the webhooks of company ${id}: connection refused (tried 4 times)`,
+    });
+    expect(failureReason(lost(1005))).toBe(
+      'Could not list the webhooks of the company: connection refused (tried 4 times)',
+    );
+    expect(failureReason(lost(1005))).toBe(failureReason(lost(1006)));
+    expect(failureReason({ status: 500, message: 'GET /v2/agency/companies/1005/api_keys failed: boom' })).toBe(
+      '500 — GET /v2/agency/companies/{id}/api_keys failed: boom',
+    );
+  });
 });

@@ -54,6 +54,7 @@ export async function runHealth(
   const run = await checkClients(api, clients, selected.listing, {
     concurrency,
     signal: rt.ctx.signal,
+    total,
     onDone: () => progress.update(undefined, ++done),
     onResult: (result) => {
       // Rows stream only when stdout is not the terminal (then no progress line is drawn).

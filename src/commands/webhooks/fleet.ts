@@ -226,6 +226,7 @@ export function throwIfFailed(
     const where = listedWhere(rt.terminal.stdoutIsTTY);
     throw new PartialFailureError(`Interrupted; what was done is ${where}.`, ExitCode.interrupted);
   }
+  if (outcome.unreachable) throw outcome.unreachable;
   const failedRows = outcome.rows.filter((r) => failed.includes(r.result));
   if (failedRows.length === 0) return;
   const count = failedCount(failedRows.length, outcome.rows.length, 'row');

@@ -132,7 +132,7 @@ async function listAcrossAccounts(rt: Runtime, opts: TargetFlags, limit: number 
   });
   if (skipped > 0) rt.out.info(`${skipped} inactive ${skipped === 1 ? 'company' : 'companies'} skipped.`);
   const unread = outcome.rows.filter((r) => r.result === 'failed');
-  if (outcome.interrupted || unread.length === 0) return throwIfFailed(rt, outcome);
+  if (outcome.interrupted || outcome.unreachable || unread.length === 0) return throwIfFailed(rt, outcome);
   throw rowsFailed(
     `The webhooks of ${unread.length} of ${plural(targets.length, NOUNS.company)} could not be read (errors above); the rows are the others'.`,
     outcome.failures,
