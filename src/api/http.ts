@@ -14,8 +14,8 @@ import { createDispatcher, MAX_ANSWER_BYTES } from './dispatcher.js';
 import { type AccountGates, sharedGates } from './limit.js';
 import { describeNetworkError, isTooLarge } from './network-errors.js';
 import { BodyError, noAnswer } from './no-answer.js';
-import { isUnreachable, reachability } from './reachability.js';
 import { bypassesProxy, localThroughProxyHint, type ProxySettings } from './proxy.js';
+import { isUnreachable, reachability } from './reachability.js';
 import {
   type AnswerContext,
   failed,

@@ -148,8 +148,8 @@ describe('failureReason', () => {
       'Could not list the webhooks of the company: connection refused (tried 4 times)',
     );
     expect(failureReason(lost(1005))).toBe(failureReason(lost(1006)));
-    expect(failureReason({ status: 500, message: 'GET /v2/agency/companies/1005/api_keys failed: boom' })).toBe(
-      '500 — GET /v2/agency/companies/{id}/api_keys failed: boom',
-    );
+    expect(
+      failureReason({ status: 500, message: 'GET /v2/agency/companies/1005/api_keys failed: boom' }),
+    ).toBe('500 — GET /v2/agency/companies/{id}/api_keys failed: boom');
   });
 });
