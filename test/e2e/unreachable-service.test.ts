@@ -36,7 +36,11 @@ async function startSandbox() {
     child.on('close', () => reject(new Error('the sandbox exited before printing its address')));
   });
   const info = JSON.parse(first) as { base_url: string; hq_key: string };
-  return { ...info, kill: async () => (child.kill('SIGKILL'), exited) };
+  const kill = async () => {
+    child.kill('SIGKILL');
+    await exited;
+  };
+  return { ...info, kill };
 }
 
 describe('the service killed in the middle of inventory', () => {
