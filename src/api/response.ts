@@ -84,7 +84,7 @@ export interface AnswerContext {
 const GATEWAY_STATUSES = [502, 503, 504];
 
 const TOO_MANY_REQUESTS = 'E_TOO_MANY_REQUESTS';
-/** The status each v1 error code means, whatever status carried it (the docs list them under 400). */
+/** The status each v1 error code means, whatever status carried it (contract, "Errors and exit codes"). */
 const V1_CODE_MEANING: Record<string, number> = {
   E_SESSION: 401,
   E_URL_NOT_FOUND: 404,
@@ -116,9 +116,9 @@ export function readAnswer(answer: Answer): ReadAnswer {
   const code = serviceError.code?.toUpperCase() ?? '';
   let meaning = answer.status;
   if (code === TOO_MANY_REQUESTS) meaning = 429;
-  // The docs list the v1 codes under a 400 (or a 200 carrying the envelope): there the code says more.
-  else if ((answer.status === 400 || (v1Error && answer.status < 400)) && V1_CODE_MEANING[code])
-    meaning = V1_CODE_MEANING[code];
+  // A v1 code says what the answer means whatever status carried it (a 400 as the docs list them, a 200
+  // with the envelope, a 409): an E_SESSION is a refused key, never "company N is inactive".
+  else if (V1_CODE_MEANING[code]) meaning = V1_CODE_MEANING[code];
   return { ...answer, data, parseFailed, tooDeep, serviceError, meaning, v1Error };
 }
 

@@ -113,6 +113,20 @@ describe('v1 codes by meaning under a 400', () => {
   });
 });
 
+describe('v1 codes by meaning whatever the status', () => {
+  it.each([409, 403, 500])(
+    'E_SESSION carried by a %i with a company context: exit 3 and the key hint',
+    async (status) => {
+      v1Error('/v1/webhooks', status, 'E_SESSION', 0);
+      const r = await h().run(['webhooks', '--company', String(companyId())]);
+      expect(r.code, r.stderr).toBe(3);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain('The API key was refused');
+      expect(r.stderr).not.toContain('is inactive');
+    },
+  );
+});
+
 describe('a v1 OK envelope without data is an empty list', () => {
   it.each([
     ['webhooks', '/v1/webhooks', 'No webhooks found'],
