@@ -11,6 +11,7 @@ import { InterruptedError, ResponseError, UsageError } from '../errors.js';
 import { hasKeyShape } from '../input/api-key.js';
 import { HEADER_CONTROL } from '../input/header.js';
 import { createDispatcher, MAX_ANSWER_BYTES } from './dispatcher.js';
+import { maskKeyInUse } from './key-in-results.js';
 import { type AccountGates, sharedGates } from './limit.js';
 import { describeNetworkError, isTooLarge } from './network-errors.js';
 import { BodyError, noAnswer } from './no-answer.js';
@@ -83,6 +84,8 @@ export interface RequestSpec {
   headers?: Record<string, string> | undefined;
   /** An empty body (204, or an empty 200) is the service's "nothing" (v1 list reads): data undefined, no error. */
   emptyIsNothing?: boolean | undefined;
+  /** The answer is keys a command exists to show (a key list, a new key): the key in use is not masked in it. */
+  showsKeys?: boolean | undefined;
 }
 
 /** Headers the tool sets itself or the connection owns: `api -H` cannot replace them. */
@@ -331,7 +334,9 @@ export class Http {
     };
     if (outcome.kind === 'response') {
       reachability().answered();
-      return settle(outcome.answer, context);
+      const settled = settle(outcome.answer, context);
+      if (spec.showsKeys) return settled;
+      return { ...settled, data: maskKeyInUse(settled.data, outcome.answer.text, this.#options.apiKey) };
     }
     if (isUnreachable(outcome.error)) reachability().lost();
     throw noAnswer(outcome.error, {

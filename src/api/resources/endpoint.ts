@@ -71,7 +71,7 @@ export function companyRequest(
   companyId: number,
   endpoint: Endpoint,
   doing: string,
-  content: Pick<RequestSpec, 'query' | 'body'> = {},
+  content: Pick<RequestSpec, 'query' | 'body' | 'showsKeys'> = {},
 ): Promise<HttpResponse> {
   return http.request({
     ...target(endpoint, { cid: companyId }),

@@ -19,6 +19,8 @@ export const KEY_ENDPOINTS = {
 export async function listKeysPage(http: HttpLike, companyId: number, page: number): Promise<Page<ApiKey>> {
   const res = await companyRequest(http, companyId, KEY_ENDPOINTS.list, 'list the keys of', {
     query: { page },
+    // Showing keys is what a key list is for: the key in use is not masked in it.
+    showsKeys: true,
   });
   return expectPage(res.data, isApiKey, `the key list of company ${companyId}`, debugging(http));
 }
@@ -26,6 +28,7 @@ export async function listKeysPage(http: HttpLike, companyId: number, page: numb
 export async function createKey(http: HttpLike, companyId: number, label: string): Promise<string> {
   const res = await companyRequest(http, companyId, KEY_ENDPOINTS.create, 'create a key for', {
     body: { label },
+    showsKeys: true,
   });
   const body = expectObject(res, debugging(http), 'key creation', 'an object with "api_key"');
   if (typeof body.api_key !== 'string') {
