@@ -3,7 +3,7 @@
  * I/O — so every error dialect and odd answer is unit-tested without a server. http.ts calls
  * `readAnswer` once per attempt (to decide about retries) and `settle` on the answer it keeps.
  */
-import { ApiError, ProxyFailure, ResponseError } from '../errors.js';
+import { ApiError, exitCodeForStatus, ProxyFailure, ResponseError } from '../errors.js';
 import { hintFor } from './hints.js';
 import { MAX_DEPTH, parseJson, TooDeepError } from './json.js';
 import { type ProxySettings, proxyAddress } from './proxy.js';
@@ -117,8 +117,12 @@ export function readAnswer(answer: Answer): ReadAnswer {
   let meaning = answer.status;
   if (code === TOO_MANY_REQUESTS) meaning = 429;
   // A v1 code says what the answer means whatever status carried it (a 400 as the docs list them, a 200
-  // with the envelope, a 409): an E_SESSION is a refused key, never "company N is inactive".
-  else if (V1_CODE_MEANING[code]) meaning = V1_CODE_MEANING[code];
+  // with the envelope, a 409): an E_SESSION is a refused key, never "company N is inactive". A status
+  // that already means as much (a 403 E_SESSION: no access to that company) keeps its own hint.
+  else {
+    const coded = V1_CODE_MEANING[code];
+    if (coded !== undefined && exitCodeForStatus(coded) !== exitCodeForStatus(answer.status)) meaning = coded;
+  }
   return { ...answer, data, parseFailed, tooDeep, serviceError, meaning, v1Error };
 }
 

@@ -114,7 +114,7 @@ describe('v1 codes by meaning under a 400', () => {
 });
 
 describe('v1 codes by meaning whatever the status', () => {
-  it.each([409, 403, 500])(
+  it.each([409, 404, 500])(
     'E_SESSION carried by a %i with a company context: exit 3 and the key hint',
     async (status) => {
       v1Error('/v1/webhooks', status, 'E_SESSION', 0);
