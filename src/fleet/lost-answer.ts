@@ -2,8 +2,8 @@
  * A write whose answer was lost (the connection closed after the request was sent, a deadline passed,
  * a gateway's 5xx) may or may not have been carried out. It is never sent again; instead the tool reads
  * back what it wrote and reports what the service shows, so that the user learns the outcome instead
- * of "maybe". Companies have their own check (bulk-create.ts); this module does keys, webhooks and
- * campaign statuses.
+ * of "maybe". Companies have their own check (bulk-create.ts), the blacklist its own read-back
+ * (blacklist-changes.ts); this module does keys, webhooks and campaign statuses.
  */
 import type { CampaignAction } from '../api/resources/campaigns.js';
 import { AgencyError, ApiError, connectionRefused, InterruptedError, UsageError } from '../errors.js';
@@ -25,7 +25,7 @@ export function answerMayBeLost(error: unknown): error is AgencyError {
 }
 
 /** The lost answer's error, told what the read-back found; same exit code and status. */
-class SettledLostAnswer extends AgencyError {
+export class SettledLostAnswer extends AgencyError {
   readonly exitCode;
   override readonly status: number | null;
   constructor(lost: AgencyError, found: string, hint: string) {

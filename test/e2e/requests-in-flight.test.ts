@@ -176,14 +176,14 @@ describe('--limit and failures', () => {
       const run = slow.run(['companies', 'list']);
       while (slow.requests().length === 0) await new Promise((r) => setTimeout(r, 5));
       // Page 1 is being processed: the next page to arrive fails, the others are answered.
-      slow.sandbox.addFault({ kind: 'status', status: 500, method: 'GET', path: '/v2/agency/companies' });
+      slow.sandbox.addFault({ kind: 'status', status: 501, method: 'GET', path: '/v2/agency/companies' });
       const r = await run;
       expect(r.code).toBe(1);
       expect(r.stdout).toBe('');
-      const failed = listed(slow).find((q) => q.status === 500);
+      const failed = listed(slow).find((q) => q.status === 501);
       expect(failed).toBeDefined();
       const k = Number(failed?.query.page);
-      expect(r.stderr).toMatch(new RegExp(`page ${k}\\b.*answered 500`));
+      expect(r.stderr).toMatch(new RegExp(`page ${k}\\b.*answered 501`));
       expect(Math.max(...pagesAsked(slow))).toBeLessThanOrEqual(k + 3);
       expect(slow.sandbox.stats().rejected429).toBe(0);
     } finally {

@@ -15,6 +15,11 @@ function fakeService(failAt?: number) {
   };
 }
 
+/** A read-back that must not happen (no answer was lost). */
+const unread = async (): Promise<string[]> => {
+  throw new Error('the list was read back although no answer was lost');
+};
+
 const domains = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `d${from + i}.com`);
 
 describe('addMissingToBlacklist', () => {
@@ -28,6 +33,7 @@ describe('addMissingToBlacklist', () => {
       ['D5.com', 'd700.com'],
       {
         dryRun: false,
+        readBack: unread,
       },
     );
     expect(failure).toBeUndefined();
@@ -44,6 +50,7 @@ describe('addMissingToBlacklist', () => {
     const service = fakeService();
     const { rows } = await addMissingToBlacklist(service, 'emails', ['a@x.com', 'b@x.com'], ['b@x.com'], {
       dryRun: true,
+      readBack: unread,
     });
     expect(service.posts).toEqual([]);
     expect(rows).toEqual([
@@ -57,7 +64,10 @@ describe('addMissingToBlacklist', () => {
 
   it('sends nothing when every value is listed already', async () => {
     const service = fakeService();
-    const { rows } = await addMissingToBlacklist(service, 'domains', ['a.com'], ['a.com'], { dryRun: false });
+    const { rows } = await addMissingToBlacklist(service, 'domains', ['a.com'], ['a.com'], {
+      dryRun: false,
+      readBack: unread,
+    });
     expect(service.posts).toEqual([]);
     expect(summarizeBlacklistChange('domains', rows)).toBe('Added 0 domains; 1 already listed.');
   });
@@ -66,6 +76,7 @@ describe('addMissingToBlacklist', () => {
     const service = fakeService(2);
     const { rows, failure } = await addMissingToBlacklist(service, 'domains', domains(1200), [], {
       dryRun: false,
+      readBack: unread,
     });
     expect(service.posts.length).toBe(2);
     expect(failure?.exitCode).toBe(1);
@@ -92,6 +103,7 @@ describe('addMissingToBlacklist on Ctrl-C', () => {
     };
     const { rows, failure } = await addMissingToBlacklist(service, 'domains', domains(1200), [], {
       dryRun: false,
+      readBack: unread,
       signal: controller.signal,
     });
     expect(posts).toEqual([500]);

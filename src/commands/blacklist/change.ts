@@ -4,7 +4,13 @@
  * src/fleet/blacklist-changes.ts.
  */
 import type { Command } from '@commander-js/extra-typings';
-import { type BlacklistEntry, normalizeBlacklistEntries } from '../../fleet/blacklist.js';
+import type { AgencyError } from '../../errors.js';
+import {
+  type BlacklistEntry,
+  type BlacklistKind,
+  listOf,
+  normalizeBlacklistEntries,
+} from '../../fleet/blacklist.js';
 import {
   addMissingToBlacklist,
   type BlacklistAction,
@@ -33,6 +39,7 @@ export function defineChange(
   addKindOptions(
     blacklist.command(action).description(text.description),
     action === 'add' ? 'add to' : 'remove from',
+    true,
   )
     .argument('[values...]', 'domains (example.com) or addresses (name@example.com)')
     .option('--file <path>', VALUES_FILE_HELP)
@@ -84,20 +91,50 @@ async function changeBlacklist(
   values: string[],
   opts: ChangeOptions,
 ): Promise<void> {
-  const kind = blacklistKind(opts);
+  // Without --domains / --emails, each value goes to the list its form names.
+  const chosen = opts.domains || opts.emails ? blacklistKind(opts) : 'either';
   const shown = withReasonIfFailed(rt.out, columns, errorColumn);
   const entries = await readValueEntries(rt, values, opts.file);
-  const { values: wanted, notes } = normalizeBlacklistEntries(kind, entries, action);
+  const { values: wanted, notes } = normalizeBlacklistEntries(chosen, entries, action);
   for (const note of notes) rt.out.note(note);
-  const existing = await readBlacklist(rt, kind);
+  const byKind = new Map<BlacklistKind, string[]>();
+  for (const value of wanted) {
+    const kind = chosen === 'either' ? (listOf(value) as BlacklistKind) : chosen;
+    byKind.set(kind, [...(byKind.get(kind) ?? []), value]);
+  }
   // Ctrl-C lets the request in flight finish (its outcome is reported); no chunk starts after it.
   const api = rt.api({ interruptible: false });
-  const options = { dryRun: Boolean(opts.dryRun), signal: rt.ctx.signal };
-  const { rows, failure } =
-    action === 'add'
-      ? await addMissingToBlacklist(api, kind, wanted, existing, options)
-      : await removeListedFromBlacklist(api, kind, wanted, existing, options);
-  await rt.out.list(rows, shown(failure !== undefined));
-  rt.out.info(summarizeBlacklistChange(kind, rows, action));
+  const rows = new Map<string, BlacklistRow>();
+  const summaries: string[] = [];
+  let failure: AgencyError | undefined;
+  for (const [kind, kindValues] of byKind) {
+    const existing = await readBlacklist(rt, kind);
+    const options = {
+      dryRun: Boolean(opts.dryRun),
+      signal: rt.ctx.signal,
+      readBack: () => readBlacklist(rt, kind),
+      note: (message: string) => rt.out.note(message),
+    };
+    const outcome = failure
+      ? notSent(kindValues)
+      : action === 'add'
+        ? await addMissingToBlacklist(api, kind, kindValues, existing, options)
+        : await removeListedFromBlacklist(api, kind, kindValues, existing, options);
+    for (const row of outcome.rows) rows.set(row.value, row);
+    summaries.push(summarizeBlacklistChange(kind, outcome.rows, action));
+    failure ??= outcome.failure;
+  }
+  // Rows in the order the values were given.
+  await rt.out.list(
+    wanted.map((value) => rows.get(value) as BlacklistRow),
+    shown(failure !== undefined),
+  );
+  for (const summary of summaries) rt.out.info(summary);
   if (failure) throw runFailure(failure);
+}
+
+/** The values of a list not reached because an earlier request failed. */
+function notSent(values: readonly string[]): { rows: BlacklistRow[]; failure: undefined } {
+  const error = { status: null, message: 'not sent: an earlier request failed' };
+  return { rows: values.map((value) => ({ value, result: 'failed', error })), failure: undefined };
 }

@@ -3,18 +3,18 @@ import { type Command, Option } from '@commander-js/extra-typings';
 import { UsageError } from '../../errors.js';
 import type { BlacklistKind } from '../../fleet/blacklist.js';
 
-export function addKindOptions<C extends Command>(command: C, verb: string): C {
+/** `byForm`: without either option, each value goes to the list its form names (add, remove). */
+export function addKindOptions<C extends Command>(command: C, verb: string, byForm = false): C {
+  const either = (other: string) =>
+    byForm ? 'only; else each value goes to the list its form names' : `this or ${other} is required`;
   command
     .addOption(
-      new Option('--domains', `${verb} the blacklisted domains (this or --emails is required)`).conflicts(
-        'emails',
-      ),
+      new Option('--domains', `${verb} the blacklisted domains (${either('--emails')})`).conflicts('emails'),
     )
     .addOption(
-      new Option(
-        '--emails',
-        `${verb} the blacklisted e-mail addresses (this or --domains is required)`,
-      ).conflicts('domains'),
+      new Option('--emails', `${verb} the blacklisted e-mail addresses (${either('--domains')})`).conflicts(
+        'domains',
+      ),
     );
   return command;
 }
