@@ -150,8 +150,13 @@ export class PartialFailureError extends AgencyError {
   readonly exitCode: ExitCode;
   /** The service's status when every failure had the same one (the --json error names it); else null. */
   override readonly status: number | null;
-  constructor(message: string, exitCode: ExitCode = ExitCode.failure, status: number | null = null) {
-    super(message);
+  constructor(
+    message: string,
+    exitCode: ExitCode = ExitCode.failure,
+    status: number | null = null,
+    hint?: string | undefined,
+  ) {
+    super(message, { hint });
     this.exitCode = exitCode;
     this.status = status;
   }

@@ -1,7 +1,9 @@
 /**
  * `blacklist check`: whether each value is on the agency blacklist, asked of the service with
  * `email_filter=a,b,...` rather than by reading the whole list. Each value goes to the list its form
- * names (an address to the e-mails, a domain to the domains). The values are split into requests so
+ * names (an address to the e-mails, a domain to the domains), and an address's domain to the domains
+ * too: outreach to an address is blocked when it is listed or its domain is (contract, "Fleet
+ * changes": `value, listed, blocked, by`). The values are split into requests so
  * that no request URL exceeds the service's limit (measured exactly as it will be sent) and one page
  * holds every answer.
  */
@@ -21,7 +23,12 @@ export interface BlacklistReader {
 
 export interface CheckRow {
   value: string;
+  /** The value itself is on the list its form names. */
   listed: boolean;
+  /** Outreach to it is blocked: it is listed, or (an address) its domain is on the domains list. */
+  blocked: boolean;
+  /** Which entry blocks it; null when nothing does. */
+  by: 'email' | 'domain' | null;
 }
 
 /** Consecutive batches of values whose request URL stays within `maxLength` characters. */
@@ -60,14 +67,24 @@ export async function checkBlacklist(
   baseUrl: string,
   values: readonly string[],
 ): Promise<CheckRow[]> {
-  const byKind: Record<BlacklistKind, string[]> = { emails: [], domains: [] };
-  for (const value of values) byKind[listOf(value) ?? 'domains'].push(value);
-  const listed = new Set<string>();
+  const kindOf = (value: string): BlacklistKind => listOf(value) ?? 'domains';
+  const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1);
+  const asked: Record<BlacklistKind, Set<string>> = { emails: new Set(), domains: new Set() };
+  for (const value of values) asked[kindOf(value)].add(value);
+  // The domains of the addresses, after the domains given (each asked once).
+  for (const value of values) if (kindOf(value) === 'emails') asked.domains.add(domainOf(value));
+  const listed: Record<BlacklistKind, Set<string>> = { emails: new Set(), domains: new Set() };
   for (const kind of ['emails', 'domains'] as const) {
-    for (const batch of filterBatches(baseUrl, kind, byKind[kind])) {
+    for (const batch of filterBatches(baseUrl, kind, [...asked[kind]])) {
       // The service answers the values found; they compare lower-cased, as the values are.
-      for (const found of await api.blacklisted(kind, batch)) listed.add(found.trim().toLowerCase());
+      for (const found of await api.blacklisted(kind, batch)) listed[kind].add(found.trim().toLowerCase());
     }
   }
-  return values.map((value) => ({ value, listed: listed.has(value) }));
+  return values.map((value) => {
+    const kind = kindOf(value);
+    const itself = listed[kind].has(value);
+    const byDomain = kind === 'emails' && listed.domains.has(domainOf(value));
+    const by = itself ? (kind === 'emails' ? 'email' : 'domain') : byDomain ? 'domain' : null;
+    return { value, listed: itself, blocked: by !== null, by };
+  });
 }

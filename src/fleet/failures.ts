@@ -19,7 +19,7 @@ export interface RowError {
  */
 export function runFailure(failure: AgencyError): AgencyError {
   if (failure instanceof InterruptedError) return failure;
-  return new PartialFailureError(failure.message, failure.exitCode, failure.status);
+  return new PartialFailureError(failure.message, failure.exitCode, failure.status, failure.hint);
 }
 
 export function rowError(error: AgencyError): RowError {

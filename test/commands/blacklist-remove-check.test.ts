@@ -68,7 +68,7 @@ describe('blacklist remove', () => {
       /use --emails/,
     );
     expectUsageError(await h.run(['blacklist', 'remove', '--emails']), h.sandbox, /No emails to remove/);
-    expectUsageError(await h.run(['blacklist', 'remove', 'x.example']), h.sandbox, /--domains or --emails/);
+    expectUsageError(await h.run(['blacklist', 'remove', 'x']), h.sandbox, /neither a domain/);
   });
 });
 
@@ -93,19 +93,24 @@ describe('blacklist check', () => {
     ]);
     expect(r.code, r.stderr).toBe(0);
     expect(lines(r.stdout)).toEqual([
-      `${email}\ttrue`,
-      'clean@nowhere.example\tfalse',
-      `${domain}\ttrue`,
-      // An address is not listed because its domain is.
-      `someone@${domain}\tfalse`,
+      `${email}\ttrue\ttrue\temail`,
+      'clean@nowhere.example\tfalse\tfalse\t',
+      `${domain}\ttrue\ttrue\tdomain`,
+      // Not listed itself, but its domain is: outreach to it is blocked, by the domain.
+      `someone@${domain}\tfalse\ttrue\tdomain`,
     ]);
     const requests = sent(h.sandbox);
     expect(requests.map((q) => [q.method, q.path, q.query.email_filter])).toEqual([
       ['GET', '/v2/agency/blacklist/emails', `${email},clean@nowhere.example,someone@${domain}`],
-      ['GET', '/v2/agency/blacklist/domains', domain],
+      // The domains given, then the addresses' domains, each once.
+      ['GET', '/v2/agency/blacklist/domains', `${domain},${email.split('@')[1]},nowhere.example`],
     ]);
-    const json = await h.run(['blacklist', 'check', domain, '--json']);
-    expect(JSON.parse(json.stdout)).toEqual([{ value: domain, listed: true }]);
+    expect(r.stderr).toContain('2 of 4 values are listed; 3 are blocked (1 by its domain).');
+    const json = await h.run(['blacklist', 'check', domain, 'clean@nowhere.example', '--json']);
+    expect(JSON.parse(json.stdout)).toEqual([
+      { value: domain, listed: true, blocked: true, by: 'domain' },
+      { value: 'clean@nowhere.example', listed: false, blocked: false, by: null },
+    ]);
   });
 
   it('many values: every request URL within 4,100 characters, as few requests as fit', async () => {
@@ -116,7 +121,10 @@ describe('blacklist check', () => {
     const rows = lines(r.stdout).map((line) => line.split('\t'));
     expect(rows.map((row) => row[0])).toEqual(values);
     expect(rows.filter((row) => row[1] === 'true').map((row) => row[0])).toEqual([values[7], values[399]]);
-    const requests = h.sandbox.requests;
+    expect(rows.filter((row) => row[2] === 'true').map((row) => row[0])).toEqual([values[7], values[399]]);
+    // The addresses' one domain is asked last, in a request of its own.
+    const requests = h.sandbox.requests.filter((q) => q.path.endsWith('/emails'));
+    expect(h.sandbox.requests.at(-1)?.query.email_filter).toBe('check-split.example');
     expect(requests.length).toBeGreaterThan(1);
     for (const request of requests) {
       expect(request.url.length).toBeLessThanOrEqual(4100);
@@ -126,7 +134,7 @@ describe('blacklist check', () => {
     const perValue = encodeURIComponent(`,${values[0]}`).replace(/%2C/g, ',').length;
     for (const request of requests.slice(0, -1)) expect(request.url.length + perValue).toBeGreaterThan(4100);
     expect(requests.flatMap((q) => (q.query.email_filter as string).split(','))).toEqual(values);
-    expect(r.stderr).toContain('2 of 400 values are listed.');
+    expect(r.stderr).toContain('2 of 400 values are listed; 2 are blocked.');
   });
 
   it('a value of neither form is exit 2 naming it; nothing is sent', async () => {

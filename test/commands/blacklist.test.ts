@@ -23,16 +23,39 @@ describe('blacklist', () => {
   afterAll(() => h.close());
   beforeEach(() => h.sandbox.reset());
 
-  it('without --domains or --emails: refused before any request, and the help of each says one is required', async () => {
-    for (const verb of ['list', 'add', 'remove']) {
-      const r = await h.run(['blacklist', verb, ...(verb === 'list' ? [] : ['spam.example'])]);
-      expect(r.code).toBe(2);
-      expect(r.stderr).toContain('Say which list: --domains or --emails.');
-      const help = (await h.run(['blacklist', verb, '--help'])).stdout.replace(/\s+/g, ' ');
-      expect(help).toContain('(this or --emails is required)');
-      expect(help).toContain('(this or --domains is required)');
-    }
+  it('list without --domains or --emails is refused before any request; its help says one is required', async () => {
+    const r = await h.run(['blacklist', 'list']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Say which list: --domains or --emails.');
+    const help = (await h.run(['blacklist', 'list', '--help'])).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain('(this or --emails is required)');
+    expect(help).toContain('(this or --domains is required)');
     expect(sent(h.sandbox)).toHaveLength(0);
+  });
+
+  it("add and remove without --domains or --emails take each value's list from its form", async () => {
+    const added = await h.run(['blacklist', 'add', 'Form@Mixed.example', 'formdomain.example']);
+    expect(added.code, added.stderr).toBe(0);
+    expect(lines(added.stdout)).toEqual(['form@mixed.example\tadded', 'formdomain.example\tadded']);
+    const posts = sent(h.sandbox).filter((q) => q.method === 'POST');
+    expect(posts.map((q) => [q.path, q.body])).toEqual([
+      ['/v2/agency/blacklist/emails', { emails: ['form@mixed.example'] }],
+      ['/v2/agency/blacklist/domains', { domains: ['formdomain.example'] }],
+    ]);
+    expect(added.stderr).toContain('Added 1 email.');
+    expect(added.stderr).toContain('Added 1 domain.');
+    const help = (await h.run(['blacklist', 'add', '--help'])).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain('else each value goes to the list its form names');
+
+    h.sandbox.reset();
+    const removed = await h.run(['blacklist', 'remove', 'formdomain.example', 'form@mixed.example']);
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(lines(removed.stdout)).toEqual(['formdomain.example\tremoved', 'form@mixed.example\tremoved']);
+    expect(
+      sent(h.sandbox)
+        .filter((q) => q.method === 'DELETE')
+        .map((q) => q.path),
+    ).toEqual(['/v2/agency/blacklist/domains', '/v2/agency/blacklist/emails']);
   });
 
   it('list reads 0-based pages of 1,000 and prints one value per line', async () => {
@@ -163,7 +186,7 @@ describe('blacklist', () => {
       h.sandbox,
       /use --domains/,
     );
-    expectUsageError(await h.run(['blacklist', 'add', 'x.example']), h.sandbox, /--domains or --emails/);
+    expectUsageError(await h.run(['blacklist', 'add', 'not-a-value']), h.sandbox, /neither a domain/);
     expectUsageError(await h.run(['blacklist', 'add', '--domains']), h.sandbox, /No domains to add/);
     expectUsageError(await h.run(['blacklist', 'list', '--domains', '--emails']), h.sandbox);
     expectUsageError(await h.run(['blacklist', 'list']), h.sandbox, /--domains or --emails/);
@@ -196,12 +219,54 @@ describe('blacklist', () => {
 
     const checked = await h.run(['blacklist', 'check', 'bücher.example']);
     expect(checked.code, checked.stderr).toBe(0);
-    expect(lines(checked.stdout)).toEqual(['xn--bcher-kva.example\ttrue']);
+    expect(lines(checked.stdout)).toEqual(['xn--bcher-kva.example\ttrue\ttrue\tdomain']);
     expect(checked.stderr).toContain('is checked in its ASCII form, xn--bcher-kva.example.');
 
     h.sandbox.reset();
     const local = await h.run(['blacklist', 'add', '--emails', 'jürgen@example.com']);
     expectUsageError(local, h.sandbox, /"jürgen@example.com" \(argument 1\) is not an e-mail address/);
+  });
+
+  it('a chunk whose answer was lost is settled by reading the list back: 700 domains, all added', async () => {
+    h.sandbox.addFault({ method: 'POST', path: '/v2/agency/blacklist/domains', kind: 'reset-after' });
+    const values = Array.from({ length: 700 }, (_, i) => `lost${i}.answers.example`);
+    const r = await h.run(['blacklist', 'add', '--domains', ...values]);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = lines(r.stdout).map((line) => line.split('\t'));
+    expect(rows.every((row) => row[1] === 'added')).toBe(true);
+    expect(rows).toHaveLength(700);
+    expect(r.stderr).toContain(
+      'The answer to adding 500 domains was lost; the list, read again, shows them all added.',
+    );
+    expect(r.stderr).toContain('Added 700 domains.');
+    // The lost chunk is never sent again; the list is read before and after it.
+    const posts = sent(h.sandbox).filter((q) => q.method === 'POST');
+    expect(posts.map((q) => (q.body as { domains: string[] }).domains.length)).toEqual([500, 200]);
+    expect(listed(h, 'domains')).toEqual(expect.arrayContaining(values));
+  });
+
+  it('a lost answer of remove is settled the same way: gone values are removed, not "not removed"', async () => {
+    const present = listed(h, 'domains').slice(0, 2);
+    h.sandbox.addFault({
+      method: 'DELETE',
+      path: '/v2/agency/blacklist/domains',
+      kind: 'status-after',
+      status: 502,
+    });
+    const r = await h.run(['blacklist', 'remove', ...present]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(lines(r.stdout)).toEqual(present.map((value) => `${value}\tremoved`));
+    expect(r.stderr).toContain('the list, read again, shows them all removed');
+    expect(r.stderr).not.toContain('not removed');
+  });
+
+  it('a lost answer the read-back shows not carried out is failed, exit 1', async () => {
+    // A 502 before the service saw the request: nothing was added.
+    h.sandbox.addFault({ method: 'POST', path: '/v2/agency/blacklist/domains', kind: 'status', status: 502 });
+    const r = await h.run(['blacklist', 'add', 'never.answers.example']);
+    expect(r.code).toBe(1);
+    expect(lines(r.stdout)[0]).toMatch(/^never\.answers\.example\tfailed\t.*shows 0 of 1 added/);
+    expect(r.stderr).toContain('Running the same command again is safe');
   });
 
   it('a refused chunk stops the run: the chunk before it reported added, the rest failed, exit 1', async () => {

@@ -20,17 +20,18 @@ export function defineCheck(blacklist: Command, run: Run): void {
       'after',
       helpText({
         prints: `
-          Prints one row per value: the value and listed (true or false). An address is
-          looked up on the list of e-mails, a domain on the list of domains; listed says
-          whether that value itself is there (an address is not listed because its domain
-          is). Values are lower-cased, an internationalised domain in its ASCII form
-          (xn--…), and asked in as few requests as the service's 4,100-character URL
-          limit allows. Exit 0 whatever the answer.
+          Prints one row per value: value, listed, blocked and by. An address is looked up
+          on the list of e-mails, a domain on the list of domains: listed says whether that
+          value itself is there. blocked says whether outreach to it is blocked: it is
+          listed, or it is an address whose domain is on the list of domains; by says which
+          (email, domain, or empty). Values are lower-cased, an internationalised domain in
+          its ASCII form (xn--…), and asked in as few requests as the service's
+          4,100-character URL limit allows. Exit 0 whatever the answer.
         `,
         examples: `
           $ agency blacklist check jane@acme.example competitor.example
-          $ agency blacklist check --file prospects.txt | grep true
-          $ agency blacklist check --file leads.txt --json | jq -r '.[]|select(.listed|not).value'
+          $ agency blacklist check --file prospects.txt | awk '$3 == "true"'
+          $ agency blacklist check --file leads.txt --json | jq -r '.[]|select(.blocked|not).value'
         `,
       }),
     )
@@ -40,6 +41,8 @@ export function defineCheck(blacklist: Command, run: Run): void {
 const columns: Column<CheckRow>[] = [
   { header: 'value', value: (r) => r.value },
   { header: 'listed', value: (r) => String(r.listed), kind: 'count' },
+  { header: 'blocked', value: (r) => String(r.blocked), kind: 'count' },
+  { header: 'by', value: (r) => r.by ?? '' },
 ];
 
 async function checkValues(rt: Runtime, values: string[], opts: { file?: string | undefined }) {
@@ -51,5 +54,9 @@ async function checkValues(rt: Runtime, values: string[], opts: { file?: string 
   const rows = await checkBlacklist(rt.api(), rt.ctx.baseUrl, wanted);
   await rt.out.list(rows, columns);
   const listed = rows.filter((r) => r.listed).length;
-  rt.out.info(`${listed} of ${rows.length} ${rows.length === 1 ? 'value is' : 'values are'} listed.`);
+  const blocked = rows.filter((r) => r.blocked).length;
+  const byDomain = blocked - listed;
+  rt.out.info(
+    `${listed} of ${rows.length} ${rows.length === 1 ? 'value is' : 'values are'} listed; ${blocked} ${blocked === 1 ? 'is' : 'are'} blocked${byDomain > 0 ? ` (${byDomain} by ${byDomain === 1 ? 'its' : 'their'} domain)` : ''}.`,
+  );
 }
