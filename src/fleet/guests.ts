@@ -10,9 +10,10 @@ import { collect, paginate } from '../api/paginate.js';
 import type { GuestPermission } from '../api/resources/guests.js';
 import { MAX_GUESTS_PER_INVITATION } from '../api/resources/guests.js';
 import type { CompanyUser, GuestInvitation, Page } from '../api/types.js';
-import { AgencyError, InterruptedError, UsageError } from '../errors.js';
+import { AgencyError, InterruptedError, PartialFailureError, UsageError } from '../errors.js';
 import { asciiForm, asciiFormNote, chunked, isEmailAddress } from './blacklist.js';
 import { type RowError, rowError } from './failures.js';
+import { answerMayBeLost } from './lost-answer.js';
 
 export type { GuestPermission };
 
@@ -99,7 +100,12 @@ export function checkDistinct(guests: readonly WantedGuest[]): void {
   }
 }
 
-type InviteResult = 'invited' | 'already-guest' | 'already-user' | 'would-invite' | 'failed';
+/** `unknown`: the answer was lost, and an invitation stays invisible until accepted, so nothing tells. */
+type InviteResult = 'invited' | 'already-guest' | 'already-user' | 'would-invite' | 'unknown' | 'failed';
+
+/** What a row whose answer was lost says: never "not invited" of invitations the service may have taken. */
+export const UNKNOWN_INVITATION =
+  'the answer was lost, and a pending invitation cannot be read back: whether it was sent is unknown; running the same command again is safe (the service repeats a pending invitation, nothing is duplicated)';
 
 export interface InviteRow {
   email: string;
@@ -205,8 +211,19 @@ export async function inviteMissingGuests(
     } catch (error) {
       if (!(error instanceof AgencyError)) throw error;
       failure = error;
-      for (const g of chunk)
-        results.set(g.email, { email: g.email, result: 'failed', error: rowError(error) });
+      const lost = answerMayBeLost(error);
+      const row = lost
+        ? { result: 'unknown' as const, error: { status: error.status, message: UNKNOWN_INVITATION } }
+        : { result: 'failed' as const, error: rowError(error) };
+      for (const g of chunk) results.set(g.email, { email: g.email, ...row });
+      if (lost) {
+        failure = new PartialFailureError(
+          `${error.message}; whether ${chunk.length === 1 ? 'the invitation was' : `the ${chunk.length} invitations were`} sent is unknown`,
+          error.exitCode,
+          error.status,
+          'Running the same command again is safe: the service repeats a pending invitation, and an accepted one is already-guest.',
+        );
+      }
     }
   }
   return { rows: wanted.map((g) => results.get(g.email) as InviteRow), failure };

@@ -163,6 +163,30 @@ describe('guests invite', () => {
     expect(r.stderr).toContain(`Company ${company}: invited 23 (sent again to anyone whose`);
   });
 
+  it('a lost answer: the rows say the outcome is unknown and that running it again is safe, never "invited 0"', async () => {
+    const file = join(scratch, 'lost.csv');
+    const emails = Array.from({ length: 10 }, (_, i) => `lost${i}@answers.example`);
+    writeFileSync(file, `email,name,permissions\n${emails.map((e) => `${e},,`).join('\n')}\n`);
+    // The service takes the invitations, then the connection drops before its answer.
+    h.sandbox.addFault({ method: 'POST', path: invitePath(company), kind: 'reset-after' });
+    const r = await h.run(['guests', 'invite', String(company), '--file', file]);
+    expect(r.code).toBe(1);
+    const rows = lines(r.stdout).map((line) => line.split('\t'));
+    expect(rows.map((row) => row.slice(0, 2))).toEqual(emails.map((e) => [e, 'unknown']));
+    expect(rows[0]?.[2]).toContain('running the same command again is safe');
+    expect(r.stderr).not.toContain('invited 0');
+    expect(r.stderr).not.toContain('not invited');
+    expect(r.stderr).toContain('10 unknown (the answer was lost; running the same command again is safe)');
+    expect(r.stderr).toContain('whether the 10 invitations were sent is unknown');
+    expect(invitations()).toHaveLength(1); // never sent twice by the tool itself
+
+    // Running it again is safe: the same invitations are sent once more, invited.
+    h.sandbox.reset();
+    const again = await h.run(['guests', 'invite', String(company), '--file', file]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(lines(again.stdout).every((line) => line.endsWith('\tinvited'))).toBe(true);
+  });
+
   it('--dry-run sends no invitation', async () => {
     const r = await h.run(['guests', 'invite', String(company), '--email', 'dry@run.example', '--dry-run']);
     expect(r.code, r.stderr).toBe(0);

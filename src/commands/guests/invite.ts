@@ -40,8 +40,9 @@ export function defineInvite(guests: Command, run: Run): void {
           others are invited, 10 per request (the service takes all or none of a request),
           each with its permissions (an internationalised domain in its ASCII form, xn--…,
           with a note). Prints one row per address: email, result (invited,
-          already-guest, already-user, would-invite, failed; --json adds the roles of an
-          already-user, stderr names them). A guest sees nothing until they
+          already-guest, already-user, would-invite, unknown, failed; --json adds the roles
+          of an already-user, stderr names them). unknown: the answer was lost, and a
+          pending invitation cannot be read back; running the same command again is safe. A guest sees nothing until they
           accept; until then they are not listed (the API cannot list pending invitations),
           so inviting them again is invited again: the service e-mails the original
           invitation again, unchanged (nothing is duplicated), and the summary on stderr
@@ -93,11 +94,16 @@ async function inviteCommand(rt: Runtime, company: string, opts: InviteOptions):
   const parts = [
     opts.dryRun
       ? `would invite ${count('would-invite')} (dry run, nothing sent)`
-      : `invited ${count('invited')}${count('invited') > 0 ? RESENT : ''}`,
+      : count('invited') === 0 && count('unknown') > 0
+        ? 'invitations sent, outcome unknown'
+        : `invited ${count('invited')}${count('invited') > 0 ? RESENT : ''}`,
     ...(count('already-guest') > 0
       ? [`${count('already-guest')} already ${count('already-guest') === 1 ? 'a guest' : 'guests'}`]
       : []),
     ...alreadyUsers(rows),
+    ...(count('unknown') > 0
+      ? [`${count('unknown')} unknown (the answer was lost; running the same command again is safe)`]
+      : []),
     ...(count('failed') > 0 ? [`${count('failed')} not invited`] : []),
   ];
   rt.out.info(`Company ${id}: ${parts.join('; ')}.`);
