@@ -163,7 +163,9 @@ export const TOOLS: readonly ToolSpec[] = [
   {
     path: ['blacklist', 'check'],
     title: 'Check the blacklist',
-    result: 'One record per value: {value, listed}.',
+    result:
+      'One record per value: {value, listed, blocked, by}; blocked is true when the value is listed or, for an address, ' +
+      'its domain is; by is "email", "domain" or null.',
   },
   {
     path: ['inventory'],
