@@ -56,7 +56,7 @@ export interface FaultRule {
   size?: number;
 }
 
-const FAULT_KINDS: readonly FaultKind[] = [
+export const FAULT_KINDS: readonly FaultKind[] = [
   'status',
   'status-after',
   'html',

@@ -160,10 +160,6 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     if (opts.hqKey === '') throw new TypeError('hqKey must not be empty');
     store.setHqKey(1, opts.hqKey);
   }
-  if (statePath) {
-    saveState(statePath, store);
-    store.onChange = () => saveState(statePath, store);
-  }
 
   const faults = new FaultList();
   const limiter = new ConcurrencyLimiter({ queueLimit, queueTimeoutMs });
@@ -261,6 +257,17 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       resolve();
     });
   });
+  // The state file is written only once the sandbox runs: one that cannot start (its port taken)
+  // leaves no file behind, and an existing one untouched.
+  if (statePath) {
+    try {
+      saveState(statePath, store);
+    } catch (error) {
+      await new Promise((resolve) => server.close(resolve));
+      throw error;
+    }
+    store.onChange = () => saveState(statePath, store);
+  }
   const { port } = server.address() as AddressInfo;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const mainUsers = store.users(store.mainAgency.id);

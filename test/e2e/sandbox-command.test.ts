@@ -3,11 +3,12 @@
  * saves a "sandbox" profile, keeps its state in a file if asked, and stops on SIGINT / SIGTERM.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { FAULT_KINDS } from '../../src/sandbox/faults.js';
 import { BIN, type RunResult, runAgency } from '../helpers/cli.js';
 import { expectNoSecrets, lines } from '../helpers/core.js';
 import { runInProcess } from '../helpers/in-process.js';
@@ -220,6 +221,54 @@ describe('agency sandbox', () => {
     } finally {
       await new Promise((resolve) => blocker.close(resolve));
     }
+  });
+
+  it('a port in use writes no --state file', async () => {
+    const blocker: Server = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const state = join(tmp, 'never-written.json');
+    try {
+      const port = (blocker.address() as { port: number }).port;
+      const r = await refused(['--port', String(port), '--state', state]);
+      expect(r.code).toBe(2);
+      expect(existsSync(state)).toBe(false);
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
+  });
+
+  it('a "sandbox" profile pointing at the service is kept; the sandbox is saved as another profile and says so', async () => {
+    const dir = freshDir();
+    const real = {
+      api_key: 'wpk_real_key_of_the_operator_0123456789',
+      base_url: 'https://api.woodpecker.co/rest',
+    };
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileSync(
+      join(dir, 'config.json'),
+      JSON.stringify({ current: 'sandbox', profiles: { sandbox: real } }),
+      { mode: 0o600 },
+    );
+    const { p, info } = await startJson([], dir);
+    expect(info.profile).toBe('sandbox-local');
+    const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+    expect(config.profiles.sandbox).toEqual(real);
+    expect(config.profiles['sandbox-local']).toEqual({ api_key: info.hq_key, base_url: info.base_url });
+    await until(() => p.output().stderr.includes('is kept'));
+    expect(p.output().stderr).toContain(
+      'The "sandbox" profile points at https://api.woodpecker.co/rest, not at this machine: it is kept; this sandbox is saved as the profile "sandbox-local".',
+    );
+    // A second sandbox reuses the local profile (it points at this machine), never the real one.
+    const second = await startJson([], dir);
+    expect(second.info.profile).toBe('sandbox-local');
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.sandbox).toEqual(real);
+  });
+
+  it('--help names its faults, every kind the sandbox knows', async () => {
+    const help = (await runInProcess(['sandbox', '--help'], { configDir: freshDir() })).stdout;
+    const flat = help.replace(/\s+/g, ' ');
+    expect(flat).toContain('/_sandbox/faults');
+    for (const kind of FAULT_KINDS) expect(flat).toMatch(new RegExp(`\\b${kind}\\b`));
   });
 
   it.each([['abc'], ['70000'], ['-1']])('--port %s is a usage error', async (port) => {

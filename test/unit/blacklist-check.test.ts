@@ -44,14 +44,16 @@ describe('checkBlacklist', () => {
     };
     const rows = await checkBlacklist(api, BASE, ['bad.io', 'x@bad.io', 'bad@x.io', 'ok.io']);
     expect(rows).toEqual([
-      { value: 'bad.io', listed: true },
-      { value: 'x@bad.io', listed: false },
-      { value: 'bad@x.io', listed: true },
-      { value: 'ok.io', listed: false },
+      { value: 'bad.io', listed: true, blocked: true, by: 'domain' },
+      // Not listed itself; its domain is: blocked by the domain.
+      { value: 'x@bad.io', listed: false, blocked: true, by: 'domain' },
+      { value: 'bad@x.io', listed: true, blocked: true, by: 'email' },
+      { value: 'ok.io', listed: false, blocked: false, by: null },
     ]);
+    // The addresses' domains are asked after the domains given, each once.
     expect(asked).toEqual([
       ['emails', ['x@bad.io', 'bad@x.io']],
-      ['domains', ['bad.io', 'ok.io']],
+      ['domains', ['bad.io', 'ok.io', 'x.io']],
     ]);
   });
 });

@@ -25,7 +25,18 @@ export function define(sandbox: Command, run: Run): void {
           Outreach", 120 companies, some inactive): a table on a terminal, "name<TAB>
           value" lines when piped, one JSON line with --json. Then logs each request on
           stderr (method, path, status, ms; not with --quiet or --json) until Ctrl-C.
-          Use it from another terminal with -p sandbox.
+          Use it from another terminal with -p sandbox. A "sandbox" profile that points
+          anywhere but this machine is kept: the sandbox is then saved as "sandbox-local"
+          and says so.
+
+          Faults, to see how your scripts cope: POST a rule to
+          http://127.0.0.1:<port>/_sandbox/faults,
+          e.g. {"kind": "status", "status": 503, "path": "/v2/agency/*", "times": 2}
+          (method, path with * wildcards, times: default 1, 0 = every request). Kinds:
+          status, status-after, html, reset-before, reset-after, stall, truncated,
+          not-json, empty, empty-after, large-page, repeat-page, v1-nothing, deep.
+          GET /_sandbox/faults lists them, DELETE disarms them all; /_sandbox/requests
+          and /_sandbox/stats show what the sandbox received.
         `,
         examples: `
           $ agency sandbox
@@ -33,6 +44,7 @@ export function define(sandbox: Command, run: Run): void {
           $ agency sandbox --rtt 30 --latency 20 --companies 300
           $ agency sandbox --companies 0 --docs-mode
           $ agency -p sandbox companies list
+          $ curl -X POST http://127.0.0.1:8099/_sandbox/faults -d '{"kind":"reset-after","method":"POST"}'
         `,
       }),
     )
@@ -96,20 +108,29 @@ export async function runSandbox(rt: Runtime, opts: SandboxCommandOptions): Prom
   }
 
   const saveProfile = opts.saveProfile !== false;
+  let profile = SANDBOX_PROFILE;
   let replaced: string | undefined;
+  let kept: string | undefined;
   if (saveProfile) {
     await rt.config.update((config) => {
-      const before = config.profiles[SANDBOX_PROFILE]?.base_url;
+      // A "sandbox" profile that points anywhere but this machine holds someone's real key: it is kept,
+      // and this sandbox goes under the first name that is free or points at this machine too.
+      profile = sandboxProfileName(config.profiles);
+      if (profile !== SANDBOX_PROFILE) kept = config.profiles[SANDBOX_PROFILE]?.base_url;
+      const before = config.profiles[profile]?.base_url;
       if (before && before !== sandbox.baseUrl) replaced = before;
-      config.profiles[SANDBOX_PROFILE] = { api_key: sandbox.hqKey, base_url: sandbox.baseUrl };
+      config.profiles[profile] = { api_key: sandbox.hqKey, base_url: sandbox.baseUrl };
     });
   }
+  if (kept)
+    out.warn(
+      `The "${SANDBOX_PROFILE}" profile points at ${kept}, not at this machine: it is kept; this sandbox is saved as the profile "${profile}".`,
+    );
   // Another sandbox may still be running there: say that the profile now points here.
-  if (replaced)
-    out.warn(`The "${SANDBOX_PROFILE}" profile pointed at ${replaced}; it now points at this sandbox.`);
+  if (replaced) out.warn(`The "${profile}" profile pointed at ${replaced}; it now points at this sandbox.`);
   if (out.json) {
     out.out(
-      `${JSON.stringify({ base_url: sandbox.baseUrl, hq_key: sandbox.hqKey, profile: saveProfile ? SANDBOX_PROFILE : null, users: sandbox.users.map((u) => ({ name: u.name, email: u.email, hq_key: u.hqKey })) })}\n`,
+      `${JSON.stringify({ base_url: sandbox.baseUrl, hq_key: sandbox.hqKey, profile: saveProfile ? profile : null, users: sandbox.users.map((u) => ({ name: u.name, email: u.email, hq_key: u.hqKey })) })}\n`,
     );
   } else if (rt.terminal.stdoutIsTTY) {
     // On a terminal: the banner as a table (the keys whole: this is where the user asked for them).
@@ -123,8 +144,7 @@ export async function runSandbox(rt: Runtime, opts: SandboxCommandOptions): Prom
     );
   }
   if (!out.json) {
-    if (saveProfile)
-      out.info(`Saved profile "${SANDBOX_PROFILE}": try  agency -p ${SANDBOX_PROFILE} companies list`);
+    if (saveProfile) out.info(`Saved profile "${profile}": try  agency -p ${profile} companies list`);
     out.info('Press Ctrl-C to stop.');
   }
 
@@ -134,6 +154,30 @@ export async function runSandbox(rt: Runtime, opts: SandboxCommandOptions): Prom
   });
   await sandbox.close();
   out.info('Sandbox stopped.');
+}
+
+/** The profile this sandbox is saved as: "sandbox", unless that one points elsewhere than this machine. */
+function sandboxProfileName(profiles: Record<string, { base_url?: string | undefined }>): string {
+  const free = (name: string) => {
+    const url = profiles[name]?.base_url;
+    return profiles[name] === undefined || (url !== undefined && onThisMachine(url));
+  };
+  if (free(SANDBOX_PROFILE)) return SANDBOX_PROFILE;
+  for (let n = 1; ; n++) {
+    const name = n === 1 ? `${SANDBOX_PROFILE}-local` : `${SANDBOX_PROFILE}-local-${n}`;
+    if (free(name)) return name;
+  }
+}
+
+/** A base URL on this machine (a sandbox's), as opposed to the service or another host. */
+function onThisMachine(baseUrl: string): boolean {
+  let host: string;
+  try {
+    host = new URL(baseUrl).hostname;
+  } catch {
+    return false;
+  }
+  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127\./.test(host);
 }
 
 /** A busy port or a damaged state file is the user's to fix, not a bug of ours: say so plainly. */
