@@ -13,7 +13,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { hasCauseCode, NetworkError } from '../errors.js';
 
 /** Accounts in a row that met an unreachable service before a fleet command stops. */
-export const UNREACHABLE_ACCOUNTS = 5;
+const UNREACHABLE_ACCOUNTS = 5;
 
 /** The failures that mean the service itself is not there: refused, reset, unknown host, closed early. */
 const UNREACHABLE_CODES = ['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'UND_ERR_SOCKET', 'EPIPE'];

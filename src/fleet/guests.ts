@@ -104,7 +104,7 @@ export function checkDistinct(guests: readonly WantedGuest[]): void {
 type InviteResult = 'invited' | 'already-guest' | 'already-user' | 'would-invite' | 'unknown' | 'failed';
 
 /** What a row whose answer was lost says: never "not invited" of invitations the service may have taken. */
-export const UNKNOWN_INVITATION =
+const UNKNOWN_INVITATION =
   'the answer was lost, and a pending invitation cannot be read back: whether it was sent is unknown; running the same command again is safe (the service repeats a pending invitation, nothing is duplicated)';
 
 export interface InviteRow {
