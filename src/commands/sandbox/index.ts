@@ -34,7 +34,8 @@ export function define(sandbox: Command, run: Run): void {
           e.g. {"kind": "status", "status": 503, "path": "/v2/agency/*", "times": 2}
           (method, path with * wildcards, times: default 1, 0 = every request). Kinds:
           status, status-after, html, reset-before, reset-after, stall, truncated,
-          not-json, empty, empty-after, large-page, repeat-page, v1-nothing, deep.
+          not-json, empty, empty-after, large-page, repeat-page, v1-nothing, deep,
+          report-failed, report-pending.
           GET /_sandbox/faults lists them, DELETE disarms them all; /_sandbox/requests
           and /_sandbox/stats show what the sandbox received.
         `,
