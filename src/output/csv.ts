@@ -14,7 +14,7 @@
  */
 import { ExactInteger, stringifyExact } from '../api/json.js';
 import { UsageError } from '../errors.js';
-import { ListCell } from './text.js';
+import { cellText, ListCell } from './text.js';
 
 export function csvValue(value: unknown): string {
   if (value === undefined || value === null) return '';
@@ -31,9 +31,33 @@ export function csvField(value: unknown): string {
   return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** A whole CSV document: the header row, then one record per row, each line ending in CRLF. */
-export function toCsv(headers: readonly string[], rows: readonly (readonly unknown[])[]): string {
-  return [headers, ...rows].map((row) => `${row.map(csvField).join(',')}\r\n`).join('');
+/**
+ * The one encoder of a list's rows off a terminal, for whole lists (writer.ts) and rows streamed as they
+ * come (row-stream.ts): CSV (RFC 4180, CRLF, a header row) or TSV (no header, each cell on one line).
+ */
+export interface RowEncoder<T> {
+  /** The CSV header row; '' for TSV. */
+  readonly header: string;
+  row(item: T): string;
+}
+
+export function rowEncoder<T>(
+  columns: readonly (NamedColumn & { value: (item: T) => unknown })[],
+  csv: boolean,
+): RowEncoder<T> {
+  return {
+    header: csv ? rowLine(columns.map(columnKey), true) : '',
+    row: (item) =>
+      rowLine(
+        columns.map((c) => c.value(item)),
+        csv,
+      ),
+  };
+}
+
+/** One row's line: CSV fields and CRLF, or TSV cells and LF. */
+export function rowLine(values: readonly unknown[], csv: boolean): string {
+  return csv ? `${values.map(csvField).join(',')}\r\n` : `${values.map(cellText).join('\t')}\n`;
 }
 
 /**
@@ -58,7 +82,7 @@ export interface NamedColumn {
 }
 
 /** A column's name: the JSON field's name (`running_campaigns`), else its header as one. */
-export function columnKey(column: NamedColumn): string {
+function columnKey(column: NamedColumn): string {
   return column.name ?? columnName(column.header);
 }
 

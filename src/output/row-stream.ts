@@ -4,9 +4,8 @@
  * terminal, with a `sample` of rows like the ones to come, the table too is printed a row at a time
  * (its widths fixed from the sample); without one it is printed whole by end(), as is --json.
  */
-import { columnKey, toCsv } from './csv.js';
+import { rowEncoder } from './csv.js';
 import { type FixedTable, fixedTable } from './table.js';
-import { cellText } from './text.js';
 import type { Column, ListOptions, Writer } from './writer.js';
 
 export interface RowStream<T> {
@@ -39,6 +38,7 @@ export function rowStream<T>(
   const progressive = !out.json && !csv && terminal && (options.sample?.length ?? 0) > 0;
   const immediate = (!out.json && !terminal) || progressive;
   let table: FixedTable<T> | undefined;
+  const encoder = rowEncoder(columns, csv);
   let headerWritten = false;
   const writeRow = (item: T) => {
     if (progressive) {
@@ -48,14 +48,10 @@ export function rowStream<T>(
         out.out(`${table.header}\n`);
       }
       out.out(`${table.row(item)}\n`);
-    } else if (csv) {
-      const header = headerWritten ? [] : [columns.map(columnKey)];
-      headerWritten = true;
-      const text = toCsv(header[0] ?? [], [columns.map((c) => c.value(item))]);
-      // toCsv always starts with a header line: keep it only for the first row.
-      out.out(header.length ? text : text.slice(text.indexOf('\r\n') + 2));
     } else {
-      out.out(`${columns.map((c) => cellText(c.value(item))).join('\t')}\n`);
+      // CSV's header row comes with the first row (TSV has none).
+      out.out(`${headerWritten ? '' : encoder.header}${encoder.row(item)}`);
+      headerWritten = true;
     }
   };
   return {

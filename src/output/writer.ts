@@ -7,7 +7,7 @@ import { Chalk, type ChalkInstance } from 'chalk';
 import { isRecord } from '../api/types.js';
 import { UsageError } from '../errors.js';
 import { render } from '../terms.js';
-import { columnKey, isAll, pickFields, selectColumns, toCsv } from './csv.js';
+import { isAll, pickFields, rowEncoder, selectColumns } from './csv.js';
 import { hangingWrap, wrapWords } from './help-wrap.js';
 import { type Creation, type StdoutWatch, watchStdout } from './stdout-watch.js';
 import { type CountContext, countLine } from './summary.js';
@@ -135,13 +135,14 @@ export class Writer {
     const columns = this.columns(allColumns);
     const tty = this.streams.stdoutIsTTY;
     if (this.options.csv) {
-      const rows = items.map((item) => columns.map((c) => c.value(item)));
-      const text = toCsv(columns.map(columnKey), rows);
+      const csv = rowEncoder(columns, true);
+      const text = csv.header + items.map(csv.row).join('');
       this.out(tty ? terminalSafe(text) : text);
       return;
     }
     if (!tty) {
-      for (const item of items) this.out(`${columns.map((c) => cellText(c.value(item))).join('\t')}\n`);
+      const tsv = rowEncoder(columns, false);
+      for (const item of items) this.out(tsv.row(item));
       return;
     }
     if (items.length === 0) {

@@ -1,7 +1,11 @@
 /** RFC 4180 output and the --columns choice, as a spreadsheet and a script see them. */
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { columnName, csvField, csvValue, pickFields, selectColumns, toCsv } from '../../src/output/csv.js';
+import { columnName, csvField, csvValue, pickFields, rowLine, selectColumns } from '../../src/output/csv.js';
+
+/** A whole CSV document, as the writer makes one: the header row, then a record per row. */
+const toCsv = (headers: readonly string[], rows: readonly (readonly unknown[])[]) =>
+  [headers, ...rows].map((row) => rowLine(row, true)).join('');
 
 /** A small RFC 4180 reader, to prove the text parses back to the same fields. */
 function parseCsv(text: string): string[][] {

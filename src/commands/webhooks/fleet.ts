@@ -15,8 +15,8 @@ import { checkEvent, WEBHOOK_EVENTS } from '../../fleet/webhook-input.js';
 import { DEFAULT_CONCURRENCY, parseConcurrency } from '../../input/parse.js';
 import { readInput } from '../../input/read.js';
 import { reasonColumn } from '../../output/columns.js';
+import { rowLine } from '../../output/csv.js';
 import { listedWhere, serviceDetail } from '../../output/summary.js';
-import { cellText } from '../../output/text.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { collectValues, documentedValues } from '../command.js';
@@ -163,7 +163,7 @@ async function printFleetRows<R extends FleetRow>(
     for (const row of rows) {
       const line = fields(row);
       if (row.error) line.push(row.error.message);
-      out.out(`${line.map((f) => cellText(f ?? '')).join('\t')}\n`);
+      out.out(rowLine(line, false));
     }
     return;
   }
