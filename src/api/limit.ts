@@ -8,7 +8,7 @@
  */
 import { onAbort } from '../abort-watch.js';
 import { InterruptedError } from '../errors.js';
-import { AccountWatch, resetReachability } from './reachability.js';
+import { resetReachability } from './reachability.js';
 
 /** 1 processing + 2 waiting; AGENCY_MAX_IN_FLIGHT may choose 1 (one after another) to 7 (1 + the queue of 6). */
 export const DEFAULT_MAX_IN_FLIGHT = 3;
@@ -162,45 +162,4 @@ export function sharedGates(): AccountGates {
 export function startRun(): void {
   runGates = undefined;
   resetReachability();
-}
-
-/**
- * Maps items with at most `concurrency` lanes; results keep the input order. A worker may call
- * `release()` to free its lane before it is done (its last request is on its way back): the lane
- * starts the next item while the answer travels, so the round trip hides behind the next item's work.
- * Each item is an account of a fleet command: when 5 accounts in a row met an unreachable service, no
- * further item starts and, once those in flight are done, the pool throws ServiceUnreachableError
- * (N of M done); a worker that wants to keep what was done stores its results itself.
- */
-export async function mapPool<T, R>(
-  items: readonly T[],
-  concurrency: number,
-  worker: (item: T, index: number, release: () => void) => Promise<R>,
-  signal?: AbortSignal,
-): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  const running: Promise<void>[] = [];
-  const watch = new AccountWatch(items.length);
-  let next = 0;
-  const lanes = Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, async () => {
-    while (next < items.length) {
-      if (signal?.aborted || watch.stopped) return;
-      const index = next++;
-      let release = () => {};
-      const released = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      const work = watch
-        .run(() => worker(items[index] as T, index, release))
-        .then((result) => {
-          results[index] = result;
-        });
-      running.push(work);
-      await Promise.race([work, released]);
-    }
-  });
-  await Promise.all(lanes);
-  await Promise.all(running);
-  if (watch.stopped) throw watch.failure();
-  return results;
 }

@@ -7,7 +7,6 @@
  * request is sent, so that it is written down even if the run dies right after.
  */
 
-import { mapPool } from '../api/limit.js';
 import { MAX_GUESTS_PER_INVITATION } from '../api/resources/guests.js';
 import type { CreatedCompany } from '../api/types.js';
 import { type AgencyError, InterruptedError } from '../errors.js';
@@ -15,6 +14,7 @@ import { chunked } from './blacklist.js';
 import { isRowFailure, type RowError, type RowFailure, rowError, rowFailure } from './failures.js';
 import { type GuestWriter, invitationOf } from './guests.js';
 import { createKeySettled, setBounceShieldSettled } from './lost-answer.js';
+import { mapPool } from './ordered.js';
 import { type Change, type Plan, type PlannedCompany, permissionList } from './plan.js';
 import { describeShield } from './plan-bounce-shield.js';
 import type { BounceShieldPort, KeyPort, WebhookPort } from './ports.js';

@@ -6,13 +6,13 @@
  * to `confirmed` (the record file) before the next request.
  */
 
-import { mapPool } from '../api/limit.js';
 import type { CampaignAction } from '../api/resources/campaigns.js';
 import type { Campaign } from '../api/types.js';
 import { type AgencyError, InterruptedError } from '../errors.js';
 import { CampaignNotFoundError, type RecordEntry } from './campaign-record.js';
 import { isRowFailure, type RowError, type RowFailure, rowError, rowFailure } from './failures.js';
 import { changeCampaignSettled } from './lost-answer.js';
+import { mapPool } from './ordered.js';
 import type { CampaignPort } from './ports.js';
 import type { Target } from './targets.js';
 import { type AccountsOutcome, eachAccountList } from './webhook-changes.js';

@@ -16,7 +16,7 @@ export interface OrderedRun<R> {
  * Maps items with at most `concurrency` lanes and calls `emit` in input order. The items may be an
  * async iterable that is still coming in (clients as the company list's pages arrive): a lane takes
  * the next one when it is free. A worker may call `release()` to free its lane before it is done (its
- * last request is on its way back), as with mapPool. A worker's error, or the items' (a page that
+ * last request is on its way back). A worker's error, or the items' (a page that
  * could not be read), stops new work; the workers in flight are awaited, what is done in order is
  * still emitted, and the error is returned (not thrown), so that the caller prints what was done
  * before reporting it. An aborted `signal` stops new work the same way, and so do 5 items (accounts)
@@ -85,6 +85,25 @@ export async function mapInOrder<T, R>(
   // The service gone: what was done is emitted; the run ends saying so (an earlier error wins).
   if (watch.stopped && !failed) return { results, error: watch.failure() };
   return failed ? { results, error } : { results };
+}
+
+/**
+ * Maps items with at most `concurrency` lanes; results keep the input order (the lanes of mapInOrder,
+ * with nothing emitted on the way). A worker's error is thrown once the workers in flight have ended,
+ * so that no request is left running behind the error; an aborted `signal` starts nothing new. Each
+ * item is an account of a fleet command: when 5 accounts in a row met an unreachable service, no
+ * further item starts and the pool throws ServiceUnreachableError (N of M done) once those in flight
+ * end; a worker that wants to keep what was done stores its results itself.
+ */
+export async function mapPool<T, R>(
+  items: readonly T[],
+  concurrency: number,
+  worker: (item: T, index: number, release: () => void) => Promise<R>,
+  signal?: AbortSignal,
+): Promise<R[]> {
+  const run = await mapInOrder(items, concurrency, worker, () => {}, signal);
+  if ('error' in run) throw run.error;
+  return run.results;
 }
 
 /** The items one at a time, numbered, whichever lane asks; an iterable is closed when the run ends. */

@@ -3,10 +3,10 @@
  * threshold (none set = the service's 2 %) differs from N is a change,
  * `~ bounce shield 2% → 3% for campaign "Spring" (100401) of "Acme Ltd"`, that `apply` makes (PUT).
  */
-import { mapPool } from '../api/limit.js';
 import { BOUNCE_SHIELD_DEFAULT } from '../api/resources/campaigns.js';
 import type { Company } from '../api/types.js';
 import { AgencyError } from '../errors.js';
+import { mapPool } from './ordered.js';
 import type { DesiredCompany } from './plan-file.js';
 import type { CampaignPort } from './ports.js';
 

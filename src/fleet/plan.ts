@@ -4,7 +4,6 @@
  * its webhooks (its own account via x-company-id, several companies at once).
  */
 
-import { mapPool } from '../api/limit.js';
 import { MAX_URLS_PER_EVENT } from '../api/resources/webhooks.js';
 import type { Company } from '../api/types.js';
 import { AgencyError, ExitCode } from '../errors.js';
@@ -20,6 +19,7 @@ import {
 } from './guests.js';
 import { companyKeys } from './keys.js';
 import { describeCompany, lookalikeWarning } from './names.js';
+import { mapPool } from './ordered.js';
 import { describeShield, planShields, type ShieldChange, type ShieldReader } from './plan-bounce-shield.js';
 import type { DesiredCompany, DesiredState, DesiredWebhook } from './plan-file.js';
 import { type UserReader, userName } from './plan-user.js';

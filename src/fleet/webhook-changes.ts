@@ -4,13 +4,13 @@
  * account has its own rate limit); within one account the writes go one at a time, in order.
  */
 
-import { mapPool } from '../api/limit.js';
 import { ServiceUnreachableError } from '../api/reachability.js';
 import { MAX_URLS_PER_EVENT } from '../api/resources/webhooks.js';
 import type { Webhook } from '../api/types.js';
 import { type AgencyError, InterruptedError } from '../errors.js';
 import { isRowFailure, type RowError, type RowFailure, rowError, rowFailure } from './failures.js';
 import { settledWebhookWrites } from './lost-answer.js';
+import { mapPool } from './ordered.js';
 import type { WebhookPort, WebhookReader } from './ports.js';
 import type { Target } from './targets.js';
 import { listedEvent } from './webhook-input.js';

@@ -1,6 +1,6 @@
 /** mapInOrder: results handed on in input order as soon as every earlier one is done. */
 import { describe, expect, it } from 'vitest';
-import { mapInOrder } from '../../src/fleet/ordered.js';
+import { mapInOrder, mapPool } from '../../src/fleet/ordered.js';
 
 const later = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -133,5 +133,32 @@ describe('mapInOrder over items still coming in (an async iterable)', () => {
     );
     expect(run.results).toEqual([0, 1, 2]);
     expect(closed).toBe(true);
+  });
+});
+
+describe('mapPool', () => {
+  it('throws a worker error only once the workers in flight have ended, and starts nothing new', async () => {
+    const ended: number[] = [];
+    const started: number[] = [];
+    const run = mapPool([0, 1, 2, 3, 4], 2, async (item) => {
+      started.push(item);
+      if (item === 0) throw new Error('first failed');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      ended.push(item);
+      return item;
+    });
+    await expect(run).rejects.toThrow('first failed');
+    // Item 1 was in flight when item 0 failed: it ended before the error came out.
+    expect(ended).toContain(1);
+    expect(started).not.toContain(4);
+  });
+
+  it('keeps the input order', async () => {
+    const delays = [30, 0, 10];
+    const run = await mapPool(delays, 3, async (ms, i) => {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      return i;
+    });
+    expect(run).toEqual([0, 1, 2]);
   });
 });
