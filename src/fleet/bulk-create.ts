@@ -1,6 +1,6 @@
 /**
  * Creating many companies without ever half-doing it or inventing a creation: check the names against
- * the agency first (when needed), send chunks of 10 in order, and after an answer that was lost find
+ * the agency first (always: one listing), send chunks of 10 in order, and after an answer that was lost find
  * out from the company list what the lost request did. A client and a signal in, results out: no
  * output of its own besides the notes it is given, so tests drive it with a fake client.
  */
@@ -12,37 +12,35 @@ import { listLines, MAX_LISTED } from '../output/summary.js';
 import { command, option } from '../terms.js';
 import { fetchAllCompanies } from './all-companies.js';
 import { answerMayBeLost } from './lost-answer.js';
-import { exactName, NameIndex } from './names.js';
+import { exactName, looksLikeLine, NameIndex } from './names.js';
 import type { CompanyCreator, CompanyLister } from './ports.js';
 
 /** What to do when a name exists already, whoever found it (the tool's check or the service). */
-const SKIP_EXISTING_HINT = `Use ${option('skip-existing')} to create only the missing names.`;
+    created.length || unknown.length
+      ? `Run the same command again with ${option('skip-existing')} to create the rest.`
 
 export interface CreationPlan {
   toCreate: string[];
   /** Names that exist exactly (the one rule of names.ts), with the company that has each. */
   existing: { name: string; company: Company }[];
-  /** Names to create that differ from existing companies only in case or spacing: warnings. */
+  /**
+   * Names to create that differ from existing companies only in case or spacing: the create is refused
+   * unless --allow-similar (the service can neither rename nor delete a company).
+   */
   lookalikes: { name: string; companies: Company[] }[];
   /**
-   * Ids of every company seen by the check (needed for >10 names, --skip-existing and --dry-run);
-   * undefined when nothing was checked. After a lost answer, a company with one of our names and an
-   * id outside this set is one that the lost request created.
+   * Ids of every company seen by the check before any request. After a lost answer, a company with one
+   * of our names and an id outside this set is one that the lost request created.
    */
-  seenIds: Set<number> | undefined;
+  seenIds: Set<number>;
 }
 
 /** How the run stopped early, for the final report. */
 interface ChunkFailure {
   index: number;
   error: unknown;
-  /** Names of the failed chunk whose fate the tool could not learn. */
+  /** Names of the failed chunk whose fate the tool could not learn (the check after it failed). */
   unknown: string[];
-  /**
-   * Names of the failed chunk found after a lost answer when the list was not read before the request:
-   * they exist now, but whether this run created them is unknown (never counted as created).
-   */
-  existsNow: CreatedCompany[];
 }
 
 export interface BulkResult {
@@ -58,17 +56,12 @@ export interface BulkNotes {
 }
 
 /**
- * Up to 10 names go in one request, which the service applies all-or-nothing. More than that, or
- * --skip-existing / --dry-run (`check`), first reads every existing company, so that a clash is found
- * before the first chunk is sent rather than after some chunks succeeded.
+ * Every create reads the whole company list first (one listing, whatever the number of names): it finds
+ * the names that exist and their look-alikes before anything is sent, so that chunks of 10 cannot
+ * half-succeed on a clash, and a lost answer is settled exactly (a company seen now and not before was
+ * created by the request).
  */
-export async function planCreation(
-  api: CompanyLister,
-  names: string[],
-  options: { check: boolean },
-): Promise<CreationPlan> {
-  const needsCheck = names.length > MAX_COMPANIES_PER_REQUEST || options.check;
-  if (!needsCheck) return { toCreate: names, existing: [], lookalikes: [], seenIds: undefined };
+export async function planCreation(api: CompanyLister, names: string[]): Promise<CreationPlan> {
   const all = await fetchAllCompanies(api);
   const index = new NameIndex(all);
   const plan: CreationPlan = {
@@ -90,9 +83,13 @@ export async function planCreation(
   return plan;
 }
 
-/** Requests the plan needs (0 when an existing name makes the real run refuse). */
-export function requestsFor(plan: CreationPlan, skipExisting: boolean): number {
-  const refused = plan.existing.length > 0 && !skipExisting;
+/** Requests the plan needs (0 when an existing name or a look-alike makes the real run refuse). */
+export function requestsFor(
+  plan: CreationPlan,
+  escapes: { skipExisting: boolean; allowSimilar: boolean },
+): number {
+  const refused =
+    (plan.existing.length > 0 && !escapes.skipExisting) || (plan.lookalikes.length > 0 && !escapes.allowSimilar);
   return refused ? 0 : Math.ceil(plan.toCreate.length / MAX_COMPANIES_PER_REQUEST);
 }
 
@@ -118,7 +115,7 @@ export async function createInChunks(
   let failure: ChunkFailure | undefined;
   for (const [index, names] of chunks.entries()) {
     if (run.signal.aborted) {
-      failure = { index, error: new InterruptedError(), unknown: [], existsNow: [] };
+      failure = { index, error: new InterruptedError(), unknown: [] };
       break;
     }
     try {
@@ -130,26 +127,19 @@ export async function createInChunks(
       if (!(error instanceof AgencyError)) throw error;
       progress?.done();
       if (!answerMayBeLost(error)) {
-        failure = { index, error, unknown: [], existsNow: [] };
+        failure = { index, error, unknown: [] };
         break;
       }
       const found = await reconcileChunk(clients.reads, names, plan, run.notes);
       if (found === undefined) {
-        failure = { index, error, unknown: names, existsNow: [] };
-        break;
-      }
-      // Without a listing before the request (10 names or fewer), a name found now may have existed
-      // before: it is never counted as created. All found: unknown whether by us. Part found: the
-      // request (all or nothing) created none of them.
-      if (plan.seenIds === undefined) {
-        failure = { index, error, unknown: [], existsNow: found.length === names.length ? found : [] };
+        failure = { index, error, unknown: names };
         break;
       }
       created.push(...found);
       run.onCreated?.(found);
       // The service applies a request all or nothing: only a whole chunk found lets the run go on.
       if (found.length < names.length) {
-        failure = { index, error, unknown: [], existsNow: [] };
+        failure = { index, error, unknown: [] };
         break;
       }
       run.notes.warn(
@@ -184,7 +174,7 @@ async function reconcileChunk(
   const byName = new Map<string, Company>();
   for (const company of now) {
     // A company seen before the request is never one that it created.
-    if (plan.seenIds?.has(company.id)) continue;
+    if (plan.seenIds.has(company.id)) continue;
     // With several exact matches (someone else created a twin meanwhile), the newest is ours.
     const key = exactName(company.name);
     const other = byName.get(key);
@@ -204,8 +194,8 @@ async function reconcileChunk(
  * per line, at most `max` of them (all with --json, whose error object carries the message).
  */
 export class NameClashError extends AgencyError {
-  // The same exit code as the service's 400 for a duplicate name: nothing was created either way.
-  readonly exitCode = ExitCode.failure;
+  // A conflict with what exists (exit 5), not a failure of the service: nothing was sent.
+  readonly exitCode = ExitCode.conflict;
   constructor(existing: CreationPlan['existing'], max = MAX_LISTED) {
     const count = existing.length;
     super(
@@ -214,6 +204,26 @@ export class NameClashError extends AgencyError {
         ...listLines(describeExisting(existing), max),
       ].join('\n'),
       { hint: SKIP_EXISTING_HINT },
+    );
+  }
+}
+
+/**
+ * Names that differ from existing companies only in case or inner spacing: the whole create is refused
+ * (the service can neither rename nor delete a company), nothing sent, unless --allow-similar.
+ */
+export class LookalikeError extends AgencyError {
+  readonly exitCode = ExitCode.conflict;
+  constructor(lookalikes: CreationPlan['lookalikes'], max = MAX_LISTED) {
+    const lines = lookalikes.map(({ name, companies }) => looksLikeLine(name, companies));
+    const count = lookalikes.length;
+    super(
+      count === 1
+        ? `${lines[0]}; nothing was created.`
+        : [`${count} names look like existing companies; nothing was created:`, ...listLines(lines, max)].join(
+            '\n',
+          ),
+      { hint: LOOKALIKE_HINT },
     );
   }
 }
@@ -238,13 +248,13 @@ class BulkCreateError extends AgencyError {
 export function chunkFailure(result: BulkResult, total: number): AgencyError {
   const { chunks, created, failure } = result;
   if (!failure) throw new Error('chunkFailure: the run did not fail');
-  const { index, error, unknown, existsNow } = failure;
-  // The service refused the only request: all or nothing, so its error says everything.
-  const nothingElse = created.length === 0 && unknown.length === 0 && existsNow.length === 0;
-  if (chunks.length === 1 && nothingElse && error instanceof ApiError) return withSkipHint(error);
-  const accounted = new Set(
-    [...created.map((c) => c.name), ...existsNow.map((c) => c.name), ...unknown].map(exactName),
-  );
+  const { index, error, unknown } = failure;
+  // The service refused the only request: all or nothing, so its error says everything. (A 5xx is
+  // settled by the reading after it: that outcome is said by name below.)
+  const nothingElse = created.length === 0 && unknown.length === 0;
+  const refused = error instanceof ApiError && !answerMayBeLost(error);
+  if (chunks.length === 1 && nothingElse && refused) return withSkipHint(error);
+  const accounted = new Set([...created.map((c) => c.name), ...unknown].map(exactName));
   const notCreated = chunks
     .slice(index)
     .flat()
@@ -252,13 +262,6 @@ export function chunkFailure(result: BulkResult, total: number): AgencyError {
   const list = (names: string[]) => names.map((name) => `\n    ${name}`).join('');
   const lines = [
     `Created ${created.length} of ${total}${created.length ? ' (listed on stdout)' : ''}.`,
-    ...(existsNow.length
-      ? [
-          `Exists now; whether this run created it is unknown (${existsNow.length}):${list(
-            existsNow.map((c) => `${c.name} (id ${c.id})`),
-          )}`,
-        ]
-      : []),
     ...(unknown.length
       ? [
           `Unknown whether created (${unknown.length}) — check with \`${command('companies list')}\`:${list(unknown)}`,
@@ -267,7 +270,7 @@ export function chunkFailure(result: BulkResult, total: number): AgencyError {
     ...(notCreated.length ? [`Not created (${notCreated.length}):${list(notCreated)}`] : []),
   ];
   const hint =
-    created.length || unknown.length || existsNow.length
+    created.length || unknown.length
       ? `Run the same command again with ${option('skip-existing')} to create the rest.`
       : error instanceof AgencyError
         ? error.hint
@@ -281,8 +284,8 @@ export function chunkFailure(result: BulkResult, total: number): AgencyError {
 }
 
 /**
- * A small create (≤ 10 names) does not read the list first, so an existing name is the service's
- * refusal (400, or 409 where it says so): that answer gets the same hint as the tool's own check.
+ * A name created by someone else between the reading and the request is the service's refusal (400, or
+ * 409 where it says so): that answer gets the same hint as the tool's own check.
  */
 function withSkipHint(error: ApiError): ApiError {
   const words = `${error.title ?? ''} ${error.detail ?? ''} ${error.message}`;

@@ -58,6 +58,11 @@ function looksLike(companies: readonly NamedCompany[]): string {
   return `looks like ${companies.map(describeCompany).join(' or ')}`;
 }
 
+/** `"acme ltd" looks like "Acme Ltd" (id 1001)`: why a create is refused. */
+export function looksLikeLine(name: string, companies: readonly NamedCompany[]): string {
+  return `${JSON.stringify(name)} ${looksLike(companies)}`;
+}
+
 /** The warning for a name that is not an existing company but resembles some. */
 export function lookalikeWarning(name: string, companies: readonly NamedCompany[]): string {
   return `${JSON.stringify(name)} is not an existing company name, but it ${looksLike(companies)}; names must match exactly (case and spacing count).`;

@@ -223,7 +223,7 @@ const rows: Record<string, Row> = {
   },
   'an 11th name that exists already': {
     args: ['companies', 'create', ...names([...ELEVEN, '{existing}'])],
-    code: 1,
+    code: 5,
     message: /already exists?; nothing was created/,
     sends: 'get-only',
   },
@@ -515,11 +515,17 @@ const rows: Record<string, Row> = {
     message: /answered 403/,
     sends: 'requests',
   },
-  'a name that exists already (one request, refused by the service)': {
+  'a name that exists already (found by the listing: exit 5, nothing sent)': {
     args: ['companies', 'create', '--name', '{existing}'],
-    code: 1,
-    message: /answered 400.*already exists/,
-    sends: 'requests',
+    code: 5,
+    message: /already exists; nothing was created/,
+    sends: 'get-only',
+  },
+  'a name that only looks like an existing one (case): exit 5, nothing sent': {
+    args: ['companies', 'create', '--name', '{existingUpper}'],
+    code: 5,
+    message: /looks like ".*" \(id \d+\); nothing was created/,
+    sends: 'get-only',
   },
 };
 

@@ -49,6 +49,7 @@ beforeEach(() => h.sandbox.reset());
 const storeIds = (filter: { active?: boolean } = {}) =>
   h.sandbox.store.companies(MAIN_AGENCY_ID, filter).map((c) => String(c.id));
 const companyCount = () => h.sandbox.store.companies(MAIN_AGENCY_ID).length;
+const posts = () => sent(h.sandbox).filter((q) => q.method !== 'GET');
 
 describe('companies list', () => {
   it('fetches every page, at most 3 in flight, and prints one TSV row per company in page order', async () => {
@@ -195,7 +196,7 @@ describe('companies list', () => {
 });
 
 describe('companies create', () => {
-  it('sends the names as {"companies":[{"name":...}]} with a JSON content type, and prints the created rows', async () => {
+  it('reads the company list once, sends the names as {"companies":[{"name":...}]} with a JSON content type, and prints the created rows', async () => {
     const a = uniqueName('Harbor Lights');
     const b = uniqueName('Quiet Pine');
     const before = companyCount();
@@ -203,7 +204,14 @@ describe('companies create', () => {
     const r = await h.run(['companies', 'create', '--name', a, '--name', b]);
 
     expect(r.code, r.stderr).toBe(0);
-    const [post, ...rest] = sent(h.sandbox);
+    const reads = sent(h.sandbox).filter((q) => q.method === 'GET');
+    // One listing (every page) before the POST, whatever the number of names.
+    expect(byPage(reads).map((q) => [q.path, q.query.page])).toEqual([
+      [COMPANIES, '1'],
+      [COMPANIES, '2'],
+      [COMPANIES, '3'],
+    ]);
+    const [post, ...rest] = sent(h.sandbox).filter((q) => q.method !== 'GET');
     expect(rest).toEqual([]);
     expect(post?.method).toBe('POST');
     expect(post?.path).toBe(COMPANIES);
@@ -213,7 +221,10 @@ describe('companies create', () => {
     const ca = h.sandbox.store.findCompanyByName(a);
     const cb = h.sandbox.store.findCompanyByName(b);
     const who = owner(h.sandbox).name;
-    expect(lines(r.stdout)).toEqual([`${ca?.id}\t${a}\t${who}\ttrue`, `${cb?.id}\t${b}\t${who}\ttrue`]);
+    expect(lines(r.stdout)).toEqual([
+      `${ca?.id}\t${a}\t${who}\ttrue\tcreated`,
+      `${cb?.id}\t${b}\t${who}\ttrue\tcreated`,
+    ]);
   });
 
   it('reads names from repeated --name and a file, skipping blank and # lines and trimming whitespace', async () => {
@@ -224,9 +235,7 @@ describe('companies create', () => {
     const r = await h.run(['companies', 'create', '--name', `  ${a}`, '--file', file]);
 
     expect(r.code, r.stderr).toBe(0);
-    expect(sent(h.sandbox).map((q) => q.body)).toEqual([
-      { companies: [{ name: a }, { name: b }, { name: c }] },
-    ]);
+    expect(posts().map((q) => q.body)).toEqual([{ companies: [{ name: a }, { name: b }, { name: c }] }]);
     expect(cutF1(r.stdout)).toHaveLength(3);
   });
 
@@ -234,7 +243,7 @@ describe('companies create', () => {
     const [a, b] = [uniqueName('Stdin One'), uniqueName('Stdin Two')];
     const r = await h.run(['companies', 'create', '--file', '-'], { input: `${a}\n\n# skip me\n${b}\n` });
     expect(r.code, r.stderr).toBe(0);
-    expect(sent(h.sandbox).map((q) => q.body)).toEqual([{ companies: [{ name: a }, { name: b }] }]);
+    expect(posts().map((q) => q.body)).toEqual([{ companies: [{ name: a }, { name: b }] }]);
     expect(h.sandbox.store.findCompanyByName(b)).toBeDefined();
   });
 
@@ -281,37 +290,40 @@ describe('companies create', () => {
     expect(r.stderr.match(/duplicate/gi)?.length).toBeGreaterThanOrEqual(2);
   });
 
-  it("refuses a name that exists on the server: exit 1, the service's detail quoted, nothing created", async () => {
-    const existing = h.sandbox.store.companies(MAIN_AGENCY_ID)[0]?.name as string;
+  it('refuses a name that exists, found by the listing: exit 5, the company named, nothing sent', async () => {
+    const existing = h.sandbox.store.companies(MAIN_AGENCY_ID)[0];
     const fresh = uniqueName('Never Made');
-    // What the service says about this request (it is refused as a whole, so asking creates nothing).
-    const answer = await direct(h.sandbox, COMPANIES, {
-      body: { companies: [{ name: fresh }, { name: existing }] },
-    });
-    expect(answer.status).toBe(400);
-    h.sandbox.reset();
     const before = companyCount();
 
-    const r = await h.run(['companies', 'create', '--name', fresh, '--name', existing]);
+    const r = await h.run(['companies', 'create', '--name', fresh, '--name', existing?.name as string]);
 
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(5);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain(answer.body.detail);
-    expect(r.stderr).toContain(answer.body.title);
+    expect(r.stderr).toContain(`1 of the names already exists; nothing was created:\n  ${existing?.name} (id ${existing?.id})`);
+    expect(r.stderr).toContain('hint: Use --skip-existing to create only the missing names.');
     expect(companyCount()).toBe(before);
-    expect(h.sandbox.store.findCompanyByName(fresh)).toBeUndefined();
-    expect(sent(h.sandbox).map((q) => [q.method, q.status])).toEqual([['POST', 400]]);
+    expect(posts()).toEqual([]);
   });
 
-  it('with --json reports the clash as a JSON error with the status, title and detail', async () => {
+  it('with --json reports the clash as a JSON error (status null: found locally), exit 5', async () => {
     const existing = h.sandbox.store.companies(MAIN_AGENCY_ID)[1]?.name as string;
     const r = await h.run(['companies', 'create', '--name', existing, '--json']);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(5);
     expect(r.stdout).toBe('');
     const { error } = jsonError(r.stderr);
-    expect(error.status).toBe(400);
-    expect(error.title).toBe('Bad request');
-    expect(error.detail).toContain(existing);
+    expect(error.status).toBeNull();
+    expect(error.message).toContain(existing);
+  });
+
+  it('a POST the service refuses after the listing (a name taken meanwhile): exit 1, nothing created', async () => {
+    const fresh = uniqueName('Raced');
+    const taken = uniqueName('Taken Meanwhile');
+    h.sandbox.addFault({ method: 'POST', path: COMPANIES, kind: 'status', status: 400, times: 1 });
+    const r = await h.run(['companies', 'create', '--name', fresh, '--name', taken]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(posts()).toHaveLength(1);
+    expect(h.sandbox.store.findCompanyByName(fresh)).toBeUndefined();
   });
 
   it('--json prints the array of created companies', async () => {
@@ -321,8 +333,8 @@ describe('companies create', () => {
     const created = JSON.parse(r.stdout);
     const who = owner(h.sandbox).name;
     expect(created).toEqual([
-      { id: h.sandbox.store.findCompanyByName(a)?.id, name: a, owner: who, active: true },
-      { id: h.sandbox.store.findCompanyByName(b)?.id, name: b, owner: who, active: true },
+      { id: h.sandbox.store.findCompanyByName(a)?.id, name: a, owner: who, active: true, result: 'created' },
+      { id: h.sandbox.store.findCompanyByName(b)?.id, name: b, owner: who, active: true, result: 'created' },
     ]);
     expect(typeof created[0].id).toBe('number');
   });

@@ -95,32 +95,93 @@ describe('<company> by exact name', () => {
 });
 
 describe('one rule for which names exist (companies create)', () => {
-  it('--dry-run and the real run agree: a case variant of an existing name is new, with a warning', async () => {
-    const made = await h.run(['companies', 'create', '--name', 'Casefold Co']);
-    expect(made.code, made.stderr).toBe(0);
-    h.sandbox.reset();
-    const dry = await h.run(['--json', 'companies', 'create', '--name', 'casefold  co', '--dry-run']);
-    expect(dry.code, dry.stderr).toBe(0);
-    expect(JSON.parse(dry.stdout)).toMatchObject({ to_create: ['casefold  co'], existing: [] });
-    expect(dry.stderr).toMatch(/looks like "Casefold Co" \(id \d+\)/);
-    expect(h.requests().filter((q) => q.method === 'POST')).toEqual([]);
+  const posts = () => h.requests().filter((q) => q.method === 'POST');
+
+  it('a name that only looks like an existing one is refused whole: exit 5, the company named, nothing sent', async () => {
+    const r = await h.run(['companies', 'create', '--name', 'Brand New Client', '--name', 'acme ltd']);
+    expect(r.code).toBe(5);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('error: "acme ltd" looks like "Acme Ltd" (id 1001); nothing was created.\n');
+    expect(r.stderr).toContain('--allow-similar');
+    // One listing (every page), no POST.
+    expect(listings().map((q) => q.query.page)).toEqual(['1', '2']);
+    expect(posts()).toEqual([]);
+    const json = await h.run(['--json', 'companies', 'create', '--name', 'ACME  LTD']);
+    expect(json.code).toBe(5);
+    expect(JSON.parse(json.stderr.trim().split('\n').at(-1) as string).error.message).toContain(
+      '"ACME  LTD" looks like "Acme Ltd" (id 1001)',
+    );
   });
 
-  it('a small create with an existing name: the service refuses it, and the hint names --skip-existing', async () => {
+  it('--allow-similar creates it, with the warning naming the existing company', async () => {
+    const r = await h.run(['companies', 'create', '--name', 'acme ltd', '--allow-similar']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('looks like "Acme Ltd" (id 1001)');
+    expect(posts()).toHaveLength(1);
+    expect(r.stdout).toMatch(/^\d+\tacme ltd\t.*\tcreated\n$/);
+  });
+
+  it('--dry-run and the real run agree: the dry run says the real run would be refused, and why', async () => {
+    const seeded = h.sandbox.store.companies().find((c) => c.id === 1002);
+    const variant = seeded?.name.toUpperCase() as string;
+    const dry = await h.run(['--json', 'companies', 'create', '--name', variant, '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(JSON.parse(dry.stdout)).toEqual({
+      dry_run: true,
+      refused: true,
+      requests: 0,
+      to_create: [variant],
+      existing: [],
+      lookalikes: [{ name: variant, looks_like: [{ id: 1002, name: seeded?.name }] }],
+    });
+    expect(dry.stderr).toContain('the real run would be refused: 1 name looks like an existing company');
+    const allowed = await h.run(['companies', 'create', '--name', variant, '--dry-run', '--allow-similar']);
+    expect(allowed.stdout).toBe(`similar\t${variant}\t\n`);
+    expect(allowed.stderr).toContain('Dry run: would create 1 in 1 request');
+    expect(posts()).toEqual([]);
+  });
+
+  it('a name that exists exits 5 (a conflict), found by the listing, nothing sent', async () => {
     const r = await h.run(['companies', 'create', '--name', 'Acme Ltd', '--name', 'Brand New Client']);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(5);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^error: .*"Acme Ltd" already exists/m);
+    expect(r.stderr).toContain('\n  Acme Ltd (id 1001)\n');
     expect(r.stderr).toContain('hint: Use --skip-existing to create only the missing names.\n');
-    // ≤ 10 names: no listing first; the one POST the service refused created nothing.
-    expect(listings()).toEqual([]);
-    expect(h.requests().filter((q) => q.method === 'POST')).toHaveLength(1);
+    expect(posts()).toEqual([]);
     expect(h.sandbox.store.companies().some((c) => c.name === 'Brand New Client')).toBe(false);
+  });
+
+  it('--skip-existing prints the existing companies too (result exists): a re-run gets every id from stdout', async () => {
+    const args = ['companies', 'create', '--name', 'Acme Ltd', '--name', 'Loop Client', '--skip-existing'];
+    const first = await h.run([...args, '--json']);
+    expect(first.code, first.stderr).toBe(0);
+    const loop = h.sandbox.store.companies().find((c) => c.name === 'Loop Client');
+    const owner = JSON.parse(first.stdout)[1].owner;
+    expect(JSON.parse(first.stdout)).toEqual([
+      { id: 1001, name: 'Acme Ltd', owner: expect.any(String), active: true, result: 'exists' },
+      { id: loop?.id, name: 'Loop Client', owner, active: true, result: 'created' },
+    ]);
+    expect(posts()).toHaveLength(1);
+    h.sandbox.reset();
+    const again = await h.run([...args, '--json']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout).map((c: { id: number; result: string }) => [c.id, c.result])).toEqual([
+      [1001, 'exists'],
+      [loop?.id, 'exists'],
+    ]);
+    expect(posts()).toEqual([]);
+    // Piped: the same rows, the result last.
+    const piped = await h.run(args);
+    expect(piped.stdout.split('\n').map((l) => [l.split('\t')[0], l.split('\t').at(-1)])).toEqual([
+      ['1001', 'exists'],
+      [String(loop?.id), 'exists'],
+      ['', ''],
+    ]);
   });
 
   it('--skip-existing reports the exact match’s id, never a case variant’s', async () => {
     for (const name of ['Twin Co', 'twin co']) {
-      const r = await h.run(['companies', 'create', '--name', name]);
+      const r = await h.run(['companies', 'create', '--name', name, '--allow-similar']);
       expect(r.code, r.stderr).toBe(0);
     }
     const ids = new Map(h.sandbox.store.companies().map((c) => [c.name, c.id]));
@@ -130,7 +191,8 @@ describe('one rule for which names exist (companies create)', () => {
     const skip = await h.run(['companies', 'create', '--name', 'twin co', '--skip-existing']);
     expect(skip.code, skip.stderr).toBe(0);
     expect(skip.stderr).toContain(`\n  twin co (id ${ids.get('twin co')})\n`);
-    expect(skip.stderr).not.toContain(`(id ${ids.get('Twin Co')})`);
-    expect(h.requests().filter((q) => q.method === 'POST')).toEqual([]);
+    expect(skip.stdout).toContain(`${ids.get('twin co')}\ttwin co\t`);
+    expect(skip.stderr + skip.stdout).not.toContain(`${ids.get('Twin Co')}`);
+    expect(posts()).toEqual([]);
   });
 });

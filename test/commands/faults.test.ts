@@ -445,7 +445,7 @@ describe.concurrent('POST: never repeated unless the service answered 429', () =
   );
 
   it.each(['reset-after', 'truncated'] as const)(
-    'a %s after the company was made: not repeated; the company exists once, reported as "exists now, unknown"',
+    'a %s after the company was made: not repeated; the company exists once, reported as created (the list read before says it is new)',
     (kind) =>
       withSandbox(async (h) => {
         const name = kind;
@@ -454,25 +454,23 @@ describe.concurrent('POST: never repeated unless the service answered 429', () =
         expect(received(h, 'POST')).toHaveLength(1);
         expect(h.sandbox.stats().createdCompanies).toBe(1);
         expect(named(h, name)).toHaveLength(1);
-        // One name: the list was not read before the request, so the company found afterwards may have
-        // existed before. The user learns it exists, but it is never reported as created (contract).
-        expect(r.code).toBe(1);
-        expect(r.stdout).toBe('');
-        expect(r.stderr).toContain('Exists now; whether this run created it is unknown (1)');
-        expect(r.stderr).toContain(`(id ${named(h, name)[0]?.id})`);
+        // The list was read before the request: a company with the name and an id not seen then is the
+        // one the lost request created.
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stdout).toMatch(new RegExp(`^${named(h, name)[0]?.id}\t${name}\t.*\tcreated\n$`));
+        expect(r.stderr).toContain('was lost');
         expect(r.stderr).not.toMatch(STACK_LINE);
       })(),
   );
 
   it(
-    'a 500 on creating a name that already exists never reports the old company as created',
+    'a 500 on creating a name that no listing showed, found nowhere afterwards: "Not created", exit 1',
     withSandbox(async (h) => {
-      const existing = h.sandbox.store.companies(MAIN_AGENCY_ID)[0];
       h.sandbox.addFault({ kind: 'status', status: 500, method: 'POST', path: '/v2/agency/companies' });
-      const r = await h.run(['companies', 'create', '--name', existing?.name ?? '']);
+      const r = await h.run(['companies', 'create', '--name', 'Five Hundred Co']);
       expect(r.code).toBe(1);
       expect(r.stdout).toBe('');
-      expect(r.stderr).toContain('whether this run created it is unknown');
+      expect(r.stderr).toContain('Not created (1):\n    Five Hundred Co');
       expect(received(h, 'POST')).toHaveLength(1);
     }),
   );

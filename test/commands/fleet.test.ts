@@ -138,9 +138,9 @@ describe('companies create in bulk', () => {
 
     const r = await h.run(['companies', 'create', '--file', writeLines(wanted)]);
 
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(5);
     expect(r.stdout).toBe('');
-    // One name per line (issue 14).
+    // One name per line.
     expect(r.stderr).toContain(`\n  ${existing?.name} (id ${existing?.id})\n`);
     expect(r.stderr).toContain('nothing was created');
     expect(r.stderr).toContain('--skip-existing');
@@ -175,7 +175,11 @@ describe('companies create in bulk', () => {
     const first = await h.run(['companies', 'create', '--file', file, '--skip-existing']);
 
     expect(first.code).toBe(0);
-    expect(rows(first.stdout).map((row) => row[1])).toEqual(fresh);
+    // The existing companies first (known before any request), then the created ones.
+    expect(rows(first.stdout).map((row) => [row[1], row.at(-1)])).toEqual([
+      ...seeded.map((c) => [c.name, 'exists']),
+      ...fresh.map((name) => [name, 'created']),
+    ]);
     for (const company of seeded) expect(first.stderr).toContain(`\n  ${company.name} (id ${company.id})\n`);
     expect(createPosts().map(postedNames)).toEqual([fresh.slice(0, 10), fresh.slice(10)]);
 
@@ -183,7 +187,11 @@ describe('companies create in bulk', () => {
     const second = await h.run(['companies', 'create', '--file', file, '--skip-existing', '--json']);
 
     expect(second.code).toBe(0);
-    expect(JSON.parse(second.stdout)).toEqual([]);
+    // Every name's company, each marked exists: a re-run script gets every id.
+    const again = JSON.parse(second.stdout) as { id: number; name: string; result: string }[];
+    expect(again.map((c) => c.name).sort()).toEqual([...(wanted as string[])].sort());
+    expect(again.every((c) => c.result === 'exists')).toBe(true);
+    expect(again.map((c) => c.id).sort()).toEqual(held(wanted as string[]).map((c) => c.id).sort());
     expect(second.stderr).toContain('Nothing to create');
     expect(createPosts()).toHaveLength(0);
     // Every name is on the server exactly once.
@@ -213,6 +221,7 @@ describe('companies create in bulk', () => {
       requests: 3,
       to_create: fresh,
       existing: seeded.map((c) => ({ name: c.name, id: c.id })),
+      lookalikes: [],
     });
     expect(json.stderr).toContain('Nothing was sent');
 

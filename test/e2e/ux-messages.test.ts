@@ -46,7 +46,7 @@ describe('bulk messages that fit a screen', () => {
       .map((c) => c.name);
     const file = namesFile([...existing, 'Brand New Co One']);
     const r = await h.run(['companies', 'create', '--file', file]);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(5);
     expect(r.stdout).toBe('');
     const errorLines = lines(r.stderr);
     expect(errorLines[0]).toMatch(/^error: 30 of the names already exist; nothing was created:$/);

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Company, CreatedCompany, Page } from '../../src/api/types.js';
 import { ApiError, NetworkError } from '../../src/errors.js';
-import { chunkFailure, createInChunks, NameClashError, planCreation } from '../../src/fleet/bulk-create.js';
+import { chunkFailure, createInChunks, LookalikeError, NameClashError, planCreation } from '../../src/fleet/bulk-create.js';
 
 type Fault = 'refuse' | 'refuse-with-500' | 'lose-after-creating' | 'lose-before-creating';
 
@@ -65,8 +65,8 @@ const quiet = () => {
   };
 };
 
-async function createAll(agency: FakeAgency, wanted: string[], check = false) {
-  const plan = await planCreation(agency, wanted, { check });
+async function createAll(agency: FakeAgency, wanted: string[]) {
+  const plan = await planCreation(agency, wanted);
   const { notes, sink } = quiet();
   const result = await createInChunks({ reads: agency, writes: agency }, plan, {
     signal: new AbortController().signal,
@@ -76,16 +76,16 @@ async function createAll(agency: FakeAgency, wanted: string[], check = false) {
 }
 
 describe('planning', () => {
-  it('sends up to 10 names without reading the company list first', async () => {
-    const agency = new FakeAgency();
-    const plan = await planCreation(agency, names(10), { check: false });
-    expect(plan).toEqual({ toCreate: names(10), existing: [], lookalikes: [], seenIds: undefined });
-    expect(agency.log).toEqual([]);
+  it('reads the company list first even for one name (one listing)', async () => {
+    const agency = new FakeAgency(['Old 1']);
+    const plan = await planCreation(agency, names(1));
+    expect(plan).toEqual({ toCreate: names(1), existing: [], lookalikes: [], seenIds: new Set([1000]) });
+    expect(agency.log).toEqual(['GET page 1']);
   });
 
   it('reads every page before more than 10 names, and finds the names that exist', async () => {
     const agency = new FakeAgency(names(60, 'Old'));
-    const plan = await planCreation(agency, ['Old 55', 'New 1', ...names(10, 'Fresh')], { check: false });
+    const plan = await planCreation(agency, ['Old 55', 'New 1', ...names(10, 'Fresh')]);
     expect(agency.log).toEqual(['GET page 1', 'GET page 2']);
     expect(plan.existing.map((e) => [e.name, e.company.id])).toEqual([['Old 55', 1054]]);
     expect(plan.toCreate).toHaveLength(11);
@@ -94,9 +94,7 @@ describe('planning', () => {
 
   it('an existing name is an exact match after trimming; a case or spacing variant is only a look-alike', async () => {
     const agency = new FakeAgency(['Acme Ltd', 'acme ltd', 'Blue  Harbor']);
-    const plan = await planCreation(agency, ['acme ltd', 'ACME LTD', 'Blue Harbor', ' Acme Ltd '], {
-      check: true,
-    });
+    const plan = await planCreation(agency, ['acme ltd', 'ACME LTD', 'Blue Harbor', ' Acme Ltd ']);
     // The exact match's id, never a case variant's.
     expect(plan.existing.map((e) => [e.name, e.company.id])).toEqual([
       ['acme ltd', 1001],
@@ -111,9 +109,22 @@ describe('planning', () => {
 
   it('makes a clash an error that names each existing company and sends nothing', async () => {
     const agency = new FakeAgency(['Acme Ltd']);
-    const exact = await planCreation(agency, ['Acme Ltd', 'Blue'], { check: true });
-    expect(new NameClashError(exact.existing).message).toBe(
-      '1 of the names already exists; nothing was created:\n  Acme Ltd (id 1000)',
+    const exact = await planCreation(agency, ['Acme Ltd', 'Blue']);
+    const error = new NameClashError(exact.existing);
+    expect(error.message).toBe('1 of the names already exists; nothing was created:\n  Acme Ltd (id 1000)');
+    expect(error.exitCode).toBe(5);
+  });
+
+  it('makes a look-alike an error (exit 5) that names the existing company', async () => {
+    const agency = new FakeAgency(['Acme Ltd', 'Blue Harbor']);
+    const one = await planCreation(agency, ['acme ltd']);
+    const error = new LookalikeError(one.lookalikes);
+    expect(error.message).toBe('"acme ltd" looks like "Acme Ltd" (id 1000); nothing was created.');
+    expect(error.exitCode).toBe(5);
+    const two = await planCreation(agency, ['acme ltd', 'Blue  harbor']);
+    expect(new LookalikeError(two.lookalikes).message).toBe(
+      '2 names look like existing companies; nothing was created:\n' +
+        '  "acme ltd" looks like "Acme Ltd" (id 1000)\n  "Blue  harbor" looks like "Blue Harbor" (id 1001)',
     );
   });
 });
@@ -163,58 +174,43 @@ describe('an answer that was lost', () => {
     expect(notes.at(-1)).toMatch(/^warn: The answer to request 2 of 3 was lost \(Bad gateway\)/);
   });
 
-  it('never counts a small unchecked chunk as created when only part of it is found', async () => {
+  it('a small chunk whose answer was lost before anything was made: none counted, the rest not created', async () => {
     const agency = new FakeAgency(['Client 2']);
     agency.faults.set(1, 'lose-before-creating');
-    const { result } = await createAll(agency, names(3));
+    const { result } = await createAll(agency, ['Client 1', 'Client 3']);
+    expect(agency.log).toEqual(['GET page 1', 'POST 2', 'GET page 1']);
     expect(result.created).toEqual([]);
     expect(result.failure?.unknown).toEqual([]);
-    expect(result.failure?.existsNow).toEqual([]);
+    expect(chunkFailure(result, 2).message).toContain('Not created (2):');
   });
 
-  it('a 5xx on creating a name that existed before never reports the old company as created', async () => {
-    const agency = new FakeAgency(['Acme Ltd']);
-    agency.faults.set(1, 'refuse-with-500');
-    const { result } = await createAll(agency, ['Acme Ltd']);
-    expect(agency.log).toEqual(['POST 1', 'GET page 1']);
-    expect(result.created).toEqual([]);
-    // No listing before the request: the name exists now, whether this run created it is unknown.
-    expect(result.failure?.existsNow.map((c) => [c.name, c.id])).toEqual([['Acme Ltd', 1000]]);
-    const error = chunkFailure(result, 1);
-    expect(error.message).toContain('Exists now; whether this run created it is unknown (1):');
-    expect(error.message).toContain('Acme Ltd (id 1000)');
-    expect(error.message).toContain('Created 0 of 1');
-    expect(error.exitCode).toBe(1);
-  });
-
-  it('a small chunk created but whose answer was lost is "exists now, unknown", never created', async () => {
+  it('a small chunk created but whose answer was lost is created: the list read first tells', async () => {
     const agency = new FakeAgency();
     agency.faults.set(1, 'lose-after-creating');
     const { result } = await createAll(agency, names(3));
-    expect(agency.log).toEqual(['POST 3', 'GET page 1']);
-    expect(result.created).toEqual([]);
-    expect(result.failure?.existsNow.map((c) => c.name)).toEqual(names(3));
-    expect(chunkFailure(result, 3).exitCode).not.toBe(0);
+    expect(agency.log).toEqual(['GET page 1', 'POST 3', 'GET page 1']);
+    expect(result.failure).toBeUndefined();
+    expect(result.created.map((c) => c.name)).toEqual(names(3));
   });
 
   it('with the list read first, a company that existed before is never counted as created', async () => {
     const agency = new FakeAgency(['Client 12']);
     agency.faults.set(2, 'refuse-with-500');
-    // 12 names (one exists, so --skip-existing): the list is read first; the 2nd request fails with 500.
-    const plan = await planCreation(agency, names(12), { check: true });
+    // 12 names (one exists, so --skip-existing): the list was read first; the 2nd request fails with 500.
+    const plan = await planCreation(agency, names(12));
     plan.toCreate.push('Client 12'); // as if it had not been seen: it must still not count
     const result = await createInChunks({ reads: agency, writes: agency }, plan, {
       signal: new AbortController().signal,
       notes: quiet().sink,
     });
     expect(result.created.map((c) => c.name)).toEqual(names(10));
-    expect(result.failure?.existsNow).toEqual([]);
+    expect(result.failure?.unknown).toEqual([]);
   });
 
   it('reports the chunk as unknown when the check itself fails', async () => {
     const agency = new FakeAgency();
     agency.faults.set(1, 'lose-before-creating');
-    const plan = await planCreation(agency, names(2), { check: false });
+    const plan = await planCreation(agency, names(2));
     agency.listFails = true;
     const { notes, sink } = quiet();
     const result = await createInChunks({ reads: agency, writes: agency }, plan, {
@@ -229,7 +225,7 @@ describe('an answer that was lost', () => {
 
   it('starts no request after Ctrl-C', async () => {
     const agency = new FakeAgency();
-    const plan = await planCreation(agency, names(15), { check: false });
+    const plan = await planCreation(agency, names(15));
     const interrupt = new AbortController();
     interrupt.abort();
     const result = await createInChunks({ reads: agency, writes: agency }, plan, {
