@@ -10,12 +10,12 @@ export function companyKeys(api: Pick<KeyPort, 'listKeysPage'>, companyId: numbe
   return collect(paginate((page) => api.listKeysPage(companyId, page)));
 }
 
-/** The first key your user created with this label, if any. */
-export async function keyLabelled(
+/** The keys your user created with this label, in the service's order (normally at most one). */
+export async function keysLabelled(
   api: Pick<KeyPort, 'listKeysPage'>,
   companyId: number,
   label: string,
-): Promise<ApiKey | undefined> {
+): Promise<ApiKey[]> {
   const wanted = label.trim();
-  return (await companyKeys(api, companyId)).find((key) => key.label?.trim() === wanted);
+  return (await companyKeys(api, companyId)).filter((key) => key.label?.trim() === wanted);
 }

@@ -225,16 +225,19 @@ export const TOOLS: readonly ToolSpec[] = [
     path: ['companies', 'create'],
     title: 'Create client companies',
     result:
-      'An array of the companies created (id, name, owner, active). A name that exists already is refused, ' +
-      'or with skip_existing left out and reported: nothing is created twice.',
+      'An array of the companies (id, name, owner, active, result "created" or "exists"). A name that exists ' +
+      'already is refused, or with skip_existing returned with result "exists": nothing is created twice. A ' +
+      'name that differs from an existing company only in case or spacing is refused unless allow_similar.',
     write: { destructive: false, idempotent: true },
   },
   {
     path: ['keys', 'create'],
     title: 'Create API keys',
     result:
-      'For one company {company_id, label, api_key}; for several, one record per company. The new keys are whole.',
-    write: { destructive: false, idempotent: false },
+      'For one company {company_id, label, api_key, result}; for several, one record per company; result ' +
+      '"created" or "exists" (the key your user already had with that label, returned whole, none created). ' +
+      'Set `new` to create another key with the label all the same (rotation).',
+    write: { destructive: false, idempotent: true },
     handsOutKeys: true,
   },
   {

@@ -1,7 +1,8 @@
 /**
- * `keys create --skip-existing`: the keys your user created are read first; a company that has the
- * label gets no new key, and its existing key is printed as if created, so a re-run script still gets
- * it. Each user sees only their own keys, so another user's key with the label does not count.
+ * `keys create` (and the same with --skip-existing, still accepted): the keys your user created are read
+ * first; a company that has the label gets no new key, and its existing key is printed as if created,
+ * so a re-run script (`KEY=$(agency keys create 1042 --label zapier)`) still gets it. --new mints another
+ * (rotation). Each user sees only their own keys, so another user's key with the label does not count.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CompanyRecord, UserRecord } from '../../src/sandbox/store.js';
@@ -11,7 +12,7 @@ import { activeCompany, hqContext, lines, owner, sent, startCoreHarness, teammat
 const IN_PROCESS = { inProcess: true };
 const keysPath = (id: number) => `/v2/agency/companies/${id}/api_keys`;
 
-describe('keys create --skip-existing', () => {
+describe('keys create reuses the key your user has with the label', () => {
   let h: Harness;
   let olivia: UserRecord;
   let companies: CompanyRecord[];
@@ -31,7 +32,7 @@ describe('keys create --skip-existing', () => {
 
   it('one company: creates the first time, prints the same key the second time, sends no POST', async () => {
     const id = (companies[0] as CompanyRecord).id;
-    const first = await h.run(['keys', 'create', String(id), '--label', 'zapier', '--skip-existing']);
+    const first = await h.run(['keys', 'create', String(id), '--label', 'zapier']);
     expect(first.code, first.stderr).toBe(0);
     const key = first.stdout.trim();
     expect(key).toMatch(/\S{16,}/);
@@ -39,12 +40,16 @@ describe('keys create --skip-existing', () => {
     // The keys were read before the POST.
     expect(sent(h.sandbox)[0]?.method).toBe('GET');
 
-    h.sandbox.reset();
-    const again = await h.run(['keys', 'create', String(id), '--label', 'zapier', '--skip-existing']);
-    expect(again.code, again.stderr).toBe(0);
-    expect(again.stdout).toBe(`${key}\n`);
-    expect(again.stderr).toContain('already has your key "zapier"; printed it, created none.');
-    expect(posts()).toEqual([]);
+    for (const extra of [[], ['--skip-existing']]) {
+      h.sandbox.reset();
+      const again = await h.run(['keys', 'create', String(id), '--label', 'zapier', ...extra]);
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stdout).toBe(`${key}\n`);
+      expect(again.stderr).toContain(
+        'already has your key "zapier"; printed it, created none (--new creates another).',
+      );
+      expect(posts()).toEqual([]);
+    }
     expect(h.sandbox.store.keysOf(id, olivia.id).filter((k) => k.label === 'zapier')).toHaveLength(1);
 
     const json = await h.run([
@@ -71,7 +76,7 @@ describe('keys create --skip-existing', () => {
     const existing = h.sandbox.store.keysOf(b, olivia.id).find((k) => k.label === 'reporting')?.key;
     h.sandbox.reset();
 
-    const r = await h.run(['keys', 'create', ...ids.map(String), '--label', 'reporting', '--skip-existing']);
+    const r = await h.run(['keys', 'create', ...ids.map(String), '--label', 'reporting']);
     expect(r.code, r.stderr).toBe(0);
     const rows = lines(r.stdout).map((line) => line.split('\t'));
     expect(rows.map((row) => row[0])).toEqual(ids.map(String));
@@ -94,9 +99,32 @@ describe('keys create --skip-existing', () => {
   it("another user's key with the label does not count: Olivia gets her own", async () => {
     const tom = teammate(h.sandbox);
     const shared = activeCompany(h.sandbox, tom.id);
-    const r = await h.run(['keys', 'create', String(shared.id), '--label', 'zapier', '--skip-existing']);
+    const r = await h.run(['keys', 'create', String(shared.id), '--label', 'zapier']);
     expect(r.code, r.stderr).toBe(0);
     expect(posts()).toHaveLength(1);
     expect(h.sandbox.store.keysOf(shared.id, olivia.id).map((k) => k.key)).toContain(r.stdout.trim());
+  });
+
+  it('--new creates another key with the label (rotation), printed alone; the next plain run prints one of them', async () => {
+    const id = (companies[2] as CompanyRecord).id;
+    const first = await h.run(['keys', 'create', String(id), '--label', 'rotate']);
+    h.sandbox.reset();
+    const second = await h.run(['keys', 'create', String(id), '--label', 'rotate', '--new']);
+    expect(second.code, second.stderr).toBe(0);
+    const mine = h.sandbox.store.keysOf(id, olivia.id).filter((k) => k.label === 'rotate');
+    expect(mine.map((k) => k.key)).toEqual([first.stdout.trim(), second.stdout.trim()]);
+    expect(second.stderr).toContain(`Created key "rotate" for company ${id}.`);
+    expect(posts()).toHaveLength(1);
+    const json = await h.run(['keys', 'create', String(id), '--label', 'rotate', '--new', '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ company_id: id, label: 'rotate', result: 'created' });
+    expect(h.sandbox.store.keysOf(id, olivia.id).filter((k) => k.label === 'rotate')).toHaveLength(3);
+  });
+
+  it('--new with --skip-existing is a usage error: exit 2, nothing sent', async () => {
+    const id = (companies[0] as CompanyRecord).id;
+    const r = await h.run(['keys', 'create', String(id), '--label', 'x', '--new', '--skip-existing']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--new and --skip-existing');
+    expect(sent(h.sandbox)).toEqual([]);
   });
 });

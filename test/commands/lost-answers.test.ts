@@ -57,11 +57,11 @@ const keysLabelled = (h: Harness, companyId: number, label: string) =>
 
 describe.concurrent('keys create after a lost answer', () => {
   it(
-    'with --skip-existing: the key that appeared is reported as created and printed alone; one POST',
+    'the key that appeared is reported as created and printed alone; one POST',
     withSandbox(async (h) => {
       const company = activeCompany(h, 0);
       h.sandbox.addFault({ kind: 'reset-after', method: 'POST', path: company.keysPath });
-      const r = await h.run(['keys', 'create', String(company.id), '--label', 'lost-1', '--skip-existing']);
+      const r = await h.run(['keys', 'create', String(company.id), '--label', 'lost-1']);
       expect(r.code, r.stderr).toBe(0);
       const made = keysLabelled(h, company.id, 'lost-1');
       expect(made).toHaveLength(1);
@@ -69,38 +69,26 @@ describe.concurrent('keys create after a lost answer', () => {
       expect(r.stderr).toMatch(/answer to creating the key "lost-1" for company \d+ was lost/);
       expect(r.stderr).toContain(`Created key "lost-1" for company ${company.id}.`);
       expect(received(h, 'POST', `/rest${company.keysPath}`)).toHaveLength(1);
-      // Read before (--skip-existing) and after the lost answer.
+      // Read before and after the lost answer.
       expect(received(h, 'GET', `/rest${company.keysPath}`)).toHaveLength(2);
     }),
   );
 
   it(
-    'without --skip-existing: a key with the label exists, but may be older: never called created',
+    '--new after a lost answer: the keys read before tell the new key from the old one with the label',
     withSandbox(async (h) => {
       const company = activeCompany(h, 1);
+      const old = await h.run(['keys', 'create', String(company.id), '--label', 'lost answer']);
+      expect(old.code, old.stderr).toBe(0);
       h.sandbox.addFault({ kind: 'reset-after', method: 'POST', path: company.keysPath });
-      const r = await h.run(['keys', 'create', String(company.id), '--label', 'lost answer']);
-      expect(r.code).toBe(1);
-      expect(r.stdout).toBe('');
-      expect(r.stderr).toContain(
-        `has a key labelled "lost answer" now, but whether this run created it is unknown`,
-      );
-      // The hint is a command that prints the key and creates none; it does.
-      const retry = `agency keys create ${company.id} --label 'lost answer' --skip-existing`;
-      expect(r.stderr).toContain(retry);
-      expect(received(h, 'POST', `/rest${company.keysPath}`)).toHaveLength(1);
-      const again = await h.run([
-        'keys',
-        'create',
-        String(company.id),
-        '--label',
-        'lost answer',
-        '--skip-existing',
-      ]);
-      expect(again.code, again.stderr).toBe(0);
-      expect(again.stdout).toBe(`${keysLabelled(h, company.id, 'lost answer')[0]}\n`);
-      expect(keysLabelled(h, company.id, 'lost answer')).toHaveLength(1);
-      expect(received(h, 'POST', `/rest${company.keysPath}`)).toHaveLength(1);
+      const r = await h.run(['keys', 'create', String(company.id), '--label', 'lost answer', '--new']);
+      expect(r.code, r.stderr).toBe(0);
+      const both = keysLabelled(h, company.id, 'lost answer');
+      expect(both).toHaveLength(2);
+      expect(both[0]).toBe(old.stdout.trim());
+      expect(r.stdout).toBe(`${both[1]}\n`);
+      expect(r.stderr).toMatch(/was lost, but its keys, read again, show the new key: it was created/);
+      expect(received(h, 'POST', `/rest${company.keysPath}`)).toHaveLength(2);
     }),
   );
 
@@ -116,7 +104,7 @@ describe.concurrent('keys create after a lost answer', () => {
         `company ${company.id} has no new key labelled "never-made": it was not created`,
       );
       expect(r.stderr).toMatch(
-        /Nothing was created\. `agency keys create \d+ --label never-made --skip-existing`/,
+        /Nothing was created\. `agency keys create \d+ --label never-made` prints the key if it exists/,
       );
       expect(keysLabelled(h, company.id, 'never-made')).toHaveLength(0);
       expect(received(h, 'POST', `/rest${company.keysPath}`)).toHaveLength(1);
@@ -136,7 +124,6 @@ describe.concurrent('keys create after a lost answer', () => {
         String(c.id),
         '--label',
         'bulk-lost',
-        '--skip-existing',
       ]);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout.trim().split('\n')).toEqual(

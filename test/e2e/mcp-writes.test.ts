@@ -14,11 +14,16 @@ describe('agency mcp --allow-writes', () => {
   it('offers the write tools, annotated', async () => {
     const { tools } = await shared.mcp.client.listTools();
     const annotations = (name: string) => tools.find((t) => t.name === name)?.annotations;
+    // A second call returns the key the user has with the label; `new` mints another.
     expect(annotations('keys_create')).toMatchObject({
       readOnlyHint: false,
       destructiveHint: false,
-      idempotentHint: false,
+      idempotentHint: true,
     });
+    expect(tools.find((t) => t.name === 'keys_create')?.inputSchema.properties).toHaveProperty('new');
+    expect(tools.find((t) => t.name === 'companies_create')?.inputSchema.properties).toHaveProperty(
+      'allow_similar',
+    );
     expect(annotations('webhooks_unsubscribe')).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     expect(annotations('apply')).toMatchObject({ readOnlyHint: false, idempotentHint: true });
     expect(annotations('webhooks_move')).toMatchObject({ destructiveHint: true, idempotentHint: true });

@@ -4,16 +4,20 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runCommand } from '../helpers/fake-terminal.js';
-import { HttpMock } from '../helpers/http-mock.js';
+import { HttpMock, page } from '../helpers/http-mock.js';
 
 const created = (id: number) => ({ api_key: `wpk_new_key_for_${id}_0123456789`, label: 'zapier' });
+/** The company's keys, read first: none with the label. */
+const noKeys = (http: HttpMock, id: number) =>
+  http.on('GET', `/v2/agency/companies/${id}/api_keys`, { page: 1 }).reply(200, page([], 1, 1, 0));
 
 describe('keys create', () => {
   it('prints one new key alone on stdout, the confirmation on stderr', async () => {
-    const http = new HttpMock().on('POST', '/v2/agency/companies/1042/api_keys').reply(201, created(1042));
+    const http = new HttpMock();
+    noKeys(http, 1042).on('POST', '/v2/agency/companies/1042/api_keys').reply(201, created(1042));
     const r = await runCommand(['keys', 'create', '1042', '--label', ' zapier '], http);
     http.verify();
-    expect(http.requests[0]?.body).toEqual({ label: 'zapier' });
+    expect(http.requests[1]?.body).toEqual({ label: 'zapier' });
     expect([r.code, r.stdout, r.stderr]).toEqual([
       0,
       'wpk_new_key_for_1042_0123456789\n',
@@ -22,7 +26,9 @@ describe('keys create', () => {
   });
 
   it('goes on past a refused company, in order, and exits with the failure code', async () => {
-    const http = new HttpMock()
+    const http = new HttpMock();
+    for (const id of [1, 2, 3]) noKeys(http, id);
+    http
       .on('POST', '/v2/agency/companies/1/api_keys')
       .reply(201, created(1))
       .on('POST', '/v2/agency/companies/2/api_keys')
@@ -31,10 +37,13 @@ describe('keys create', () => {
       .reply(201, created(3));
     const r = await runCommand(['keys', 'create', '1', '2', '3', '--label', 'zapier', '--json'], http);
     http.verify();
-    expect(http.requests.map((q) => q.path)).toEqual([
-      '/v2/agency/companies/1/api_keys',
-      '/v2/agency/companies/2/api_keys',
-      '/v2/agency/companies/3/api_keys',
+    expect(http.requests.map((q) => `${q.method} ${q.path}`)).toEqual([
+      'GET /v2/agency/companies/1/api_keys',
+      'POST /v2/agency/companies/1/api_keys',
+      'GET /v2/agency/companies/2/api_keys',
+      'POST /v2/agency/companies/2/api_keys',
+      'GET /v2/agency/companies/3/api_keys',
+      'POST /v2/agency/companies/3/api_keys',
     ]);
     expect(r.code).toBe(5);
     expect(JSON.parse(r.stdout).map((k: { company_id: number }) => k.company_id)).toEqual([1, 3]);

@@ -26,30 +26,29 @@ export function defineCreate(keys: Command, run: Run): void {
     .argument('[company...]', 'company ids or exact names')
     .requiredOption('--label <label>', 'label of the key, e.g. the integration it is for')
     .option('--file <path>', "read company ids from a file, one per line ('-' = stdin)")
-    .option(
-      '--skip-existing',
-      'where your user already has a key with this label, print it instead of creating one',
-    )
+    .option('--new', 'create another key even where your user already has one with this label (rotation)')
+    .option('--skip-existing', 'the default, still accepted: print the existing key with this label')
     .addHelpText(
       'after',
       helpText({
         prints: `
-          For one company, prints the new key alone on stdout (a confirmation goes to
+          For one company, prints the key alone on stdout (a confirmation goes to
           stderr), so that KEY=$(agency keys create 1042 --label zapier) works. For
           several, prints "company_id<TAB>api_key" lines; a failure for one company does
           not stop the others, and the exit code says if any failed.
 
-          With --skip-existing the keys your user created are read first, and a company
-          that has a key with the label gets no new one: its existing key is printed as
-          if created (reported as exists on stderr; --json adds "result": "created" or
-          "exists"), so a provisioning script can be run again safely.
+          The keys your user created are read first, and a company that has a key with
+          the label gets no new one: its existing key is printed as if created (result
+          exists; --json has "result": "created" or "exists"), so running the same
+          command again gives the same key and creates nothing (keys cannot be deleted).
+          --new creates another key with the label all the same (rotation).
         `,
         examples: `
-          $ KEY=$(agency keys create 1042 --label zapier)
-          $ KEY=$(agency keys create 1042 --label zapier --skip-existing)   # same key on every run
+          $ KEY=$(agency keys create 1042 --label zapier)   # the same key on every run
+          $ KEY=$(agency keys create 1042 --label zapier --new)   # a second key
           $ agency keys create 1042 1043 1044 --label reporting --json
           $ agency companies list --active | cut -f1 |
-              agency keys create --file - --label backup --skip-existing
+              agency keys create --file - --label backup
         `,
       }),
     )
@@ -59,6 +58,7 @@ export function defineCreate(keys: Command, run: Run): void {
 interface CreateKeysOptions {
   label: string;
   file?: string | undefined;
+  new?: boolean | undefined;
   skipExisting?: boolean | undefined;
 }
 
@@ -66,8 +66,8 @@ interface CreatedKey {
   company_id: number;
   label: string;
   api_key: string;
-  /** Only with --skip-existing: whether the key was made now or was there. */
-  result?: 'created' | 'exists';
+  /** Whether the key was made now or was there (printed as if created). */
+  result: 'created' | 'exists';
 }
 
 const KEY_COLUMNS: Column<CreatedKey>[] = [
@@ -81,28 +81,34 @@ const PIPED_COLUMNS = [KEY_COLUMNS[0], KEY_COLUMNS[2]] as Column<CreatedKey>[];
 
 async function createKeys(rt: Runtime, companyArgs: string[], opts: CreateKeysOptions): Promise<void> {
   const label = validateLabel(opts.label);
-  const skip = opts.skipExisting === true;
-  const columns = skip ? [...KEY_COLUMNS, RESULT_COLUMN] : KEY_COLUMNS;
+  if (opts.new && opts.skipExisting) {
+    throw new UsageError('--new and --skip-existing say opposite things: give one of them.', {
+      hint: 'Without either, an existing key with the label is printed and none is created.',
+    });
+  }
+  const rotate = opts.new === true;
+  const columns = [...KEY_COLUMNS, RESULT_COLUMN];
   rt.out.columns(columns); // an unknown --columns name is refused before any request
   const ids = await readCompanyIds(rt, companyArgs, opts.file);
   const { out } = rt;
   // Ctrl-C does not abort a POST in flight: a key created but never shown could not be found or
   // deleted through the API. No new request starts after it.
   const api = rt.api({ interruptible: false });
-  const { keyLabelled } = skip ? await import('../../fleet/keys.js') : { keyLabelled: undefined };
-  /** The company's key with the label: the one there (--skip-existing), else a new one. */
+  const { keysLabelled } = await import('../../fleet/keys.js');
+  /** The company's key with the label: the one there, else (or with --new) a new one. */
   const obtain = async (companyId: number): Promise<CreatedKey> => {
-    const found = keyLabelled && (await keyLabelled(api, companyId, label));
-    if (found) return { company_id: companyId, label, api_key: found.api_key, result: 'exists' };
-    // After a lost answer the company's keys say whether it was made. With --skip-existing they were
-    // just read and none had the label, so a key with it then is the new one.
+    const before = await keysLabelled(api, companyId, label);
+    const found = before[0];
+    if (found && !rotate) return { company_id: companyId, label, api_key: found.api_key, result: 'exists' };
+    // After a lost answer the company's keys say whether it was made: they were just read, so a key
+    // with the label that was not there before is the new one.
     const apiKey = await createKeySettled(api, companyId, label, {
-      before: skip ? new Set() : undefined,
-      retry: `\`agency keys create ${companyId} --label ${shellWord(label)} --skip-existing\` prints the key if it exists and creates it if not.`,
+      before: new Set(before.map((key) => key.api_key)),
+      retry: `\`agency keys create ${companyId} --label ${shellWord(label)}\` prints the key if it exists and creates it if not.`,
       note: (message) => out.warn(message),
     });
     out.created(createdKey(companyId, label));
-    return { company_id: companyId, label, api_key: apiKey, ...(skip ? { result: 'created' as const } : {}) };
+    return { company_id: companyId, label, api_key: apiKey, result: 'created' };
   };
 
   // One key alone on stdout (KEY=$(agency keys create ...)), unless --csv or --columns asks for a table.
@@ -114,7 +120,7 @@ async function createKeys(rt: Runtime, companyArgs: string[], opts: CreateKeysOp
     else out.line(key.api_key);
     out.success(
       key.result === 'exists'
-        ? `Company ${companyId} already has your key ${JSON.stringify(label)}; printed it, created none.`
+        ? `Company ${companyId} already has your key ${JSON.stringify(label)}; printed it, created none (--new creates another).`
         : `Created key ${JSON.stringify(label)} for company ${companyId}.`,
     );
     return;
