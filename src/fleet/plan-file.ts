@@ -20,7 +20,7 @@ import { hasControlCharacters, quoted } from '../output/text.js';
 import { inputLine } from '../terms.js';
 import { checkGuestEmail, type GuestPermission, type WantedGuest } from './guests.js';
 import { duplicateMessage, duplicateNames } from './names.js';
-import { checkEvent, checkWebhookUrl } from './webhook-input.js';
+import { ALLOW_UNKNOWN_EVENT, checkEvent, checkWebhookUrl, EventTypoError } from './webhook-input.js';
 
 export interface DesiredWebhook {
   /** Lower case, the form sent on subscribe. */
@@ -63,17 +63,23 @@ export async function readDesiredState(
     signal: AbortSignal;
     warn: (message: string) => void;
     note: (message: string) => void;
+    /** --allow-unknown-event: an event within two edits of a known one is a warning, not a problem. */
+    allowUnknownEvents?: boolean | undefined;
   },
 ): Promise<DesiredState> {
   const { text, source } = await readInput(path, input.terminal, input.signal);
-  const desired = parsePlanFile(text, source);
+  const desired = parsePlanFile(text, source, { allowUnknownEvents: input.allowUnknownEvents === true });
   for (const warning of desired.warnings) input.warn(warning);
   for (const note of desired.notes) input.note(note);
   return desired;
 }
 
-export function parsePlanFile(text: string, source: string): DesiredState {
-  return new PlanFileReader(text, source).read();
+export function parsePlanFile(
+  text: string,
+  source: string,
+  options: { allowUnknownEvents?: boolean } = {},
+): DesiredState {
+  return new PlanFileReader(text, source, options.allowUnknownEvents === true).read();
 }
 
 class PlanFileReader {
@@ -81,10 +87,13 @@ class PlanFileReader {
   readonly #problems: string[] = [];
   readonly #warnings = new Map<string, string>();
   readonly #notes: string[] = [];
+  /** An event was refused as a typo of a known one: the hint names the escape. */
+  #typo = false;
 
   constructor(
     private readonly text: string,
     private readonly source: string,
+    private readonly allowUnknownEvents: boolean,
   ) {}
 
   read(): DesiredState {
@@ -101,7 +110,11 @@ class PlanFileReader {
         this.#problems.length === 1 && only !== undefined
           ? `Invalid plan file: ${only}`
           : `Invalid plan file, ${this.#problems.length} problems:\n  ${this.#problems.join('\n  ')}`,
-        { hint: 'Nothing was sent.' },
+        {
+          hint: this.#typo
+            ? `Nothing was sent. If the service has such an event, add ${ALLOW_UNKNOWN_EVENT.file}.`
+            : 'Nothing was sent.',
+        },
       );
     }
     return { companies, warnings: [...this.#warnings.values()], notes: this.#notes };
@@ -268,9 +281,15 @@ class PlanFileReader {
     for (const item of this.#items(node, 'webhooks', '{event, url}')) {
       const map = this.#map(item, 'a webhook ({event, url})');
       if (!map) continue;
-      const fields = this.#fields(map, ['event', 'url'], 'in a webhook');
+      const fields = this.#fields(map, ['event', 'url', 'allow_unknown_event'], 'in a webhook');
       const eventNode = fields.get('event');
       const urlNode = fields.get('url');
+      // The file's own escape for one webhook's event that looks like a typo of a known one.
+      const allowNode = fields.get('allow_unknown_event');
+      const allowed = allowNode !== undefined && isScalar(allowNode) && allowNode.value === true;
+      if (allowNode !== undefined && !(isScalar(allowNode) && typeof allowNode.value === 'boolean')) {
+        this.#problem(allowNode, `"allow_unknown_event" must be true or false, not ${describe(allowNode)}`);
+      }
       if (eventNode === undefined || urlNode === undefined) {
         this.#problem(
           map,
@@ -285,11 +304,12 @@ class PlanFileReader {
       let url: string | undefined;
       try {
         if (eventText !== undefined) {
-          const checked = checkEvent(eventText, where(eventNode));
+          const checked = checkEvent(eventText, where(eventNode), this.allowUnknownEvents || allowed);
           event = checked.event;
           if (checked.warning) this.#warnings.set(event, checked.warning);
         }
       } catch (error) {
+        if (error instanceof EventTypoError) this.#typo = true;
         this.#problems.push((error as Error).message);
       }
       try {

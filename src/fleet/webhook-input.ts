@@ -5,7 +5,7 @@
  * that shell completion can offer the names cheaply.
  */
 import { UsageError } from '../errors.js';
-import { isNearMiss } from '../output/suggest.js';
+import { editDistance } from '../output/suggest.js';
 import { groupDigits, hasControlCharacters } from '../output/text.js';
 import { option } from '../terms.js';
 
@@ -52,8 +52,15 @@ export function eventKey(value: string): string {
   return value.trim().toLowerCase();
 }
 
-/** Throws a usage error for a malformed event; `where` names its source ("--event", "plan.yaml line 4"). */
-export function checkEvent(value: string, where = option('event')): CheckedEvent {
+/** Edits within which an unknown event is taken for a typo of a known one (`prospect_replyed`). */
+const TYPO_EDITS = 2;
+
+/**
+ * Throws a usage error for a malformed event, and for one within two edits of a known event (a typo
+ * subscribed would stay unnoticed: no event ever arrives) unless `allowUnknown` (--allow-unknown-event;
+ * `allowUnknownEvent: true` in a plan file). `where` names its source ("--event", "plan.yaml line 4").
+ */
+export function checkEvent(value: string, where = option('event'), allowUnknown = false): CheckedEvent {
   const text = value.trim();
   if (!EVENT_FORM.test(text)) {
     throw new UsageError(
@@ -62,15 +69,29 @@ export function checkEvent(value: string, where = option('event')): CheckedEvent
   }
   const event = eventKey(text);
   if ((WEBHOOK_EVENTS as readonly string[]).includes(event)) return { event };
-  const close = WEBHOOK_EVENTS.filter((known) => isNearMiss(event, known));
+  const close = WEBHOOK_EVENTS.filter((known) => editDistance(event, known) <= TYPO_EDITS);
   const unknown = `${JSON.stringify(text)} (${where}) is not an event the tool knows`;
-  // A near miss is most likely a typo: name the event meant, not the whole list.
+  // A near miss is most likely a typo: refused, naming the event meant, not the whole list.
+  if (close.length > 0 && !allowUnknown) {
+    throw new EventTypoError(`${unknown}: did you mean ${close.join(' or ')}?`, {
+      hint: `Nothing was sent. If the service has an event by that name, add ${where === option('event') ? ALLOW_UNKNOWN_EVENT.flag : ALLOW_UNKNOWN_EVENT.file}.`,
+    });
+  }
   const warning =
     close.length > 0
-      ? `${unknown}: did you mean ${close.join(' or ')}? Used as given (the service adds events).`
+      ? `${unknown} (did you mean ${close.join(' or ')}?); used as given.`
       : `${unknown}; used as given (the service adds events). Known events: ${WEBHOOK_EVENTS.join(', ')}.`;
   return { event, warning };
 }
+
+/** An event refused as a typo of a known one (its hint names the escape). */
+export class EventTypoError extends UsageError {}
+
+/** How the escape from the typo refusal is spelt on the command line and in a plan file. */
+export const ALLOW_UNKNOWN_EVENT = {
+  flag: option('allow-unknown-event'),
+  file: `allow_unknown_event: true to that webhook in the file (or run with ${option('allow-unknown-event')})`,
+};
 
 /** The form the service lists events in. */
 export function listedEvent(event: string): string {

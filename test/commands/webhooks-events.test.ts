@@ -2,6 +2,8 @@
  * `agency webhooks events`: the event names --event takes and the names the service lists, from the
  * tool itself: no key needed, no request sent.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lines, sent, sharedInProcessHarness } from '../helpers/core.js';
 
@@ -52,7 +54,26 @@ describe('webhooks events', () => {
 });
 
 describe('a misspelled --event', () => {
-  it('a near miss is named: "did you mean campaign_sent?", without the whole list', async () => {
+  it('an event within two edits of a known one is refused: exit 2, "did you mean prospect_replied?", nothing sent', async () => {
+    for (const command of [
+      ['subscribe', '--url', 'https://crm.example.com/h'],
+      ['unsubscribe', '--url', 'https://crm.example.com/h'],
+      ['move', '--from', 'https://a.example/h', '--to', 'https://b.example/h'],
+    ]) {
+      shared.h.sandbox.reset();
+      const [verb, ...rest] = command;
+      const r = await shared.h.run(['webhooks', verb as string, '--event', 'prospect_replyed', ...rest, '--all']);
+      expect(r.code, verb).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(
+        'error: "prospect_replyed" (--event) is not an event the tool knows: did you mean prospect_replied?\n' +
+          'hint: Nothing was sent. If the service has an event by that name, add --allow-unknown-event.\n',
+      );
+      expect(sent(shared.h.sandbox)).toEqual([]);
+    }
+  });
+
+  it('--allow-unknown-event sends it as given, with the warning naming the event meant', async () => {
     const r = await shared.h.run([
       'webhooks',
       'subscribe',
@@ -60,14 +81,42 @@ describe('a misspelled --event', () => {
       'campain_sent',
       '--url',
       'https://crm.example.com/h',
-      '--dry-run',
+      '--allow-unknown-event',
     ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(
-      'warning: "campain_sent" (--event) is not an event the tool knows: did you mean campaign_sent? Used as given (the service adds events).\n',
+      'warning: "campain_sent" (--event) is not an event the tool knows (did you mean campaign_sent?); used as given.\n',
     );
     expect(r.stderr).not.toContain('Known events:');
-    expect(sent(shared.h.sandbox).filter((q) => q.method === 'POST')).toEqual([]);
+    expect(r.stdout).toBe('\tCAMPAIN_SENT\thttps://crm.example.com/h\tsubscribed\n');
+    const posts = sent(shared.h.sandbox).filter((q) => q.method === 'POST');
+    expect(posts.map((q) => q.body)).toEqual([{ target_url: 'https://crm.example.com/h', event: 'campain_sent' }]);
+  });
+
+  it('a plan file follows the same rule: refused naming its line (plan and apply, nothing sent); escapes say so', async () => {
+    const file = join(shared.tmp, 'typo.yaml');
+    const hook = 'https://crm.example.com/h';
+    writeFileSync(file, `companies:\n  - name: Acme Ltd\n    webhooks:\n      - {event: prospect_replyed, url: ${hook}}\n`);
+    for (const command of [['plan'], ['apply', '--yes']]) {
+      const r = await shared.h.run([...command, '-f', file]);
+      expect(r.code, command[0]).toBe(2);
+      expect(r.stderr).toContain(
+        `error: Invalid plan file: "prospect_replyed" (${file} line 4) is not an event the tool knows: did you mean prospect_replied?`,
+      );
+      expect(r.stderr).toContain('add allow_unknown_event: true to that webhook in the file');
+      expect(sent(shared.h.sandbox)).toEqual([]);
+    }
+    const allowed = await shared.h.run(['plan', '-f', file, '--allow-unknown-event']);
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(allowed.stdout).toContain(`+ webhook PROSPECT_REPLYED → ${hook} for "Acme Ltd"`);
+    expect(allowed.stderr).toContain('(did you mean prospect_replied?); used as given.');
+    writeFileSync(
+      file,
+      `companies:\n  - name: Acme Ltd\n    webhooks:\n      - {event: prospect_replyed, url: ${hook}, allow_unknown_event: true}\n`,
+    );
+    const inFile = await shared.h.run(['plan', '-f', file]);
+    expect(inFile.code, inFile.stderr).toBe(0);
+    expect(inFile.stdout).toBe(allowed.stdout);
   });
 
   it('a name far from every known event gets the list instead', async () => {

@@ -278,8 +278,8 @@ describe('a proxy that is not there, or not a URL', () => {
     expect(r.stderr).toContain(
       `the proxy 127.0.0.1:${port} (HTTP_PROXY) refused the connection; nothing reached the service`,
     );
-    // A refused connection sent nothing: the company is "not created", not "unknown".
-    expect(r.stderr).toMatch(/Not created \(1\):\n +Through A Dead Proxy/);
+    // The company list, read before any create, is what met the proxy: nothing was sent.
+    expect(r.stderr).toMatch(/^error: Could not list the companies \(page 1\): the proxy/);
     expect(r.stderr).not.toMatch(/Unknown whether|is `agency sandbox` running/);
     expect(r.stderr).toContain(
       `hint: ${h.sandbox.baseUrl} is on this machine, but HTTP_PROXY sends its requests through the proxy 127.0.0.1:${port}: set NO_PROXY=127.0.0.1,localhost to go direct, or unset HTTP_PROXY.`,

@@ -284,9 +284,9 @@ describe('help examples can be pasted at any width (new-user finding 6)', () => 
 
   it('keys create: the comment goes above its command; webhooks subscribe keeps --event with its event', async () => {
     const keys = exampleLines((await h.run(['keys', 'create', '--help'])).stdout);
-    const skip = keys.findIndex((l) => l.includes('--skip-existing)'));
-    expect(keys[skip - 1]).toBe('  # same key on every run');
-    expect(keys[skip]).toBe('  $ KEY=$(agency keys create 1042 --label zapier --skip-existing)');
+    const rotate = keys.findIndex((l) => l.includes('--new)'));
+    expect(keys[rotate - 1]).toBe('  # a second key');
+    expect(keys[rotate]).toBe('  $ KEY=$(agency keys create 1042 --label zapier --new)');
     const webhooks = exampleLines((await h.run(['webhooks', 'subscribe', '--help'])).stdout);
     expect(webhooks).toContain('      --event prospect_bounced \\');
   });

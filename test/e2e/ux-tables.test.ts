@@ -319,7 +319,7 @@ describe('--columns and --csv piped', () => {
     const csv = await h.run(['keys', 'create', String(company.id), '--label', 'cols-csv', '--csv']);
     expect(csv.code, csv.stderr).toBe(0);
     expect(csv.stdout).toMatch(
-      new RegExp(`^company_id,label,api_key\r\n${company.id},cols-csv,wpk_\\w+\r\n$`),
+      new RegExp(`^company_id,label,api_key,result\r\n${company.id},cols-csv,wpk_\\w+,created\r\n$`),
     );
     const tsv = await h.run([
       'keys',

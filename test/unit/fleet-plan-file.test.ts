@@ -121,6 +121,31 @@ describe('plan file', () => {
     expect(state.warnings[0]).toContain('brand_new');
   });
 
+  it('an event within two edits of a known one is a problem naming its line and the event meant', () => {
+    const text = `companies:\n  - name: A\n    webhooks:\n      - {event: prospect_replyed, url: ${HOOK}}\n`;
+    expect(problem(text)).toBe(
+      'Invalid plan file: "prospect_replyed" (agency.yaml line 4) is not an event the tool knows: did you mean prospect_replied?',
+    );
+  });
+
+  it('allow_unknown_event: true beside the event, or allowUnknownEvents for the file, takes it with a warning', () => {
+    const one = parsePlanFile(
+      `companies:\n  - name: A\n    webhooks:\n      - {event: prospect_replyed, url: ${HOOK}, allow_unknown_event: true}\n`,
+      'agency.yaml',
+    );
+    expect(one.companies[0]?.webhooks).toEqual([{ event: 'prospect_replyed', url: HOOK }]);
+    expect(one.warnings).toEqual([
+      '"prospect_replyed" (agency.yaml line 4) is not an event the tool knows (did you mean prospect_replied?); used as given.',
+    ]);
+    const text = `companies:\n  - name: A\n    webhooks:\n      - {event: prospect_replyed, url: ${HOOK}}\n`;
+    expect(parsePlanFile(text, 'agency.yaml', { allowUnknownEvents: true }).warnings).toHaveLength(1);
+    expect(
+      problem(
+        `companies:\n  - name: A\n    webhooks:\n      - {event: prospect_replyed, url: ${HOOK}, allow_unknown_event: yes please}\n`,
+      ),
+    ).toMatch(/line 4: "allow_unknown_event" must be true or false/);
+  });
+
   it('an unknown field names its line', () => {
     expect(problem('companies:\n  - name: A\n    label: x\n')).toMatch(
       /agency\.yaml line 3: unknown field "label"/,

@@ -5,7 +5,7 @@
 import type { Command } from '@commander-js/extra-typings';
 import { type HistoryFlag, NO_HISTORY_OPTION } from '../../history/record.js';
 import { helpText, printsNoList, type Run } from '../command.js';
-import { desiredStateOption } from '../plan/index.js';
+import { desiredStateOption, PLAN_ESCAPES } from '../plan/index.js';
 
 export interface ApplyOptions extends HistoryFlag {
   file: string;
@@ -13,6 +13,7 @@ export interface ApplyOptions extends HistoryFlag {
   yes?: boolean | undefined;
   keysOut?: string | undefined;
   concurrency?: string | undefined;
+  allowUnknownEvent?: boolean | undefined;
 }
 
 export function define(apply: Command, run: Run): void {
@@ -26,6 +27,7 @@ export function define(apply: Command, run: Run): void {
       'invite again the guests an earlier apply invited who have not accepted yet',
     )
     .option(...NO_HISTORY_OPTION)
+    .option(...PLAN_ESCAPES.allowUnknownEvent)
     .addHelpText(
       'after',
       helpText({

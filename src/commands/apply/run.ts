@@ -48,6 +48,7 @@ export async function applyCommand(rt: Runtime, opts: ApplyOptions): Promise<voi
     signal: rt.ctx.signal,
     warn,
     note: (message) => rt.out.note(message),
+    allowUnknownEvents: opts.allowUnknownEvent,
   });
   // Opened before the agency is read: a path that cannot be written is exit 2 with nothing sent.
   const keysOut = opts.keysOut === undefined ? undefined : KeysOut.open(opts.keysOut);

@@ -10,7 +10,16 @@ export interface PlanOptions extends HistoryFlag {
   file: string;
   exitCode?: boolean | undefined;
   concurrency?: string | undefined;
+  allowUnknownEvent?: boolean | undefined;
 }
+
+/** What plan and apply both take beyond the file: the escapes from a refusal of the file's contents. */
+export const PLAN_ESCAPES = {
+  allowUnknownEvent: [
+    '--allow-unknown-event',
+    "take the file's events that are within two edits of a known one as given (a typo otherwise)",
+  ],
+} as const;
 
 /** `-f, --file`, the desired state for plan and apply: YAML or JSON (JSON is YAML too). */
 export function desiredStateOption() {
@@ -26,6 +35,7 @@ export function define(plan: Command, run: Run): void {
     .option('--exit-code', 'exit 6 when changes are pending (for drift checks in CI)')
     .option('--concurrency <n>', 'client accounts read at once (default 4)')
     .option(...NO_HISTORY_OPTION)
+    .option(...PLAN_ESCAPES.allowUnknownEvent)
     .addHelpText(
       'after',
       helpText({
@@ -59,6 +69,11 @@ export function define(plan: Command, run: Run): void {
                 guests:                # invited once; pending: "= guest" until accepted
                   - { email: ceo@acme.example, name: Ann Lee, permissions: [mailboxes] }
               - Blue Harbor Dental     # a name with the defaults only
+
+          An event within two edits of a known one (prospect_replyed) is refused as a typo,
+          naming the event meant; a webhook that really has such an event says so with
+          allow_unknown_event: true beside its event and url (or --allow-unknown-event for
+          the whole file).
         `,
         examples: `
           $ agency plan -f agency.yaml

@@ -23,6 +23,7 @@ export async function planCommand(rt: Runtime, opts: PlanOptions): Promise<void>
     signal: rt.ctx.signal,
     warn,
     note: (message) => out.note(message),
+    allowUnknownEvents: opts.allowUnknownEvent,
   });
   const api = rt.api({ connections: concurrency + 1 });
   const plan = await computePlan(desired, api, { concurrency, signal: rt.ctx.signal, warn });

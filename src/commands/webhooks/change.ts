@@ -9,12 +9,20 @@ import { checkWebhookUrl, eventKey } from '../../fleet/webhook-input.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { type CommandHelp, helpText, type Run } from '../command.js';
-import { addTargetOptions, checkEvents, eventOption, runFleetChange, type TargetFlags } from './fleet.js';
+import {
+  ALLOW_UNKNOWN_EVENT_HELP,
+  addTargetOptions,
+  checkEvents,
+  eventOption,
+  runFleetChange,
+  type TargetFlags,
+} from './fleet.js';
 
 interface WebhookChangeOptions extends TargetFlags {
   event: string[];
   url: string;
   dryRun?: boolean | undefined;
+  allowUnknownEvent?: boolean | undefined;
 }
 
 export function defineChange(
@@ -27,7 +35,8 @@ export function defineChange(
     .command(action)
     .description(text.description)
     .addOption(eventOption('event name, e.g. prospect_replied (repeatable)').makeOptionMandatory())
-    .requiredOption('--url <url>', 'the http(s) address that receives the events');
+    .requiredOption('--url <url>', 'the http(s) address that receives the events')
+    .option('--allow-unknown-event', ALLOW_UNKNOWN_EVENT_HELP);
   addTargetOptions(command)
     .option('--dry-run', 'read and show what would change; send nothing')
     .addHelpText('after', helpText(text))
@@ -45,7 +54,11 @@ function changeWebhooksCommand(
     fields: (r: WebhookRow) => [r.company_id, r.event, r.target_url, r.result],
     quiet: ['exists', 'absent', 'skipped-inactive'],
   };
-  const check = () => ({ action, events: checkEvents(rt, opts.event), url: checkWebhookUrl(opts.url) });
+  const check = () => ({
+    action,
+    events: checkEvents(rt, opts.event, opts.allowUnknownEvent === true),
+    url: checkWebhookUrl(opts.url),
+  });
   return runFleetChange(rt, opts, rows, check, changeWebhooks);
 }
 

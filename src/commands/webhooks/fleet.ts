@@ -41,11 +41,17 @@ export function eventOption(description: string) {
   );
 }
 
-/** The --event values checked, lower case, each once; an unknown name is a warning. */
-export function checkEvents(rt: Runtime, values: readonly string[]): string[] {
+/** --allow-unknown-event: the escape from the refusal of an event that looks like a typo. */
+export const ALLOW_UNKNOWN_EVENT_HELP = 'send an event within two edits of a known one (taken for a typo otherwise)';
+
+/**
+ * The --event values checked, lower case, each once; an unknown name is a warning, one within two edits
+ * of a known event a usage error (exit 2) unless `allowUnknown`.
+ */
+export function checkEvents(rt: Runtime, values: readonly string[], allowUnknown = false): string[] {
   const events: string[] = [];
   for (const value of values) {
-    const { event, warning } = checkEvent(value);
+    const { event, warning } = checkEvent(value, '--event', allowUnknown);
     if (warning) rt.out.warn(warning);
     if (!events.includes(event)) events.push(event);
   }

@@ -13,7 +13,14 @@ import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { option } from '../../terms.js';
 import { helpText, type Run } from '../command.js';
-import { addTargetOptions, checkEvents, eventOption, runFleetChange, type TargetFlags } from './fleet.js';
+import {
+  ALLOW_UNKNOWN_EVENT_HELP,
+  addTargetOptions,
+  checkEvents,
+  eventOption,
+  runFleetChange,
+  type TargetFlags,
+} from './fleet.js';
 
 export function defineMove(webhooks: Command, run: Run): void {
   const command = webhooks
@@ -21,7 +28,8 @@ export function defineMove(webhooks: Command, run: Run): void {
     .description('replace one webhook URL by another in many accounts')
     .requiredOption('--from <url>', 'the URL subscribed now')
     .requiredOption('--to <url>', 'the URL that replaces it')
-    .addOption(eventOption('only this event (repeatable); default: every event subscribed at --from'));
+    .addOption(eventOption('only this event (repeatable); default: every event subscribed at --from'))
+    .option('--allow-unknown-event', ALLOW_UNKNOWN_EVENT_HELP);
   addTargetOptions(command)
     .option('--dry-run', 'read and show what would move; send nothing')
     .addHelpText(
@@ -57,6 +65,7 @@ interface MoveOptions extends TargetFlags {
   to: string;
   event?: string[] | undefined;
   dryRun?: boolean | undefined;
+  allowUnknownEvent?: boolean | undefined;
 }
 
 // The URLs are what the rows are about: on a narrow terminal they wrap; `from` (said in the command
@@ -79,7 +88,7 @@ function moveCommand(rt: Runtime, opts: MoveOptions): Promise<void> {
     const from = checkWebhookUrl(opts.from, option('from'));
     const to = checkWebhookUrl(opts.to, option('to'));
     if (from === to) throw new UsageError('--from and --to are the same URL: nothing to move.');
-    return { from, to, events: checkEvents(rt, opts.event ?? []) };
+    return { from, to, events: checkEvents(rt, opts.event ?? [], opts.allowUnknownEvent === true) };
   };
   return runFleetChange(rt, opts, rows, check, async (api, move) => {
     const { moveWebhooks } = await import('../../fleet/webhook-move.js');
