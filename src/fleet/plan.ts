@@ -22,6 +22,7 @@ import { describeCompany, lookalikeWarning } from './names.js';
 import { mapPool } from './ordered.js';
 import { describeShield, planShields, type ShieldChange, type ShieldReader } from './plan-bounce-shield.js';
 import type { DesiredCompany, DesiredState, DesiredWebhook } from './plan-file.js';
+import { describeSimilar, type Similar, similarJson } from './plan-similar.js';
 import { type UserReader, userName } from './plan-user.js';
 import type { CompanyLister, KeyPort, WebhookReader } from './ports.js';
 import { CompanyDirectory } from './resolve.js';
@@ -89,6 +90,8 @@ export interface Plan {
   unmentioned: number;
   /** Near-miss names and unknown events. */
   warnings: string[];
+  /** Companies of the file that only look like existing ones: left out ("!"), apply refuses the file. */
+  similar: Similar[];
   /** Ids of every company that existed when the plan was made (for reconciling a lost answer). */
   knownIds: Set<number>;
   /**
@@ -121,7 +124,12 @@ export async function computePlan(
     PlanPorts['guests'] &
     UserReader &
     ShieldReader,
-  options: { concurrency: number; signal: AbortSignal; warn: (message: string) => void },
+  options: {
+    concurrency: number;
+    signal: AbortSignal;
+    warn: (message: string) => void;
+    allowSimilar?: boolean | undefined;
+  },
 ): Promise<Plan> {
   const ports = { keys: api, webhooks: api, guests: api, user: api, campaigns: api };
   const plan = await makePlan(desired, new CompanyDirectory(api), ports, options);
@@ -133,18 +141,21 @@ export async function makePlan(
   desired: DesiredState,
   directory: CompanyDirectory,
   ports: PlanPorts,
-  options: { concurrency: number; signal?: AbortSignal | undefined },
+  options: { concurrency: number; signal?: AbortSignal | undefined; allowSimilar?: boolean | undefined },
 ): Promise<Plan> {
   const all = await directory.all();
   const index = await directory.index();
   const warnings = [...desired.warnings];
   const blocked: Blocked[] = [];
-  const companies: PlannedCompany[] = desired.companies.map((d) => {
+  const similar: Similar[] = [];
+  const companies: PlannedCompany[] = desired.companies.flatMap((d) => {
     const existing = index.find(d.name);
-    if (!existing) {
-      const lookalikes = index.lookalikes(d.name);
-      if (lookalikes.length > 0) warnings.push(lookalikeWarning(d.name, lookalikes));
+    const lookalikes = existing ? [] : index.lookalikes(d.name);
+    if (lookalikes.length > 0 && !options.allowSimilar) {
+      similar.push({ name: d.name, companies: lookalikes });
+      return [];
     }
+    if (lookalikes.length > 0) warnings.push(lookalikeWarning(d.name, lookalikes));
     return {
       desired: d,
       existing,
@@ -247,6 +258,7 @@ export async function makePlan(
     unchanged: unchanged + (shields?.unchanged ?? 0),
     unmentioned: all.filter((c) => !mentioned.has(c.id)).length,
     warnings,
+    similar,
     knownIds: new Set(all.map((c) => c.id)),
     unreadable,
     shields: shields?.changes ?? [],
@@ -324,17 +336,13 @@ export function planChanges(plan: Plan): Change[] {
   ];
 }
 
-/** `--json`: {"changes": [...], "unchanged": N, "blocked": [...], "unmentioned": N}. */
-export function planJson(plan: Plan): {
-  changes: Change[];
-  unchanged: number;
-  blocked: Blocked[];
-  unmentioned: number;
-} {
+/** `--json`: {"changes": [...], "unchanged": N, "blocked": [...], "similar": [...], "unmentioned": N}. */
+export function planJson(plan: Plan) {
   return {
     changes: planChanges(plan),
     unchanged: plan.unchanged,
     blocked: plan.blocked,
+    similar: similarJson(plan.similar),
     unmentioned: plan.unmentioned,
   };
 }
@@ -364,7 +372,11 @@ export function permissionList(permissions: readonly GuestPermission[]): string 
 
 /** The change lines, then the "!" lines of what cannot be done. */
 export function planLines(plan: Plan): string[] {
-  return [...planChanges(plan).map(describeChange), ...plan.blocked.map(describeBlocked)];
+  return [
+    ...planChanges(plan).map(describeChange),
+    ...plan.similar.map(describeSimilar),
+    ...plan.blocked.map(describeBlocked),
+  ];
 }
 
 /** `! "Old Client" (id 1007) is inactive: webhooks cannot be read or changed` */
@@ -380,7 +392,7 @@ export function planSummary(plan: Plan): string {
   const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
   const rest = [
     `${plan.unchanged} in place`,
-    ...(plan.blocked.length ? [`${plan.blocked.length} blocked`] : []),
+    ...(plan.blocked.length + plan.similar.length ? [`${plan.blocked.length + plan.similar.length} blocked`] : []),
     `${count(plan.unmentioned, 'company', 'companies')} of the agency not in the file (never changed)`,
   ].join('; ');
   if (changes.length === 0) return `No changes. ${rest}.`;

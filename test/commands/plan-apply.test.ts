@@ -83,7 +83,7 @@ describe('plan', () => {
     const json = await h.run(['--json', 'plan', '-f', path]);
     expect(json.code, json.stderr).toBe(0);
     const parsed = JSON.parse(json.stdout);
-    expect(Object.keys(parsed).sort()).toEqual(['blocked', 'changes', 'unchanged', 'unmentioned']);
+    expect(Object.keys(parsed).sort()).toEqual(['blocked', 'changes', 'similar', 'unchanged', 'unmentioned']);
     expect(parsed.changes).toHaveLength(7);
     expect(parsed.unchanged).toBe(2); // Acme Ltd and Blue Harbor Dental Ltd exist
     expect(parsed.unmentioned).toBe(10);
@@ -100,11 +100,33 @@ describe('plan', () => {
     expect(drift.stdout).toBe(r.stdout);
   });
 
-  it('a near-miss name is a warning and a new company, never a match', async () => {
-    const r = await h.run(['plan', '-f', file('companies:\n  - acme ltd\n')]);
+  it('a near-miss name is never a match: plan shows a "!" line naming the company; apply refuses the file (exit 5, nothing sent)', async () => {
+    const path = file('companies:\n  - Brand New Plan Co\n  - name: acme ltd\n    keys: [zapier]\n');
+    const r = await h.run(['plan', '-f', path]);
     expect(r.code, r.stderr).toBe(0);
-    expect(lines(r.stdout)).toEqual(['+ company "acme ltd"']);
-    expect(r.stderr).toContain('looks like "Acme Ltd" (id 1001)');
+    expect(lines(r.stdout)).toEqual([
+      '+ company "Brand New Plan Co"',
+      '! "acme ltd" looks like "Acme Ltd" (id 1001): not created (a company cannot be renamed or deleted); use the exact name, or --allow-similar',
+    ]);
+    const json = await h.run(['plan', '-f', path, '--json']);
+    expect(JSON.parse(json.stdout).similar).toEqual([
+      { name: 'acme ltd', looks_like: [{ id: ACME, name: 'Acme Ltd' }] },
+    ]);
+    h.sandbox.reset();
+    const refused = await h.run(['apply', '-f', path, '--yes']);
+    expect(refused.code).toBe(5);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain('error: "acme ltd" looks like "Acme Ltd" (id 1001); nothing was created.');
+    expect(refused.stderr).toContain('--allow-similar');
+    expect(h.requests().filter((q) => q.method !== 'GET')).toEqual([]);
+    // With --allow-similar the plan has it as a new company, with a warning.
+    const allowed = await h.run(['plan', '-f', path, '--allow-similar']);
+    expect(lines(allowed.stdout)).toEqual([
+      '+ company "Brand New Plan Co"',
+      '+ company "acme ltd"',
+      '+ key "zapier" for "acme ltd"',
+    ]);
+    expect(allowed.stderr).toContain('looks like "Acme Ltd" (id 1001)');
   });
 
   it('reads a file from stdin, and JSON as well as YAML', async () => {

@@ -8,6 +8,7 @@ import {
   makePlan,
   planChanges,
   planJson,
+  planLines,
   planSummary,
 } from '../../src/fleet/plan.js';
 import { parsePlanFile } from '../../src/fleet/plan-file.js';
@@ -37,12 +38,12 @@ function world() {
   return a;
 }
 
-const plan = (a: FakeAgency, text = FILE) =>
+const plan = (a: FakeAgency, text = FILE, allowSimilar = false) =>
   makePlan(
     parsePlanFile(text, 'agency.yaml'),
     new CompanyDirectory(a),
     { keys: a, webhooks: a, guests: a },
-    { concurrency: 4 },
+    { concurrency: 4, allowSimilar },
   );
 
 /** Creation in chunks of 10, as bulk creation does it; every failure is a named row. */
@@ -100,10 +101,22 @@ describe('plan', () => {
     expect(a.calls.filter((c) => c.op === 'webhooks')).toEqual([{ op: 'webhooks', company: 1001 }]);
   });
 
-  it('a near-miss name is a warning and a new company, never a match', async () => {
+  it('a near-miss name is never a match: a "!" line naming the existing company, no change', async () => {
     const a = world();
-    const p = await plan(a, 'companies: [acme ltd]\n');
+    const p = await plan(a, 'companies:\n  - name: acme ltd\n    keys: [zapier]\n');
+    expect(planChanges(p)).toEqual([]);
+    expect(planLines(p)).toEqual([
+      '! "acme ltd" looks like "Acme Ltd" (id 1001): not created (a company cannot be renamed or deleted); use the exact name, or --allow-similar',
+    ]);
+    expect(planJson(p).similar).toEqual([{ name: 'acme ltd', looks_like: [{ id: 1001, name: 'Acme Ltd' }] }]);
+    expect(planSummary(p)).toMatch(/^No changes\. 0 in place; 1 blocked;/);
+  });
+
+  it('with allowSimilar a near-miss name is a new company, with a warning', async () => {
+    const a = world();
+    const p = await plan(a, 'companies: [acme ltd]\n', true);
     expect(planChanges(p)).toEqual([{ type: 'company', name: 'acme ltd' }]);
+    expect(p.similar).toEqual([]);
     expect(p.warnings.join('\n')).toContain('looks like "Acme Ltd" (id 1001)');
   });
 

@@ -14,6 +14,7 @@ export interface ApplyOptions extends HistoryFlag {
   keysOut?: string | undefined;
   concurrency?: string | undefined;
   allowUnknownEvent?: boolean | undefined;
+  allowSimilar?: boolean | undefined;
 }
 
 export function define(apply: Command, run: Run): void {
@@ -28,6 +29,7 @@ export function define(apply: Command, run: Run): void {
     )
     .option(...NO_HISTORY_OPTION)
     .option(...PLAN_ESCAPES.allowUnknownEvent)
+    .option(...PLAN_ESCAPES.allowSimilar)
     .addHelpText(
       'after',
       helpText({
@@ -38,7 +40,9 @@ export function define(apply: Command, run: Run): void {
           differ). Prints one line per change made, each new key whole; --keys-out appends
           "company_id<TAB>name<TAB>label<TAB>api_key" as each key arrives. Goes on past a
           failure; a company that could not be created gets none of its keys, webhooks or
-          guests. Running it again is safe: it sends only what is still missing. Each
+          guests. A company of the file whose name only looks like an existing one's (case or
+          spacing) makes apply refuse the whole file (exit 5, nothing sent) unless
+          --allow-similar. Running it again is safe: it sends only what is still missing. Each
           invitation sent is remembered in the local history, so that a guest who has not
           accepted yet is not invited again (plan shows "= guest … not yet accepted");
           --resend-invitations sends those again (the service resends the same invitation).

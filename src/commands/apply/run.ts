@@ -17,7 +17,7 @@ import {
   describeApplied,
   keysOutLine,
 } from '../../fleet/apply.js';
-import { createInChunks } from '../../fleet/bulk-create.js';
+import { createInChunks, LookalikeError } from '../../fleet/bulk-create.js';
 import { failedCount, rowsFailed } from '../../fleet/failures.js';
 import { KeysOut } from '../../fleet/keys-out.js';
 import { settledWebhookWrites } from '../../fleet/lost-answer.js';
@@ -73,6 +73,7 @@ async function planAndApply(
     concurrency,
     signal: rt.ctx.signal,
     warn: (message) => out.warn(message),
+    allowSimilar: opts.allowSimilar,
   });
   const invitations = await pendingInvitations(rt, opts, plan, { resend: opts.resendInvitations === true });
   const owner = await keysOwnerNote(reader, desired);
@@ -80,6 +81,10 @@ async function planAndApply(
   for (const line of [...planLines(plan), ...invitations.pending.map(describePending)]) out.info(line);
   if (owner) out.info(owner);
   if (invitations.pending.length > 0) out.info(pendingNote(invitations.pending.length));
+  // A company that only looks like an existing one could never be undone: the whole file is refused.
+  if (plan.similar.length > 0) {
+    throw new LookalikeError(plan.similar, out.json ? Number.POSITIVE_INFINITY : undefined);
+  }
   const pending = planChanges(plan).length;
   // "No changes. …" when there is nothing to do: no question, no POST.
   out.info(planSummary(plan));

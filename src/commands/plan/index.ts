@@ -11,6 +11,7 @@ export interface PlanOptions extends HistoryFlag {
   exitCode?: boolean | undefined;
   concurrency?: string | undefined;
   allowUnknownEvent?: boolean | undefined;
+  allowSimilar?: boolean | undefined;
 }
 
 /** What plan and apply both take beyond the file: the escapes from a refusal of the file's contents. */
@@ -18,6 +19,10 @@ export const PLAN_ESCAPES = {
   allowUnknownEvent: [
     '--allow-unknown-event',
     "take the file's events that are within two edits of a known one as given (a typo otherwise)",
+  ],
+  allowSimilar: [
+    '--allow-similar',
+    'create a company of the file even if an existing one differs from it only in case or spacing',
   ],
 } as const;
 
@@ -36,13 +41,16 @@ export function define(plan: Command, run: Run): void {
     .option('--concurrency <n>', 'client accounts read at once (default 4)')
     .option(...NO_HISTORY_OPTION)
     .option(...PLAN_ESCAPES.allowUnknownEvent)
+    .option(...PLAN_ESCAPES.allowSimilar)
     .addHelpText(
       'after',
       helpText({
         prints: `
           Reads the agency (companies, the keys your user created, webhooks, users) and prints
           one line per change the file asks for: + company, + key, + webhook, + guest, ~ guest
-          (permissions); "!" lines for what cannot be done (an inactive company's webhooks, a
+          (permissions); "!" lines for what cannot be done (a company whose name only looks
+          like an existing one's, "acme ltd" beside "Acme Ltd": apply refuses the file unless
+          --allow-similar, since companies cannot be renamed or deleted; an inactive company's webhooks, a
           webhook beyond the service's 3 URLs per event and account, a guest who is already a
           user of the company with another role (a team member), a company your user has no
           access to): they are not changes, and apply leaves them out. Counts of what is in

@@ -26,7 +26,12 @@ export async function planCommand(rt: Runtime, opts: PlanOptions): Promise<void>
     allowUnknownEvents: opts.allowUnknownEvent,
   });
   const api = rt.api({ connections: concurrency + 1 });
-  const plan = await computePlan(desired, api, { concurrency, signal: rt.ctx.signal, warn });
+  const plan = await computePlan(desired, api, {
+    concurrency,
+    signal: rt.ctx.signal,
+    warn,
+    allowSimilar: opts.allowSimilar,
+  });
   const invited = (await pendingInvitations(rt, opts, plan)).pending;
   const owner = await keysOwnerNote(api, desired);
   if (out.json)
