@@ -89,7 +89,8 @@ export function requestsFor(
   escapes: { skipExisting: boolean; allowSimilar: boolean },
 ): number {
   const refused =
-    (plan.existing.length > 0 && !escapes.skipExisting) || (plan.lookalikes.length > 0 && !escapes.allowSimilar);
+    (plan.existing.length > 0 && !escapes.skipExisting) ||
+    (plan.lookalikes.length > 0 && !escapes.allowSimilar);
   return refused ? 0 : Math.ceil(plan.toCreate.length / MAX_COMPANIES_PER_REQUEST);
 }
 
@@ -220,9 +221,10 @@ export class LookalikeError extends AgencyError {
     super(
       count === 1
         ? `${lines[0]}; nothing was created.`
-        : [`${count} names look like existing companies; nothing was created:`, ...listLines(lines, max)].join(
-            '\n',
-          ),
+        : [
+            `${count} names look like existing companies; nothing was created:`,
+            ...listLines(lines, max),
+          ].join('\n'),
       { hint: LOOKALIKE_HINT },
     );
   }

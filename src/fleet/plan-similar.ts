@@ -17,6 +17,11 @@ export function describeSimilar(similar: Similar): string {
 }
 
 /** `--json`'s "similar" entries: the name and the companies it looks like. */
-export function similarJson(similar: readonly Similar[]): { name: string; looks_like: { id: number; name: string }[] }[] {
-  return similar.map((s) => ({ name: s.name, looks_like: s.companies.map((c) => ({ id: c.id, name: c.name })) }));
+export function similarJson(
+  similar: readonly Similar[],
+): { name: string; looks_like: { id: number; name: string }[] }[] {
+  return similar.map((s) => ({
+    name: s.name,
+    looks_like: s.companies.map((c) => ({ id: c.id, name: c.name })),
+  }));
 }

@@ -392,7 +392,9 @@ export function planSummary(plan: Plan): string {
   const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
   const rest = [
     `${plan.unchanged} in place`,
-    ...(plan.blocked.length + plan.similar.length ? [`${plan.blocked.length + plan.similar.length} blocked`] : []),
+    ...(plan.blocked.length + plan.similar.length
+      ? [`${plan.blocked.length + plan.similar.length} blocked`]
+      : []),
     `${count(plan.unmentioned, 'company', 'companies')} of the agency not in the file (never changed)`,
   ].join('; ');
   if (changes.length === 0) return `No changes. ${rest}.`;

@@ -7,7 +7,7 @@
 import { ServiceUnreachableError } from '../api/reachability.js';
 import { MAX_URLS_PER_EVENT } from '../api/resources/webhooks.js';
 import type { Webhook } from '../api/types.js';
-import { type AgencyError, InterruptedError } from '../errors.js';
+import { AgencyError, ExitCode, InterruptedError } from '../errors.js';
 import { isRowFailure, type RowError, type RowFailure, rowError, rowFailure } from './failures.js';
 import { settledWebhookWrites } from './lost-answer.js';
 import { mapPool } from './ordered.js';
@@ -203,6 +203,25 @@ export async function changeWebhooks(api: WebhookPort, change: WebhookChange): P
   };
 }
 
+/**
+ * A subscription the service would refuse: the event has its 3 URLs in the account already. Known
+ * before any request, so none is sent; a conflict (exit 5), as the service's 409 would be.
+ */
+class UrlLimitReached extends AgencyError {
+  readonly exitCode = ExitCode.conflict;
+  constructor(event: string, urls: readonly string[]) {
+    super(
+      `${listedEvent(event)} has ${MAX_URLS_PER_EVENT} URLs already, the service's limit per event and account (${urls.join(', ')}); not sent`,
+      { hint: 'Unsubscribe one of them first (agency webhooks unsubscribe, or webhooks move).' },
+    );
+  }
+}
+
+/** The URLs subscribed to `event` in an account's list. */
+function urlsOf(present: readonly Webhook[], event: string): string[] {
+  return present.filter((w) => w.event.toLowerCase() === event).map((w) => w.target_url);
+}
+
 /** One account whose list was read: only what is missing (subscribe) or present (unsubscribe) is sent. */
 function changeAccount(api: WebhookPort, change: WebhookChange): AccountWork<WebhookRow>['withList'] {
   const subscribe = change.action === 'subscribe';
@@ -212,6 +231,12 @@ function changeAccount(api: WebhookPort, change: WebhookChange): AccountWork<Web
       const { companyId } = target;
       if (hasWebhook(present, event, url) === subscribe)
         return row(companyId, event, url, subscribe ? 'exists' : 'absent');
+      const taken = urlsOf(present, event);
+      if (subscribe && taken.length >= MAX_URLS_PER_EVENT) {
+        const error = new UrlLimitReached(event, taken);
+        fail(error, `${listedEvent(event)} has ${MAX_URLS_PER_EVENT} URLs already (the service's limit)`);
+        return { ...row(companyId, event, url, 'failed'), error: rowError(error) };
+      }
       if (change.dryRun)
         return row(companyId, event, url, subscribe ? 'would-subscribe' : 'would-unsubscribe');
       try {

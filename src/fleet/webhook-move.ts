@@ -14,6 +14,7 @@
 import { MAX_URLS_PER_EVENT } from '../api/resources/webhooks.js';
 import type { Webhook } from '../api/types.js';
 import type { AgencyError } from '../errors.js';
+import { editDistance } from '../output/suggest.js';
 import { serviceDetail } from '../output/summary.js';
 import { isRowFailure, type RowError, rowError } from './failures.js';
 import type { WebhookPort } from './ports.js';
@@ -75,6 +76,7 @@ export async function moveWebhooks(api: WebhookPort, move: WebhookMove): Promise
     }));
   const named = move.events.length > 0 ? move.events : [null];
   const lookalikes = new LookalikeNotes(move.from, 'not-moved');
+  const seen = new SubscribedUrls();
   const lost = new Map<MoveRow, string>();
   const moveRows = moveAccount(api, move, (row, reason) => lost.set(row, reason));
   const outcome = await eachAccount(api, move.targets, move, {
@@ -84,10 +86,49 @@ export async function moveWebhooks(api: WebhookPort, move: WebhookMove): Promise
       // A --from that only looks like a subscribed URL moves nothing: say so (the events given, else any).
       const events = move.events.length > 0 ? move.events : present.map((w) => w.event);
       for (const event of events) lookalikes.note(target, present, event);
+      seen.note(present, move.events);
       return moveRows(target, present, fail);
     },
   });
-  return { ...outcome, warnings: lookalikes.warnings(), lost };
+  const nowhere = seen.nowhere(move);
+  return { ...outcome, warnings: [...lookalikes.warnings(), ...(nowhere ? [nowhere] : [])], lost };
+}
+
+/**
+ * The URLs subscribed in the accounts read (to the events given, else any), each with the number of
+ * accounts that have it: when neither --from nor --to is anywhere, a typo in --from is the likely
+ * cause, and the nearest URL is named (a typo is never a quiet "nothing to do").
+ */
+class SubscribedUrls {
+  readonly #accounts = new Map<string, number>();
+  #read = 0;
+
+  note(present: readonly Webhook[], events: readonly string[]): void {
+    this.#read++;
+    const urls = new Set(
+      present
+        .filter((w) => events.length === 0 || events.includes(w.event.toLowerCase()))
+        .map((w) => w.target_url),
+    );
+    for (const url of urls) this.#accounts.set(url, (this.#accounts.get(url) ?? 0) + 1);
+  }
+
+  nowhere(move: WebhookMove): string | undefined {
+    if (this.#read === 0 || this.#accounts.has(move.from) || this.#accounts.has(move.to)) return undefined;
+    const none =
+      this.#read === 1
+        ? `${move.from} (--from) is not subscribed in the account read, nor is ${move.to} (--to)`
+        : `${move.from} (--from) is subscribed in none of the ${this.#read} accounts read, nor is ${move.to} (--to)`;
+    let nearest: string | undefined;
+    for (const url of this.#accounts.keys()) {
+      if (nearest === undefined || editDistance(url, move.from) < editDistance(nearest, move.from))
+        nearest = url;
+    }
+    if (nearest === undefined)
+      return `${none}; no URL is subscribed there${move.events.length ? ' to those events' : ''}.`;
+    const count = this.#accounts.get(nearest) ?? 0;
+    return `${none}; the nearest subscribed URL is ${nearest} (in ${count} ${count === 1 ? 'account' : 'accounts'}).`;
+  }
 }
 
 /** The events to look at in one account: those given, else those subscribed at --from or --to. */
@@ -141,19 +182,44 @@ async function moveEvent(
     };
   };
   const listed = listedEvent(event);
+  // A step the service refused may have been done meanwhile (another move of the same URLs at once):
+  // what the account shows now decides, never the refusal alone.
+  const now = async () => {
+    try {
+      const list = await api.webhooks(cid);
+      return { from: hasWebhook(list, event, move.from), to: hasWebhook(list, event, move.to) };
+    } catch (error) {
+      if (!isRowFailure(error)) throw error;
+      return undefined;
+    }
+  };
   if (state.hasTo || !state.full) {
     // --to first (already there after a run cut short), then --from: an event always has a URL.
+    let subscribed = false;
     if (!state.hasTo) {
       try {
         await api.subscribeWebhook(cid, event, move.to);
+        subscribed = true;
       } catch (error) {
-        return failed(error, `${listed} stays at ${move.from}; subscribing ${move.to} failed`);
+        const seen = await now();
+        if (!seen?.to) return failed(error, `${listed} stays at ${move.from}; subscribing ${move.to} failed`);
       }
     }
     try {
       await api.unsubscribeWebhook(cid, event, move.from);
     } catch (error) {
-      return failed(error, `${listed} is now subscribed at both URLs; unsubscribing ${move.from} failed`);
+      const seen = await now();
+      if (seen?.to && !seen.from)
+        return row(target.companyId, event, move, subscribed ? 'moved' : 'already-moved');
+      const where =
+        seen === undefined
+          ? 'may now be subscribed at both URLs (they could not be read again)'
+          : seen.to && seen.from
+            ? 'is now subscribed at both URLs'
+            : seen.from
+              ? `stays at ${move.from}`
+              : 'is now subscribed at neither URL';
+      return failed(error, `${listed} ${where}; unsubscribing ${move.from} failed`);
     }
     return row(target.companyId, event, move, 'moved');
   }
@@ -161,7 +227,11 @@ async function moveEvent(
   try {
     await api.unsubscribeWebhook(cid, event, move.from);
   } catch (error) {
-    return failed(error, `${listed} stays at ${move.from}; unsubscribing it failed`);
+    const seen = await now();
+    if (seen?.to && !seen.from) return row(target.companyId, event, move, 'already-moved');
+    // Gone meanwhile: the slot is free, --to follows as planned.
+    if (seen?.from !== false)
+      return failed(error, `${listed} stays at ${move.from}; unsubscribing it failed`);
   }
   try {
     await api.subscribeWebhook(cid, event, move.to);

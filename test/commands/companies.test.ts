@@ -299,7 +299,9 @@ describe('companies create', () => {
 
     expect(r.code).toBe(5);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain(`1 of the names already exists; nothing was created:\n  ${existing?.name} (id ${existing?.id})`);
+    expect(r.stderr).toContain(
+      `1 of the names already exists; nothing was created:\n  ${existing?.name} (id ${existing?.id})`,
+    );
     expect(r.stderr).toContain('hint: Use --skip-existing to create only the missing names.');
     expect(companyCount()).toBe(before);
     expect(posts()).toEqual([]);

@@ -191,7 +191,11 @@ describe('companies create in bulk', () => {
     const again = JSON.parse(second.stdout) as { id: number; name: string; result: string }[];
     expect(again.map((c) => c.name).sort()).toEqual([...(wanted as string[])].sort());
     expect(again.every((c) => c.result === 'exists')).toBe(true);
-    expect(again.map((c) => c.id).sort()).toEqual(held(wanted as string[]).map((c) => c.id).sort());
+    expect(again.map((c) => c.id).sort()).toEqual(
+      held(wanted as string[])
+        .map((c) => c.id)
+        .sort(),
+    );
     expect(second.stderr).toContain('Nothing to create');
     expect(createPosts()).toHaveLength(0);
     // Every name is on the server exactly once.

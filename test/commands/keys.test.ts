@@ -181,7 +181,12 @@ describe('keys create', () => {
     expect(r.code, r.stderr).toBe(0);
     const printed = JSON.parse(r.stdout);
     const latest = h.sandbox.store.keysOf(busy.id, olivia.id).at(-1);
-    expect(printed).toEqual({ company_id: busy.id, label: 'reporting', api_key: latest?.key, result: 'created' });
+    expect(printed).toEqual({
+      company_id: busy.id,
+      label: 'reporting',
+      api_key: latest?.key,
+      result: 'created',
+    });
     expect(Object.keys(printed)).toEqual(['company_id', 'label', 'api_key', 'result']);
   });
 

@@ -116,7 +116,9 @@ describe('plan', () => {
     const refused = await h.run(['apply', '-f', path, '--yes']);
     expect(refused.code).toBe(5);
     expect(refused.stdout).toBe('');
-    expect(refused.stderr).toContain('error: "acme ltd" looks like "Acme Ltd" (id 1001); nothing was created.');
+    expect(refused.stderr).toContain(
+      'error: "acme ltd" looks like "Acme Ltd" (id 1001); nothing was created.',
+    );
     expect(refused.stderr).toContain('--allow-similar');
     expect(h.requests().filter((q) => q.method !== 'GET')).toEqual([]);
     // With --allow-similar the plan has it as a new company, with a warning.

@@ -310,7 +310,7 @@ describe('webhooks subscribe', () => {
     expect(r.stderr).toMatch(new RegExp(`\\n {2}2 failed: 409 Conflict — .*\\n {4}${INACTIVE}\\n`));
   });
 
-  it('a 4th subscription of one event fails with the service’s words; the other rows go on', async () => {
+  it('a 4th URL for one event is a failed row without a request, naming the three URLs; the other rows go on', async () => {
     const urls = [1, 2, 3].map((n) => `${HOOK}/limit-${n}`);
     for (const url of urls) {
       const r = await cli('webhooks subscribe --event prospect_saved --url', url, '--company', String(BLUE));
@@ -326,8 +326,46 @@ describe('webhooks subscribe', () => {
     expect(r.code).toBe(5);
     const [limited, other] = rows(r.stdout);
     expect(limited?.[3]).toBe('failed');
-    expect(limited?.[4]?.length).toBeGreaterThan(0);
+    expect(limited?.[4]).toBe(
+      `PROSPECT_SAVED has 3 URLs already, the service's limit per event and account (${urls.join(', ')}); not sent`,
+    );
     expect(other?.[3]).toBe('subscribed');
+    // Only the other event's subscription was sent.
+    expect(posts().map((q) => q.body)).toEqual([
+      { target_url: `${HOOK}/limit-4`, event: 'prospect_invalid' },
+    ]);
+    expect(r.stderr).toContain("PROSPECT_SAVED has 3 URLs already (the service's limit)");
+    // --dry-run says the same: the real run would fail there.
+    h.sandbox.reset();
+    const dry = await cli(
+      'webhooks subscribe --event prospect_saved --url',
+      `${HOOK}/limit-4`,
+      '--company',
+      String(BLUE),
+      '--dry-run',
+    );
+    expect(dry.code).toBe(5);
+    expect(rows(dry.stdout)[0]?.[3]).toBe('failed');
+    expect(posts()).toEqual([]);
+  });
+
+  it('a 409 from the service for a 4th URL (a list that changed since it was read) still fails only that row', async () => {
+    const url = `${HOOK}/race-4`;
+    h.sandbox.addFault({
+      method: 'POST',
+      path: '/v1/webhooks/subscribe',
+      kind: 'status',
+      status: 409,
+      times: 1,
+    });
+    const r = await cli(
+      'webhooks subscribe --event task_ignored --event task_created --url',
+      url,
+      '--company',
+      String(BLUE),
+    );
+    expect(r.code).toBe(5);
+    expect(rows(r.stdout).map((row) => row[3])).toEqual(['failed', 'subscribed']);
     expect(posts()).toHaveLength(2);
   });
 

@@ -62,7 +62,14 @@ describe('a misspelled --event', () => {
     ]) {
       shared.h.sandbox.reset();
       const [verb, ...rest] = command;
-      const r = await shared.h.run(['webhooks', verb as string, '--event', 'prospect_replyed', ...rest, '--all']);
+      const r = await shared.h.run([
+        'webhooks',
+        verb as string,
+        '--event',
+        'prospect_replyed',
+        ...rest,
+        '--all',
+      ]);
       expect(r.code, verb).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr).toBe(
@@ -90,13 +97,18 @@ describe('a misspelled --event', () => {
     expect(r.stderr).not.toContain('Known events:');
     expect(r.stdout).toBe('\tCAMPAIN_SENT\thttps://crm.example.com/h\tsubscribed\n');
     const posts = sent(shared.h.sandbox).filter((q) => q.method === 'POST');
-    expect(posts.map((q) => q.body)).toEqual([{ target_url: 'https://crm.example.com/h', event: 'campain_sent' }]);
+    expect(posts.map((q) => q.body)).toEqual([
+      { target_url: 'https://crm.example.com/h', event: 'campain_sent' },
+    ]);
   });
 
   it('a plan file follows the same rule: refused naming its line (plan and apply, nothing sent); escapes say so', async () => {
     const file = join(shared.tmp, 'typo.yaml');
     const hook = 'https://crm.example.com/h';
-    writeFileSync(file, `companies:\n  - name: Acme Ltd\n    webhooks:\n      - {event: prospect_replyed, url: ${hook}}\n`);
+    writeFileSync(
+      file,
+      `companies:\n  - name: Acme Ltd\n    webhooks:\n      - {event: prospect_replyed, url: ${hook}}\n`,
+    );
     for (const command of [['plan'], ['apply', '--yes']]) {
       const r = await shared.h.run([...command, '-f', file]);
       expect(r.code, command[0]).toBe(2);

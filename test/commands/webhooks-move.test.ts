@@ -353,6 +353,98 @@ describe('webhooks move', () => {
     expect(json.stderr).not.toContain('Not listed');
   });
 
+  it('no target: says first that it acts on the HQ account itself only', async () => {
+    const r = await move('--dry-run');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr.split('\n')[0]).toBe('note: on the HQ account itself only; --all for every client');
+    const named = await move('--dry-run', '--company', String(ACME));
+    expect(named.stderr).not.toContain('HQ account itself only');
+    const subscribe = await h.run([
+      'webhooks',
+      'subscribe',
+      '--event',
+      'task_done',
+      '--url',
+      TO,
+      '--dry-run',
+    ]);
+    expect(subscribe.stderr.split('\n')[0]).toBe(
+      'note: on the HQ account itself only; --all for every client',
+    );
+  });
+
+  it('--from subscribed nowhere and --to nowhere: a warning names the nearest subscribed URL and its accounts', async () => {
+    setHooks(ACME, [['PROSPECT_REPLIED', FROM]]);
+    setHooks(BLUE, [
+      ['PROSPECT_REPLIED', FROM],
+      ['TASK_DONE', OTHER(1)],
+    ]);
+    const typo = 'https://old-crm.example.com/hoook';
+    const to = 'https://crm.example.com/hook-nearest';
+    const targets = ['--company', String(ACME), '--company', String(BLUE)];
+    const r = await h.run(['webhooks', 'move', '--from', typo, '--to', to, ...targets]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      `warning: ${typo} (--from) is subscribed in none of the 2 accounts read, nor is ${to} (--to); the nearest subscribed URL is ${FROM} (in 2 accounts).`,
+    );
+    expect(writes()).toEqual([]);
+    // Once moved, --to is somewhere: a second run is quiet about it.
+    await h.run(['webhooks', 'move', '--from', FROM, '--to', to, ...targets]);
+    const again = await h.run(['webhooks', 'move', '--from', FROM, '--to', to, ...targets]);
+    expect(again.stderr).not.toContain('nearest subscribed URL');
+    const one = await h.run([
+      'webhooks',
+      'move',
+      '--from',
+      typo,
+      '--to',
+      'https://x.example/h',
+      '--company',
+      String(ACME),
+    ]);
+    expect(one.stderr).toContain(
+      `is not subscribed in the account read, nor is https://x.example/h (--to); the nearest subscribed URL is ${to} (in 1 account).`,
+    );
+  });
+
+  it('two identical moves at once: both end in the moved state and say so, never "both URLs"', async () => {
+    const slow = await startHarness({ seed: { companies: 8 }, latencyMs: 15 }, IN_PROCESS);
+    try {
+      const ids = [ACME, BLUE, 1003, 1004];
+      for (const id of ids) {
+        slow.sandbox.store.replaceWebhooks(`company:${id}`, [
+          { event: 'PROSPECT_REPLIED', target_url: FROM },
+        ]);
+      }
+      const args = [
+        'webhooks',
+        'move',
+        '--from',
+        FROM,
+        '--to',
+        TO,
+        ...ids.flatMap((id) => ['--company', String(id)]),
+      ];
+      const [a, b] = await Promise.all([slow.run(args), slow.run(args)]);
+      for (const r of [a, b]) {
+        expect(r.code, r.stderr).toBe(0);
+        expect(r.stdout + r.stderr).not.toMatch(/both URLs|not companies of this agency/);
+        for (const line of lines(r.stdout)) expect(line).toMatch(/\t(moved|already-moved)$/);
+      }
+      for (const id of ids) {
+        const context = {
+          level: 'client' as const,
+          account: `company:${id}`,
+          agency: slow.sandbox.store.mainAgency,
+          company: slow.sandbox.store.company(id) as never,
+        };
+        expect(slow.sandbox.store.webhooksOf(context).map((w) => w.target_url)).toEqual([TO]);
+      }
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('bad input is exit 2 with nothing sent', async () => {
     expectUsageError(await h.run(['webhooks', 'move', '--from', FROM, '--to', FROM]), h.sandbox, /same URL/);
     expectUsageError(

@@ -5,7 +5,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Company, CreatedCompany, Page } from '../../src/api/types.js';
 import { ApiError, NetworkError } from '../../src/errors.js';
-import { chunkFailure, createInChunks, LookalikeError, NameClashError, planCreation } from '../../src/fleet/bulk-create.js';
+import {
+  chunkFailure,
+  createInChunks,
+  LookalikeError,
+  NameClashError,
+  planCreation,
+} from '../../src/fleet/bulk-create.js';
 
 type Fault = 'refuse' | 'refuse-with-500' | 'lose-after-creating' | 'lose-before-creating';
 

@@ -192,17 +192,19 @@ describe('webhooks subscribe / unsubscribe across accounts', () => {
     expect(out.failures.map((f) => f.exitCode)).toEqual([]);
   });
 
-  it('a 4th subscription of one event fails with the service’s words and the other rows go on', async () => {
+  it('a 4th URL of one event is a failed row without a request, naming the 3 URLs; the other rows go on', async () => {
     const { a, blue } = setup();
+    const taken = [1, 2, 3].map((n) => `https://h${n}.example.com/`);
     a.hooks.set(
       blue.id,
-      [1, 2, 3].map((n) => ({ event: 'PROSPECT_REPLIED', target_url: `https://h${n}.example.com/` })),
+      taken.map((target_url) => ({ event: 'PROSPECT_REPLIED', target_url })),
     );
     const out = await changeWebhooks(a, base({ targets: [{ companyId: blue.id }] }));
-    expect(out.rows[0]).toMatchObject({ result: 'failed', error: { status: 409 } });
-    expect(out.rows[0]?.error?.message).toMatch(/Too many subscriptions/);
+    expect(out.rows[0]).toMatchObject({ result: 'failed', error: { status: null } });
+    expect(out.rows[0]?.error?.message).toContain(`(${taken.join(', ')}); not sent`);
     expect(out.rows[1]?.result).toBe('subscribed');
     expect(out.failures.map((f) => f.exitCode)).toEqual([ExitCode.conflict]);
+    expect(a.calls.filter((c) => c.op === 'subscribe' && c.event === 'prospect_replied')).toEqual([]);
   });
 
   it('failures of different kinds share exit code 1', async () => {

@@ -42,7 +42,8 @@ export function eventOption(description: string) {
 }
 
 /** --allow-unknown-event: the escape from the refusal of an event that looks like a typo. */
-export const ALLOW_UNKNOWN_EVENT_HELP = 'send an event within two edits of a known one (taken for a typo otherwise)';
+export const ALLOW_UNKNOWN_EVENT_HELP =
+  'send an event within two edits of a known one (taken for a typo otherwise)';
 
 /**
  * The --event values checked, lower case, each once; an unknown name is a warning, one within two edits
@@ -118,6 +119,10 @@ export async function runFleetChange<R extends FleetRow, I>(
   const columns = [companyColumn<R>(), ...rows.columns];
   rt.out.columns(withReason(columns));
   const input = check();
+  // No target is the key's own account: said first, so that a forgotten --all is never silent.
+  if (!flags.all && flags.file === undefined && (flags.company ?? []).length === 0) {
+    rt.out.note(OWN_ACCOUNT_ONLY);
+  }
   const { api, targets, concurrency } = await openTargets(rt, flags);
   const scope = { targets, concurrency, dryRun: flags.dryRun, signal: rt.ctx.signal };
   const outcome = await change(api, { ...input, ...scope });
@@ -129,6 +134,9 @@ export async function runFleetChange<R extends FleetRow, I>(
   rt.out.info(summarizeResults(shown, quiet, flags.dryRun === true));
   throwIfFailed(rt, outcome, rows.failed);
 }
+
+/** What a change command with no target says first on stderr. */
+export const OWN_ACCOUNT_ONLY = 'on the HQ account itself only; --all for every client';
 
 /** What a fleet change gives back besides its rows. */
 export interface ChangeOutcome<R> extends AccountsOutcome<R> {
