@@ -31,13 +31,24 @@ beforeAll(async () => {
 afterAll(() => h.close());
 beforeEach(() => h.sandbox.reset());
 
-const COMMANDS = [
+const COMMANDS: {
+  command: string;
+  path: string;
+  json: (body: { webhooks: unknown }) => unknown;
+  withCompany?: (id: number, items: unknown) => unknown;
+}[] = [
   { command: 'me', path: '/v1/me', json: (body: unknown) => body },
   { command: 'mailboxes', path: '/v2/mailboxes', json: (body: unknown) => body },
-  { command: 'webhooks', path: '/v1/webhooks', json: (body: { webhooks: unknown }) => body.webhooks },
-] as const;
+  {
+    command: 'webhooks',
+    path: '/v1/webhooks',
+    json: (body: { webhooks: unknown }) => body.webhooks,
+    // With --company, each row says its company: the shape of several --company.
+    withCompany: (id: number, items: unknown) => (items as object[]).map((w) => ({ company_id: id, ...w })),
+  },
+];
 
-describe.each(COMMANDS)('$command', ({ command, path, json }) => {
+describe.each(COMMANDS)('$command', ({ command, path, json, withCompany }) => {
   it('without --company reads the HQ account: no x-company-id', async () => {
     const expected = json((await direct(h.sandbox, path)).body);
     h.sandbox.reset();
@@ -63,7 +74,7 @@ describe.each(COMMANDS)('$command', ({ command, path, json }) => {
     const r = await h.run([command, '--company', String(company.id), '--json']);
 
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual(expected);
+    expect(JSON.parse(r.stdout)).toEqual(withCompany ? withCompany(company.id, expected) : expected);
     expect(sent(h.sandbox).map((q) => [q.path, q.headers['x-company-id']])).toEqual([
       [path, String(company.id)],
     ]);
@@ -101,11 +112,13 @@ describe('the rows printed when piped', () => {
     ]);
   });
 
-  it('webhooks prints "event<TAB>target url" rows', async () => {
+  it('webhooks --company prints "company_id<TAB>event<TAB>target url" rows', async () => {
     const body = (await direct(h.sandbox, '/v1/webhooks', { company: company.id })).body;
     const r = await h.run(['webhooks', '--company', String(company.id)]);
     expect(lines(r.stdout)).toEqual(
-      body.webhooks.map((w: { event: string; target_url: string }) => `${w.event}\t${w.target_url}`),
+      body.webhooks.map(
+        (w: { event: string; target_url: string }) => `${company.id}\t${w.event}\t${w.target_url}`,
+      ),
     );
   });
 });

@@ -288,6 +288,22 @@ describe('apply', () => {
       sent.slice(1).map((p) => p.path.includes(`/${ACME}/`) || p.headers['x-company-id'] === String(ACME)),
     ).toEqual([true, true]);
     expect(lines(r.stdout)).toHaveLength(2);
+    // --json: the failed and skipped changes are in the array too, each with its result and reason.
+    h.sandbox.addFault({ method: 'POST', path: '/v2/agency/companies', kind: 'status', status: 400 });
+    const json = await h.run(['--json', 'apply', '-f', path, '--yes']);
+    expect(json.code).not.toBe(0);
+    const entries = JSON.parse(json.stdout) as {
+      type: string;
+      result: string;
+      error?: { message: string };
+    }[];
+    expect(entries.map((e) => [e.type, e.result])).toEqual([
+      ['company', 'failed'],
+      ['key', 'skipped'],
+      ['webhook', 'skipped'],
+    ]);
+    expect(entries[0]?.error?.message).toBeTruthy();
+    expect(entries[1]?.error?.message).toBeTruthy();
   });
 });
 

@@ -517,10 +517,22 @@ describe('webhooks list across accounts', () => {
     expectUsageError(await h.run(['webhooks', 'list', '--all', '--limit', '0']), h.sandbox, /--limit/);
   });
 
-  it('one --company keeps the one-account form: event, target_url', async () => {
+  it('one --company has the same shape as two: company_id, event, target_url (TSV and --json)', async () => {
     setHooks(ACME, [['PROSPECT_REPLIED', TO]]);
-    const r = await h.run(['webhooks', '--company', String(ACME)]);
-    expect(r.code, r.stderr).toBe(0);
-    expect(lines(r.stdout)).toEqual([`PROSPECT_REPLIED\t${TO}`]);
+    setHooks(BLUE, [['TASK_DONE', TO]]);
+    const one = await h.run(['webhooks', '--company', String(ACME)]);
+    expect(one.code, one.stderr).toBe(0);
+    expect(lines(one.stdout)).toEqual([`${ACME}\tPROSPECT_REPLIED\t${TO}`]);
+    const two = await h.run(['webhooks', '--company', String(ACME), '--company', String(BLUE)]);
+    expect(lines(two.stdout)).toEqual([`${ACME}\tPROSPECT_REPLIED\t${TO}`, `${BLUE}\tTASK_DONE\t${TO}`]);
+    const json = await h.run(['webhooks', '--company', String(ACME), '--json']);
+    expect(JSON.parse(json.stdout)).toEqual([
+      { company_id: ACME, event: 'PROSPECT_REPLIED', target_url: TO },
+    ]);
+    const own = await h.run(['webhooks', '--json']);
+    expect(Object.keys(JSON.parse(own.stdout)[0] ?? { event: 1, target_url: 1 }).sort()).toEqual([
+      'event',
+      'target_url',
+    ]);
   });
 });

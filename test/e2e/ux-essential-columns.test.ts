@@ -179,7 +179,7 @@ describe.skipIf(Boolean(TMUX_MISSING))(
       'webhooks subscribe with failures at %i columns: company, URL, result and reason whole',
       async (width) => {
         const inactive = inactiveCompany(h.sandbox);
-        // Three URLs for one event is the service's limit: the fourth is refused (409) for that reason.
+        // Three URLs for one event is the service's limit: the fourth fails, with no request sent.
         // Once for the three widths: subscribing them again would change nothing.
         await once('three URLs for link_clicked on broken', async () => {
           for (const n of [1, 2, 3]) {
@@ -211,18 +211,24 @@ describe.skipIf(Boolean(TMUX_MISSING))(
           expect(wholeText(row['TARGET URL'], `${HOOK}/4`), output).toBe(true);
           expect(row.RESULT).toEqual(['failed']);
         }
-        expect(wholeText(limited?.REASON, 'An event can be subscribed to at most 3 URLs per account.')).toBe(
-          true,
-        );
+        // The reason names the URLs that hold the slots; nothing was sent for it.
+        const slots = [1, 2, 3].map((n) => `${HOOK}/${n}`).join(', ');
+        expect(
+          wholeText(
+            limited?.REASON,
+            `LINK_CLICKED has 3 URLs already, the service's limit per event and account (${slots}); not sent`,
+          ),
+          output,
+        ).toBe(true);
         expect(wholeText(refused?.REASON, `Company ${inactive.id} is inactive`)).toBe(true);
         // The summary names both causes, not one guess that covers every 409.
         const summary = output.replace(/\s+/g, ' ');
         expect(summary).toContain('1 failed: 409 Conflict — Company is inactive');
-        expect(summary).toContain('1 failed: 409 Conflict — An event can be subscribed to at most 3 URLs');
+        expect(summary).toContain("1 failed: LINK_CLICKED has 3 URLs already (the service's limit)");
         expect(summary).not.toContain('inactive, or a limit');
         // webhooks list: each URL whole, wrapped where it must be.
         const list = await terminals.run(width, `agency webhooks list --company ${broken.id}`);
-        const listed = tableAt(width, list.output, ['EVENT', 'TARGET URL'], /^[A-Z_]+ {2}/);
+        const listed = tableAt(width, list.output, ['COMPANY', 'EVENT', 'TARGET URL'], /^\d+ {2}/);
         for (const n of [1, 2, 3]) {
           const whole = listed.rows.filter((r) => wholeText(r['TARGET URL'], `${HOOK}/${n}`));
           expect(whole, list.output).toHaveLength(1);

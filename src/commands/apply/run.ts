@@ -106,6 +106,8 @@ async function planAndApply(
   // A POST in flight is not aborted by Ctrl-C, so that its outcome (a key!) is reported; none starts after.
   const api = rt.api({ connections: concurrency + 1, interruptible: false });
   const made: Applied[] = [];
+  // --json: every change in the order reported, the failed and skipped ones too (with their reason).
+  const reported: Applied[] = [];
   // A keys file that cannot be written stops the run like Ctrl-C: nothing further is created.
   const keysFileFailed = new AbortController();
   let keysFileError: OutputError | undefined;
@@ -124,6 +126,7 @@ async function planAndApply(
       signal: AbortSignal.any([rt.ctx.signal, keysFileFailed.signal]),
       note: (message) => out.warn(message),
       onChange: (entry) => {
+        reported.push(entry);
         if (entry.result === 'failed' || entry.result === 'skipped') {
           out.failure(describeApplied(entry));
           return;
@@ -139,7 +142,7 @@ async function planAndApply(
       },
     },
   );
-  if (out.json) out.jsonValue(made);
+  if (out.json) out.jsonValue(reported);
   await invitations.record(
     made.flatMap((m) =>
       m.type === 'guest' && m.company_id !== null ? [{ company_id: m.company_id, email: m.email }] : [],

@@ -28,11 +28,12 @@ export function defineList(webhooks: Command, run: Run): void {
       'after',
       helpText({
         prints: `
-          For one account (none given = the key's own, or one --company) prints one row per
-          webhook: the event and the URL it calls. With --all, --file or several --company,
-          prints one row per subscription of every account: company_id, event, target_url
-          (an account with none prints nothing; inactive companies are skipped under --all);
-          --limit N reads only the first N of those companies.
+          Without targets prints the key's own account's webhooks, one row each: the event
+          and the URL it calls. With --company (one or several), --file or --all, prints one
+          row per subscription of every company, the same columns whatever their number:
+          company_id, event, target_url (a company with none prints nothing; inactive
+          companies are skipped under --all); --limit N reads only the first N of those
+          companies.
           \`agency webhooks\` alone is the same command.
         `,
         examples: `
@@ -62,15 +63,33 @@ interface WebhooksListOptions extends TargetFlags {
 }
 
 async function listWebhooks(rt: Runtime, opts: WebhooksListOptions): Promise<void> {
+  // Any --company is the rows of companies, one shape whatever their number (a script that loops
+  // over one company or several reads the same columns); none is the key's own account.
   const fleet = opts.all === true || opts.file !== undefined || (opts.company?.length ?? 0) > 1;
   const limit = optionalPositiveInt(opts.limit, option('limit'));
   if (fleet) return listAcrossAccounts(rt, opts, limit);
   if (limit !== undefined) {
-    throw new UsageError('--limit counts companies: it goes with --all, --file or several --company.');
+    throw new UsageError('--limit counts companies: it goes with --all, --file or --company.');
   }
-  await listOneAccount<Webhook>(rt, opts.company?.[0], {
-    columns: webhookColumns,
-    read: (api, companyId) => api.webhooks(companyId),
+  const company = opts.company?.[0];
+  if (company === undefined) {
+    return listOneAccount<Webhook>(rt, undefined, {
+      columns: webhookColumns,
+      read: (api) => api.webhooks(undefined),
+      noun: ['webhook', 'webhooks'],
+    });
+  }
+  // One company: read as one account (its error is the command's), printed as the rows of several.
+  await listOneAccount<Subscription>(rt, company, {
+    columns: subscriptionColumns.map((c, i) =>
+      i === 0 && !rt.terminal.stdoutIsTTY ? { ...c, value: (r: Subscription) => r.company_id } : c,
+    ),
+    read: async (api, companyId) =>
+      (await api.webhooks(companyId)).map((w) => ({
+        company_id: companyId ?? null,
+        event: w.event,
+        target_url: w.target_url,
+      })),
     noun: ['webhook', 'webhooks'],
   });
 }
