@@ -14,6 +14,7 @@ import {
   addTargetOptions,
   checkEvents,
   eventOption,
+  noteOwnAccount,
   runFleetChange,
   type TargetFlags,
 } from './fleet.js';
@@ -54,11 +55,15 @@ function changeWebhooksCommand(
     fields: (r: WebhookRow) => [r.company_id, r.event, r.target_url, r.result],
     quiet: ['exists', 'absent', 'skipped-inactive'],
   };
-  const check = () => ({
-    action,
-    events: checkEvents(rt, opts.event, opts.allowUnknownEvent === true),
-    url: checkWebhookUrl(opts.url),
-  });
+  const check = () => {
+    const input = {
+      action,
+      events: checkEvents(rt, opts.event, opts.allowUnknownEvent === true),
+      url: checkWebhookUrl(opts.url),
+    };
+    noteOwnAccount(rt, opts);
+    return input;
+  };
   return runFleetChange(rt, opts, rows, check, changeWebhooks);
 }
 

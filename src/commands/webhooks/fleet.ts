@@ -119,10 +119,6 @@ export async function runFleetChange<R extends FleetRow, I>(
   const columns = [companyColumn<R>(), ...rows.columns];
   rt.out.columns(withReason(columns));
   const input = check();
-  // No target is the key's own account: said first, so that a forgotten --all is never silent.
-  if (!flags.all && flags.file === undefined && (flags.company ?? []).length === 0) {
-    rt.out.note(OWN_ACCOUNT_ONLY);
-  }
   const { api, targets, concurrency } = await openTargets(rt, flags);
   const scope = { targets, concurrency, dryRun: flags.dryRun, signal: rt.ctx.signal };
   const outcome = await change(api, { ...input, ...scope });
@@ -135,8 +131,14 @@ export async function runFleetChange<R extends FleetRow, I>(
   throwIfFailed(rt, outcome, rows.failed);
 }
 
-/** What a change command with no target says first on stderr. */
-export const OWN_ACCOUNT_ONLY = 'on the HQ account itself only; --all for every client';
+/**
+ * No target is the key's own account: a webhook change says so first on stderr, so that a forgotten
+ * --all is never silent (before any request).
+ */
+export function noteOwnAccount(rt: Runtime, flags: TargetFlags): void {
+  if (flags.all || flags.file !== undefined || (flags.company ?? []).length > 0) return;
+  rt.out.note('on the HQ account itself only; --all for every client');
+}
 
 /** What a fleet change gives back besides its rows. */
 export interface ChangeOutcome<R> extends AccountsOutcome<R> {

@@ -18,6 +18,7 @@ import {
   addTargetOptions,
   checkEvents,
   eventOption,
+  noteOwnAccount,
   runFleetChange,
   type TargetFlags,
 } from './fleet.js';
@@ -88,7 +89,9 @@ function moveCommand(rt: Runtime, opts: MoveOptions): Promise<void> {
     const from = checkWebhookUrl(opts.from, option('from'));
     const to = checkWebhookUrl(opts.to, option('to'));
     if (from === to) throw new UsageError('--from and --to are the same URL: nothing to move.');
-    return { from, to, events: checkEvents(rt, opts.event ?? [], opts.allowUnknownEvent === true) };
+    const events = checkEvents(rt, opts.event ?? [], opts.allowUnknownEvent === true);
+    noteOwnAccount(rt, opts);
+    return { from, to, events };
   };
   return runFleetChange(rt, opts, rows, check, async (api, move) => {
     const { moveWebhooks } = await import('../../fleet/webhook-move.js');
