@@ -16,8 +16,9 @@ import { exactName, looksLikeLine, NameIndex } from './names.js';
 import type { CompanyCreator, CompanyLister } from './ports.js';
 
 /** What to do when a name exists already, whoever found it (the tool's check or the service). */
-    created.length || unknown.length
-      ? `Run the same command again with ${option('skip-existing')} to create the rest.`
+const SKIP_EXISTING_HINT = `Use ${option('skip-existing')} to create only the missing names.`;
+/** What to do about a look-alike (a company cannot be renamed or deleted afterwards). */
+const LOOKALIKE_HINT = `Companies cannot be renamed or deleted: use the existing name exactly, or add ${option('allow-similar')} to create it anyway.`;
 
 export interface CreationPlan {
   toCreate: string[];

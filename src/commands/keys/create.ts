@@ -16,7 +16,7 @@ import { NOUNS, plural } from '../../output/summary.js';
 import { shellWord } from '../../output/text.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
-import { argument } from '../../terms.js';
+import { argument, option } from '../../terms.js';
 import { helpText, type Run } from '../command.js';
 
 export function defineCreate(keys: Command, run: Run): void {
@@ -82,9 +82,12 @@ const PIPED_COLUMNS = [KEY_COLUMNS[0], KEY_COLUMNS[2]] as Column<CreatedKey>[];
 async function createKeys(rt: Runtime, companyArgs: string[], opts: CreateKeysOptions): Promise<void> {
   const label = validateLabel(opts.label);
   if (opts.new && opts.skipExisting) {
-    throw new UsageError('--new and --skip-existing say opposite things: give one of them.', {
-      hint: 'Without either, an existing key with the label is printed and none is created.',
-    });
+    throw new UsageError(
+      `${option('new')} and ${option('skip-existing')} say opposite things: give one of them.`,
+      {
+        hint: 'Without either, an existing key with the label is printed and none is created.',
+      },
+    );
   }
   const rotate = opts.new === true;
   const columns = [...KEY_COLUMNS, RESULT_COLUMN];
@@ -120,7 +123,7 @@ async function createKeys(rt: Runtime, companyArgs: string[], opts: CreateKeysOp
     else out.line(key.api_key);
     out.success(
       key.result === 'exists'
-        ? `Company ${companyId} already has your key ${JSON.stringify(label)}; printed it, created none (--new creates another).`
+        ? `Company ${companyId} already has your key ${JSON.stringify(label)}; printed it, created none (${option('new')} creates another).`
         : `Created key ${JSON.stringify(label)} for company ${companyId}.`,
     );
     return;

@@ -19,6 +19,7 @@ import { rowLine } from '../../output/csv.js';
 import { listedWhere, serviceDetail } from '../../output/summary.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
+import { option } from '../../terms.js';
 import { collectValues, documentedValues } from '../command.js';
 
 export type { TargetFlags } from '../../fleet/targets.js';
@@ -52,7 +53,7 @@ export const ALLOW_UNKNOWN_EVENT_HELP =
 export function checkEvents(rt: Runtime, values: readonly string[], allowUnknown = false): string[] {
   const events: string[] = [];
   for (const value of values) {
-    const { event, warning } = checkEvent(value, '--event', allowUnknown);
+    const { event, warning } = checkEvent(value, option('event'), allowUnknown);
     if (warning) rt.out.warn(warning);
     if (!events.includes(event)) events.push(event);
   }
