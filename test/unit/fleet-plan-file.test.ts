@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { parsePlanFile } from '../../src/fleet/plan-file.js';
-import { inputLine } from '../../src/terms.js';
+import { inputLine, render } from '../../src/terms.js';
 
 const HOOK = 'https://crm.example.com/hooks/woodpecker';
 
@@ -134,7 +134,7 @@ describe('plan file', () => {
       'agency.yaml',
     );
     expect(one.companies[0]?.webhooks).toEqual([{ event: 'prospect_replyed', url: HOOK }]);
-    expect(one.warnings).toEqual([
+    expect(one.warnings.map((warning) => render(warning))).toEqual([
       '"prospect_replyed" (agency.yaml line 4) is not an event the tool knows (did you mean prospect_replied?); used as given.',
     ]);
     const text = `companies:\n  - name: A\n    webhooks:\n      - {event: prospect_replyed, url: ${HOOK}}\n`;
