@@ -15,8 +15,9 @@ import { isRowFailure, type RowError, type RowFailure, rowError, rowFailure } fr
 import { type GuestWriter, invitationOf } from './guests.js';
 import { createKeySettled, setBounceShieldSettled } from './lost-answer.js';
 import { mapPool } from './ordered.js';
-import { type Change, type Plan, type PlannedCompany, permissionList } from './plan.js';
+import type { Change, Plan, PlannedCompany } from './plan.js';
 import { describeShield } from './plan-bounce-shield.js';
+import { permissionList } from './plan-lines.js';
 import type { BounceShieldPort, KeyPort, WebhookPort } from './ports.js';
 import { listedEvent } from './webhook-input.js';
 

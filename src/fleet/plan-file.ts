@@ -1,7 +1,8 @@
 /**
  * The desired-state file of `plan` and `apply` (contract, "Fleet changes"): YAML, or JSON (which is
  * YAML too). Every problem names its line, and all are reported at once; nothing is sent for a bad
- * file. This is the only module that imports `yaml`, so other commands never pay for loading it.
+ * file. This module and plan-file-nodes.ts are the only ones that import `yaml`, so other commands
+ * never pay for loading it.
  */
 import {
   isAlias,
@@ -20,6 +21,7 @@ import { hasControlCharacters, quoted } from '../output/text.js';
 import { inputLine } from '../terms.js';
 import { checkGuestEmail, type GuestPermission, type WantedGuest } from './guests.js';
 import { duplicateMessage, duplicateNames } from './names.js';
+import { describe, firstLine, isNull, nullAt, unique } from './plan-file-nodes.js';
 import { ALLOW_UNKNOWN_EVENT, checkEvent, checkWebhookUrl, EventTypoError } from './webhook-input.js';
 
 export interface DesiredWebhook {
@@ -371,38 +373,4 @@ class PlanFileReader {
   #problem(node: unknown, message: string): void {
     this.#problems.push(`${inputLine(this.source, this.#line(node))}: ${message}`);
   }
-}
-
-function nullAt(keyNode: unknown): Scalar {
-  const empty = new Scalar(null);
-  empty.range = (keyNode as Node | null)?.range ?? null;
-  return empty;
-}
-
-function isNull(node: unknown): boolean {
-  return node === null || (isScalar(node) && node.value === null);
-}
-
-function describe(node: unknown): string {
-  if (isAlias(node)) return 'an alias (aliases are not supported)';
-  if (isMap(node)) return 'a mapping';
-  if (isSeq(node)) return 'a list';
-  if (isNull(node)) return 'nothing';
-  if (isScalar(node))
-    return `${typeof node.value === 'number' ? 'the number' : 'the value'} ${String(node.value)}`;
-  return 'something else';
-}
-
-function firstLine(message: string): string {
-  return message.split('\n')[0]?.replace(/ at line \d+, column \d+:?$/, '') ?? message;
-}
-
-function unique<T>(items: readonly T[], key: (item: T) => string): T[] {
-  const seen = new Set<string>();
-  return items.filter((item) => {
-    const k = key(item);
-    if (seen.has(k)) return false;
-    seen.add(k);
-    return true;
-  });
 }

@@ -2,16 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { ApiError, ExitCode, NetworkError } from '../../src/errors.js';
 import { type ApplyPorts, applyPlan, describeApplied, keysOutLine } from '../../src/fleet/apply.js';
 import { sharedExitCode } from '../../src/fleet/failures.js';
-import {
-  describeBlocked,
-  describeChange,
-  makePlan,
-  planChanges,
-  planJson,
-  planLines,
-  planSummary,
-} from '../../src/fleet/plan.js';
+import { makePlan, planChanges, planJson } from '../../src/fleet/plan.js';
 import { parsePlanFile } from '../../src/fleet/plan-file.js';
+import { describeBlocked, describeChange, planLines, planSummary } from '../../src/fleet/plan-lines.js';
 import { CompanyDirectory } from '../../src/fleet/resolve.js';
 import { FakeAgency } from './fleet-fake.js';
 

@@ -1,8 +1,9 @@
 /** The handler of `plan`: read the file, read the agency, print the changes it takes. */
 
 import { AgencyError, ExitCode } from '../../errors.js';
-import { computePlan, planChanges, planJson, planLines, planSummary } from '../../fleet/plan.js';
+import { computePlan, planChanges, planJson } from '../../fleet/plan.js';
 import { readDesiredState } from '../../fleet/plan-file.js';
+import { planLines, planSummary } from '../../fleet/plan-lines.js';
 import { keysOwnerNote, unreadableFailure } from '../../fleet/plan-user.js';
 import { describePending, pendingInvitations, pendingNote } from '../../history/invitations.js';
 import { parseConcurrency } from '../../input/parse.js';
