@@ -4,17 +4,7 @@
  * file. This module and plan-file-nodes.ts are the only ones that import `yaml`, so other commands
  * never pay for loading it.
  */
-import {
-  isAlias,
-  isMap,
-  isScalar,
-  isSeq,
-  LineCounter,
-  type Node,
-  parseDocument,
-  Scalar,
-  type YAMLMap,
-} from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument, type YAMLMap } from 'yaml';
 import { UsageError } from '../errors.js';
 import { readInput, type StdinSource } from '../input/read.js';
 import { hasControlCharacters, quoted } from '../output/text.js';

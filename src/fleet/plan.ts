@@ -18,11 +18,11 @@ import {
   type WantedGuest,
 } from './guests.js';
 import { companyKeys } from './keys.js';
-import { describeCompany, lookalikeWarning } from './names.js';
+import { lookalikeWarning } from './names.js';
 import { mapPool } from './ordered.js';
-import { describeShield, planShields, type ShieldChange, type ShieldReader } from './plan-bounce-shield.js';
+import { planShields, type ShieldChange, type ShieldReader } from './plan-bounce-shield.js';
 import type { DesiredCompany, DesiredState, DesiredWebhook } from './plan-file.js';
-import { describeSimilar, type Similar, similarJson } from './plan-similar.js';
+import { type Similar, similarJson } from './plan-similar.js';
 import { type UserReader, userName } from './plan-user.js';
 import type { CompanyLister, KeyPort, WebhookReader } from './ports.js';
 import { CompanyDirectory } from './resolve.js';
