@@ -77,7 +77,8 @@ async function rowsWhenReady(
     if (Date.now() >= deadline) {
       const seconds = Math.round(options.waitMs / 1000);
       throw new ReportNotMade(
-        `the report was not ready after ${seconds} s (status ${answer.status}); try again later, or give it longer with --wait`,
+        // Data, not a message: it reaches --json and MCP results as it is, so it names no option of one host.
+        `the report was not ready after ${seconds} s (status ${answer.status}); try again later, or allow it a longer wait`,
       );
     }
     wait = Math.min(wait * POLLS.growth, POLLS.maxMs);

@@ -200,6 +200,8 @@ describe('report', () => {
     expect(report.failed.map((f: { company_id: number }) => f.company_id)).toEqual([a, b]);
     expect(report.failed[0].error.message).toMatch(/could not make the report \(status FAILED\)/);
     expect(report.failed[1].error.message).toMatch(/not ready after 2 s/);
+    // The reason is data for every host: no command-line flag in it (MCP says wait, not --wait).
+    expect(report.failed[1].error.message).not.toMatch(/--[a-z]/);
     const done = report.clients.map((client: { company_id: number }) => client.company_id);
     expect(done).toEqual(
       active()
