@@ -192,11 +192,41 @@ export const TOOLS: readonly ToolSpec[] = [
       'list was read, severity critical, warning or info, check, detail: what to do next where the operator can ' +
       'act), most severe first; severity and check keep fewer, columns picks fields (owner among them). ' +
       'Problems found are the answer, not an error. ' +
-      'not_checked (only when there are any): the clients asked for that are inactive and could not be checked.',
+      'not_checked (only when there are any): the clients asked for that are inactive and could not be checked. ' +
+      "With the local history: each problem's new (no earlier run of the client had it) and first_seen (UTC), " +
+      'and resolved: the problems of the last recorded run that are gone; new=true keeps only the new problems.',
     omit: ['fail-on'],
     integers: PAGING,
     answers: [7],
     values: PERIOD,
+  },
+  {
+    path: ['history', 'health'],
+    title: 'When health problems appeared and went',
+    result:
+      'One record per problem as the recorded health runs saw it: {company_id, name, check, subject, first_seen, ' +
+      'last_seen, resolved (null while it is still there), severity, detail}, oldest first, times in UTC. Reads ' +
+      'only the local history of this agency (the health runs recorded on this machine).',
+    values: { since: DATE },
+  },
+  {
+    path: ['history', 'report'],
+    title: 'Stored campaign results per client and period',
+    result:
+      'One record per client and period that a recorded report run stored (the latest of that period): ' +
+      '{company_id, name, from, to, campaigns, contacted, delivered, opened, replied, interested, bounced, ' +
+      'opt_out, reply_rate, bounce_rate (0..1), recorded_at}. Periods older than the 30 days report can ask ' +
+      'for are here. Reads only the local history.',
+    values: { since: DATE },
+  },
+  {
+    path: ['history', 'deliverability'],
+    title: 'Stored deliverability totals per client and period',
+    result:
+      'One record per client and period that a recorded deliverability run stored (the latest of that period): ' +
+      '{company_id, name, from, to, sent, delivered, opened, replied, bounced, reply_rate, bounce_rate (0..1), ' +
+      'recorded_at}. Reads only the local history.',
+    values: { since: DATE },
   },
   {
     path: ['report'],

@@ -334,6 +334,39 @@ describe('agency sandbox options', () => {
     await stop(p);
   });
 
+  it('--report-ms MIN-MAX: each report pending at least MIN, then READY; MIN above MAX refused (exit 2)', async () => {
+    const dir = freshDir();
+    const { p, info } = await startJson(['--report-ms', '600-900', '--no-save-profile'], dir);
+    const headers = { 'x-api-key': info.hq_key, 'x-company-id': '1001', 'content-type': 'application/json' };
+    const today = new Date().toISOString().slice(0, 10);
+    const asked = performance.now();
+    const post = await fetch(`${info.base_url}/v2/reports/campaigns`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ from: today, to: today }),
+    });
+    const { hash } = (await post.json()) as { hash: string };
+    const statuses: string[] = [];
+    let readyAfter = 0;
+    while (performance.now() - asked < 10_000) {
+      const answer = (await (await fetch(`${info.base_url}/v2/reports/${hash}`, { headers })).json()) as {
+        status: string;
+      };
+      statuses.push(answer.status);
+      if (answer.status === 'READY') {
+        readyAfter = performance.now() - asked;
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(statuses[0]).toBe('PENDING');
+    expect(statuses.at(-1)).toBe('READY');
+    expect(readyAfter).toBeGreaterThanOrEqual(600);
+    await stop(p);
+    const r = await refused(['--report-ms', '900-100']);
+    expect([r.code, r.stderr]).toEqual([2, expect.stringContaining('Invalid --report-ms "900-100"')]);
+  });
+
   it('logs one line per request on stderr (method, path with query, status, ms), not with --quiet or --json', async () => {
     const logged = /^\d\d:\d\d:\d\d {2}GET \/rest\/v2\/agency\/companies\?page=2 {2}200 {2}\d+ ms$/m;
     const dir = freshDir();

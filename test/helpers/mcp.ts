@@ -96,6 +96,8 @@ function expectNoCanary(session: McpSession, results: unknown[]): void {
 export function sharedMcp(
   args: string[] = [],
   sandbox: SandboxOptions = {},
+  /** The server's environment beyond the harness's ({AGENCY_NO_HISTORY: undefined} records). */
+  env: Record<string, string | undefined> = {},
 ): {
   readonly h: Harness;
   readonly mcp: McpSession;
@@ -107,7 +109,7 @@ export function sharedMcp(
   beforeAll(async () => {
     // The commands a test compares with run in-process (quick); the server is always the built binary.
     harness = await startCoreHarness(sandbox, { inProcess: true });
-    session = await startMcp(harness, args);
+    session = await startMcp(harness, args, env);
   });
   afterAll(async () => {
     if (session) expectNoCanary(session, results);

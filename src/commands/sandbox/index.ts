@@ -4,6 +4,7 @@ import { ConfigError, UsageError } from '../../errors.js';
 import { groupDigits } from '../../output/text.js';
 import type { Runtime } from '../../runtime.js';
 import type { RequestLogEntry, Sandbox } from '../../sandbox/index.js';
+import type { PreparationMs } from '../../sandbox/resources/reports.js';
 import { helpText, printsNoList, type Run } from '../command.js';
 
 export function define(sandbox: Command, run: Run): void {
@@ -12,7 +13,10 @@ export function define(sandbox: Command, run: Run): void {
     .option('--state <file>', 'keep the state in this file (reloaded on start)')
     .option('--latency <ms>', "processing time of each request (in its account's slot)")
     .option('--rtt <ms>', 'network round trip of each request (outside that slot)')
-    .option('--report-ms <ms>', 'time a campaign report takes to be ready (default 0, after 2 polls)')
+    .option(
+      '--report-ms <ms>',
+      'time a campaign report takes to be ready (default 0, after 2 polls); MIN-MAX spreads it',
+    )
     .option('--companies <n>', 'companies to seed (default 120; 0 = an empty agency)')
     .option('--docs-mode', "answer as the service's docs show (webhooks only at /v2, older paging names)")
     .option('--quiet', 'no log line per request on stderr')
@@ -78,7 +82,7 @@ export async function runSandbox(rt: Runtime, opts: SandboxCommandOptions): Prom
   const reports =
     opts.reportMs === undefined
       ? undefined
-      : { preparationMs: parseNonNegative(opts.reportMs, '--report-ms'), pendingPolls: 0 };
+      : { preparationMs: parsePreparation(opts.reportMs), pendingPolls: 0 };
   const companies = opts.companies === undefined ? undefined : parseCompanies(opts.companies);
   // A script reading the JSON line is not a person watching: it gets no log (and never a full pipe).
   const logRequests = opts.quiet !== true && !out.json;
@@ -220,6 +224,19 @@ function parsePort(value: string): number {
   if (!/^\d+$/.test(value.trim()) || port > 65535)
     throw new UsageError(`Invalid port ${JSON.stringify(value)}: expected 0 to 65535.`);
   return port;
+}
+
+/** `--report-ms 2000`, or `1000-3000`: each report's time spread evenly over the range. */
+function parsePreparation(value: string): PreparationMs {
+  const range = /^\s*(\d+)\s*-\s*(\d+)\s*$/.exec(value);
+  if (!range) return parseNonNegative(value, '--report-ms');
+  const [min, max] = [
+    parseNonNegative(range[1] ?? '', '--report-ms'),
+    parseNonNegative(range[2] ?? '', '--report-ms'),
+  ];
+  if (min > max)
+    throw new UsageError(`Invalid --report-ms ${JSON.stringify(value)}: MIN-MAX with MIN ≤ MAX.`);
+  return { min, max };
 }
 
 function parseNonNegative(value: string, option: string): number {

@@ -21,9 +21,12 @@ const DAY_MS = 86_400_000;
 /** Hashes kept per sandbox; the oldest is forgotten beyond (a long-running sandbox stays small). */
 const KEPT_REPORTS = 20_000;
 
+/** A preparation time in ms, or a range each report's time is spread over. */
+export type PreparationMs = number | { min: number; max: number };
+
 export interface SandboxReportOptions {
   /** Time a report takes to be ready after it was asked, in ms (default 0). */
-  preparationMs?: number | undefined;
+  preparationMs?: PreparationMs | undefined;
   /** Reads answered "pending" before a report is ready (default 2). */
   pendingPolls?: number | undefined;
 }
@@ -69,18 +72,29 @@ function senders(context: RequestContext): string[] {
   return mailboxes(context).flatMap((m) => (m.type === 'SMTP' ? [m.details.email] : []));
 }
 
+// The fractional part of n × this spreads the n-th report evenly over a range (golden ratio): any run of
+// reports has nearly the range's mean, so a bench's floor can count the mean.
+const SPREAD = (Math.sqrt(5) - 1) / 2;
+
+/** The time the n-th report asked takes: the one given, or one spread over the range. */
+function preparationOf(preparation: PreparationMs, n: number): number {
+  if (typeof preparation === 'number') return preparation;
+  return preparation.min + (preparation.max - preparation.min) * ((n * SPREAD) % 1);
+}
+
 export function reportRoutes(options: SandboxReportOptions = {}): Route[] {
-  const preparationMs = options.preparationMs ?? 0;
+  const preparation = options.preparationMs ?? 0;
   const pendingPolls = options.pendingPolls ?? 2;
   // Per sandbox: each startSandbox builds its own route table.
   const reports = new Map<string, Prepared>();
+  let asked = 0;
 
   function prepare(context: RequestContext, body: unknown) {
     const { from, to, days } = period(body);
     const hash = randomBytes(16).toString('hex');
     reports.set(hash, {
       account: context.account,
-      readyAt: Date.now() + preparationMs,
+      readyAt: Date.now() + preparationOf(preparation, asked++),
       pollsLeft: pendingPolls,
       description: `General statistics of campaigns from ${from} to ${to}`,
       data: campaignReportRows(campaignsOf(context), senders(context), days),
