@@ -16,7 +16,7 @@
 // build), --fingerprints FILE (the record to read and write; by default
 // test/docs/examples-fingerprints.txt, which a run without --check and --only rewrites for every file).
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -98,7 +98,10 @@ async function runFile(parts, { bin, terminal, file }) {
   const agency = require(bin);
   const { startSandbox } = agency.loadBundle('sandbox.cjs');
   const sandbox = await startSandbox({ port: 0, seed: { keySeed: 'agency-docs' } });
-  const temp = mkdtempSync(path.join(tmpdir(), 'agency-examples-'));
+  // Always under /tmp (where there is one), not $TMPDIR: a message that names the config file is wrapped
+  // at the real path's length before the path is shown as ~/.config/agency, so a longer TMPDIR (the test
+  // suite's) would wrap it elsewhere than the checked-in page.
+  const temp = mkdtempSync(path.join(existsSync('/tmp') ? '/tmp' : tmpdir(), 'agency-examples-'));
   const configDir = path.join(temp, 'config');
   const workDir = path.join(temp, 'work');
   const shimDir = path.join(temp, 'bin');

@@ -4,13 +4,13 @@
  * are registered in src/commands/index.ts; each one's file is loaded only when that command runs.
  */
 import { startRun } from './api/limit.js';
-import { type Environment, readEnvironment } from './context.js';
+import { readEnvironment } from './context.js';
 import { reportError } from './output/error-report.js';
-import { watchStdout } from './output/stdout-watch.js';
+import { StdoutWatch } from './output/stdout-watch.js';
 import { terminalSafe } from './output/text.js';
 import type { Writer } from './output/writer.js';
 import { execute, type RunOutcome } from './program.js';
-import { type IO, openOutput, type Transport } from './runtime.js';
+import type { IO, Transport } from './runtime.js';
 import { onStopSignals } from './stop-signals.js';
 
 export { buildProgram } from './program.js';
@@ -27,7 +27,7 @@ export async function main(argv: string[], io: IO, transport?: Transport): Promi
   };
   // A signal or a stdout that cannot be written stops the run (nothing new starts); a spinner is cleared.
   const signals = onStopSignals(() => interrupt.abort(), clearProgress);
-  const stdout = watchStdout(io.stdout);
+  const stdout = new StdoutWatch(io.stdout);
   stdout.onFailure(() => interrupt.abort());
   let outcome: RunOutcome;
   try {
@@ -36,25 +36,25 @@ export async function main(argv: string[], io: IO, transport?: Transport): Promi
       environment,
       transport,
       onOutput: (out) => writers.push(out),
+      stdout,
     });
   } finally {
     signals.stop();
   }
   // After stdout failed, that failure is the news (the error is most likely the stop it caused).
-  const code = outcome.error === undefined || stdout.failed ? outcome.code : report(outcome, io, environment);
+  const code = outcome.error === undefined || stdout.failed ? outcome.code : report(outcome);
   await stdout.flushed();
   return stdout.exitCode(
     signals.exitCode(stdout.failed ? 0 : code),
-    (error) => reportError(openOutput(io, outcome.flags, environment).out, error),
+    (error) => reportError(outcome.output(), error),
     // The writer says nothing after a closed pipe; this note (what it cost) is written past it.
     (text) => io.stderr.write(terminalSafe(text)),
   );
 }
 
-/** The error that ended the run, as text on stderr (and the --json object); its exit code. */
-function report(outcome: RunOutcome, io: IO, environment: Environment): number {
-  const { out } = openOutput(io, outcome.flags, environment);
-  return reportError(out, outcome.error, {
+/** The error that ended the run, as text on stderr (and the --json object), through the run's writer; its exit code. */
+function report(outcome: RunOutcome): number {
+  return reportError(outcome.output(), outcome.error, {
     debug: outcome.flags.debug === true,
     printed: outcome.printed,
     ...(outcome.hint ? { hint: outcome.hint } : {}),

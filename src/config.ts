@@ -6,23 +6,13 @@
  * processes would otherwise lose each other's profile; conf then replaces the file atomically (temp
  * file, fsync, rename; mode 0600), so a crash at any moment leaves the previous file or the new one.
  */
-import {
-  chmodSync,
-  closeSync,
-  existsSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-} from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { isRecord } from './api/types.js';
 import { CONFIG_FILE_NAME, configFileIn } from './config-path.js';
 import { ConfigError, UsageError } from './errors.js';
 import { acquireLock } from './file-lock.js';
+import { syncFolder } from './whole-file.js';
 
 export interface Profile {
   api_key?: string;
@@ -278,18 +268,8 @@ function writeWithConf(Conf: typeof import('conf').default, dir: string, data: C
       hint: 'The previous file was left as it was.',
     });
   }
-  // The rename is durable once the directory is flushed (atomically does not); best effort, as not
-  // every platform can open a directory.
-  try {
-    const dirFd = openSync(dir, 'r');
-    try {
-      fsyncSync(dirFd);
-    } finally {
-      closeSync(dirFd);
-    }
-  } catch {
-    // Best effort.
-  }
+  // The rename is durable once the directory is flushed (atomically does not).
+  syncFolder(dir);
 }
 
 /** atomically's temporary files: `config.json.tmp-<10 digits of Date.now()><6 hex digits>`. */

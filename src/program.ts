@@ -33,9 +33,10 @@ import {
 import { helpWidth, wrapText } from './output/help-wrap.js';
 import { networkHint, runFacts } from './output/network-hints.js';
 import type { ProgressSink } from './output/progress.js';
+import { StdoutWatch } from './output/stdout-watch.js';
 import { keepCloseSuggestion } from './output/suggest.js';
 import type { RunRecord, Writer } from './output/writer.js';
-import { createRuntime, type IO, type Runtime, type Transport } from './runtime.js';
+import { createRuntime, type IO, openOutput, type Runtime, type Transport } from './runtime.js';
 import { VERSION } from './version.js';
 
 export interface ExecuteOptions {
@@ -53,6 +54,8 @@ export interface ExecuteOptions {
   captureResults?: boolean | undefined;
   /** Each writer the run opens (the process clears their progress lines when a signal ends it at once). */
   onOutput?: ((out: Writer) => void) | undefined;
+  /** What became of stdout, watched by the host (the process decides the exit code from it); else the run's own. */
+  stdout?: StdoutWatch | undefined;
 }
 
 export interface RunOutcome extends RunRecord {
@@ -66,10 +69,16 @@ export interface RunOutcome extends RunRecord {
   printed: boolean;
   /** The global options as parsed (how the process renders the error: --json, --debug). */
   flags: GlobalFlags;
+  /**
+   * The run's writer, for what the host says after the run (the error that ended it): the command's
+   * own, or one opened with the parsed flags when the run ended before a command started.
+   */
+  output(): Writer;
 }
 
 export async function execute(argv: string[], io: IO, options: ExecuteOptions): Promise<RunOutcome> {
   const environment = options.environment ?? readEnvironment(io);
+  const stdout = options.stdout ?? new StdoutWatch(io.stdout);
   const record: RunRecord = { notes: [], warnings: [], ...(options.captureResults ? { results: [] } : {}) };
   let flags: GlobalFlags = {};
   const runtimes: { runtime: Runtime; close(): Promise<void> }[] = [];
@@ -84,6 +93,7 @@ export async function execute(argv: string[], io: IO, options: ExecuteOptions): 
         progress: options.progress,
         context: options.context,
         record,
+        stdout,
       });
       runtimes.push(opened);
       options.onOutput?.(opened.runtime.out);
@@ -101,7 +111,17 @@ export async function execute(argv: string[], io: IO, options: ExecuteOptions): 
     for (const { runtime } of runtimes) runtime.out.clearProgress();
   };
   const stopClearing = onAbort(options.signal, clearProgress);
-  const outcome: RunOutcome = { ...record, code: ExitCode.ok, printed: false, flags };
+  let late: Writer | undefined;
+  const outcome: RunOutcome = {
+    ...record,
+    code: ExitCode.ok,
+    printed: false,
+    flags,
+    output: () => {
+      late ??= runtimes.at(-1)?.runtime.out ?? openOutput(io, outcome.flags, environment, stdout).out;
+      return late;
+    },
+  };
   try {
     if (argv.length === 0) {
       const { overview } = await import('./output/overview.js');

@@ -18,6 +18,7 @@ import {
   terminalSettings,
 } from './context.js';
 import type { ProgressSink } from './output/progress.js';
+import type { StdoutWatch } from './output/stdout-watch.js';
 import { openTerminal, type Terminal, type TerminalStreams } from './output/terminal.js';
 import type { RunRecord, Writer } from './output/writer.js';
 import { keyFromKeyring } from './secrets/storage.js';
@@ -49,6 +50,8 @@ export interface RunSetup {
   context?: Context | undefined;
   /** Where the writer hands results, notes and warnings as values. */
   record?: RunRecord | undefined;
+  /** The run's watch of stdout, shared by its writers. */
+  stdout?: StdoutWatch | undefined;
 }
 
 /** Makes the HTTP layer of a client: lazyHttp (undici, loaded on the first request), or a test's fake. */
@@ -81,8 +84,9 @@ export function openOutput(
   streams: TerminalStreams,
   flags: GlobalFlags,
   environment: Environment,
+  stdout?: StdoutWatch,
 ): { out: Writer; terminal: Terminal } {
-  return openTerminal(streams, terminalSettings(flags, environment));
+  return openTerminal(streams, terminalSettings(flags, environment), stdout);
 }
 
 export function createRuntime(
@@ -93,7 +97,7 @@ export function createRuntime(
   setup: RunSetup = {},
 ): { runtime: Runtime; ready(options: { key: boolean }): Promise<void>; close(): Promise<void> } {
   const { transport = lazyHttp, progress, record } = setup;
-  const { out, terminal } = openOutput(io, flags, environment);
+  const { out, terminal } = openOutput(io, flags, environment, setup.stdout);
   if (record) out.recordTo(record);
   const config = new ConfigStore(environment.configDir, (message) => out.warn(message));
   const clients: AgencyClient[] = [];

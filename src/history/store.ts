@@ -8,22 +8,12 @@
  * leaves the old file. A file that is not a sound SQLite database is never written over: the run is
  * not recorded and the file is left byte for byte as it was.
  */
-import { randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { Database, SqlJsStatic } from 'sql.js';
 import { HistoryError } from '../errors.js';
 import { acquireLock } from '../file-lock.js';
+import { removeLeftoverTemporaries, replaceFileWhole } from '../whole-file.js';
 import { SCHEMA, SCHEMA_VERSION } from './schema.js';
 
 /** Runs older than this are pruned by the next run that records. */
@@ -129,7 +119,7 @@ export async function changeStore<T>(
       }),
   });
   try {
-    removeOrphanTempFiles(file);
+    removeLeftoverTemporaries(file);
     const db = await open(file, readBytes(file));
     try {
       db.exec(SCHEMA);
@@ -158,40 +148,14 @@ export function pruneOlderThan(db: Database, days: number, now: Date): number {
   return pruned;
 }
 
-const TEMP_SUFFIX = /\.tmp-[0-9a-f]{12}$/;
-
-/** The file whole in a temporary file (0600, synced), then renamed over the old one. */
+/** The store whole (src/whole-file.ts): a full disk or a kill leaves the last good file. */
 function replaceFile(file: string, bytes: Uint8Array): void {
-  const temp = `${file}.tmp-${randomBytes(6).toString('hex')}`;
   try {
-    const fd = openSync(temp, 'wx', 0o600);
-    try {
-      let written = 0;
-      while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temp, file);
+    replaceFileWhole(file, bytes);
   } catch (error) {
-    rmSync(temp, { force: true });
     throw new HistoryError(
       'unwritable',
       `Cannot write the history store ${file}: ${(error as Error).message}`,
     );
   }
-}
-
-/** Temporary files of writers killed mid-write; called under the lock, so no writer is using one. */
-function removeOrphanTempFiles(file: string): void {
-  const name = basename(file);
-  let names: string[];
-  try {
-    names = readdirSync(dirname(file));
-  } catch {
-    return;
-  }
-  for (const entry of names)
-    if (entry.startsWith(`${name}.tmp-`) && TEMP_SUFFIX.test(entry))
-      rmSync(join(dirname(file), entry), { force: true });
 }

@@ -2,9 +2,10 @@
  * Options that name a file the run writes (`health --html`, `apply --keys-out`): a path that cannot
  * be a file there is found before the first request (exit 2), not after a long run.
  */
-import { rename, rm, stat, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { UsageError } from '../errors.js';
+import { replaceFileWhole } from '../whole-file.js';
 
 /** `--html reports/`: the folder was named where a file was meant; `example` is a file name to offer. */
 export function folderNotFile(option: string, path: string, example: string, hint?: string): UsageError {
@@ -41,17 +42,15 @@ export async function checkOutputFile(option: string, path: string, example: str
 }
 
 /**
- * Writes `path` whole or not at all: into a temporary file beside it, then renamed over it, so a full
- * disk or a second Ctrl-C never leaves last week's report half replaced. A folder we may not create
- * files in, holding a file we may write, is written in place as before.
+ * Writes `path` whole or not at all (src/whole-file.ts), so a full disk or a second Ctrl-C never leaves
+ * last week's report half replaced. A page is for sharing: readable by others as a plain file is
+ * (0666 before the umask). A folder we may not create files in, holding a file we may write, is
+ * written in place as before.
  */
 export async function replaceFile(path: string, data: string): Promise<void> {
-  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
   try {
-    await writeFile(temporary, data);
-    await rename(temporary, path);
+    replaceFileWhole(path, data, 0o666);
   } catch (error) {
-    await rm(temporary, { force: true });
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EACCES' || code === 'EPERM') return writeFile(path, data);
     throw error;

@@ -121,18 +121,6 @@ function describeCreated(created: readonly Creation[]): { list: string; hint: st
   };
 }
 
-const watches = new WeakMap<Writable, StdoutWatch>();
-
-/** The one watch of a stream (a run may open its output more than once). */
-export function watchStdout(stream: Writable): StdoutWatch {
-  let watch = watches.get(stream);
-  if (!watch) {
-    watch = new StdoutWatch(stream);
-    watches.set(stream, watch);
-  }
-  return watch;
-}
-
 /** "no space left on device (ENOSPC)", in the words of the system. */
 export function describeWriteError(error: NodeJS.ErrnoException): string {
   const words: Record<string, string> = {

@@ -3,6 +3,7 @@
  * how wide stdout is, and whether colour may be used. Everything else asks here instead of a stream.
  */
 import type { Readable, Writable } from 'node:stream';
+import type { StdoutWatch } from './stdout-watch.js';
 import { Writer } from './writer.js';
 
 export interface TerminalStreams {
@@ -44,6 +45,8 @@ export interface Terminal {
 export function openTerminal(
   streams: TerminalStreams,
   settings: TerminalSettings,
+  /** The run's watch of stdout (one per run, so that every writer knows what became of it). */
+  stdoutWatch?: StdoutWatch,
 ): {
   terminal: Terminal;
   out: Writer;
@@ -69,6 +72,7 @@ export function openTerminal(
       stderrColor: settings.colorAllowed && stderrIsTTY,
       dumbTerminal: settings.dumbTerminal,
     },
+    stdoutWatch,
   );
   const terminal: Terminal = {
     get stdin() {

@@ -9,7 +9,7 @@ import { UsageError } from '../errors.js';
 import { render } from '../terms.js';
 import { isAll, pickFields, rowEncoder, selectColumns } from './csv.js';
 import { hangingWrap, wrapWords } from './help-wrap.js';
-import { type Creation, type StdoutWatch, watchStdout } from './stdout-watch.js';
+import { type Creation, StdoutWatch } from './stdout-watch.js';
 import { type CountContext, countLine } from './summary.js';
 import { renderTable, type TableColumn, type TableTerminal } from './table.js';
 import { cellText, displayWidth, inertJson, padToWidth, terminalSafe, truncateToWidth } from './text.js';
@@ -77,7 +77,7 @@ export class Writer {
   #record: RunRecord | undefined;
   #chalk: ChalkInstance | undefined;
   #stderrChalk: ChalkInstance | undefined;
-  /** stdout's fate (stdout-watch.ts): every result goes through it. */
+  /** stdout's fate (stdout-watch.ts), the run's (shared by its writers): every result goes through it. */
   readonly #stdout: StdoutWatch;
   /** A progress line is on the screen (drawn and not cleared yet). */
   #progressShown = false;
@@ -85,8 +85,9 @@ export class Writer {
   constructor(
     readonly streams: Streams,
     readonly options: WriterOptions,
+    stdout: StdoutWatch = new StdoutWatch(streams.stdout),
   ) {
-    this.#stdout = watchStdout(streams.stdout);
+    this.#stdout = stdout;
   }
 
   get json(): boolean {

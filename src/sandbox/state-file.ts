@@ -1,16 +1,7 @@
-/** The --state file: loaded on start, replaced atomically (same-directory temp file + rename, 0600). */
-import { randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+/** The --state file: loaded on start, replaced whole (src/whole-file.ts, 0600). */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { replaceFileWhole } from '../whole-file.js';
 import { Store } from './store.js';
 import type { SeedOptions } from './types.js';
 
@@ -33,25 +24,6 @@ export function loadOrSeed(path: string, seed: SeedOptions | undefined): Store {
 }
 
 export function saveState(path: string, store: Store): void {
-  const dir = dirname(path);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  const fd = openSync(tmp, 'wx', 0o600);
-  try {
-    try {
-      const data = Buffer.from(JSON.stringify(store.toJSON()));
-      for (let done = 0; done < data.length; ) done += writeSync(fd, data, done);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, path);
-  } catch (error) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      // already gone
-    }
-    throw error;
-  }
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  replaceFileWhole(path, JSON.stringify(store.toJSON()));
 }

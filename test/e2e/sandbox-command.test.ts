@@ -336,7 +336,7 @@ describe('agency sandbox options', () => {
 
   it('--report-ms MIN-MAX: each report pending at least MIN, then READY; MIN above MAX refused (exit 2)', async () => {
     const dir = freshDir();
-    const { p, info } = await startJson(['--report-ms', '600-900', '--no-save-profile'], dir);
+    const { p, info } = await startJson(['--report-ms', '2500-3000', '--no-save-profile'], dir);
     const headers = { 'x-api-key': info.hq_key, 'x-company-id': '1001', 'content-type': 'application/json' };
     const today = new Date().toISOString().slice(0, 10);
     const asked = performance.now();
@@ -361,7 +361,7 @@ describe('agency sandbox options', () => {
     }
     expect(statuses[0]).toBe('PENDING');
     expect(statuses.at(-1)).toBe('READY');
-    expect(readyAfter).toBeGreaterThanOrEqual(600);
+    expect(readyAfter).toBeGreaterThanOrEqual(2500);
     await stop(p);
     const r = await refused(['--report-ms', '900-100']);
     expect([r.code, r.stderr]).toEqual([2, expect.stringContaining('Invalid --report-ms "900-100"')]);
