@@ -12,6 +12,7 @@ import { isRecord } from './api/types.js';
 import { CONFIG_FILE_NAME, configFileIn } from './config-path.js';
 import { ConfigError, UsageError } from './errors.js';
 import { acquireLock } from './file-lock.js';
+import { run, variable } from './terms.js';
 import { syncFolder } from './whole-file.js';
 
 export interface Profile {
@@ -71,7 +72,7 @@ class DamagedConfigError extends ConfigError {}
 
 function damaged(file: string, why: string): ConfigError {
   return new DamagedConfigError(`The config file ${file} is damaged: ${why}.`, {
-    hint: 'It was left untouched. Fix it by hand, or move it away and run `agency login` again.',
+    hint: `It was left untouched. Fix it by hand, or move it away and ${run('login')} again.`,
   });
 }
 
@@ -196,7 +197,7 @@ function ensureDir(dir: string): void {
     makeDirectories(resolve(dir));
   } catch (error) {
     throw new ConfigError(`Cannot create the config directory ${dir}: ${(error as Error).message}`, {
-      hint: 'AGENCY_CONFIG_DIR chooses another directory for it.',
+      hint: `${variable('AGENCY_CONFIG_DIR')} chooses another directory for it.`,
     });
   }
   tightenDir(dir);

@@ -6,6 +6,7 @@ import { MissingKeyError, UsageError } from './errors.js';
 import type { TerminalSettings } from './output/terminal.js';
 import type { KeyringItem } from './secrets/keyring.js';
 import { keyStorageOf } from './secrets/storage.js';
+import { command, option, run, variable } from './terms.js';
 import { VERSION } from './version.js';
 
 export const DEFAULT_BASE_URL = 'https://api.woodpecker.co/rest';
@@ -155,7 +156,7 @@ export function resolveContext(
     debug: flags.debug === true || environment.debug,
     timeoutMs: parseTimeout(
       flags.timeout ?? environment.timeout,
-      flags.timeout !== undefined ? '--timeout' : 'AGENCY_TIMEOUT',
+      flags.timeout !== undefined ? option('timeout') : variable('AGENCY_TIMEOUT'),
     ),
     maxInFlight: parseMaxInFlight(environment.maxInFlight),
     userAgent: `agency-cli/${VERSION}`,
@@ -179,8 +180,8 @@ export function requireApiKey(ctx: Context): string | KeyringItem {
   const withKeys = ctx.profilesWithKey;
   throw new MissingKeyError(`No API key for profile "${ctx.profileName}".`, {
     hint: withKeys.length
-      ? `Use a profile that has one (-p ${withKeys[0]}, or \`agency profiles use ${withKeys[0]}\`; profiles with a key: ${withKeys.join(', ')}), or run \`agency login\`.`
-      : 'Run `agency login` (or `agency login --profile <name>`), or set AGENCY_API_KEY.',
+      ? `Use a profile that has one (${option('profile', '-p')} ${withKeys[0]}, or \`${command(`profiles use ${withKeys[0]}`)}\`; profiles with a key: ${withKeys.join(', ')}), or ${run('login')}.`
+      : `${run('login')} (or \`${command('login --profile <name>')}\`), or set ${variable('AGENCY_API_KEY')}.`,
   });
 }
 
@@ -188,7 +189,7 @@ export function unknownProfile(name: string, known: readonly string[]): UsageErr
   return new UsageError(`No profile named "${name}".`, {
     hint: known.length
       ? `Known profiles: ${known.join(', ')}.`
-      : 'There are no profiles yet: run `agency login`.',
+      : `There are no profiles yet: ${run('login')}.`,
   });
 }
 
@@ -205,7 +206,9 @@ export function parseBaseUrl(value: string): string {
     throw new UsageError(`Invalid base URL ${JSON.stringify(value)}: only http and https are supported.`);
   }
   if (url.username || url.password) {
-    throw new UsageError('The base URL must not contain credentials: use `agency login` or AGENCY_API_KEY.');
+    throw new UsageError(
+      `The base URL must not contain credentials: use \`${command('login')}\` or ${variable('AGENCY_API_KEY')}.`,
+    );
   }
   if (url.search || url.hash) {
     throw new UsageError(`Invalid base URL ${JSON.stringify(value)}: it must not have a query or fragment.`);
@@ -214,7 +217,7 @@ export function parseBaseUrl(value: string): string {
 }
 
 /** --timeout or AGENCY_TIMEOUT (named in the message, so that a forgotten variable is found). */
-export function parseTimeout(value: string | undefined, source = '--timeout'): number {
+export function parseTimeout(value: string | undefined, source = option('timeout')): number {
   if (value === undefined) return DEFAULT_TIMEOUT_SECONDS * 1000;
   const seconds = Number(value);
   if (!/^\d+(\.\d+)?$/.test(value.trim()) || !(seconds > 0) || seconds > 3600) {
@@ -231,7 +234,7 @@ export function parseMaxInFlight(value: string | undefined): number {
   const text = value.trim();
   if (!/^\d+$/.test(text) || Number(text) < MIN_IN_FLIGHT || Number(text) > MAX_IN_FLIGHT) {
     throw new UsageError(
-      `Invalid AGENCY_MAX_IN_FLIGHT ${JSON.stringify(value)}: expected a whole number from ${MIN_IN_FLIGHT} to ${MAX_IN_FLIGHT}.`,
+      `Invalid ${variable('AGENCY_MAX_IN_FLIGHT')} ${JSON.stringify(value)}: expected a whole number from ${MIN_IN_FLIGHT} to ${MAX_IN_FLIGHT}.`,
     );
   }
   return Number(text);

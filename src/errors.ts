@@ -162,6 +162,12 @@ export class PartialFailureError extends AgencyError {
   }
 }
 
+/** An error's text with its references (src/terms.ts), to be said again inside another message. */
+export function textOf(error: unknown): string {
+  if (error instanceof AgencyError) return error.text;
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** The status every failure shares, or null (mixed, or some failed without an answer). */
 export function sharedStatus(statuses: readonly (number | null)[]): number | null {
   const [first] = statuses;

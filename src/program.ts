@@ -37,6 +37,7 @@ import { StdoutWatch } from './output/stdout-watch.js';
 import { keepCloseSuggestion } from './output/suggest.js';
 import type { RunRecord, Writer } from './output/writer.js';
 import { createRuntime, type IO, openOutput, type Runtime, type Transport } from './runtime.js';
+import { option } from './terms.js';
 import { VERSION } from './version.js';
 
 export interface ExecuteOptions {
@@ -157,9 +158,18 @@ function failure(error: unknown): Pick<RunOutcome, 'code' | 'error' | 'printed'>
   // subcommand is missing (`agency companies`) is a usage error.
   if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.exitCode === 0)
     return { code: ExitCode.ok, printed: false };
-  // commander has already printed its message (with a suggestion for a mistyped command).
-  const usage = new UsageError(error.message.replace(/^error: /, ''));
+  // commander has already printed its message (with a suggestion for a mistyped command); a host that
+  // names arguments, not flags, gets each option it names as a reference (src/terms.ts).
+  const usage = new UsageError(commanderText(error.message.replace(/^error: /, '')));
   return { code: usage.exitCode, error: usage, printed: true };
+}
+
+/** "option '-s, --severity <level>' argument …": the option as a reference, said as commander said it on the command line. */
+export function commanderText(message: string): string {
+  return message.replace(/option '([^']*)'( argument(?= '))?/g, (said, flags: string) => {
+    const long = /--([a-z][a-z0-9-]*)/i.exec(flags)?.[1];
+    return long === undefined ? said : option(long, said);
+  });
 }
 
 /**

@@ -2,6 +2,7 @@
  * One-line advice for an API error, in the user's terms. The service's own words (its detail) come
  * first: a missing add-on is not a wrong key, and a wrong key is not a missing add-on.
  */
+import { command, run, variable } from '../terms.js';
 
 export interface HintFacts {
   status: number;
@@ -36,7 +37,7 @@ function chooseHint(facts: HintFacts): string | undefined {
     return 'The account has no API add-on: enable it under Add-ons → API and integrations (or upgrade the plan).';
   }
   if (/invalid api key/i.test(words)) {
-    return 'The API key is wrong: run `agency login` again, or check AGENCY_API_KEY.';
+    return `The API key is wrong: ${run('login')} again, or check ${variable('AGENCY_API_KEY')}.`;
   }
   // `agency api /rest/v1/me`: the path as the service's docs write it, under a base URL that ends in /rest.
   const doubled = status === 404 ? doubledBasePath(facts.baseUrl, facts.path) : undefined;
@@ -48,14 +49,15 @@ function chooseHint(facts: HintFacts): string | undefined {
   if (status === 404 && !/\/rest\/?$/.test(facts.baseUrl) && (agencyPath || !facts.detail)) {
     return `The base URL ${facts.baseUrl} does not end in /rest: use the API's address, e.g. ${DEFAULT_BASE_URL}.`;
   }
-  if (status === 401) return 'The API key was refused: run `agency login` again, or check AGENCY_API_KEY.';
+  if (status === 401)
+    return `The API key was refused: ${run('login')} again, or check ${variable('AGENCY_API_KEY')}.`;
   if (status === 403 && company !== undefined) {
     return `This key is not the agency's HQ key, or your user has no access to company ${company}.`;
   }
   if (status === 403)
     return "The key has no access to this: agency commands need the agency's HQ (main account) key.";
   if (status === 404 && company !== undefined)
-    return `Find its id with \`agency companies list\` (this key reaches only its own agency's companies).`;
+    return `Find its id with \`${command('companies list')}\` (this key reaches only its own agency's companies).`;
   // A 409 can also be a v1 "already defined" refusal; only a company context can be inactive.
   if (status === 409 && facts.companyHeader && company !== undefined && !isOtherConflict(words)) {
     return `Company ${company} is inactive.`;

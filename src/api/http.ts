@@ -10,6 +10,7 @@ import { onAbort } from '../abort-watch.js';
 import { InterruptedError, ResponseError, UsageError } from '../errors.js';
 import { hasKeyShape } from '../input/api-key.js';
 import { HEADER_CONTROL } from '../input/header.js';
+import { run, variable } from '../terms.js';
 import { createDispatcher, MAX_ANSWER_BYTES } from './dispatcher.js';
 import { maskKeyInUse } from './key-in-results.js';
 import { type AccountGates, sharedGates } from './limit.js';
@@ -182,7 +183,7 @@ export class Http {
     if (!hasKeyShape(this.#options.apiKey)) {
       throw new UsageError(
         'The API key contains spaces, line breaks or characters that are not printable ASCII; nothing was sent.',
-        { hint: 'Check AGENCY_API_KEY, or save the key again with `agency login`.' },
+        { hint: `Check ${variable('AGENCY_API_KEY')}, or save the key again: ${run('login')}.` },
       );
     }
   }

@@ -4,6 +4,7 @@
  * what happened on the way, with a hint for what to check. Part of the lazily loaded HTTP layer.
  */
 import { connectionRefused, hasCauseCode, NetworkError, ProxyFailure } from '../errors.js';
+import { option } from '../terms.js';
 import { certificateProblem, describeNetworkError } from './network-errors.js';
 import { localThroughProxyHint, type ProxySettings, proxyAddress, proxyRefusal } from './proxy.js';
 import { type AnswerContext, failed, reasonPhrase } from './response.js';
@@ -80,7 +81,7 @@ export function noAnswer(error: unknown, facts: NoAnswerFacts): NetworkError {
       : !facts.idempotent
         ? 'The service may or may not have processed this request: check before you run it again.'
         : error instanceof BodyError
-          ? `The answer was cut short on the way (a proxy or an unstable connection); try again${context.debugging ? '' : ', or run with --debug'}.`
+          ? `The answer was cut short on the way (a proxy or an unstable connection); try again${context.debugging ? '' : `, or run with ${option('debug')}`}.`
           : (local ??
             `Check the base URL (${baseUrl})${proxy ? `, ${proxy.variable}` : ''} and your network.`),
     cause: error,

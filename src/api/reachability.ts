@@ -11,6 +11,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { hasCauseCode, NetworkError } from '../errors.js';
+import { command } from '../terms.js';
 
 /** Accounts in a row that met an unreachable service before a fleet command stops. */
 const UNREACHABLE_ACCOUNTS = 5;
@@ -29,7 +30,7 @@ export class ServiceUnreachableError extends NetworkError {
     readonly total: number | undefined,
   ) {
     super(`the service is unreachable: ${total === undefined ? done : `${done} of ${total}`} done`, {
-      hint: "Nothing answered (connection refused or reset, or the host not found, after retries): check the network and the profile's base URL (agency profiles list). What was done is reported.",
+      hint: `Nothing answered (connection refused or reset, or the host not found, after retries): check the network and the profile's base URL (${command('profiles list')}). What was done is reported.`,
     });
   }
 }

@@ -4,6 +4,7 @@
  * `readAnswer` once per attempt (to decide about retries) and `settle` on the answer it keeps.
  */
 import { ApiError, exitCodeForStatus, ProxyFailure, ResponseError } from '../errors.js';
+import { option } from '../terms.js';
 import { hintFor } from './hints.js';
 import { MAX_DEPTH, parseJson, TooDeepError } from './json.js';
 import { type ProxySettings, proxyAddress } from './proxy.js';
@@ -178,7 +179,7 @@ export function settle(answer: ReadAnswer, ctx: AnswerContext): HttpResponse {
           ctx.proxyHint ??
           (ctx.debugging
             ? 'The response may have been cut short or come from a proxy; try again.'
-            : 'The response may have been cut short or come from a proxy; try again, or run with --debug.'),
+            : `The response may have been cut short or come from a proxy; try again, or run with ${option('debug')}.`),
       },
     );
   }

@@ -1,5 +1,6 @@
 /** Shapes of the API (shared/spec/agency-api.md section 2), and small validators for the boundary. */
 import { ResponseError } from '../errors.js';
+import { option } from '../terms.js';
 import { ExactInteger, isNumeric } from './json.js';
 
 export interface Company {
@@ -131,7 +132,7 @@ export function shapeError(what: string, why: string, debugging = false): Respon
   return new ResponseError(`The service's answer to ${what} was not understood: ${why}`, null, {
     hint: debugging
       ? 'Check that the base URL points at the agency API.'
-      : 'Run with --debug to see the response, or check that the base URL points at the agency API.',
+      : `Run with ${option('debug')} to see the response, or check that the base URL points at the agency API.`,
   });
 }
 

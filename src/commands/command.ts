@@ -9,6 +9,7 @@ import type { GlobalFlags } from '../context.js';
 import { UsageError } from '../errors.js';
 import { isHelpTopicMiss } from '../output/suggest.js';
 import type { Runtime } from '../runtime.js';
+import { option } from '../terms.js';
 
 /** The last argument commander passes to an action. */
 export interface ActionCommand {
@@ -36,7 +37,9 @@ export function printsList(command: object): boolean {
 /** --csv and --columns shape a list: where a command prints none, they are a usage error, not ignored. */
 export function refuseListOptions(command: ActionCommand, flags: GlobalFlags): void {
   if (printsList(command)) return;
-  const given = [flags.csv ? '--csv' : '', flags.columns !== undefined ? '--columns' : ''].filter(Boolean);
+  const given = [flags.csv ? option('csv') : '', flags.columns !== undefined ? option('columns') : ''].filter(
+    Boolean,
+  );
   if (given.length === 0) return;
   const verb = given.length === 1 ? 'is' : 'are';
   throw new UsageError(

@@ -15,6 +15,7 @@ import {
 import { MAX_REQUEST_URL_LENGTH } from '../api/resources/endpoint.js';
 import { requestUrl } from '../api/url.js';
 import { UsageError } from '../errors.js';
+import { option } from '../terms.js';
 import { type BlacklistKind, listOf } from './blacklist.js';
 
 export interface BlacklistReader {
@@ -53,7 +54,7 @@ export function filterBatches(
     if (current.length === 1 && length(current) > maxLength) {
       throw new UsageError(
         `${value} cannot be checked: the request URL would be longer than ${maxLength} characters.`,
-        { hint: 'Use a shorter --base-url.' },
+        { hint: `Use a shorter ${option('base-url')}.` },
       );
     }
   }

@@ -11,6 +11,7 @@ import {
   MAX_BLACKLIST_PER_REQUEST,
 } from '../api/resources/blacklist.js';
 import { UsageError } from '../errors.js';
+import { option } from '../terms.js';
 
 export type { BlacklistKind };
 
@@ -89,12 +90,12 @@ function problemWith(kind: BlacklistKind, value: string): string | undefined {
   if (kind === 'domains') {
     if (isDomain(value)) return undefined;
     return value.includes('@')
-      ? 'is an e-mail address, not a domain (use --emails)'
+      ? `is an e-mail address, not a domain (use ${option('emails')})`
       : 'is not a domain (such as example.com)';
   }
   if (isEmailAddress(value)) return undefined;
   return isDomain(value.replace(/^@/, ''))
-    ? 'is a domain, not an e-mail address (use --domains)'
+    ? `is a domain, not an e-mail address (use ${option('domains')})`
     : 'is not an e-mail address (such as name@example.com)';
 }
 
@@ -147,7 +148,7 @@ export function normalizeBlacklistEntries(
   }
   if (copies.size === 0) {
     const what = kind === 'either' ? 'values' : kind;
-    throw new UsageError(`No ${what} to ${verb}: give them as arguments or with --file.`);
+    throw new UsageError(`No ${what} to ${verb}: give them as arguments or with ${option('file')}.`);
   }
   for (const [value, places] of copies) {
     if (places.length > 1)

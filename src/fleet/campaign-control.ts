@@ -9,6 +9,7 @@
 import type { CampaignAction } from '../api/resources/campaigns.js';
 import type { Campaign } from '../api/types.js';
 import { type AgencyError, InterruptedError } from '../errors.js';
+import { command } from '../terms.js';
 import { CampaignNotFoundError, type RecordEntry } from './campaign-record.js';
 import { isRowFailure, type RowError, type RowFailure, rowError, rowFailure } from './failures.js';
 import { changeCampaignSettled } from './lost-answer.js';
@@ -221,7 +222,7 @@ function checkIdsFound(selection: CampaignSelection, rows: readonly CampaignRow[
   const unread = rows.filter((row) => row.result === 'failed').length;
   throw new CampaignNotFoundError(
     `No campaign ${missing.join(', ')} in the campaign lists of the target${unread ? 's that could be read' : 's'}.`,
-    { hint: 'Nothing was sent. `agency campaigns --company <company>` lists the ids.' },
+    { hint: `Nothing was sent. \`${command('campaigns --company <company>')}\` lists the ids.` },
   );
 }
 

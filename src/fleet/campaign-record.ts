@@ -5,6 +5,7 @@
  * --from-record FILE` reads it back: every line checked, a campaign listed twice resumed once.
  */
 import { AgencyError, ExitCode, UsageError } from '../errors.js';
+import { command, option } from '../terms.js';
 import type { AppendedFileKind } from './keys-out.js';
 
 export interface RecordEntry {
@@ -17,11 +18,11 @@ export interface RecordEntry {
 }
 
 export const RECORD_FILE: AppendedFileKind = {
-  option: '--record',
+  option: option('record'),
   example: 'paused.jsonl',
   noun: 'the record file',
   consequence: 'Nothing further was changed; the rows on stdout show what was.',
-  hint: 'Free the space (or choose another --record); a campaign changed but not recorded is resumed by naming it: `agency campaigns resume --company <company> --campaign <id>`.',
+  hint: `Free the space (or choose another ${option('record')}); a campaign changed but not recorded is resumed by naming it: \`${command('campaigns resume --company <company> --campaign <id>')}\`.`,
 };
 
 /** A `--campaign` id that none of the targets' lists holds. */
@@ -86,6 +87,6 @@ function isId(value: unknown): value is number {
 
 function notARecord(where: string, why: string): UsageError {
   return new UsageError(`${where} is not a line of a campaign record: ${why}.`, {
-    hint: 'A record is written by `agency campaigns pause --record FILE` (or stop). Nothing was sent.',
+    hint: `A record is written by \`${command('campaigns pause --record FILE')}\` (or stop). Nothing was sent.`,
   });
 }

@@ -3,6 +3,7 @@
  * locally so that a typo is a usage error (exit 2, nothing sent) instead of an empty list.
  */
 import { UsageError } from '../errors.js';
+import { command, option } from '../terms.js';
 
 /** The documented set, in the order the docs list them (one place to change if the service adds one). */
 export const CAMPAIGN_STATUSES = ['RUNNING', 'DRAFT', 'EDITED', 'PAUSED', 'STOPPED', 'COMPLETED'] as const;
@@ -28,7 +29,7 @@ export function parseCampaignStatuses(values: string | readonly string[]): Campa
   }
   if (unknown.length > 0) {
     throw new UsageError(
-      `Unknown campaign status${unknown.length === 1 ? '' : 'es'} ${unknown.join(', ')} in --status; ` +
+      `Unknown campaign status${unknown.length === 1 ? '' : 'es'} ${unknown.join(', ')} in ${option('status')}; ` +
         `valid: ${CAMPAIGN_STATUSES.join(', ')} (any case, comma-separated).`,
     );
   }
@@ -38,5 +39,5 @@ export function parseCampaignStatuses(values: string | readonly string[]): Campa
 /** The command that resumes one campaign (the HQ account's own: no --company). */
 export function resumeCommand(companyId: number | null, campaignId: unknown): string {
   const company = companyId === null ? '' : ` --company ${companyId}`;
-  return `agency campaigns resume${company} --campaign ${campaignId}`;
+  return command(`campaigns resume${company} --campaign ${campaignId}`);
 }

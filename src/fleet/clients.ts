@@ -31,7 +31,9 @@ export type ClientSelection =
 
 /** Companies named (--company, --file) and chosen by a filter (--all, --active, --inactive) at once. */
 export function namedAndFiltered(): UsageError {
-  const [company, file, all, active, inactive] = ['company', 'file', 'all', 'active', 'inactive'].map(option);
+  const [company, file, all, active, inactive] = ['company', 'file', 'all', 'active', 'inactive'].map(
+    (name) => option(name),
+  );
   return new UsageError(
     `${company} and ${file} name the companies; ${all}, ${active} and ${inactive} cannot be added.`,
   );

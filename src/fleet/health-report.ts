@@ -18,6 +18,7 @@ import {
   SEVERITIES,
   type Severity,
 } from '../reports/health.js';
+import { option } from '../terms.js';
 import { rowsFor } from './deliverability.js';
 import type { ClientResult } from './health.js';
 import { THRESHOLDS } from './health-checks.js';
@@ -179,7 +180,7 @@ function verdict(
   const found = failOn === 'none' ? 0 : problems.filter((p) => atOrAbove(p.severity, failOn)).length;
   if (found > 0) {
     const what = `${found} ${found === 1 ? 'problem' : 'problems'}`;
-    return { exit: 7, message: `${what} at or above ${failOn} (--fail-on ${failOn}).` };
+    return { exit: 7, message: `${what} at or above ${failOn} (${option('fail-on')} ${failOn}).` };
   }
   if (inactiveNamed.length === 0) return { exit: 0 };
   const which = inactiveNamed.map((c) => `${c.company_id}${c.name ? ` ${JSON.stringify(c.name)}` : ''}`);
@@ -202,6 +203,8 @@ function summaryLine(
   const across = `across ${checked} client${checked === 1 ? '' : 's'}`;
   const skipped = inactive > 0 ? `; ${inactive} inactive not checked` : '';
   const filtered =
-    leftOut > 0 ? `; ${leftOut} other problem${leftOut === 1 ? '' : 's'} left out (--severity, --check)` : '';
+    leftOut > 0
+      ? `; ${leftOut} other problem${leftOut === 1 ? '' : 's'} left out (${option('severity')}, ${option('check')})`
+      : '';
   return `${parts.join(', ')} ${across}${skipped}${filtered}.`;
 }

@@ -9,6 +9,7 @@ import { closeSync, fchmodSync, fstatSync, fsyncSync, openSync, writeSync } from
 import { OutputError, UsageError } from '../errors.js';
 import { checkFileNameGiven, folderNotFile } from '../input/output-file.js';
 import { describeWriteError } from '../output/stdout-watch.js';
+import { option } from '../terms.js';
 
 /** What one kind of appended file is called in messages, and what a failed line leaves behind. */
 export interface AppendedFileKind {
@@ -24,11 +25,11 @@ export interface AppendedFileKind {
 }
 
 const KEYS_FILE: AppendedFileKind = {
-  option: '--keys-out',
+  option: option('keys-out'),
   example: 'keys.tsv',
   noun: 'the keys file',
   consequence: 'Nothing further was created; the new key is on stdout.',
-  hint: 'Free the space (or choose another --keys-out), then run apply again to finish.',
+  hint: `Free the space (or choose another ${option('keys-out')}), then run apply again to finish.`,
 };
 
 export class AppendedFile {

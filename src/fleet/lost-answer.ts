@@ -7,6 +7,7 @@
  */
 import type { CampaignAction } from '../api/resources/campaigns.js';
 import { AgencyError, ApiError, connectionRefused, InterruptedError, UsageError } from '../errors.js';
+import { command } from '../terms.js';
 import { companyKeys } from './keys.js';
 import type { BounceShieldPort, CampaignStatusPort, KeyPort, WebhookPort } from './ports.js';
 import { listedEvent } from './webhook-input.js';
@@ -111,7 +112,7 @@ export function settledWebhookWrites(api: WebhookPort, note: (message: string) =
       throw new SettledLostAnswer(
         error,
         `the webhooks could not be read afterwards (${(readError as Error).message}), so whether it took place is unknown`,
-        `Check with \`agency webhooks${companyId === undefined ? '' : ` --company ${companyId}`}\`; running the same command again is safe (it reads first).`,
+        `Check with \`${command(`webhooks${companyId === undefined ? '' : ` --company ${companyId}`}`)}\`; running the same command again is safe (it reads first).`,
       );
     }
     const done = present === (action === 'subscribe');
@@ -167,7 +168,7 @@ export async function changeCampaignSettled(
   } catch (error) {
     if (!answerMayBeLost(error)) throw error;
     const where = `campaign ${campaignId}${companyId === undefined ? '' : ` of company ${companyId}`}`;
-    const check = `Check with \`agency campaigns${companyId === undefined ? '' : ` --company ${companyId}`}\``;
+    const check = `Check with \`${command(`campaigns${companyId === undefined ? '' : ` --company ${companyId}`}`)}\``;
     let status: string;
     try {
       status = (await api.campaign(companyId, campaignId)).status.toUpperCase();

@@ -5,7 +5,7 @@
  * never pay for loading it.
  */
 import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument, type YAMLMap } from 'yaml';
-import { UsageError } from '../errors.js';
+import { textOf, UsageError } from '../errors.js';
 import { readInput, type StdinSource } from '../input/read.js';
 import { hasControlCharacters, quoted } from '../output/text.js';
 import { inputLine } from '../terms.js';
@@ -211,7 +211,7 @@ class PlanFileReader {
       try {
         if (text !== undefined) email = checkGuestEmail(text, where, this.#notes);
       } catch (error) {
-        this.#problems.push((error as Error).message);
+        this.#problems.push(textOf(error));
       }
       const nameNode = fields.get('name');
       const name =
@@ -302,12 +302,12 @@ class PlanFileReader {
         }
       } catch (error) {
         if (error instanceof EventTypoError) this.#typo = true;
-        this.#problems.push((error as Error).message);
+        this.#problems.push(textOf(error));
       }
       try {
         if (urlText !== undefined) url = checkWebhookUrl(urlText, where(urlNode));
       } catch (error) {
-        this.#problems.push((error as Error).message);
+        this.#problems.push(textOf(error));
       }
       if (event !== undefined && url !== undefined) result.push({ event, url });
     }

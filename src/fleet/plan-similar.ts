@@ -4,6 +4,7 @@
  * existing one and `apply` refuses the file (exit 5, nothing sent), unless --allow-similar.
  */
 import type { Company } from '../api/types.js';
+import { option } from '../terms.js';
 import { looksLikeLine } from './names.js';
 
 export interface Similar {
@@ -13,7 +14,7 @@ export interface Similar {
 
 /** `! "acme ltd" looks like "Acme Ltd" (id 1001): not created …` */
 export function describeSimilar(similar: Similar): string {
-  return `! ${looksLikeLine(similar.name, similar.companies)}: not created (a company cannot be renamed or deleted); use the exact name, or --allow-similar`;
+  return `! ${looksLikeLine(similar.name, similar.companies)}: not created (a company cannot be renamed or deleted); use the exact name, or ${option('allow-similar')}`;
 }
 
 /** `--json`'s "similar" entries: the name and the companies it looks like. */

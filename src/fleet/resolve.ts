@@ -213,7 +213,7 @@ export async function resolveCompanies(
   }
   if (missing.length === 1) throw missing[0];
   if (missing.length > 1) {
-    const lines = missing.map((error) => (error.hint ? `${error.message} ${error.hint}` : error.message));
+    const lines = missing.map((error) => (error.hintText ? `${error.text} ${error.hintText}` : error.text));
     throw new CompanyNotFoundError(`${missing.length} companies not found:\n  ${lines.join('\n  ')}`);
   }
   throwProblems(problems);

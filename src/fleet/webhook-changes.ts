@@ -8,6 +8,7 @@ import { ServiceUnreachableError } from '../api/reachability.js';
 import { MAX_URLS_PER_EVENT } from '../api/resources/webhooks.js';
 import type { Webhook } from '../api/types.js';
 import { AgencyError, ExitCode, InterruptedError } from '../errors.js';
+import { command } from '../terms.js';
 import { isRowFailure, type RowError, type RowFailure, rowError, rowFailure } from './failures.js';
 import { settledWebhookWrites } from './lost-answer.js';
 import { mapPool } from './ordered.js';
@@ -212,7 +213,9 @@ class UrlLimitReached extends AgencyError {
   constructor(event: string, urls: readonly string[]) {
     super(
       `${listedEvent(event)} has ${MAX_URLS_PER_EVENT} URLs already, the service's limit per event and account (${urls.join(', ')}); not sent`,
-      { hint: 'Unsubscribe one of them first (agency webhooks unsubscribe, or webhooks move).' },
+      {
+        hint: `Unsubscribe one of them first (${command('webhooks unsubscribe')}, or ${command('webhooks move')}).`,
+      },
     );
   }
 }

@@ -16,6 +16,7 @@ import type { Webhook } from '../api/types.js';
 import type { AgencyError } from '../errors.js';
 import { editDistance } from '../output/suggest.js';
 import { serviceDetail } from '../output/summary.js';
+import { option } from '../terms.js';
 import { isRowFailure, type RowError, rowError } from './failures.js';
 import type { WebhookPort } from './ports.js';
 import type { Target } from './targets.js';
@@ -117,8 +118,8 @@ class SubscribedUrls {
     if (this.#read === 0 || this.#accounts.has(move.from) || this.#accounts.has(move.to)) return undefined;
     const none =
       this.#read === 1
-        ? `${move.from} (--from) is not subscribed in the account read, nor is ${move.to} (--to)`
-        : `${move.from} (--from) is subscribed in none of the ${this.#read} accounts read, nor is ${move.to} (--to)`;
+        ? `${move.from} (${option('from')}) is not subscribed in the account read, nor is ${move.to} (${option('to')})`
+        : `${move.from} (${option('from')}) is subscribed in none of the ${this.#read} accounts read, nor is ${move.to} (${option('to')})`;
     let nearest: string | undefined;
     for (const url of this.#accounts.keys()) {
       if (nearest === undefined || editDistance(url, move.from) < editDistance(nearest, move.from))

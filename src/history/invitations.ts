@@ -8,6 +8,7 @@
 import type { Database } from 'sql.js';
 import type { Plan } from '../fleet/plan.js';
 import type { Runtime } from '../runtime.js';
+import { command } from '../terms.js';
 import { type HistoryFlag, historyFor, tolerated } from './record.js';
 import { type AgencyKey, agencyId, findAgency, rows } from './runs.js';
 
@@ -62,7 +63,7 @@ export function describePending(p: PendingInvitation): string {
 export function pendingNote(count: number): string {
   const what =
     count === 1 ? '1 guest invitation sent earlier is' : `${count} guest invitations sent earlier are`;
-  return `${what} not yet accepted (not a change; \`apply --resend-invitations\` sends ${count === 1 ? 'it' : 'them'} again).`;
+  return `${what} not yet accepted (not a change; \`${command('apply --resend-invitations')}\` sends ${count === 1 ? 'it' : 'them'} again).`;
 }
 
 /** Records the invitations apply sent (a later one replaces an earlier one's date). */

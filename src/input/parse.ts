@@ -1,5 +1,5 @@
 /** Parsers for user input. Each throws UsageError (exit 2) so that nothing is sent for bad input. */
-import { UsageError } from '../errors.js';
+import { textOf, UsageError } from '../errors.js';
 import { looseName } from '../fleet/names.js';
 import { hasControlCharacters, quoted } from '../output/text.js';
 import { inputLine, option } from '../terms.js';
@@ -77,7 +77,7 @@ export function validateNames(entries: readonly { name: string; where: string }[
     try {
       name = normalizeName(entry.name, entry.where);
     } catch (error) {
-      problems.push((error as Error).message);
+      problems.push(textOf(error));
       continue;
     }
     names.push(name);
@@ -109,7 +109,8 @@ export function validateNames(entries: readonly { name: string; where: string }[
 /** A key label: trimmed, not empty, printable, at most 255 characters. */
 export function validateLabel(raw: string): string {
   const label = raw.trim();
-  if (label === '') throw new UsageError('The key label is empty.', { hint: 'Use e.g. --label zapier.' });
+  if (label === '')
+    throw new UsageError('The key label is empty.', { hint: `Use e.g. ${option('label')} zapier.` });
   if (hasControlCharacters(label)) throw new UsageError('The key label contains control characters.');
   if (label.length > 255) throw new UsageError('The key label is longer than 255 characters.');
   return label;
@@ -127,6 +128,6 @@ const MAX_CONCURRENCY = 32;
 /** `--concurrency`: a whole number from 1 to MAX_CONCURRENCY; default DEFAULT_CONCURRENCY. */
 export function parseConcurrency(value: string | undefined): number {
   const n = optionalPositiveInt(value, option('concurrency')) ?? DEFAULT_CONCURRENCY;
-  if (n > MAX_CONCURRENCY) throw new UsageError(`--concurrency is at most ${MAX_CONCURRENCY}.`);
+  if (n > MAX_CONCURRENCY) throw new UsageError(`${option('concurrency')} is at most ${MAX_CONCURRENCY}.`);
   return n;
 }

@@ -12,13 +12,17 @@ import { AgencyError, ExitCode } from '../errors.js';
 import type { ProgressSink } from '../output/progress.js';
 import { inertJson } from '../output/text.js';
 import { execute, type RunOutcome } from '../program.js';
-import { render, type Terms } from '../terms.js';
+import { render, renderValue, type Terms } from '../terms.js';
 import { commandLine, type Param } from './schema.js';
-import { TOOLS, type ToolSpec, toolName } from './tools.js';
+import { type ServedTool, toolTerms } from './terms.js';
+import type { ToolSpec } from './tools.js';
 
 export interface CallSetup {
   spec: ToolSpec;
   params: readonly Param[];
+  /** Every tool the server offers, and the program's own options: how messages name them (./terms.ts). */
+  served: readonly ServedTool[];
+  globals: ReadonlySet<string>;
   /** What the server announced at its start: the profile, key and base URL of every call. */
   context: Context;
   environment: Environment;
@@ -30,7 +34,7 @@ export interface CallSetup {
 }
 
 export async function callTool(setup: CallSetup, input: unknown): Promise<CallToolResult> {
-  const terms = toolTerms(setup.spec, setup.params);
+  const terms = toolTerms(setup);
   let line: { words: string[]; stdin: string | undefined };
   try {
     line = commandLine(setup.params, input);
@@ -57,7 +61,8 @@ export async function callTool(setup: CallSetup, input: unknown): Promise<CallTo
   const args = (input ?? {}) as Record<string, unknown>;
   const content: CallToolResult['content'] = [];
   const result = resultOf(outcome);
-  if (result !== undefined) content.push({ type: 'text', text: present(setup, result, args) });
+  if (result !== undefined)
+    content.push({ type: 'text', text: present(setup, renderValue(result, terms), args) });
   const failed = outcome.code !== ExitCode.ok && !setup.spec.answers?.includes(outcome.code);
   if (failed) {
     // The server's log has the error too, as the command line says it.
@@ -99,7 +104,7 @@ function withoutKey(value: unknown, key: string): unknown {
 function errorContent(error: unknown, hint: string | undefined, code: number, terms: Terms) {
   const known = error instanceof AgencyError ? error : undefined;
   const message = known ? render(known.text, terms) : `unexpected internal error: ${String(error)}`;
-  const shownHint = hint ?? (known?.hintText === undefined ? undefined : render(known.hintText, terms));
+  const shownHint = render(hint ?? known?.hintText ?? '', terms) || undefined;
   const body = {
     error: {
       status: known?.status ?? null,
@@ -111,30 +116,6 @@ function errorContent(error: unknown, hint: string | undefined, code: number, te
     exit_code: code,
   };
   return { type: 'text' as const, text: inertJson(body) };
-}
-
-/**
- * How this tool says what the command's messages refer to: an option by the argument that sets it,
- * a command by its tool (else as a command line), a line of stdin as a line of the text argument.
- */
-function toolTerms(spec: ToolSpec, params: readonly Param[]): Terms {
-  const positional = params.filter((param) => param.flag === undefined);
-  const [only] = positional;
-  return {
-    option: ({ name }) => params.find((p) => p.flag === `--${name}`)?.property ?? name.replace(/-/g, '_'),
-    command: ({ words }) => {
-      const tool = TOOLS.find((t) => t.path.join(' ') === words);
-      return tool ? toolName(tool) : `agency ${words}`;
-    },
-    line: ({ source, line }) =>
-      `line ${line} of ${source === 'stdin' ? (spec.text?.noun ?? 'the input') : source}`,
-    argument: ({ index }) =>
-      positional.length === 1 && only
-        ? only.many
-          ? `${only.property} #${index}`
-          : only.property
-        : `argument ${index}`,
-  };
 }
 
 /** A stream whose every line goes to the server's log. */

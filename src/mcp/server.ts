@@ -13,13 +13,14 @@ import { requireApiKey } from '../context.js';
 import { InterruptedError } from '../errors.js';
 import type { ProgressSink } from '../output/progress.js';
 import type { Runtime } from '../runtime.js';
+import { FOR_ASSISTANT } from '../terms.js';
 import { VERSION } from '../version.js';
 import { callTool } from './call.js';
 import { inputSchema, type Param, paramsOf } from './schema.js';
-import { TOOLS, type ToolSpec, toolName } from './tools.js';
+import type { ServedTool as ServedToolTerms } from './terms.js';
+import { TOOLS, toolName } from './tools.js';
 
-interface ServedTool {
-  spec: ToolSpec;
+interface ServedTool extends ServedToolTerms {
   params: Param[];
   definition: Tool;
 }
@@ -27,7 +28,7 @@ interface ServedTool {
 export async function serve(rt: Runtime, opts: McpOptions): Promise<void> {
   requireApiKey(rt.ctx); // no key: say so now, not at each call
   const allowWrites = opts.allowWrites === true;
-  const tools = await toolsOf(allowWrites);
+  const { tools, globals } = await toolsOf(allowWrites);
   const byName = new Map(tools.map((tool) => [tool.definition.name, tool]));
   const inFlight = new Set<Promise<unknown>>();
   // A key in the system keyring is read once, now, and the calls get it in their context, instead of
@@ -49,7 +50,7 @@ export async function serve(rt: Runtime, opts: McpOptions): Promise<void> {
         'the blacklist, an inventory audit, and plans. Results are JSON. ' +
         (allowWrites
           ? 'Tools that change the agency are offered; each says whether it is destructive.'
-          : 'Read-only: the server was started without --allow-writes.'),
+          : 'Read-only: the server was started without allowing writes.'),
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map((tool) => tool.definition) }));
@@ -73,6 +74,8 @@ export async function serve(rt: Runtime, opts: McpOptions): Promise<void> {
       {
         spec: tool.spec,
         params: tool.params,
+        served: tools,
+        globals,
         context,
         environment: rt.environment,
         env: rt.env,
@@ -120,7 +123,7 @@ export async function serve(rt: Runtime, opts: McpOptions): Promise<void> {
 }
 
 /** The tools this build has commands for; writes only when allowed. */
-async function toolsOf(allowWrites: boolean): Promise<ServedTool[]> {
+async function toolsOf(allowWrites: boolean): Promise<{ tools: ServedTool[]; globals: Set<string> }> {
   const { buildProgram } = await import('../program.js');
   const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
   const program = await buildProgram({ stdout: sink, stderr: sink }, () => async () => {});
@@ -151,7 +154,7 @@ async function toolsOf(allowWrites: boolean): Promise<ServedTool[]> {
       },
     });
   }
-  return tools;
+  return { tools, globals: new Set(program.options.map((option) => option.name())) };
 }
 
 function commandAt(program: Command, path: readonly string[]): Command | undefined {
@@ -212,8 +215,8 @@ function refusal(name: string, allowWrites: boolean) {
   const write = !allowWrites && TOOLS.some((spec) => spec.write && toolName(spec) === name);
   const error = write
     ? {
-        message: `The tool "${name}" changes the agency, and this server was started without --allow-writes.`,
-        hint: 'Start it with `agency mcp --allow-writes` to offer the tools that make changes.',
+        message: `The tool "${name}" changes the agency, and this server was started without allowing writes.`,
+        hint: `To offer the tools that make changes, ${FOR_ASSISTANT.userRuns('mcp --allow-writes')} (the MCP client's configuration starts the server).`,
       }
     : { message: `There is no tool named "${name}".`, hint: 'List the tools with tools/list.' };
   return {

@@ -14,6 +14,7 @@
  */
 import { ExactInteger, stringifyExact } from '../api/json.js';
 import { UsageError } from '../errors.js';
+import { option } from '../terms.js';
 import { cellText, ListCell } from './text.js';
 
 export function csvValue(value: unknown): string {
@@ -105,9 +106,10 @@ export function selectColumns<C extends NamedColumn>(columns: readonly C[], spec
   const unknown: string[] = [];
   const words = spec.split(',').map((w) => w.trim());
   if (words.every((w) => w === '')) {
-    throw new UsageError(`--columns needs at least one column name; ${valid()}.`);
+    throw new UsageError(`${option('columns')} needs at least one column name; ${valid()}.`);
   }
-  if (words.some(isAll)) throw new UsageError(`--columns all stands alone (every column); ${valid()}.`);
+  if (words.some(isAll))
+    throw new UsageError(`${option('columns')} all stands alone (every column); ${valid()}.`);
   for (const word of words) {
     if (word === '') continue;
     const column = byName.get(columnName(word));
@@ -117,7 +119,7 @@ export function selectColumns<C extends NamedColumn>(columns: readonly C[], spec
   if (unknown.length > 0) {
     const list = unknown.map((w) => JSON.stringify(w)).join(', ');
     throw new UsageError(
-      `Unknown column${unknown.length === 1 ? '' : 's'} ${list} in --columns; ${valid()}.`,
+      `Unknown column${unknown.length === 1 ? '' : 's'} ${list} in ${option('columns')}; ${valid()}.`,
     );
   }
   return chosen;

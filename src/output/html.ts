@@ -4,6 +4,7 @@
  * script, nothing loaded from anywhere else (no font, image, link or style sheet), so that a page can
  * be mailed, archived and opened offline.
  */
+import { render } from '../terms.js';
 
 export function escapeHtml(text: unknown): string {
   return String(text).replace(
@@ -37,7 +38,7 @@ export function htmlDocument(title: string, css: string, body: string): string {
 <style>${BASE_CSS}${css}</style>
 </head>
 <body>
-${body}
+${render(body)}
 </body>
 </html>
 `;

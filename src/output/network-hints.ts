@@ -7,6 +7,7 @@
 import { type Context, DEFAULT_TIMEOUT_SECONDS, type Environment, type GlobalFlags } from '../context.js';
 import { AgencyError, NetworkError, ProxyFailure } from '../errors.js';
 import type { Runtime } from '../runtime.js';
+import { option, run, variable } from '../terms.js';
 
 export interface RunFacts {
   baseUrl: string | undefined;
@@ -23,21 +24,21 @@ export function networkHint(error: unknown, facts: RunFacts): string | undefined
   // "the base URL" in a hint of the API layer: say which one, and where it was set.
   if (error instanceof AgencyError && !(error instanceof NetworkError) && facts.baseUrl !== undefined) {
     const where = baseUrlOrigin(facts);
-    return error.hint?.includes('the base URL')
-      ? error.hint.replace('the base URL', `the base URL (${facts.baseUrl}, from ${where})`)
+    return error.hintText?.includes('the base URL')
+      ? error.hintText.replace('the base URL', `the base URL (${facts.baseUrl}, from ${where})`)
       : undefined;
   }
   if (!(error instanceof NetworkError) || error instanceof ProxyFailure) return undefined;
   const code = causeCode(error);
   if (code === 'ECONNREFUSED' && facts.baseUrl !== undefined && isLocal(facts.baseUrl)) {
-    return `${pointsAt(facts)} ${facts.baseUrl}: is \`agency sandbox\` running? Start it in another terminal, or check the port.`;
+    return `${pointsAt(facts)} ${facts.baseUrl}: is the sandbox running? ${run('sandbox')} in another terminal, or check the port.`;
   }
   if (code === 'ETIMEDOUT') {
     const range = 'more than 0 and at most 3600 seconds';
     if (facts.timeoutFlag !== undefined)
-      return `The deadline per request was --timeout ${facts.timeoutFlag}; give more (${range}), or check the network.`;
+      return `The deadline per request was ${option('timeout')} ${facts.timeoutFlag}; give more (${range}), or check the network.`;
     if (facts.timeoutEnv !== undefined)
-      return `The deadline per request comes from AGENCY_TIMEOUT=${facts.timeoutEnv}; raise it (${range}) or unset it (${facts.defaultTimeoutSeconds} s).`;
+      return `The deadline per request comes from ${variable('AGENCY_TIMEOUT')}=${facts.timeoutEnv}; raise it (${range}) or unset it (${facts.defaultTimeoutSeconds} s).`;
   }
   return undefined;
 }
@@ -46,9 +47,9 @@ export function networkHint(error: unknown, facts: RunFacts): string | undefined
 function baseUrlOrigin(facts: RunFacts): string {
   switch (facts.baseUrlSource) {
     case 'flag':
-      return '--base-url';
+      return option('base-url');
     case 'env':
-      return 'AGENCY_BASE_URL';
+      return variable('AGENCY_BASE_URL');
     case 'profile':
       return `the "${facts.profileName}" profile`;
     default:
@@ -58,8 +59,10 @@ function baseUrlOrigin(facts: RunFacts): string {
 
 function pointsAt(facts: RunFacts): string {
   if (facts.baseUrlSource === 'default' || facts.baseUrlSource === undefined) return 'Nothing answers at';
-  const origin = baseUrlOrigin(facts);
-  return `${origin.charAt(0).toUpperCase()}${origin.slice(1)} points at`;
+  // A reference is capitalised where it starts the sentence (src/terms.ts).
+  return facts.baseUrlSource === 'profile'
+    ? `The "${facts.profileName}" profile points at`
+    : `${baseUrlOrigin(facts)} points at`;
 }
 
 function causeCode(error: Error): string | undefined {

@@ -6,7 +6,7 @@ import type { Writable } from 'node:stream';
 import { Chalk, type ChalkInstance } from 'chalk';
 import { isRecord } from '../api/types.js';
 import { UsageError } from '../errors.js';
-import { render } from '../terms.js';
+import { option, render, renderValue } from '../terms.js';
 import { isAll, pickFields, rowEncoder, selectColumns } from './csv.js';
 import { hangingWrap, wrapWords } from './help-wrap.js';
 import { type Creation, StdoutWatch } from './stdout-watch.js';
@@ -124,14 +124,16 @@ export class Writer {
   /**
    * A list result: JSON array of the items as the API returned them, CSV with --csv, TSV rows when
    * piped, or on a terminal a table that fits the width (columns that do not fit are hidden and named),
-   * followed by a count that says what was left out (or the empty-state message) on stderr.
+   * followed by a count that says what was left out (or the empty-state message) on stderr. Its
+   * references (src/terms.ts) are said in the command line's terms, unless a host takes the values.
    */
   async list<T>(
-    items: readonly T[],
+    given: readonly T[],
     allColumns: readonly Column<T>[],
     options: ListOptions = {},
   ): Promise<void> {
     const { empty } = options;
+    const items = this.#record?.results ? given : renderValue(given);
     if (this.options.json) return this.jsonList(items, allColumns);
     const columns = this.columns(allColumns);
     const tty = this.streams.stdoutIsTTY;
@@ -180,11 +182,12 @@ export class Writer {
   }
 
   /** A single result object: JSON, or "field value" lines (tab-separated when piped). */
-  record(value: Record<string, unknown>): void {
+  record(given: Record<string, unknown>): void {
+    const value = this.#record?.results ? given : renderValue(given); // as list() says it
     // A command that prints a record is marked printsNoList (refused before it runs); never ignored.
     if (this.options.csv || this.options.columns !== undefined) {
       throw new UsageError(
-        '--csv and --columns are for commands that print a list; this one prints a record.',
+        `${option('csv')} and ${option('columns')} are for commands that print a list; this one prints a record.`,
       );
     }
     if (this.options.json) {
@@ -222,8 +225,7 @@ export class Writer {
       this.#record.results.push(value);
       return;
     }
-    const text = inertJson(value, 2);
-    this.out(`${text}\n`);
+    this.out(`${inertJson(renderValue(value), 2)}\n`);
   }
 
   /** The --json error object: one line on stderr, inert on a terminal (src/output/error-report.ts). */
@@ -231,9 +233,9 @@ export class Writer {
     this.#stderr(`${inertJson(value)}\n`);
   }
 
-  /** A bare line on stdout (a new key, an id). */
+  /** A bare line on stdout (a new key, an id); its references (src/terms.ts) said before it is made inert. */
   line(text: string): void {
-    this.out(`${this.streams.stdoutIsTTY ? terminalSafe(text) : text}\n`);
+    this.out(`${this.streams.stdoutIsTTY ? terminalSafe(render(text)) : text}\n`);
   }
 
   /**
@@ -242,7 +244,7 @@ export class Writer {
    */
   wrappedLine(text: string): void {
     if (!this.streams.stdoutIsTTY) this.out(`${text}\n`);
-    else this.out(`${hangingWrap(terminalSafe(text), this.tableWidth)}\n`);
+    else this.out(`${hangingWrap(terminalSafe(render(text)), this.tableWidth)}\n`);
   }
 
   /** A message for the person: stderr (not with -q). */
@@ -328,9 +330,8 @@ export class Writer {
     this.#progressShown = false;
     this.streams.stderr.write('\r\u001b[2K');
   }
-
   out(text: string): void {
-    this.#stdout.write(text);
+    this.#stdout.write(render(text));
   }
 
   err(text: string): void {

@@ -122,7 +122,11 @@ describe('agency mcp (reads only)', () => {
     // health exits 7 when it finds critical problems: for the assistant the report is the answer.
     const health = await shared.h.run(['health', '--json']);
     expect(health.code).toBe(7);
-    expect(resultJson(await call('health'))).toEqual(JSON.parse(health.stdout));
+    // A problem's next step names a command: campaigns_resume is not offered without writes, so the
+    // assistant reads it as the user's to run (the command line's --json says the command itself).
+    const userRuns = health.stdout.replace(/(agency campaigns resume [^"]*)/g, 'ask the user to run `$1`');
+    expect(userRuns).toMatch(/ask the user to run `agency campaigns resume --company \d+ --campaign \d+`/);
+    expect(resultJson(await call('health'))).toEqual(JSON.parse(userRuns));
   }, 90_000); // some twenty commands, each run twice
 
   it('masks the keys of keys_list unless reveal is asked', async () => {
@@ -164,8 +168,8 @@ describe('agency mcp (reads only)', () => {
   it('refuses a write tool without --allow-writes, and sends nothing', async () => {
     const id = String(activeCompany(shared.h.sandbox).id);
     const error = toolError(await call('keys_create', { company: [id], label: 'mcp' }));
-    expect(error.error.message).toMatch(/changes the agency.*--allow-writes/);
-    expect(error.error.hint).toMatch(/agency mcp --allow-writes/);
+    expect(error.error.message).toMatch(/changes the agency, and this server was started without allowing writes/);
+    expect(error.error.hint).toMatch(/ask the user to run `agency mcp --allow-writes`/);
     expect(shared.h.requests()).toEqual([]);
   });
 

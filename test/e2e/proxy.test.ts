@@ -280,7 +280,7 @@ describe('a proxy that is not there, or not a URL', () => {
     );
     // The company list, read before any create, is what met the proxy: nothing was sent.
     expect(r.stderr).toMatch(/^error: Could not list the companies \(page 1\): the proxy/);
-    expect(r.stderr).not.toMatch(/Unknown whether|is `agency sandbox` running/);
+    expect(r.stderr).not.toMatch(/Unknown whether|is the sandbox running/);
     expect(r.stderr).toContain(
       `hint: ${h.sandbox.baseUrl} is on this machine, but HTTP_PROXY sends its requests through the proxy 127.0.0.1:${port}: set NO_PROXY=127.0.0.1,localhost to go direct, or unset HTTP_PROXY.`,
     );

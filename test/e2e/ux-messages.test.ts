@@ -117,7 +117,7 @@ describe('bulk messages that fit a screen', () => {
 });
 
 describe('hints that are right', () => {
-  it('a stopped sandbox: "is `agency sandbox` running?"', async () => {
+  it('a stopped sandbox: "is the sandbox running? Run `agency sandbox` …"', async () => {
     const port = await refusedPort();
     const dir = join(tmp, 'stopped');
     writeConfig(dir, {
@@ -126,7 +126,7 @@ describe('hints that are right', () => {
     });
     const r = await h.run(['me'], { env: { AGENCY_CONFIG_DIR: dir } });
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('is `agency sandbox` running?');
+    expect(r.stderr).toContain('is the sandbox running? Run `agency sandbox` in another terminal');
     expect(r.stderr).toContain(`The "sandbox" profile points at http://127.0.0.1:${port}/rest`);
   });
 
@@ -140,7 +140,7 @@ describe('hints that are right', () => {
       h.run(['me'], { env: { AGENCY_BASE_URL: url } }),
     ]);
     expect(byFlag.code).toBe(1);
-    expect(byFlag.stderr).toContain(`--base-url points at ${url}: is \`agency sandbox\` running?`);
+    expect(byFlag.stderr).toContain(`--base-url points at ${url}: is the sandbox running?`);
     expect(byFlag.stderr).not.toContain('profile');
     expect(byEnv.code).toBe(1);
     expect(byEnv.stderr).toContain(`AGENCY_BASE_URL points at ${url}:`);

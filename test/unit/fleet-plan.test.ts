@@ -6,6 +6,7 @@ import { makePlan, planChanges, planJson } from '../../src/fleet/plan.js';
 import { parsePlanFile } from '../../src/fleet/plan-file.js';
 import { describeBlocked, describeChange, planLines, planSummary } from '../../src/fleet/plan-lines.js';
 import { CompanyDirectory } from '../../src/fleet/resolve.js';
+import { render } from '../../src/terms.js';
 import { FakeAgency } from './fleet-fake.js';
 
 const HOOK = 'https://crm.example.com/hooks/woodpecker';
@@ -98,7 +99,7 @@ describe('plan', () => {
     const a = world();
     const p = await plan(a, 'companies:\n  - name: acme ltd\n    keys: [zapier]\n');
     expect(planChanges(p)).toEqual([]);
-    expect(planLines(p)).toEqual([
+    expect(planLines(p).map((line) => render(line))).toEqual([
       '! "acme ltd" looks like "Acme Ltd" (id 1001): not created (a company cannot be renamed or deleted); use the exact name, or --allow-similar',
     ]);
     expect(planJson(p).similar).toEqual([{ name: 'acme ltd', looks_like: [{ id: 1001, name: 'Acme Ltd' }] }]);

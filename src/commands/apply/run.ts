@@ -31,6 +31,7 @@ import { confirm } from '../../input/prompt.js';
 import type { Creation } from '../../output/stdout-watch.js';
 import { NOUNS, plural } from '../../output/summary.js';
 import type { Runtime } from '../../runtime.js';
+import { command, option } from '../../terms.js';
 import type { ApplyOptions } from './index.js';
 
 export async function applyCommand(rt: Runtime, opts: ApplyOptions): Promise<void> {
@@ -38,9 +39,12 @@ export async function applyCommand(rt: Runtime, opts: ApplyOptions): Promise<voi
   const canAsk = terminal.stdinIsTTY && terminal.stderrIsTTY;
   // Checked before anything is read or sent: a script without --yes must not half-run.
   if (!opts.yes && !canAsk) {
-    throw new UsageError('apply changes the agency and needs --yes when it cannot ask on a terminal.', {
-      hint: 'Review the changes with `agency plan -f FILE`, then run apply with --yes. Nothing was sent.',
-    });
+    throw new UsageError(
+      `apply changes the agency and needs ${option('yes')} when it cannot ask on a terminal.`,
+      {
+        hint: `Review the changes with \`${command('plan -f FILE')}\`, then run apply with ${option('yes')}. Nothing was sent.`,
+      },
+    );
   }
   const concurrency = parseConcurrency(opts.concurrency);
   const warn = (message: string) => rt.out.warn(message);

@@ -2,6 +2,7 @@
 import { type Command, Option } from '@commander-js/extra-typings';
 import { UsageError } from '../../errors.js';
 import type { BlacklistKind } from '../../fleet/blacklist.js';
+import { option } from '../../terms.js';
 
 /** `byForm`: without either option, each value goes to the list its form names (add, remove). */
 export function addKindOptions<C extends Command>(command: C, verb: string, byForm = false): C {
@@ -25,5 +26,5 @@ export function blacklistKind(opts: {
 }): BlacklistKind {
   if (opts.domains) return 'domains';
   if (opts.emails) return 'emails';
-  throw new UsageError('Say which list: --domains or --emails.');
+  throw new UsageError(`Say which list: ${option('domains')} or ${option('emails')}.`);
 }

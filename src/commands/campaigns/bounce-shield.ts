@@ -14,6 +14,7 @@ import type { ShieldRow } from '../../fleet/bounce-shield.js';
 import type { TargetFlags } from '../../fleet/targets.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
+import { option } from '../../terms.js';
 import { collectValues, helpText, type Run } from '../command.js';
 import { addTargetOptions, runFleetChange } from '../webhooks/fleet.js';
 import { campaignIds, selfOnlyNote } from './input.js';
@@ -75,7 +76,7 @@ function parseThreshold(value: string): number {
   const n = Number(text);
   if (!/^\d+$/.test(text) || n < BOUNCE_SHIELD_MIN || n > BOUNCE_SHIELD_MAX) {
     throw new UsageError(
-      `Invalid --set ${JSON.stringify(value)}: a Bounce Shield threshold is a whole percent from ${BOUNCE_SHIELD_MIN} to ${BOUNCE_SHIELD_MAX}.`,
+      `Invalid ${option('set')} ${JSON.stringify(value)}: a Bounce Shield threshold is a whole percent from ${BOUNCE_SHIELD_MIN} to ${BOUNCE_SHIELD_MAX}.`,
     );
   }
   return n;
@@ -95,7 +96,8 @@ async function bounceShieldCommand(rt: Runtime, opts: ShieldOptions): Promise<vo
     ],
   };
   const check = () => {
-    if (opts.set !== undefined && opts.clear) throw new UsageError('--set and --clear cannot be combined.');
+    if (opts.set !== undefined && opts.clear)
+      throw new UsageError(`${option('set')} and ${option('clear')} cannot be combined.`);
     const threshold = opts.set !== undefined ? parseThreshold(opts.set) : opts.clear ? null : undefined;
     return { campaignIds: campaignIds(opts.campaign), threshold };
   };

@@ -12,6 +12,7 @@ import type { Target, TargetFlags } from '../../fleet/targets.js';
 import { readInput } from '../../input/read.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
+import { option } from '../../terms.js';
 import { type CommandHelp, collectValues, helpText, type Run } from '../command.js';
 import { addTargetOptions, runFleetChange } from '../webhooks/fleet.js';
 import { askToChange, campaignIds, fromRecord, requireYes, selfOnlyNote } from './input.js';
@@ -94,7 +95,9 @@ async function changeCampaignsCommand(
   const recordFailed = new AbortController();
   // Every flag checked before any request (exit 2, nothing sent); the record file opened last.
   const check = () => {
-    const mailboxes = [...new Set((opts.mailbox ?? []).map((value) => checkGuestEmail(value, '--mailbox')))];
+    const mailboxes = [
+      ...new Set((opts.mailbox ?? []).map((value) => checkGuestEmail(value, option('mailbox')))),
+    ];
     const selection = { campaignIds: campaignIds(opts.campaign), mailboxes };
     const entries = recordText && fromRecord(opts, recordText, readRecord);
     requireYes(rt, verb, opts);

@@ -10,11 +10,12 @@ import type { Target } from '../../fleet/targets.js';
 import { parseCompanyId } from '../../input/parse.js';
 import { confirm } from '../../input/prompt.js';
 import type { Runtime } from '../../runtime.js';
+import { option } from '../../terms.js';
 import type { CampaignChangeOptions } from './change.js';
 
 /** `--campaign` values: positive whole numbers, each once. */
 export function campaignIds(values: readonly string[] | undefined): number[] {
-  return [...new Set((values ?? []).map((value) => parseCompanyId(value, '--campaign id')))];
+  return [...new Set((values ?? []).map((value) => parseCompanyId(value, `${option('campaign')} id`)))];
 }
 
 /** `--from-record FILE` names its own campaigns and accounts: no other selection beside it. */
@@ -24,15 +25,15 @@ export function fromRecord(
   read: (text: string, source: string) => RecordEntry[],
 ): RecordEntry[] {
   const others = [
-    opts.company && '--company',
-    opts.file !== undefined && '--file',
-    opts.all && '--all',
-    opts.campaign && '--campaign',
-    opts.mailbox && '--mailbox',
+    opts.company && option('company'),
+    opts.file !== undefined && option('file'),
+    opts.all && option('all'),
+    opts.campaign && option('campaign'),
+    opts.mailbox && option('mailbox'),
   ].filter((flag): flag is string => typeof flag === 'string');
   if (others.length > 0) {
     throw new UsageError(
-      `--from-record cannot be combined with ${others.join(' or ')}: the record names the campaigns.`,
+      `${option('from-record')} cannot be combined with ${others.join(' or ')}: the record names the campaigns.`,
     );
   }
   return read(text.text, text.source);
@@ -42,15 +43,15 @@ export function fromRecord(
 export function requireYes(rt: Runtime, verb: CampaignVerb, opts: CampaignChangeOptions): void {
   const canAsk = rt.terminal.stdinIsTTY && rt.terminal.stderrIsTTY;
   if (opts.yes || opts.dryRun || canAsk) return;
-  throw new UsageError(`campaigns ${verb} needs --yes when it cannot ask on a terminal.`, {
-    hint: 'See what it would change with --dry-run, then run it with --yes. Nothing was sent.',
+  throw new UsageError(`campaigns ${verb} needs ${option('yes')} when it cannot ask on a terminal.`, {
+    hint: `See what it would change with ${option('dry-run')}, then run it with ${option('yes')}. Nothing was sent.`,
   });
 }
 
 /** Said first when no target is given: a forgotten --all is never silent. */
 export function selfOnlyNote(verb: CampaignVerb | 'bounce-shield'): string {
   const doing = verb === 'bounce-shield' ? 'Changing Bounce Shield thresholds' : VERB_WORDS[verb].doing;
-  return `${doing} on the HQ account itself only; --all for every client.`;
+  return `${doing} on the HQ account itself only; ${option('all')} for every client.`;
 }
 
 const VERB_WORDS: Record<CampaignVerb, { doing: string; ask: string }> = {

@@ -16,7 +16,7 @@ import { type RowStream, rowStream } from '../../output/row-stream.js';
 import { exists, listLines, MAX_LISTED } from '../../output/summary.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
-import { option } from '../../terms.js';
+import { command, option } from '../../terms.js';
 import { collectValues, helpText, type Run } from '../command.js';
 
 export function defineCreate(companies: Command, run: Run): void {
@@ -162,7 +162,7 @@ async function createCompanies(rt: Runtime, opts: CreateOptions): Promise<void> 
 }
 
 async function readNames(rt: Runtime, opts: CreateOptions): Promise<string[]> {
-  const entries = (opts.name ?? []).map((name, i) => ({ name, where: `--name #${i + 1}` }));
+  const entries = (opts.name ?? []).map((name, i) => ({ name, where: `${option('name')} #${i + 1}` }));
   if (opts.file !== undefined) {
     const { text, source } = await readInput(
       opts.file,
@@ -174,7 +174,7 @@ async function readNames(rt: Runtime, opts: CreateOptions): Promise<string[]> {
   }
   if (entries.length === 0) {
     throw new UsageError('No company names given.', {
-      hint: 'Use --name "Acme Ltd" (repeatable) or --file names.txt.',
+      hint: `Use ${option('name')} "Acme Ltd" (repeatable) or ${option('file')} names.txt.`,
     });
   }
   return validateNames(entries);
@@ -291,7 +291,7 @@ async function attachKeys(rt: Runtime, created: CreatedRow[]): Promise<void> {
   if (missing.length > 0) {
     rt.out.warn(
       `No key shown for ${missing.length} new compan${missing.length === 1 ? 'y' : 'ies'} ` +
-        `(${missing.join(', ')}); read it later with: agency keys list <company>`,
+        `(${missing.join(', ')}); read it later with: ${command('keys list <company>')}`,
     );
   }
 }

@@ -69,7 +69,8 @@ async function listCompanies(rt: Runtime, opts: ListCompaniesOptions): Promise<v
   const limit = optionalPositiveInt(opts.limit, option('limit'));
   const active = opts.active ? true : opts.inactive ? false : undefined;
   const search = opts.search?.trim();
-  if (search === '') throw new UsageError('--search needs some text, such as --search dental.');
+  if (search === '')
+    throw new UsageError(`${option('search')} needs some text, such as ${option('search')} dental.`);
   rt.out.columns(listColumns);
   const api = rt.api();
   const pages = pageFacts((p: number) => api.listCompaniesPage(p, active));

@@ -4,6 +4,7 @@ import { paginate } from '../../api/paginate.js';
 import type { Company } from '../../api/types.js';
 import { CompanyDirectory, CompanyNotFoundError, parseCompanyRef } from '../../fleet/resolve.js';
 import type { Runtime } from '../../runtime.js';
+import { command } from '../../terms.js';
 import { helpText, printsNoList, type Run } from '../command.js';
 
 export function defineView(companies: Command, run: Run): void {
@@ -44,7 +45,7 @@ async function viewCompany(rt: Runtime, value: string, _opts: object): Promise<v
     }
     if (!company) {
       throw new CompanyNotFoundError(`No company with id ${ref.id} in this agency.`, {
-        hint: 'See the ids with: agency companies list',
+        hint: `See the ids with: ${command('companies list')}`,
       });
     }
   }

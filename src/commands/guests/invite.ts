@@ -15,7 +15,7 @@ import { reasonColumn, withReasonIfFailed } from '../../output/columns.js';
 import { inlineList } from '../../output/summary.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
-import { inputLine } from '../../terms.js';
+import { inputLine, option } from '../../terms.js';
 import { collectValues, helpText, type Run } from '../command.js';
 
 export function defineInvite(guests: Command, run: Run): void {
@@ -124,14 +124,16 @@ function alreadyUsers(rows: readonly InviteRow[]): string[] {
 async function wantedGuests(rt: Runtime, opts: InviteOptions): Promise<WantedGuest[]> {
   const emails = opts.email ?? [];
   if (emails.length === 0 && opts.file === undefined) {
-    throw new UsageError('Say whom to invite: --email <address> or --file <csv>.');
+    throw new UsageError(`Say whom to invite: ${option('email')} <address> or ${option('file')} <csv>.`);
   }
   if (opts.name !== undefined && emails.length !== 1) {
-    throw new UsageError('--name goes with exactly one --email (use --file for several names).');
+    throw new UsageError(
+      `${option('name')} goes with exactly one ${option('email')} (use ${option('file')} for several names).`,
+    );
   }
   if (opts.file !== undefined && (opts.name !== undefined || opts.mailboxes)) {
     throw new UsageError(
-      '--name and --mailboxes go with --email; in --file, use the name and permissions columns.',
+      `${option('name')} and ${option('mailboxes')} go with ${option('email')}; in ${option('file')}, use the name and permissions columns.`,
     );
   }
   const problems: string[] = [];
@@ -143,11 +145,11 @@ async function wantedGuests(rt: Runtime, opts: InviteOptions): Promise<WantedGue
       wanted.push(make());
     } catch (error) {
       if (!(error instanceof UsageError)) throw error;
-      problems.push(error.message);
+      problems.push(error.text);
     }
   };
   emails.forEach((value, i) => {
-    const where = `--email #${i + 1}`;
+    const where = `${option('email')} #${i + 1}`;
     attempt(() => ({
       email: checkGuestEmail(value, where, notes),
       name: opts.name?.trim() || undefined,

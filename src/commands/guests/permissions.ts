@@ -14,6 +14,7 @@ import { NOUNS, plural } from '../../output/summary.js';
 import { ListCell } from '../../output/text.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
+import { command, option } from '../../terms.js';
 import { collectValues, helpText, type Run } from '../command.js';
 
 export function definePermissions(guests: Command, run: Run): void {
@@ -78,14 +79,15 @@ class GuestNotFoundError extends AgencyError {
 
 async function permissionsCommand(rt: Runtime, company: string, opts: PermissionsOptions): Promise<void> {
   const ref = parseCompanyRef(company, 'company');
-  if (!opts.mailboxes && !opts.none) throw new UsageError('Say which permissions: --mailboxes or --none.');
+  if (!opts.mailboxes && !opts.none)
+    throw new UsageError(`Say which permissions: ${option('mailboxes')} or ${option('none')}.`);
   const permissions: GuestPermission[] = opts.mailboxes ? ['mailboxes'] : [];
   // Every value is checked before the first request: a digit string is an id, anything else an address.
   const notes: string[] = [];
   const wanted = opts.guest.map((value, i) =>
     /^\d+$/.test(value.trim())
-      ? { id: parseCompanyId(value.trim(), `guest id (--guest #${i + 1})`), value }
-      : { email: checkGuestEmail(value, `--guest #${i + 1}`, notes), value },
+      ? { id: parseCompanyId(value.trim(), `guest id (${option('guest')} #${i + 1})`), value }
+      : { email: checkGuestEmail(value, `${option('guest')} #${i + 1}`, notes), value },
   );
   for (const note of notes) rt.out.note(note);
   rt.out.columns(columns);
@@ -103,7 +105,7 @@ async function permissionsCommand(rt: Runtime, company: string, opts: Permission
     throw new GuestNotFoundError(
       `${missing.length === 1 ? 'No guest' : 'No guests'} ${missing.map((m) => JSON.stringify(m)).join(', ')} in company ${id}.`,
       {
-        hint: `Nothing was sent. Its guests: agency companies users ${id} --role guest (a pending invitation is not listed until it is accepted).`,
+        hint: `Nothing was sent. Its guests: ${command(`companies users ${id} --role guest`)} (a pending invitation is not listed until it is accepted).`,
       },
     );
   }

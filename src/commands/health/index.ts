@@ -23,7 +23,7 @@ import {
   type Severity,
 } from '../../reports/health.js';
 import type { Runtime } from '../../runtime.js';
-import { option } from '../../terms.js';
+import { command, option } from '../../terms.js';
 import { addClientTargets, type ClientTargetFlags, readClientTargets } from '../client-targets.js';
 import { collectValues, commaSeparated, helpText, oneOf, type Run, suggestValues } from '../command.js';
 
@@ -187,7 +187,7 @@ export async function health(rt: Runtime, opts: HealthOptions): Promise<void> {
     throw new UsageError(
       "health checks active clients only: an inactive client's mailboxes, campaigns and webhooks " +
         'cannot be read (the service answers 409).',
-      { hint: 'For their sending figures: agency deliverability --inactive' },
+      { hint: `For their sending figures: ${command('deliverability --inactive')}` },
     );
   }
   const { parsePeriod } = await import('../../input/period.js');

@@ -3,6 +3,7 @@ import type { Command } from '@commander-js/extra-typings';
 import type { ProblemEpisode } from '../../history/queries.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
+import { run } from '../../terms.js';
 import { collectValues, helpText, type Run } from '../command.js';
 import { addHistoryTargets, type HistoryTargetFlags, nothingRecorded, readHistory } from './shared.js';
 
@@ -70,7 +71,7 @@ async function healthHistory(rt: Runtime, opts: HealthHistoryOptions): Promise<v
   const episodes = await readHistory(rt, opts, (db, filter) => filter && problemEpisodes(db, filter), {
     checks,
   });
-  if (episodes === undefined) return nothingRecorded(rt, 'run `agency health` to record a run.');
+  if (episodes === undefined) return nothingRecorded(rt, `${run('health')} to record a run.`);
   await rt.out.list(episodes, shown, {
     empty: 'No problem recorded for these clients in the health runs stored.',
     noun: ['problem', 'problems'],

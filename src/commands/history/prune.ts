@@ -2,6 +2,7 @@
 import type { Command } from '@commander-js/extra-typings';
 import { UsageError } from '../../errors.js';
 import type { Runtime } from '../../runtime.js';
+import { option } from '../../terms.js';
 import { helpText, printsNoList, type Run } from '../command.js';
 
 export function definePrune(history: Command, run: Run): void {
@@ -30,7 +31,7 @@ async function prune(rt: Runtime, opts: { olderThan: string }): Promise<void> {
   const text = opts.olderThan.trim();
   if (!/^\d+$/.test(text) || Number(text) > 100_000)
     throw new UsageError(
-      `--older-than must be a whole number of days, 0 or more (got ${JSON.stringify(opts.olderThan)}).`,
+      `${option('older-than')} must be a whole number of days, 0 or more (got ${JSON.stringify(opts.olderThan)}).`,
     );
   const days = Number(text);
   const { historyFile } = await import('../../history/paths.js');

@@ -8,6 +8,7 @@ import type { Database } from 'sql.js';
 import { UsageError } from '../../errors.js';
 import type { HistoryFilter } from '../../history/queries.js';
 import type { Runtime } from '../../runtime.js';
+import { option } from '../../terms.js';
 import { collectValues } from '../command.js';
 
 export interface HistoryTargetFlags {
@@ -31,7 +32,7 @@ export async function readHistory<T>(
   extra: Partial<HistoryFilter> = {},
 ): Promise<T> {
   const { parseDay } = await import('../../input/period.js');
-  const since = flags.since === undefined ? undefined : parseDay(flags.since, '--since');
+  const since = flags.since === undefined ? undefined : parseDay(flags.since, option('since'));
   const refs = [...(flags.company ?? [])];
   if (flags.file !== undefined) {
     const { readInput } = await import('../../input/read.js');

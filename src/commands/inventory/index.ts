@@ -151,7 +151,8 @@ export async function inventory(rt: Runtime, opts: InventoryOptions): Promise<vo
     opts.concurrency === undefined
       ? DEFAULT_CONCURRENCY
       : parsePositiveInt(opts.concurrency, option('concurrency'));
-  if (concurrency > MAX_CONCURRENCY) throw new UsageError(`--concurrency is at most ${MAX_CONCURRENCY}.`);
+  if (concurrency > MAX_CONCURRENCY)
+    throw new UsageError(`${option('concurrency')} is at most ${MAX_CONCURRENCY}.`);
   const limit = optionalPositiveInt(opts.limit, option('limit'));
   rt.out.columns(columns);
   const named = (opts.company ?? []).length > 0 || opts.file !== undefined;

@@ -16,7 +16,7 @@ import { NOUNS, plural } from '../../output/summary.js';
 import { shellWord } from '../../output/text.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
-import { argument, option } from '../../terms.js';
+import { argument, command, option } from '../../terms.js';
 import { helpText, type Run } from '../command.js';
 
 export function defineCreate(keys: Command, run: Run): void {
@@ -107,7 +107,7 @@ async function createKeys(rt: Runtime, companyArgs: string[], opts: CreateKeysOp
     // with the label that was not there before is the new one.
     const apiKey = await createKeySettled(api, companyId, label, {
       before: new Set(before.map((key) => key.api_key)),
-      retry: `\`agency keys create ${companyId} --label ${shellWord(label)}\` prints the key if it exists and creates it if not.`,
+      retry: `\`${command(`keys create ${companyId} --label ${shellWord(label)}`)}\` prints the key if it exists and creates it if not.`,
       note: (message) => out.warn(message),
     });
     out.created(createdKey(companyId, label));
@@ -208,7 +208,7 @@ async function readCompanyIds(rt: Runtime, args: string[], file: string | undefi
   }
   if (entries.length === 0) {
     throw new UsageError('No company given.', {
-      hint: 'Name one or more companies (ids or exact names), or use --file.',
+      hint: `Name one or more companies (ids or exact names), or use ${option('file')}.`,
     });
   }
   const companies = await resolveCompanies(entries, new CompanyDirectory(rt.api()), 'refuse');

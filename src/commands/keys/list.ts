@@ -8,7 +8,7 @@ import { optionalPositiveInt } from '../../input/parse.js';
 import { pageFacts } from '../../output/summary.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
-import { option } from '../../terms.js';
+import { command, option } from '../../terms.js';
 import { helpText, type Run } from '../command.js';
 
 export function defineList(keys: Command, run: Run): void {
@@ -64,10 +64,10 @@ async function listKeys(rt: Runtime, company: string, opts: ListKeysOptions): Pr
   const pages = pageFacts((p: number) => api.listKeysPage(id, p));
   const keys = await collect(paginate(pages.fetch, { page, limit }));
   await out.list<ApiKey>(keys, columns, {
-    empty: `Company ${id} has no keys that your user created — make one with: agency keys create ${id} --label <label>`,
+    empty: `Company ${id} has no keys that your user created — make one with: ${command(`keys create ${id} --label <label>`)}`,
     noun: ['key', 'keys'],
     count: pages.facts({ limit, page }),
   });
   if (masksShown && keys.length > 0)
-    out.info('Keys are masked; use --reveal to show them, or pipe the output.');
+    out.info(`Keys are masked; use ${option('reveal')} to show them, or pipe the output.`);
 }

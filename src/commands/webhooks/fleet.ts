@@ -138,7 +138,7 @@ export async function runFleetChange<R extends FleetRow, I>(
  */
 export function noteOwnAccount(rt: Runtime, flags: TargetFlags): void {
   if (flags.all || flags.file !== undefined || (flags.company ?? []).length > 0) return;
-  rt.out.note('on the HQ account itself only; --all for every client');
+  rt.out.note(`on the HQ account itself only; ${option('all')} for every client`);
 }
 
 /** What a fleet change gives back besides its rows. */

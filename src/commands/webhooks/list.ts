@@ -69,7 +69,9 @@ async function listWebhooks(rt: Runtime, opts: WebhooksListOptions): Promise<voi
   const limit = optionalPositiveInt(opts.limit, option('limit'));
   if (fleet) return listAcrossAccounts(rt, opts, limit);
   if (limit !== undefined) {
-    throw new UsageError('--limit counts companies: it goes with --all, --file or --company.');
+    throw new UsageError(
+      `${option('limit')} counts companies: it goes with ${option('all')}, ${option('file')} or ${option('company')}.`,
+    );
   }
   const company = opts.company?.[0];
   if (company === undefined) {

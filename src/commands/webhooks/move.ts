@@ -88,7 +88,8 @@ function moveCommand(rt: Runtime, opts: MoveOptions): Promise<void> {
   const check = () => {
     const from = checkWebhookUrl(opts.from, option('from'));
     const to = checkWebhookUrl(opts.to, option('to'));
-    if (from === to) throw new UsageError('--from and --to are the same URL: nothing to move.');
+    if (from === to)
+      throw new UsageError(`${option('from')} and ${option('to')} are the same URL: nothing to move.`);
     const events = checkEvents(rt, opts.event ?? [], opts.allowUnknownEvent === true);
     noteOwnAccount(rt, opts);
     return { from, to, events };
