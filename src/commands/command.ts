@@ -9,7 +9,7 @@ import type { GlobalFlags } from '../context.js';
 import { UsageError } from '../errors.js';
 import { isHelpTopicMiss } from '../output/suggest.js';
 import type { Runtime } from '../runtime.js';
-import { option } from '../terms.js';
+import * as terms from '../terms.js';
 
 /** The last argument commander passes to an action. */
 export interface ActionCommand {
@@ -37,9 +37,10 @@ export function printsList(command: object): boolean {
 /** --csv and --columns shape a list: where a command prints none, they are a usage error, not ignored. */
 export function refuseListOptions(command: ActionCommand, flags: GlobalFlags): void {
   if (printsList(command)) return;
-  const given = [flags.csv ? option('csv') : '', flags.columns !== undefined ? option('columns') : ''].filter(
-    Boolean,
-  );
+  const given = [
+    flags.csv ? terms.option('csv') : '',
+    flags.columns !== undefined ? terms.option('columns') : '',
+  ].filter(Boolean);
   if (given.length === 0) return;
   const verb = given.length === 1 ? 'is' : 'are';
   throw new UsageError(
@@ -177,7 +178,7 @@ export function oneOf<O extends Option>(option: O): O {
     const close = values.filter((value) => isHelpTopicMiss(typed.trim(), value));
     const hint = close.length === 0 ? '' : ` Did you mean ${close.join(' or ')}?`;
     throw new UsageError(
-      `Unknown value ${JSON.stringify(typed)} for ${option.long ?? option.flags}; valid: ${values.join(', ')} (any case).${hint}`,
+      `Unknown value ${JSON.stringify(typed)} for ${terms.option(option.name())}; valid: ${values.join(', ')} (any case).${hint}`,
     );
   });
   return option;

@@ -148,9 +148,8 @@ class PlanFileReader {
       const company = this.#company(item, keys, webhooks, shield);
       if (company) companies.push(company);
     }
-    for (const group of duplicateNames(companies.map((c) => ({ name: c.name, where: `line ${c.line}` })))) {
-      this.#problems.push(`${this.source}: ${duplicateMessage(group)}`);
-    }
+    const named = companies.map((c) => ({ name: c.name, where: inputLine(this.source, c.line) }));
+    for (const group of duplicateNames(named)) this.#problems.push(duplicateMessage(group));
     return companies;
   }
 

@@ -17,10 +17,10 @@ import { FOR_ASSISTANT } from '../terms.js';
 import { VERSION } from '../version.js';
 import { callTool } from './call.js';
 import { inputSchema, type Param, paramsOf } from './schema.js';
-import type { ServedTool as ServedToolTerms } from './terms.js';
+import type { ServedTool } from './terms.js';
 import { TOOLS, toolName } from './tools.js';
 
-interface ServedTool extends ServedToolTerms {
+interface OfferedTool extends ServedTool {
   params: Param[];
   definition: Tool;
 }
@@ -123,11 +123,11 @@ export async function serve(rt: Runtime, opts: McpOptions): Promise<void> {
 }
 
 /** The tools this build has commands for; writes only when allowed. */
-async function toolsOf(allowWrites: boolean): Promise<{ tools: ServedTool[]; globals: Set<string> }> {
+async function toolsOf(allowWrites: boolean): Promise<{ tools: OfferedTool[]; globals: Set<string> }> {
   const { buildProgram } = await import('../program.js');
   const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
   const program = await buildProgram({ stdout: sink, stderr: sink }, () => async () => {});
-  const tools: ServedTool[] = [];
+  const tools: OfferedTool[] = [];
   for (const spec of TOOLS) {
     if (spec.write && !allowWrites) continue;
     const command = commandAt(program as unknown as Command, spec.path);

@@ -69,7 +69,9 @@ export function toolCall(line: string, served: readonly ServedTool[]): string | 
   for (let n = Math.min(words.length, 3); n > 0 && !tool; n--) {
     const head = words.slice(0, n);
     const bare = words[n] === undefined || words[n]?.startsWith('-');
-    tool = served.find((t) => matches(t, head)) ?? (bare ? served.find((t) => matches(t, [...head, 'list'])) : undefined);
+    tool =
+      served.find((t) => matches(t, head)) ??
+      (bare ? served.find((t) => matches(t, [...head, 'list'])) : undefined);
     rest = words.slice(n);
   }
   if (!tool) return undefined;

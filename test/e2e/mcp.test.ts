@@ -168,7 +168,9 @@ describe('agency mcp (reads only)', () => {
   it('refuses a write tool without --allow-writes, and sends nothing', async () => {
     const id = String(activeCompany(shared.h.sandbox).id);
     const error = toolError(await call('keys_create', { company: [id], label: 'mcp' }));
-    expect(error.error.message).toMatch(/changes the agency, and this server was started without allowing writes/);
+    expect(error.error.message).toMatch(
+      /changes the agency, and this server was started without allowing writes/,
+    );
     expect(error.error.hint).toMatch(/ask the user to run `agency mcp --allow-writes`/);
     expect(shared.h.requests()).toEqual([]);
   });

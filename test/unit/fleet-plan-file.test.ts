@@ -173,7 +173,7 @@ describe('plan file', () => {
 
   it('a duplicate company name names both lines, case and spacing variants included', () => {
     expect(problem('companies:\n  - Acme Ltd\n  - Other\n  - name: "acme  LTD"\n')).toMatch(
-      /Duplicate company name: "Acme Ltd" \(line 2\), "acme {2}LTD" \(line 4\)/,
+      /Duplicate company name: "Acme Ltd" \(agency.yaml line 2\), "acme {2}LTD" \(agency.yaml line 4\)/,
     );
   });
 
