@@ -92,7 +92,7 @@ export const FOR_ASSISTANT = {
 /** The pattern of what FOR_ASSISTANT.userRuns says (a test checks that no other command line reaches an assistant). */
 export const USER_RUNS = /ask the user to run `agency [^`]*`/g;
 
-export const COMMAND_LINE_TERMS: Terms = {
+const COMMAND_LINE_TERMS: Terms = {
   option: ({ name, shown }) => shown ?? `--${name}`,
   command: ({ line }) => `agency ${line}`,
   run: ({ line }) => `run \`agency ${line}\``,

@@ -5,8 +5,10 @@
  * or an `agency …` command line (only "ask the user to run `agency …`", for what has no tool), and no
  * reference is left unsaid. Each tool must have a failing and a succeeding call here.
  */
+import { Writable } from 'node:stream';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
+import { buildProgram } from '../../src/program.js';
 import type { FaultRule } from '../../src/sandbox/faults.js';
 import { USER_RUNS } from '../../src/terms.js';
 import { activeCompany } from '../helpers/core.js';
@@ -16,31 +18,12 @@ import { sharedMcp, texts } from '../helpers/mcp.js';
 const shared = sharedMcp(['--allow-writes'], { seed: { companies: 12 } });
 
 const HOOK = 'https://hooks.example/mcp-terms';
-const COMMANDS = [
-  'api',
-  'apply',
-  'auth',
-  'blacklist',
-  'campaigns',
-  'companies',
-  'completion',
-  'deliverability',
-  'guests',
-  'health',
-  'history',
-  'inventory',
-  'keys',
-  'login',
-  'logout',
-  'mailboxes',
-  'mcp',
-  'me',
-  'plan',
-  'profiles',
-  'report',
-  'sandbox',
-  'webhooks',
-];
+/** The program's top-level commands: `agency <one of them>` is a command line. */
+async function commandNames(): Promise<string[]> {
+  const sink = new Writable({ write: (_chunk, _encoding, done) => done() });
+  const program = await buildProgram({ stdout: sink, stderr: sink }, () => async () => {});
+  return program.commands.map((c) => c.name());
+}
 
 /** Every string of a result: its JSON texts' values, or the text itself (notes and warnings). */
 function strings(result: unknown): string[] {
@@ -61,11 +44,11 @@ function strings(result: unknown): string[] {
 }
 
 /** What in a result speaks the command line's terms (or holds a reference no host said). */
-export function commandLineTerms(result: unknown): string[] {
-  const commandLine = new RegExp(`\\bagency (${COMMANDS.join('|')})\\b`);
+function commandLineTerms(result: unknown, commands: readonly string[]): string[] {
+  const commandLine = new RegExp(`\\bagency (${commands.join('|')})\\b`);
   return strings(result).flatMap((text) => {
     const said = text.replace(USER_RUNS, '');
-    const wrong = [/(^|[^\w-])--[a-z]/, commandLine, /[\uE000\uE001\u001F]/].some((p) => p.test(said));
+    const wrong = [/(^|[^\w-])--[a-z]/, commandLine, /[\uE000\uE001]/].some((p) => p.test(said));
     return wrong ? [text] : [];
   });
 }
@@ -79,6 +62,8 @@ interface Case {
 describe('agency mcp says everything in tool terms', () => {
   it('in the errors, hints, notes, warnings and results of every tool', async () => {
     const { sandbox } = shared.h;
+    const commands = await commandNames();
+    expect(commands).toEqual(expect.arrayContaining(['login', 'campaigns', 'companies']));
     const company = activeCompany(sandbox);
     const id = String(company.id);
     const [guest] = sandbox.store.guestsOf(company);
@@ -133,6 +118,12 @@ describe('agency mcp says everything in tool terms', () => {
         tool: 'plan',
         args: { yaml: 'companies:\n  - name: Acme\n    webhooks:\n      - {event: nope, url: x}\n' },
       },
+      { tool: 'history_health', args: {} },
+      { tool: 'history_health', args: { since: 'last week' } },
+      { tool: 'history_report', args: { company: [id] } },
+      { tool: 'history_report', args: { since: '2026-13-01' } },
+      { tool: 'history_deliverability', args: {} },
+      { tool: 'history_deliverability', args: { since: 'yesterday' } },
       { tool: 'companies_create', args: { name: ['Brand New Terms Ltd'] } },
       { tool: 'companies_create', args: { name: [company.name] } },
       { tool: 'companies_create', args: { name: ['  '] } },
@@ -191,7 +182,8 @@ describe('agency mcp says everything in tool terms', () => {
       const result = (await shared.call(tool, args)) as CallToolResult;
       said.push(texts(result).join('\n'));
       outcomes.set(tool, (outcomes.get(tool) ?? new Set()).add(result.isError ? 'error' : 'ok'));
-      for (const text of commandLineTerms(result)) problems.push(`${tool} ${JSON.stringify(args)}: ${text}`);
+      for (const text of commandLineTerms(result, commands))
+        problems.push(`${tool} ${JSON.stringify(args)}: ${text}`);
     }
     expect(problems).toEqual([]);
     // The references were there to say, in tool terms: a tool with its arguments, a list tool, a text
@@ -217,14 +209,17 @@ describe('agency mcp says everything in tool terms', () => {
     expect(covered).toEqual(tools.map((t) => [t.name, ['error', 'ok']]));
   }, 120_000);
 
-  it('the scan itself finds flags, command lines and references left unsaid', () => {
+  it('the scan itself finds flags, command lines and references left unsaid', async () => {
+    const commands = await commandNames();
     const result = (text: string) => ({ content: [{ type: 'text', text }] });
-    expect(commandLineTerms(result('{"error":{"hint":"Use --skip-existing"}}'))).toHaveLength(1);
-    expect(commandLineTerms(result('note: see agency companies list'))).toHaveLength(1);
-    expect(commandLineTerms(result('{"detail":"\\ue000option\\u001fall\\ue001"}'))).toHaveLength(1);
-    expect(commandLineTerms(result('{"hint":"ask the user to run `agency login --profile x`"}'))).toEqual([]);
-    expect(commandLineTerms(result('{"message":"The tool changes the agency; use skip_existing"}'))).toEqual(
-      [],
-    );
+    expect(commandLineTerms(result('{"error":{"hint":"Use --skip-existing"}}'), commands)).toHaveLength(1);
+    expect(commandLineTerms(result('note: see agency companies list'), commands)).toHaveLength(1);
+    expect(commandLineTerms(result('{"detail":"\\ue000option\\u001fall\\ue001"}'), commands)).toHaveLength(1);
+    expect(
+      commandLineTerms(result('{"hint":"ask the user to run `agency login --profile x`"}'), commands),
+    ).toEqual([]);
+    expect(
+      commandLineTerms(result('{"message":"The tool changes the agency; use skip_existing"}'), commands),
+    ).toEqual([]);
   });
 });
