@@ -185,11 +185,9 @@ export class Writer {
   record(given: Record<string, unknown>): void {
     const value = this.#record?.results ? given : renderValue(given); // as list() says it
     // A command that prints a record is marked printsNoList (refused before it runs); never ignored.
-    if (this.options.csv || this.options.columns !== undefined) {
-      throw new UsageError(
-        `${option('csv')} and ${option('columns')} are for commands that print a list; this one prints a record.`,
-      );
-    }
+    const listOnly = this.options.csv || this.options.columns !== undefined;
+    if (listOnly)
+      throw new UsageError(`${option('csv')} and ${option('columns')} are for lists, not a record.`);
     if (this.options.json) {
       this.jsonValue(value);
       return;
