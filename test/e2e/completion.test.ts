@@ -49,6 +49,8 @@ const TREE: CommandLike = await buildProgram(
 );
 /** Every top-level command, from the command tree itself (completion must offer each, and only those). */
 const COMMANDS = TREE.commands.map((command) => command.name()).sort();
+/** What `agency <TAB>` offers: the commands and commander's `help` (listed in --help beside them). */
+const TOP = [...COMMANDS, 'help'].sort();
 
 function env(): Record<string, string> {
   return {
@@ -206,7 +208,7 @@ describe('bash', () => {
   });
 
   it('completes the top-level commands, and only commands until a dash is typed', async () => {
-    expect(await bash('')).toEqual(COMMANDS);
+    expect(await bash('')).toEqual(TOP);
     expect(await bash('co')).toEqual(['companies', 'completion']);
     expect(await bash('--')).toEqual(
       [
@@ -223,6 +225,25 @@ describe('bash', () => {
         '--version',
       ].sort(),
     );
+  });
+
+  it('after help, completes the command names (and the environment topic), then their subcommands', async () => {
+    expect(await bash('help', '')).toEqual([...COMMANDS, 'environment'].sort());
+    expect(await bash('help', 'compa')).toEqual(['companies']);
+    expect(await bash('help', 'companies', '')).toEqual([
+      'create',
+      'email-accounts',
+      'list',
+      'users',
+      'view',
+    ]);
+    expect(await bash('-p', 'work', 'help', 'webhooks', 'm')).toEqual(['move']);
+    // Below a command with no subcommands, after a word that names none, or a dash: nothing.
+    expect(await bash('help', 'companies', 'list', '')).toEqual([]);
+    expect(await bash('help', 'nosuch', '')).toEqual([]);
+    expect(await bash('help', '--')).toEqual([]);
+    // "help" names the help command only as the first word: a company called help is a value.
+    expect(await bash('companies', 'view', 'help', '--j')).toEqual(['--json']);
   });
 
   it('completes subcommands: companies <TAB>, keys l<TAB>, profiles <TAB>', async () => {
@@ -412,7 +433,11 @@ describe.skipIf(!HAS_ZSH)(HAS_ZSH ? 'zsh' : 'zsh (skipped: zsh is not installed)
         { encoding: 'utf8', env: env(), cwd: workDir },
       );
       expect(r.stderr).toBe('');
-      return r.stdout.split('\n').filter(Boolean).sort();
+      // The adapter's markers (a comma list, described commands or options) are not candidates.
+      return r.stdout
+        .split('\n')
+        .filter((line) => line && !/^__agency_(list|described)__/.test(line))
+        .sort();
     };
     expect(zsh('companies', '')).toEqual(['create', 'email-accounts', 'list', 'users', 'view']);
     expect(zsh('-p', '')).toEqual(PROFILES);
@@ -498,7 +523,7 @@ describe.skipIf(!HAS_FISH)(HAS_FISH ? 'fish' : 'fish (skipped: fish is not insta
   });
 
   it('completes commands, subcommands, options and profile names', async () => {
-    expect(await fish('agency ')).toEqual(COMMANDS);
+    expect(await fish('agency ')).toEqual(TOP);
     expect(await fish('agency companies ')).toEqual(['create', 'email-accounts', 'list', 'users', 'view']);
     const keyOptions = await fish('agency keys list --');
     expect(keyOptions).toContain('--reveal');
@@ -508,6 +533,15 @@ describe.skipIf(!HAS_FISH)(HAS_FISH ? 'fish' : 'fish (skipped: fish is not insta
     expect(await fish('agency profiles use ')).toEqual(PROFILES);
     expect(await fish('agency completion ')).toEqual(['bash', 'fish', 'zsh']);
     expect(await fish('agency webhooks subscribe --event prospect_re')).toEqual(['prospect_replied']);
+    expect(await fish('agency help ')).toEqual([...COMMANDS, 'environment'].sort());
+    expect(await fish('agency help companies ')).toEqual([
+      'create',
+      'email-accounts',
+      'list',
+      'users',
+      'view',
+    ]);
+    expect(await fish('agency help companies list ')).toEqual([]);
   });
 
   it('completes files, statuses and roles from the options themselves', async () => {

@@ -7,7 +7,8 @@ import { UsageError } from '../../errors.js';
 import type { Runtime } from '../../runtime.js';
 import { helpText, printsNoList, type Run } from '../command.js';
 import { fish } from './fish.js';
-import { bash, type CommandNode, describeCommands, zsh } from './scripts.js';
+import { bash, type CommandNode, describeCommands } from './scripts.js';
+import { zsh } from './zsh.js';
 
 function completionScript(shell: string, tree: CommandNode): string {
   if (shell === 'bash') return bash(tree);
@@ -23,10 +24,11 @@ export function define(completion: Command, run: Run): void {
       'after',
       helpText({
         prints: `
-          Prints the script on stdout. It completes commands, options, profile names
-          (-p <TAB>), option values (statuses, events, files; after a comma, the rest of a
-          list) and the command's column names after --columns. Install it once, then
-          open a new shell. For zsh, put fpath=(~/.zfunc $fpath) before compinit in
+          Prints the script on stdout. It completes commands (after help too), options
+          (zsh and fish say what each is for), profile names (-p <TAB>), option values
+          (statuses, events, files; after a comma, the rest of a list, with no space
+          after a value so that a comma can follow) and the command's column names after
+          --columns. Install it once, then open a new shell. For zsh, put fpath=(~/.zfunc $fpath) before compinit in
           ~/.zshrc. To try it in this shell only: source <(agency completion bash).
         `,
         examples: `

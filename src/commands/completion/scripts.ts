@@ -8,8 +8,10 @@
  * — so a new command completes with no edit here.
  *
  * bash and zsh share one candidate function written in the common subset of both shells (positional
- * parameters, `case`, no arrays); each shell adds a small adapter. fish gets native `complete` rules.
+ * parameters, `case`, no arrays); each shell adds a small adapter (zsh's in ./zsh.ts). fish gets native
+ * `complete` rules (./fish.ts).
  */
+import { HELP_TOPIC } from '../../output/help-sections.js';
 
 interface OptionNode {
   flags: string[];
@@ -123,6 +125,15 @@ export function describeCommands(cmd: CommanderLike): CommandNode {
 export const PROFILE_ARGUMENT = new Set(['profiles use', 'profiles remove']);
 export const SHELL_ARGUMENT = new Set(['completion']);
 export const PROFILE_OPTIONS = new Set(['--profile', '-p']);
+/**
+ * `agency help <command…>` is commander's help command, not in the tree (its description as --help gives
+ * it); `help environment` is a topic, offered after help beside the commands.
+ */
+export const HELP_COMMAND = { name: 'help', description: 'display help for command' };
+export const HELP_TOPIC_ENTRY = {
+  name: HELP_TOPIC,
+  description: 'the global options and the environment variables',
+};
 
 export interface PathEntry {
   path: string;
@@ -143,7 +154,7 @@ export function paths(tree: CommandNode): PathEntry[] {
 /** The options valid after a command path: its own, then the global ones (no --version below the top). */
 export function optionsAt(tree: CommandNode, entry: PathEntry): OptionNode[] {
   if (entry.path === '') return entry.node.options;
-  const globals = tree.options.filter((o) => !o.flags.includes('--version') && !o.flags.includes('--help'));
+  const globals = globalOptions(tree);
   const seen = new Set<string>();
   return [...entry.node.options, ...globals].filter((o) => {
     const key = o.flags.join(' ');
@@ -151,6 +162,16 @@ export function optionsAt(tree: CommandNode, entry: PathEntry): OptionNode[] {
     seen.add(key);
     return true;
   });
+}
+
+/** A description's first line: what a shell shows beside a candidate. */
+export function firstLine(text: string): string {
+  return text.split('\n')[0] ?? '';
+}
+
+/** The program's options that every command takes (all but --version and the program's --help). */
+export function globalOptions(tree: CommandNode): OptionNode[] {
+  return tree.options.filter((o) => !o.flags.includes('--version') && !o.flags.includes('--help'));
 }
 
 export function valueFlags(tree: CommandNode): string[] {
@@ -177,8 +198,15 @@ const COLUMNS_FUNCTION = `__agency_columns() {
 }
 `;
 
+/**
+ * The first line of some answers of the candidate function, for the shell's adapter: a comma list that
+ * goes on (no space after the value), or commands or options (zsh describes them; "options|keys list").
+ */
+export const LIST = '__agency_list__';
+export const DESCRIBED = '__agency_described__';
+
 /** The candidate function shared by bash and zsh: plain POSIX-style shell plus `local`. */
-function candidates(tree: CommandNode): string {
+export function candidates(tree: CommandNode): string {
   const all = paths(tree);
   const subcommands = all
     .filter((e) => e.node.subcommands.length > 0)
@@ -213,7 +241,7 @@ function candidates(tree: CommandNode): string {
   return `# Prints the candidates for the last argument, one per line; the arguments are the words after
 # "agency", the last one being the word under the cursor. The shell filters by what is typed.
 __agency_candidates() {
-  local at="" word="" last="" skip=0 subs args=0
+  local at="" word="" last="" skip=0 subs args=0 helping=0
   while [ "$#" -gt 1 ]; do
     word="$1"
     shift
@@ -223,6 +251,8 @@ __agency_candidates() {
       ${caseOf(valueFlags(tree))}) skip=1 ;;
       -*) ;;
       *)
+        # "agency help companies <TAB>": the words after help name a command, as they would without it.
+        if [ "$at$helping$args|$word" = "00|help" ]; then helping=1; continue; fi
         subs="$(__agency_subcommands "$at")"
         case "
 $subs
@@ -241,12 +271,22 @@ ${valueCases}
     esac
     return 0
   fi
+  if [ "$helping" = 1 ]; then
+    # After help: the commands below the one named so far (the topic too at the top), nothing else.
+    case "$args|$1" in 0"|"-*|[1-9]*) return 0 ;; esac
+    subs="$(__agency_subcommands "$at")"
+    [ -n "$subs" ] || return 0
+    printf '%s\\n' "${DESCRIBED} commands|$at" "$subs"
+    [ -n "$at" ] || printf '%s\\n' ${HELP_TOPIC}
+    return 0
+  fi
   case "$1" in
-    -*) __agency_options "$at" ;;
+    -*) printf '%s\\n' "${DESCRIBED} options|$at"; __agency_options "$at" ;;
     *)
       subs="$(__agency_subcommands "$at")"
       if [ -n "$subs" ]; then
-        printf '%s\\n' "$subs"
+        printf '%s\\n' "${DESCRIBED} commands|$at" "$subs"
+        [ -n "$at" ] || printf '%s\\n' help
       elif [ "$args" = 0 ]; then
         # These commands take one argument: once it is given, nothing more is offered.
         case "$at" in
@@ -272,12 +312,16 @@ __agency_profiles() {
 }
 # A comma-separated value ($1 is the word typed): the values on stdin, each after what the word holds up
 # to its last comma, except those it holds already (--status running,<TAB> offers running,paused ...).
+# While another value can follow the one completed, the list marker first: no space after it.
 __agency_list() {
-  local pre="" value
+  local pre="" value kept="" count=0
   case "$1" in *,*) pre="\${1%,*}," ;; esac
   while IFS= read -r value; do
-    case ",$pre" in *",$value,"*) ;; *) printf '%s\\n' "$pre$value" ;; esac
+    case ",$pre" in *",$value,"*) ;; *) kept="$kept$pre$value
+" count=$((count + 1)) ;; esac
   done
+  [ "$count" -lt 2 ] || printf '%s\\n' ${LIST}
+  printf '%s' "$kept"
 }
 ${COLUMNS_FUNCTION}`;
 }
@@ -291,6 +335,14 @@ ${candidates(tree)}
 _agency() {
   local cur="\${COMP_WORDS[COMP_CWORD]}" words ending IFS=$'\\n'
   words="$(__agency_candidates "\${COMP_WORDS[@]:1:COMP_CWORD}")"
+  case "$words" in
+    ${LIST}*)
+      # Inside a comma list: no space after the value, so that a comma can follow.
+      compopt -o nospace 2>/dev/null
+      words="\${words#*$'\\n'}"
+      ;;
+    ${DESCRIBED}*) words="\${words#*$'\\n'}" ;;
+  esac
   case "$words" in
     __agency_files__*)
       # Quoted as file names, directories with their slash (fails quietly outside a TAB).
@@ -309,35 +361,5 @@ _agency() {
   esac
 }
 complete -F _agency agency
-`;
-}
-
-export function zsh(tree: CommandNode): string {
-  return `#compdef agency
-# zsh completion for agency. Install:
-#   mkdir -p ~/.zfunc && agency completion zsh > ~/.zfunc/_agency
-#   and in ~/.zshrc, before compinit:  fpath=(~/.zfunc $fpath)
-# or, after compinit in ~/.zshrc:  source <(agency completion zsh)
-${candidates(tree)}
-_agency() {
-  local -a matches
-  matches=( \${(f)"$(__agency_candidates "\${(@)words[2,CURRENT]}")"} )
-  if [ "\${matches[1]}" = __agency_files__ ]; then
-    # Endings listed after the marker (plan -f: .yaml .yml .json): directories and those files.
-    if (( \${#matches} > 1 )); then
-      _files -g "*(\${(j:|:)matches[2,-1]})"
-    else
-      _files
-    fi
-  else
-    compadd -a matches
-  fi
-}
-# Autoloaded from $fpath, this file is the body of _agency: answer the first TAB too. Sourced, register.
-if [ "\${funcstack[1]}" = _agency ]; then
-  _agency "$@"
-else
-  compdef _agency agency
-fi
 `;
 }
