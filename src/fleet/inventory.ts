@@ -106,10 +106,19 @@ export function reportParts(report: CompanyReport): Part<unknown>[] {
   return [report.keys, report.mailboxes, report.webhooks, report.email_accounts, report.campaigns];
 }
 
+/** What a part that could not be read shows in its column (`error 503`; `error` when no answer came). */
+const UNREADABLE = 'error';
+
+/**
+ * The cells a part's column may show in place of its figures (TableColumn.mayShow): a table laid out
+ * from typical reports keeps room for `error`, and the status after it wraps onto a line of its own.
+ */
+export const PART_FAILURE_CELLS = [`${UNREADABLE} 503`] as const;
+
 /** A table cell for a part: its rendering, or `inactive` (409) / `error <status>`. */
 export function showPart<T>(value: Part<T>, render: (v: T) => string | ListCell): string | ListCell {
   if (isPartFailure(value)) {
-    return value.error.status === 409 ? 'inactive' : `error ${value.error.status ?? ''}`.trim();
+    return value.error.status === 409 ? 'inactive' : `${UNREADABLE} ${value.error.status ?? ''}`.trim();
   }
   return render(value);
 }

@@ -29,6 +29,12 @@ export interface TableColumn<T> {
   kind?: CellKind | undefined;
   /** 0 = never hidden; higher numbers are hidden first. Default: by kind (ids, names, addresses 0). */
   priority?: number | undefined;
+  /**
+   * Cells a row may show that typical rows do not (a part that could not be read: `error 503`). A table
+   * laid out from typical rows before the real ones (fixedTable) keeps room for their longest word, so
+   * that such a cell wraps between its words rather than inside one (`erro` / `r`).
+   */
+  mayShow?: readonly string[] | undefined;
 }
 
 const DEFAULT_PRIORITY: Record<CellKind, number> = {
@@ -63,6 +69,7 @@ function layoutFor<T>(
   rows: readonly T[],
   columns: readonly TableColumn<T>[],
   terminal: TableTerminal,
+  typical = false,
 ): {
   headers: string[];
   cells: string[][];
@@ -73,7 +80,7 @@ function layoutFor<T>(
   const headers = columns.map((c) => c.header.toUpperCase());
   const cells = rows.map((item) => columns.map((c) => cellText(c.value(item))));
   const measured = measureCells(columns.length, cells);
-  const specs = specsOf(columns, headers, measured);
+  const specs = specsOf(columns, headers, measured, typical);
   return { headers, cells, measured, specs, layout: fitTable(specs, terminal.width, terminal) };
 }
 
@@ -154,18 +161,25 @@ function cellLines<T>(
   return { plain, printed: style ? plain.map((line) => style(line)) : plain };
 }
 
+/** `typical`: the rows are typical ones, so a column is as wide as the longest word it may show too. */
 function specsOf<T>(
   columns: readonly TableColumn<T>[],
   headers: readonly string[],
   measured: readonly MeasuredColumn[],
+  typical: boolean,
 ): ColumnSpec[] {
   return columns.map((column, i) => {
     const kind = column.kind ?? defaultKind(column.header);
+    const words = typical ? (column.mayShow ?? []).flatMap((text) => text.split(/\s+/)) : [];
     return {
       header: headers[i] ?? '',
       kind,
       priority: column.priority ?? DEFAULT_PRIORITY[kind],
-      content: Math.max(0, ...[...(measured[i]?.values() ?? [])].map((m) => m.width)),
+      content: Math.max(
+        0,
+        ...[...(measured[i]?.values() ?? [])].map((m) => m.width),
+        ...words.map(displayWidth),
+      ),
     };
   });
 }
@@ -196,7 +210,7 @@ export function fixedTable<T>(
   const {
     headers,
     layout: { shown: fitted, hidden },
-  } = layoutFor(sample, columns, terminal);
+  } = layoutFor(sample, columns, terminal, true);
   // The last column takes the rest of the line: its real cells may be longer than the sample's, and
   // nothing to its right needs aligning.
   const before = fitted.slice(0, -1).reduce((sum, c) => sum + c.width + GAP, 0);

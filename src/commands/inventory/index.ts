@@ -21,6 +21,7 @@ import {
   type CompanyReport,
   formatCounts,
   isPartFailure,
+  PART_FAILURE_CELLS,
   type PartFailure,
   reportParts,
   showPart,
@@ -97,16 +98,25 @@ export interface InventoryOptions extends TargetFlags {
  * terminal the counters and descriptions give way first. Names are the JSON fields (dotted inside a
  * part); headers say whose errors they count.
  */
+/** A part's column: a failed read shows `error 503` there (PART_FAILURE_CELLS), which a streamed table keeps room for. */
+const PART = { mayShow: PART_FAILURE_CELLS };
+
 const columns: Column<CompanyReport>[] = [
   { header: 'id', value: (r) => r.id },
   { header: 'name', value: (r) => r.name },
   // PROBLEMS says "inactive" too: on a narrow terminal this column goes before a name has to wrap.
   { header: 'active', value: (r) => r.active, style: activeStyle, priority: 3 },
-  { header: 'keys', value: (r) => showPart(r.keys, (k) => String(k.count)), kind: 'count' },
-  { header: 'mailboxes', value: (r) => showPart(r.mailboxes, (m) => String(m.count)), kind: 'count' },
+  { header: 'keys', ...PART, value: (r) => showPart(r.keys, (k) => String(k.count)), kind: 'count' },
+  {
+    header: 'mailboxes',
+    ...PART,
+    value: (r) => showPart(r.mailboxes, (m) => String(m.count)),
+    kind: 'count',
+  },
   {
     header: 'mailbox types',
     field: 'mailboxes.types',
+    ...PART,
     value: (r) => showPart(r.mailboxes, (m) => formatCounts(m.types)),
     kind: 'list',
   },
@@ -114,30 +124,39 @@ const columns: Column<CompanyReport>[] = [
     header: 'mailbox errors',
     field: 'mailboxes.errors',
     aliases: ['errors'],
+    ...PART,
     value: (r) => showPart(r.mailboxes, (m) => String(m.errors)),
     kind: 'count',
     priority: 3,
   },
   // Descriptive lists (priority 4): hidden before any counter, wrapped after their commas beyond 35
   // columns rather than hiding an error column.
-  { header: 'webhooks', value: (r) => showPart(r.webhooks, (w) => new ListCell(w.events)), kind: 'list' },
+  {
+    header: 'webhooks',
+    ...PART,
+    value: (r) => showPart(r.webhooks, (w) => new ListCell(w.events)),
+    kind: 'list',
+  },
   // Hidden with the lists, before the error counts: it mostly repeats MAILBOXES, and PROBLEMS names
   // its errors ("1 account error").
   {
     header: 'email accounts',
     aliases: ['accounts'],
+    ...PART,
     value: (r) => showPart(r.email_accounts, (e) => String(e.count)),
     kind: 'count',
     priority: 4,
   },
   {
     header: 'campaigns',
+    ...PART,
     value: (r) => showPart(r.campaigns, (c) => formatCounts(c.by_status, CAMPAIGN_STATUSES)),
     kind: 'list',
   },
   {
     header: 'campaign errors',
     field: 'campaigns.errors',
+    ...PART,
     value: (r) => showPart(r.campaigns, (c) => String(c.errors)),
     kind: 'count',
     priority: 3,
