@@ -4,7 +4,7 @@
  * are registered in src/commands/index.ts; each one's file is loaded only when that command runs.
  */
 import { startRun } from './api/limit.js';
-import { readEnvironment } from './context.js';
+import { type Environment, readEnvironment } from './context.js';
 import { reportError } from './output/error-report.js';
 import { StdoutWatch } from './output/stdout-watch.js';
 import { terminalSafe } from './output/text.js';
@@ -26,7 +26,11 @@ export async function main(argv: string[], io: IO, transport?: Transport): Promi
     for (const out of writers) out.clearProgress();
   };
   // A signal or a stdout that cannot be written stops the run (nothing new starts); a spinner is cleared.
-  const signals = onStopSignals(() => interrupt.abort(), clearProgress);
+  const signals = onStopSignals(
+    () => interrupt.abort(),
+    clearProgress,
+    (signal) => signal === 'SIGINT' && endEchoedLine(io, environment),
+  );
   const stdout = new StdoutWatch(io.stdout);
   stdout.onFailure(() => interrupt.abort());
   let outcome: RunOutcome;
@@ -50,6 +54,17 @@ export async function main(argv: string[], io: IO, transport?: Transport): Promi
     // The writer says nothing after a closed pipe; this note (what it cost) is written past it.
     (text) => io.stderr.write(terminalSafe(text)),
   );
+}
+
+/**
+ * Ctrl-C at a terminal: the terminal has echoed `^C` where the cursor was, after the last line printed
+ * (every line is ended; a question ends its own) or on the progress line. That line is cleared, so that
+ * what follows (rows in flight, "Interrupted after …") starts at its start, not after `^C`. Without
+ * cursor control (TERM=dumb) a new line does it.
+ */
+function endEchoedLine(io: IO, environment: Environment): void {
+  const terminal = io.stderr.isTTY ? io.stderr : io.stdout.isTTY ? io.stdout : undefined;
+  terminal?.write(environment.dumbTerminal ? '\n' : '\r\u001b[2K');
 }
 
 /** The error that ended the run, as text on stderr (and the --json object), through the run's writer; its exit code. */

@@ -8,7 +8,7 @@ import { ExitCode } from './errors.js';
 
 /** The exit code of a run stopped by each signal. */
 const SIGNAL_EXIT = { SIGHUP: 129, SIGINT: ExitCode.interrupted, SIGTERM: 143 } as const;
-type StopSignal = keyof typeof SIGNAL_EXIT;
+export type StopSignal = keyof typeof SIGNAL_EXIT;
 const STOP_SIGNALS = Object.keys(SIGNAL_EXIT) as StopSignal[];
 
 export interface SignalWatch {
@@ -18,14 +18,22 @@ export interface SignalWatch {
   stop(): void;
 }
 
-/** `beforeExit`: what must happen even when the process is ended at once (a progress line cleared). */
-export function onStopSignals(abort: () => void, beforeExit: () => void = () => {}): SignalWatch {
+/**
+ * `beforeExit`: what must happen even when the process is ended at once (a progress line cleared).
+ * `first`: called with the first signal, before the run is stopped.
+ */
+export function onStopSignals(
+  abort: () => void,
+  beforeExit: () => void = () => {},
+  first: (signal: StopSignal) => void = () => {},
+): SignalWatch {
   let received: StopSignal | undefined;
   const handler = (signal: StopSignal) => {
     const again = received !== undefined;
     // A closed terminal hangs up more than once (the kernel, the shell passing it on to its job, the
     // terminal program): not a person insisting, so the run still ends with its report.
     if (again && signal === 'SIGHUP') return;
+    if (!again) first(signal);
     received ??= signal;
     abort();
     const code = SIGNAL_EXIT[received];

@@ -100,6 +100,24 @@ describe.skipIf(Boolean(TMUX_MISSING))('on a terminal', () => {
   });
 });
 
+describe.skipIf(Boolean(TMUX_MISSING))('Ctrl-C at a terminal', () => {
+  it('the message starts its own line, not after the ^C the terminal echoed (rows redirected: no progress line)', async () => {
+    h.sandbox.reset();
+    const t = terminals.at(100);
+    await t.clear();
+    t.type('agency inventory --concurrency 2 > "$HOME/rows.tsv"; echo "[exit $?]"');
+    // Stopped in the middle of the audit: some client's reads have reached the sandbox.
+    const deadline = Date.now() + 20_000;
+    while (audited().size < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    t.key('C-c');
+    const screen = await t.waitFor((s) => /\[exit \d+\]/.test(s), { history: true });
+    expect(screen).toContain('[exit 130]');
+    // The terminal's ^C was on the line the message is printed on: that line was cleared first.
+    expect(screen, screen).toMatch(/^error: Interrupted after \d+ of 40 companies/m);
+    expect(screen).not.toMatch(/\^C./);
+  });
+});
+
 describe('health streams its rows', () => {
   it("a pipe sees each client's rows as it is checked, in client order; Ctrl-C keeps them", async () => {
     h.sandbox.reset();
