@@ -99,6 +99,21 @@ export function summarizeMailboxes(entries: readonly MailEntry[]): MailboxSummar
   return { count: groups.length, types, errors };
 }
 
+/**
+ * The mailboxes with an error, each by its address (`details.email`, else `login`; else its id): the
+ * mailbox list (the client's account) and the email accounts (the HQ's view of the same mailboxes)
+ * name the same broken mailbox, which is one problem, not one of each list.
+ */
+export function brokenMailboxes(entries: readonly MailEntry[]): Set<string> {
+  const broken = new Set<string>();
+  for (const group of groupMailboxes(entries)) {
+    if (!group.some((entry) => isErrorText(field(entry, 'error')))) continue;
+    const [first] = group;
+    if (first) broken.add(emailOf(first) ?? `id:${String(first.id)}`);
+  }
+  return broken;
+}
+
 /** Email accounts: the same entries and pairing as mailboxes, without the types. */
 export function summarizeEmailAccounts(entries: readonly MailEntry[]): { count: number; errors: number } {
   const { count, errors } = summarizeMailboxes(entries);

@@ -9,6 +9,7 @@ import type { Company } from '../api/types.js';
 import { AgencyError, InterruptedError } from '../errors.js';
 import { ListCell } from '../output/text.js';
 import {
+  brokenMailboxes,
   type CampaignSummary,
   type MailboxSummary,
   type MailEntry,
@@ -50,10 +51,16 @@ export async function auditCompany(
   countKeys: (companyId: number) => Promise<number>,
 ): Promise<CompanyReport> {
   const { id } = company;
+  // The broken mailboxes of both lists, by address: one mailbox is one problem whichever list names it.
+  const broken = new Set<string>();
+  const brokenOf = (entries: readonly MailEntry[]) => {
+    for (const mailbox of brokenMailboxes(entries)) broken.add(mailbox);
+    return entries;
+  };
   const [keys, email_accounts, mailboxes, webhooks, campaigns] = await Promise.all([
     part(async () => ({ count: await countKeys(id) })),
-    part(async () => summarizeEmailAccounts(await api.emailAccounts(id))),
-    part(async () => summarizeMailboxes(await api.mailboxes(id))),
+    part(async () => summarizeEmailAccounts(brokenOf(await api.emailAccounts(id)))),
+    part(async () => summarizeMailboxes(brokenOf(await api.mailboxes(id)))),
     part(async () => {
       const list = await api.webhooks(id);
       return { count: list.length, events: [...new Set(list.map((w) => w.event))].sort() };
@@ -67,12 +74,18 @@ export async function auditCompany(
     owner: company.owner,
     active: company.active,
     ...parts,
-    problems: problemsOf(parts),
+    problems: problemsOf(parts, broken.size),
   };
 }
 
-/** The report's findings in the words of a table cell, worst first: what could not be read, then errors. */
-function problemsOf(parts: Omit<CompanyReport, 'id' | 'name' | 'owner' | 'active' | 'problems'>): string[] {
+/**
+ * The report's findings in the words of a table cell, worst first: what could not be read, then errors
+ * (`mailboxErrors`: the mailboxes with an error in either list, each once).
+ */
+function problemsOf(
+  parts: Omit<CompanyReport, 'id' | 'name' | 'owner' | 'active' | 'problems'>,
+  mailboxErrors: number,
+): string[] {
   const problems: string[] = [];
   const counted = (n: number, what: string) => {
     if (n > 0) problems.push(`${n} ${what}${n === 1 ? '' : 's'}`);
@@ -83,8 +96,7 @@ function problemsOf(parts: Omit<CompanyReport, 'id' | 'name' | 'owner' | 'active
       if (!problems.includes('inactive')) problems.push('inactive');
     } else problems.push(`${name.replace('_', ' ')} unreadable (${part.error.status ?? 'network'})`);
   }
-  if (!isPartFailure(parts.mailboxes)) counted(parts.mailboxes.errors, 'mailbox error');
-  if (!isPartFailure(parts.email_accounts)) counted(parts.email_accounts.errors, 'account error');
+  counted(mailboxErrors, 'mailbox error');
   if (!isPartFailure(parts.campaigns)) counted(parts.campaigns.errors, 'campaign error');
   return problems;
 }

@@ -43,7 +43,8 @@ describe('auditCompany', () => {
         by_status: { RUNNING: 1, DRAFT: 0, EDITED: 0, PAUSED: 1, STOPPED: 0, COMPLETED: 0 },
         errors: 1,
       },
-      problems: ['1 account error', '1 campaign error'],
+      // The email accounts' broken a@acme.test: one mailbox error (the mailbox list shows none).
+      problems: ['1 mailbox error', '1 campaign error'],
     });
   });
 
@@ -61,7 +62,7 @@ describe('auditCompany', () => {
     expect(report.campaigns).toEqual({ error: { status: 409, message: inactive.message } });
     expect(report.keys).toEqual({ count: 0 });
     expect(showPart(report.campaigns, () => 'x')).toBe('inactive');
-    expect(report.problems).toEqual(['inactive', '1 account error']);
+    expect(report.problems).toEqual(['inactive', '1 mailbox error']);
   });
 
   it('names a part that could not be read for another reason by its status', async () => {
@@ -75,7 +76,57 @@ describe('auditCompany', () => {
       company,
       async () => 0,
     );
-    expect(report.problems).toEqual(['mailboxes unreadable (500)', '1 account error', '1 campaign error']);
+    expect(report.problems).toEqual(['mailboxes unreadable (500)', '1 mailbox error', '1 campaign error']);
+  });
+
+  it('counts a broken mailbox once, whether the mailbox list, the email accounts or both show it', async () => {
+    const smtp = (id: number, email: string, error: string | null) => ({
+      id,
+      type: 'SMTP',
+      details: { email, imap_id: id + 1, error },
+    });
+    const imap = (id: number, email: string) => ({ id, type: 'IMAP', details: { email, error: null } });
+    // a@ broken in both lists (the same mailbox, its address in another case in one), b@ in the mailbox
+    // list only, c@ in the email accounts only: three broken mailboxes, each one problem.
+    const report = await auditCompany(
+      reader({
+        mailboxes: async () => [
+          smtp(1, 'A@acme.test', 'Invalid password'),
+          imap(2, 'A@acme.test'),
+          smtp(3, 'b@acme.test', 'Connection refused'),
+          imap(4, 'b@acme.test'),
+          smtp(5, 'c@acme.test', null),
+          imap(6, 'c@acme.test'),
+        ],
+        emailAccounts: async () => [
+          smtp(1, 'a@acme.test', 'Invalid password'),
+          imap(2, 'a@acme.test'),
+          smtp(3, 'b@acme.test', null),
+          imap(4, 'b@acme.test'),
+          smtp(5, 'c@acme.test', 'Token expired'),
+          imap(6, 'c@acme.test'),
+        ],
+      }),
+      company,
+      async () => 1,
+    );
+    expect(report.problems).toEqual(['3 mailbox errors', '1 campaign error']);
+    // Each list's own count stays what that list shows (--json).
+    expect(report.mailboxes).toMatchObject({ errors: 2 });
+    expect(report.email_accounts).toEqual({ count: 3, errors: 2 });
+  });
+
+  it('one broken mailbox shown by both lists is one mailbox error, not one of each', async () => {
+    const both = [
+      { id: 1, type: 'SMTP', details: { email: 'a@acme.test', imap_id: 2, error: 'Invalid password' } },
+      { id: 2, type: 'IMAP', details: { email: 'a@acme.test', error: null } },
+    ];
+    const report = await auditCompany(
+      reader({ mailboxes: async () => both, emailAccounts: async () => both, campaigns: async () => [] }),
+      company,
+      async () => 1,
+    );
+    expect(report.problems).toEqual(['1 mailbox error']);
   });
 
   it('lets a programming error through instead of hiding it in the report', async () => {

@@ -137,8 +137,8 @@ const columns: Column<CompanyReport>[] = [
     value: (r) => showPart(r.webhooks, (w) => new ListCell(w.events)),
     kind: 'list',
   },
-  // Hidden with the lists, before the error counts: it mostly repeats MAILBOXES, and PROBLEMS names
-  // its errors ("1 account error").
+  // Hidden with the lists, before the error counts: it mostly repeats MAILBOXES, and PROBLEMS counts
+  // its errors with the mailboxes' (one broken mailbox is "1 mailbox error", whichever list shows it).
   {
     header: 'email accounts',
     aliases: ['accounts'],
