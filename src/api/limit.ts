@@ -8,6 +8,7 @@
  */
 import { onAbort } from '../abort-watch.js';
 import { InterruptedError } from '../errors.js';
+import { perRun } from './per-run.js';
 import { resetReachability } from './reachability.js';
 
 /** 1 processing + 2 waiting; AGENCY_MAX_IN_FLIGHT may choose 1 (one after another) to 7 (1 + the queue of 6). */
@@ -147,19 +148,15 @@ function clampDepth(depth: number): number {
   return Math.min(MAX_IN_FLIGHT, Math.max(MIN_IN_FLIGHT, depth));
 }
 
-let runGates: AccountGates | undefined;
-
 /**
- * The gates of this run (one process is one run): every client of the process shares them, so the
- * HQ account's requests of a fleet command count together, and one 429 slows the whole run down.
+ * The gates of this run: every client of the process shares them, so the HQ account's requests of a
+ * fleet command count together, and one 429 slows the whole run down.
  */
-export function sharedGates(): AccountGates {
-  runGates ??= new AccountGates();
-  return runGates;
-}
+const runGates = perRun(() => new AccountGates());
+export const sharedGates = (): AccountGates => runGates.get();
 
-/** A new run starts with fresh gates (tests run the program several times in one process). */
+/** A new run starts with fresh gates and a fresh reachability tracker. */
 export function startRun(): void {
-  runGates = undefined;
+  runGates.reset();
   resetReachability();
 }

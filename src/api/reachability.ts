@@ -12,6 +12,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { hasCauseCode, NetworkError } from '../errors.js';
 import { command } from '../terms.js';
+import { perRun } from './per-run.js';
 
 /** Accounts in a row that met an unreachable service before a fleet command stops. */
 const UNREACHABLE_ACCOUNTS = 5;
@@ -122,15 +123,7 @@ export class AccountWatch {
   }
 }
 
-let runReachability: Reachability | undefined;
-
-/** The tracker of this run (one process is one run). */
-export function reachability(): Reachability {
-  runReachability ??= new Reachability();
-  return runReachability;
-}
-
-/** A new run starts with a fresh tracker (tests run the program several times in one process). */
-export function resetReachability(): void {
-  runReachability = undefined;
-}
+/** The tracker of this run, and a fresh one when a run starts. */
+const runReachability = perRun(() => new Reachability());
+export const reachability = (): Reachability => runReachability.get();
+export const resetReachability = (): void => runReachability.reset();

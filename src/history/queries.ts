@@ -4,7 +4,7 @@
  * only, over one agency's runs.
  */
 import type { Database } from 'sql.js';
-import { DELIVERABILITY_COUNTS, REPORT_COUNTS, rows } from './runs.js';
+import { rows, STORED_COUNTS } from './runs.js';
 
 /** Which runs to read: the agency's, its clients (ids; none = all), from a day on. */
 export interface HistoryFilter {
@@ -92,11 +92,10 @@ export type StoredTotals = {
 
 function storedTotals(
   db: Database,
-  table: 'report_totals' | 'deliverability',
-  command: 'report' | 'deliverability',
-  counts: readonly string[],
+  command: keyof typeof STORED_COUNTS,
   filter: HistoryFilter,
 ): StoredTotals[] {
+  const { table, counts } = STORED_COUNTS[command];
   const since = filter.since === undefined ? '' : ' AND r.period_to >= ?';
   const found = rows(
     db,
@@ -122,11 +121,11 @@ function storedTotals(
 }
 
 export function reportHistory(db: Database, filter: HistoryFilter): StoredTotals[] {
-  return storedTotals(db, 'report_totals', 'report', REPORT_COUNTS, filter);
+  return storedTotals(db, 'report', filter);
 }
 
 export function deliverabilityHistory(db: Database, filter: HistoryFilter): StoredTotals[] {
-  return storedTotals(db, 'deliverability', 'deliverability', DELIVERABILITY_COUNTS, filter);
+  return storedTotals(db, 'deliverability', filter);
 }
 
 /** Company ids whose stored name is exactly `name` (names are unique within an agency). */

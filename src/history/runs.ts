@@ -3,6 +3,7 @@
  * store of it; the memory `health` compares with. SQL only: no output, no network.
  */
 import type { Database, SqlValue } from 'sql.js';
+import { COUNT_FIELDS, type ResultCounts } from '../reports/campaigns.js';
 import type { Problem } from '../reports/health.js';
 import type { HealthMemory, RememberedProblem } from './health-memory.js';
 
@@ -182,44 +183,43 @@ export const DELIVERABILITY_COUNTS = [
   'bounced_previous',
 ] as const;
 
-export function recordDeliverabilityRun(
-  db: Database,
-  agency: AgencyKey,
-  run: Omit<RunInfo, 'command'>,
-  clients: readonly DeliverabilityCounts[],
-): number {
-  const runId = insertRun(db, agency, { ...run, command: 'deliverability' });
-  insertAll(db, 'deliverability', runId, ['company_id', 'name', ...DELIVERABILITY_COUNTS], clients);
-  return runId;
-}
+/** A report's count the history keeps: every one but clicks (the store's report_totals has no column for them). */
+type StoredReportCount = Exclude<keyof ResultCounts, 'clicked'>;
 
-/** The totals `report` stores per client (the billing view of `report --by client`). */
-export const REPORT_COUNTS = [
+/** The totals `report` stores per client (the billing view of `report --by client`): the report's own counts. */
+export const REPORT_COUNTS: readonly ('campaigns' | StoredReportCount)[] = [
   'campaigns',
-  'contacted',
-  'delivered',
-  'opened',
-  'replied',
-  'interested',
-  'maybe_later',
-  'not_interested',
-  'bounced',
-  'opt_out',
-] as const;
+  ...COUNT_FIELDS.filter((field): field is StoredReportCount => field !== 'clicked'),
+];
 
 export type ReportTotals = { company_id: number; name: string } & Record<
   (typeof REPORT_COUNTS)[number],
   number
 >;
 
-export function recordReportRun(
+/** The counts a run of `deliverability` or `report` stores per client: the table and its columns (queries.ts reads them back). */
+export const STORED_COUNTS = {
+  deliverability: { table: 'deliverability', counts: DELIVERABILITY_COUNTS },
+  report: { table: 'report_totals', counts: REPORT_COUNTS },
+} as const;
+
+/** What each client's row of counts is, by command. */
+interface StoredRows {
+  deliverability: DeliverabilityCounts;
+  report: ReportTotals;
+}
+
+/** A run of `deliverability` or `report`: its row in `runs`, then one row of counts per client in its table. */
+export function recordCounts<K extends keyof typeof STORED_COUNTS>(
   db: Database,
   agency: AgencyKey,
+  command: K,
   run: Omit<RunInfo, 'command'>,
-  clients: readonly ReportTotals[],
+  clients: readonly StoredRows[K][],
 ): number {
-  const runId = insertRun(db, agency, { ...run, command: 'report' });
-  insertAll(db, 'report_totals', runId, ['company_id', 'name', ...REPORT_COUNTS], clients);
+  const { table, counts } = STORED_COUNTS[command];
+  const runId = insertRun(db, agency, { ...run, command });
+  insertAll(db, table, runId, ['company_id', 'name', ...counts], clients);
   return runId;
 }
 

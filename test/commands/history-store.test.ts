@@ -180,7 +180,7 @@ describe('the history store', () => {
       const dir = testDir('agency-history-');
       const file = join(dir, 'history.db');
       const { changeStore } = await import('../../src/history/store.js');
-      const { recordReportRun } = await import('../../src/history/runs.js');
+      const { recordCounts } = await import('../../src/history/runs.js');
       const { agencyKey } = await import('../../src/history/record.js');
       const me = JSON.parse((await h.run(['me', '--json'])).stdout);
       const agency = agencyKey(h.sandbox.baseUrl, me);
@@ -207,9 +207,13 @@ describe('the history store', () => {
           period: { from: `2026-${month}-01`, to: `2026-${month}-30` },
           version: 'test',
         };
-        await changeStore(file, (db) => recordReportRun(db, agency, run, [totals(contacted, replied)]), {
-          prune: false,
-        });
+        await changeStore(
+          file,
+          (db) => recordCounts(db, agency, 'report', run, [totals(contacted, replied)]),
+          {
+            prune: false,
+          },
+        );
       }
       const r = await h.run(['history', 'report', '--json', '--since', '2026-11-01'], inDir(dir));
       expect(r.code).toBe(0);

@@ -3,9 +3,9 @@
  * handler (and with it the YAML parser) loads when it runs.
  */
 import type { Command } from '@commander-js/extra-typings';
-import { type HistoryFlag, NO_HISTORY_OPTION } from '../../history/record.js';
+import type { HistoryFlag } from '../../history/record.js';
 import { helpText, printsNoList, type Run } from '../command.js';
-import { desiredStateOption, PLAN_ESCAPES } from '../plan/index.js';
+import { addPlanEscapes, desiredStateOption } from '../plan/index.js';
 
 export interface ApplyOptions extends HistoryFlag {
   file: string;
@@ -18,7 +18,7 @@ export interface ApplyOptions extends HistoryFlag {
 }
 
 export function define(apply: Command, run: Run): void {
-  printsNoList(apply)
+  const command = printsNoList(apply)
     .addOption(desiredStateOption())
     .option('-y, --yes', 'do not ask (required when not on a terminal)')
     .option('--keys-out <path>', 'also append each new key to this file (created 0600)')
@@ -26,10 +26,8 @@ export function define(apply: Command, run: Run): void {
     .option(
       '--resend-invitations',
       'invite again the guests an earlier apply invited who have not accepted yet',
-    )
-    .option(...NO_HISTORY_OPTION)
-    .option(...PLAN_ESCAPES.allowUnknownEvent)
-    .option(...PLAN_ESCAPES.allowSimilar)
+    );
+  addPlanEscapes(command)
     .addHelpText(
       'after',
       helpText({

@@ -171,7 +171,7 @@ async function recordDeliverability(
 ): Promise<void> {
   const { coveredDays } = await import('../../input/period.js');
   const { recordRun } = await import('../../history/record.js');
-  const { recordDeliverabilityRun } = await import('../../history/runs.js');
+  const { recordCounts } = await import('../../history/runs.js');
   const { VERSION } = await import('../../version.js');
   const run = { at: new Date().toISOString(), period: coveredDays(period), version: VERSION };
   const counts = rows.map((r) => ({
@@ -188,7 +188,7 @@ async function recordDeliverability(
     replied_previous: r.replies.previous_period,
     bounced_previous: r.bounces.previous_period,
   }));
-  await recordRun(rt, file, (db, agency) => recordDeliverabilityRun(db, agency, run, counts));
+  await recordRun(rt, file, (db, agency) => recordCounts(db, agency, 'deliverability', run, counts));
 }
 
 /** The rows of `deliverability` (also what an assistant's tool gets): targets resolved, zeros added. */

@@ -14,17 +14,23 @@ export interface PlanOptions extends HistoryFlag {
   allowSimilar?: boolean | undefined;
 }
 
-/** What plan and apply both take beyond the file: the escapes from a refusal of the file's contents. */
-export const PLAN_ESCAPES = {
-  allowUnknownEvent: [
-    '--allow-unknown-event',
-    "take the file's events that are within two edits of a known one as given (a typo otherwise)",
-  ],
-  allowSimilar: [
-    '--allow-similar',
-    'create a company of the file even if an existing one differs from it only in case or spacing',
-  ],
-} as const;
+/**
+ * What plan and apply both take after their own options: --no-history, and the escapes from a refusal
+ * of the file's contents.
+ */
+export function addPlanEscapes<C extends Command>(command: C): C {
+  command
+    .option(...NO_HISTORY_OPTION)
+    .option(
+      '--allow-unknown-event',
+      "take the file's events that are within two edits of a known one as given (a typo otherwise)",
+    )
+    .option(
+      '--allow-similar',
+      'create a company of the file even if an existing one differs from it only in case or spacing',
+    );
+  return command;
+}
 
 /** `-f, --file`, the desired state for plan and apply: YAML or JSON (JSON is YAML too). */
 export function desiredStateOption() {
@@ -35,13 +41,11 @@ export function desiredStateOption() {
 }
 
 export function define(plan: Command, run: Run): void {
-  printsNoList(plan)
+  const command = printsNoList(plan)
     .addOption(desiredStateOption())
     .option('--exit-code', 'exit 6 when changes are pending (for drift checks in CI)')
-    .option('--concurrency <n>', 'client accounts read at once (default 4)')
-    .option(...NO_HISTORY_OPTION)
-    .option(...PLAN_ESCAPES.allowUnknownEvent)
-    .option(...PLAN_ESCAPES.allowSimilar)
+    .option('--concurrency <n>', 'client accounts read at once (default 4)');
+  addPlanEscapes(command)
     .addHelpText(
       'after',
       helpText({

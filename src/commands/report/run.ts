@@ -159,7 +159,7 @@ function interrupted(rt: Runtime, value: CampaignReport, notDone: readonly Clien
 /** The clients' totals of a complete run into the history (a client that failed is not recorded). */
 async function recordReport(rt: Runtime, file: string, value: ReturnType<typeof reportOfRun>): Promise<void> {
   const { recordRun } = await import('../../history/record.js');
-  const { recordReportRun, REPORT_COUNTS } = await import('../../history/runs.js');
+  const { recordCounts, REPORT_COUNTS } = await import('../../history/runs.js');
   const { VERSION } = await import('../../version.js');
   const run = { at: new Date().toISOString(), period: value.period, version: VERSION };
   const totals = value.clients.map((c) => {
@@ -170,5 +170,5 @@ async function recordReport(rt: Runtime, file: string, value: ReturnType<typeof 
       ...(counts as Record<(typeof REPORT_COUNTS)[number], number>),
     };
   });
-  await recordRun(rt, file, (db, agency) => recordReportRun(db, agency, run, totals));
+  await recordRun(rt, file, (db, agency) => recordCounts(db, agency, 'report', run, totals));
 }

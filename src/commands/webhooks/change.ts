@@ -9,15 +9,7 @@ import { checkWebhookUrl, eventKey } from '../../fleet/webhook-input.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { type CommandHelp, helpText, type Run } from '../command.js';
-import {
-  ALLOW_UNKNOWN_EVENT_HELP,
-  addTargetOptions,
-  checkEvents,
-  eventOption,
-  noteOwnAccount,
-  runFleetChange,
-  type TargetFlags,
-} from './fleet.js';
+import { addChangeOptions, changeEvents, eventOption, runFleetChange, type TargetFlags } from './fleet.js';
 
 interface WebhookChangeOptions extends TargetFlags {
   event: string[];
@@ -36,10 +28,8 @@ export function defineChange(
     .command(action)
     .description(text.description)
     .addOption(eventOption('event name, e.g. prospect_replied (repeatable)').makeOptionMandatory())
-    .requiredOption('--url <url>', 'the http(s) address that receives the events')
-    .option('--allow-unknown-event', ALLOW_UNKNOWN_EVENT_HELP);
-  addTargetOptions(command)
-    .option('--dry-run', 'read and show what would change; send nothing')
+    .requiredOption('--url <url>', 'the http(s) address that receives the events');
+  addChangeOptions(command, 'read and show what would change; send nothing')
     .addHelpText('after', helpText(text))
     .action(run((rt, opts: WebhookChangeOptions) => changeWebhooksCommand(rt, action, opts)));
 }
@@ -56,13 +46,8 @@ function changeWebhooksCommand(
     quiet: ['exists', 'absent', 'skipped-inactive'],
   };
   const check = () => {
-    const input = {
-      action,
-      events: checkEvents(rt, opts.event, opts.allowUnknownEvent === true),
-      url: checkWebhookUrl(opts.url),
-    };
-    noteOwnAccount(rt, opts);
-    return input;
+    const url = checkWebhookUrl(opts.url);
+    return { action, events: changeEvents(rt, opts, opts.event), url };
   };
   return runFleetChange(rt, opts, rows, check, changeWebhooks);
 }

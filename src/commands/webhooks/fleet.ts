@@ -42,15 +42,36 @@ export function eventOption(description: string) {
   );
 }
 
-/** --allow-unknown-event: the escape from the refusal of an event that looks like a typo. */
-export const ALLOW_UNKNOWN_EVENT_HELP =
-  'send an event within two edits of a known one (taken for a typo otherwise)';
+/**
+ * What every webhook change (subscribe, unsubscribe, move) takes after its own options:
+ * --allow-unknown-event (the escape from the refusal of an event that looks like a typo), the
+ * targets, and --dry-run.
+ */
+export function addChangeOptions<C extends Command>(command: C, dryRun: string): C {
+  command.option(
+    '--allow-unknown-event',
+    'send an event within two edits of a known one (taken for a typo otherwise)',
+  );
+  addTargetOptions(command).option('--dry-run', dryRun);
+  return command;
+}
+
+/** A webhook change's --event values checked (checkEvents), and its note when it acts on the HQ account alone. */
+export function changeEvents(
+  rt: Runtime,
+  flags: TargetFlags & { allowUnknownEvent?: boolean | undefined },
+  values: readonly string[],
+): string[] {
+  const events = checkEvents(rt, values, flags.allowUnknownEvent === true);
+  noteOwnAccount(rt, flags);
+  return events;
+}
 
 /**
  * The --event values checked, lower case, each once; an unknown name is a warning, one within two edits
  * of a known event a usage error (exit 2) unless `allowUnknown`.
  */
-export function checkEvents(rt: Runtime, values: readonly string[], allowUnknown = false): string[] {
+function checkEvents(rt: Runtime, values: readonly string[], allowUnknown = false): string[] {
   const events: string[] = [];
   for (const value of values) {
     const { event, warning } = checkEvent(value, option('event'), allowUnknown);
@@ -136,7 +157,7 @@ export async function runFleetChange<R extends FleetRow, I>(
  * No target is the key's own account: a webhook change says so first on stderr, so that a forgotten
  * --all is never silent (before any request).
  */
-export function noteOwnAccount(rt: Runtime, flags: TargetFlags): void {
+function noteOwnAccount(rt: Runtime, flags: TargetFlags): void {
   if (flags.all || flags.file !== undefined || (flags.company ?? []).length > 0) return;
   rt.out.note(`on the HQ account itself only; ${option('all')} for every client`);
 }

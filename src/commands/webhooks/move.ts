@@ -13,15 +13,7 @@ import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { option } from '../../terms.js';
 import { helpText, type Run } from '../command.js';
-import {
-  ALLOW_UNKNOWN_EVENT_HELP,
-  addTargetOptions,
-  checkEvents,
-  eventOption,
-  noteOwnAccount,
-  runFleetChange,
-  type TargetFlags,
-} from './fleet.js';
+import { addChangeOptions, changeEvents, eventOption, runFleetChange, type TargetFlags } from './fleet.js';
 
 export function defineMove(webhooks: Command, run: Run): void {
   const command = webhooks
@@ -29,10 +21,8 @@ export function defineMove(webhooks: Command, run: Run): void {
     .description('replace one webhook URL by another in many accounts')
     .requiredOption('--from <url>', 'the URL subscribed now')
     .requiredOption('--to <url>', 'the URL that replaces it')
-    .addOption(eventOption('only this event (repeatable); default: every event subscribed at --from'))
-    .option('--allow-unknown-event', ALLOW_UNKNOWN_EVENT_HELP);
-  addTargetOptions(command)
-    .option('--dry-run', 'read and show what would move; send nothing')
+    .addOption(eventOption('only this event (repeatable); default: every event subscribed at --from'));
+  addChangeOptions(command, 'read and show what would move; send nothing')
     .addHelpText(
       'after',
       helpText({
@@ -90,9 +80,7 @@ function moveCommand(rt: Runtime, opts: MoveOptions): Promise<void> {
     const to = checkWebhookUrl(opts.to, option('to'));
     if (from === to)
       throw new UsageError(`${option('from')} and ${option('to')} are the same URL: nothing to move.`);
-    const events = checkEvents(rt, opts.event ?? [], opts.allowUnknownEvent === true);
-    noteOwnAccount(rt, opts);
-    return { from, to, events };
+    return { from, to, events: changeEvents(rt, opts, opts.event ?? []) };
   };
   return runFleetChange(rt, opts, rows, check, async (api, move) => {
     const { moveWebhooks } = await import('../../fleet/webhook-move.js');
