@@ -155,7 +155,7 @@ export function recordHealthRun(
 }
 
 /** The counts `deliverability` stores per client: this period's and the previous one's. */
-export interface DeliverabilityCounts {
+interface DeliverabilityCounts {
   company_id: number;
   name: string;
   sent: number;
@@ -170,7 +170,7 @@ export interface DeliverabilityCounts {
   bounced_previous: number;
 }
 
-export const DELIVERABILITY_COUNTS = [
+const DELIVERABILITY_COUNTS = [
   'sent',
   'delivered',
   'opened',
@@ -192,7 +192,7 @@ export const REPORT_COUNTS: readonly ('campaigns' | StoredReportCount)[] = [
   ...COUNT_FIELDS.filter((field): field is StoredReportCount => field !== 'clicked'),
 ];
 
-export type ReportTotals = { company_id: number; name: string } & Record<
+type ReportTotals = { company_id: number; name: string } & Record<
   (typeof REPORT_COUNTS)[number],
   number
 >;
