@@ -88,6 +88,13 @@ export function paramsOf(command: Command, spec: ToolSpec): Param[] {
       required: false,
       flag: '--columns',
     });
+  // A help line that names another option ("this or --emails is required") names its argument here.
+  const argumentOf = (flag: string) => params.find((p) => p.flag === flag)?.property ?? snake(flag.slice(2));
+  for (const param of params)
+    param.description = param.description.replace(
+      /(^|[^\w-])(--[a-z][a-z-]*)/g,
+      (_, before: string, flag: string) => before + argumentOf(flag),
+    );
   return params;
 }
 

@@ -50,7 +50,7 @@ const PLAN_TEXT = {
   noun: 'the plan',
   description:
     'the desired state as YAML (or JSON) text: `defaults` (keys, webhooks) and `companies` (names, ' +
-    'each with optional keys and webhooks); see `agency plan --help`',
+    'each with optional keys, webhooks, guests and bounce_shield)',
 };
 
 /** The rows of campaigns pause, stop and resume, as their results say. */
@@ -196,6 +196,7 @@ export const TOOLS: readonly ToolSpec[] = [
       "With the local history: each problem's new (no earlier run of the client had it) and first_seen (UTC), " +
       'and resolved: the problems of the last recorded run that are gone; new=true keeps only the new problems.',
     omit: ['fail-on'],
+    describe: { new: 'only the problems new since the last recorded run' },
     integers: PAGING,
     answers: [7],
     values: PERIOD,

@@ -203,8 +203,14 @@ describe('agency mcp says everything in tool terms', () => {
     expect(all).toContain("run with the server's debug setting");
     expect(all).toContain('Use skip_existing');
     expect(all).toContain('Unknown value \\"bogus\\" for severity');
-    // Every tool the server offers, failing and succeeding.
+    // Every tool the server offers, failing and succeeding; what tools/list says of them in tool terms too.
     const { tools } = await shared.mcp.client.listTools();
+    const listed = tools.flatMap((tool) =>
+      commandLineTerms({ content: [{ type: 'text', text: JSON.stringify(tool) }] }, commands).map(
+        (text) => `${tool.name}: ${text}`,
+      ),
+    );
+    expect(listed).toEqual([]);
     const covered = tools.map((t) => [t.name, [...(outcomes.get(t.name) ?? [])].sort()]);
     expect(covered).toEqual(tools.map((t) => [t.name, ['error', 'ok']]));
   }, 120_000);
