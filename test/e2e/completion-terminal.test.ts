@@ -77,10 +77,14 @@ for (const [name, shell] of Object.entries(SHELLS)) {
     });
     afterAll(async () => terminal?.close());
 
-    /** Types a line (no Enter) after clearing the screen, then the keys; the screen once `done` holds. */
+    /**
+     * Types a line (no Enter) after clearing the screen, then the keys; the screen once `done` holds. The
+     * line editor clears the screen (C-l), not a `clear` command: a line typed while a command runs is
+     * echoed by the terminal before the next prompt (`agency … id,na   > agency … id,name,`).
+     */
     async function complete(line: string, keys: readonly string[], done: (screen: string) => boolean) {
       terminal.key('C-u');
-      terminal.type('clear');
+      terminal.key('C-l');
       await terminal.waitFor((s) => s.trim() === '>');
       terminal.type(line, false);
       for (const key of keys) terminal.key(key);
