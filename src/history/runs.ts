@@ -192,10 +192,7 @@ export const REPORT_COUNTS: readonly ('campaigns' | StoredReportCount)[] = [
   ...COUNT_FIELDS.filter((field): field is StoredReportCount => field !== 'clicked'),
 ];
 
-type ReportTotals = { company_id: number; name: string } & Record<
-  (typeof REPORT_COUNTS)[number],
-  number
->;
+type ReportTotals = { company_id: number; name: string } & Record<(typeof REPORT_COUNTS)[number], number>;
 
 /** The counts a run of `deliverability` or `report` stores per client: the table and its columns (queries.ts reads them back). */
 export const STORED_COUNTS = {
