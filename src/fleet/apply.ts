@@ -21,13 +21,13 @@ import { permissionList } from './plan-lines.js';
 import type { BounceShieldPort, KeyPort, WebhookPort } from './ports.js';
 import { listedEvent } from './webhook-input.js';
 
-type AppliedResult = 'created' | 'subscribed' | 'invited' | 'set' | 'failed' | 'skipped';
+type AppliedResult = 'created' | 'subscribed' | 'unsubscribed' | 'invited' | 'set' | 'failed' | 'skipped';
 
 /** What one line of apply's output is about: a change of the plan, with the company's id once it exists. */
 type AppliedSubject =
   | { type: 'company'; name: string; company_id: number | null }
   | (Extract<Change, { type: 'key' }> & { api_key?: string })
-  | Extract<Change, { type: 'webhook' | 'guest' }>
+  | Extract<Change, { type: 'webhook' | 'unmanaged-webhook' | 'guest' }>
   | Omit<Extract<Change, { type: 'guest-permissions' }>, 'guest_id'>
   | Extract<Change, { type: 'bounce-shield' }>;
 
@@ -43,7 +43,7 @@ export interface CreationOutcome {
 
 export interface ApplyPorts {
   keys: Pick<KeyPort, 'createKey' | 'listKeysPage'>;
-  webhooks: Pick<WebhookPort, 'subscribeWebhook'>;
+  webhooks: Pick<WebhookPort, 'subscribeWebhook' | 'unsubscribeWebhook'>;
   guests: GuestWriter;
   /** Bounce Shield thresholds of `bounce_shield` (a plan without them needs none). */
   campaigns?: BounceShieldPort | undefined;
@@ -195,9 +195,11 @@ export async function applyPlan(
     }
   }
 
-  // 3. Webhooks, on each client account: accounts in parallel, one write at a time within one.
+  // 3. Webhooks, on each client account: accounts in parallel, one write at a time within one. The
+  // file's own first, then (--prune) the unsubscriptions, so that no URL it wants waits on a removal.
+  const prunes = (c: PlannedCompany) => (plan.prune ? c.unmanagedWebhooks : []);
   await mapPool(
-    plan.companies.filter((c) => c.missingWebhooks.length > 0),
+    plan.companies.filter((c) => c.missingWebhooks.length + prunes(c).length > 0),
     options.concurrency,
     async (c) => {
       for (const w of c.missingWebhooks) {
@@ -210,6 +212,14 @@ export async function applyPlan(
         const going = await attempt(c, subject, async (id) => {
           await ports.webhooks.subscribeWebhook(id, w.event, w.url);
           return { result: 'subscribed' };
+        });
+        if (!going) return;
+      }
+      for (const u of prunes(c)) {
+        const subject = { type: 'unmanaged-webhook' as const, ...subjectOf(c), event: u.event, url: u.url };
+        const going = await attempt(c, subject, async (id) => {
+          await ports.webhooks.unsubscribeWebhook(id, u.event, u.url);
+          return { result: 'unsubscribed' };
         });
         if (!going) return;
       }
@@ -302,6 +312,10 @@ export function describeApplied(entry: Applied): string {
       return `${mark} key ${JSON.stringify(entry.label)} for ${JSON.stringify(entry.company)}${entry.api_key ? `: ${entry.api_key}` : ''}${reason}`;
     case 'webhook':
       return `${mark} webhook ${entry.event} → ${entry.url} for ${JSON.stringify(entry.company)}${reason}`;
+    case 'unmanaged-webhook':
+      return failed
+        ? `${mark} unsubscribing webhook ${entry.event} → ${entry.url} on ${JSON.stringify(entry.company)}${reason}`
+        : `- webhook ${entry.event} → ${entry.url} on ${JSON.stringify(entry.company)} (unsubscribed)`;
     case 'guest':
       return `${mark} guest ${entry.email} for ${JSON.stringify(entry.company)}${failed ? '' : ' (invited)'}${reason}`;
     case 'guest-permissions':

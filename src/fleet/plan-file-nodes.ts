@@ -34,3 +34,8 @@ export function unique<T>(items: readonly T[], key: (item: T) => string): T[] {
     return true;
   });
 }
+
+/** A field given as a list, even an empty one (`webhooks: []`): the file manages what it holds. */
+export function listed(node: unknown): boolean {
+  return isSeq(node);
+}

@@ -11,7 +11,7 @@ import { hasControlCharacters, quoted } from '../output/text.js';
 import { inputLine } from '../terms.js';
 import { checkGuestEmail, type GuestPermission, type WantedGuest } from './guests.js';
 import { duplicateMessage, duplicateNames } from './names.js';
-import { describe, firstLine, isNull, nullAt, unique } from './plan-file-nodes.js';
+import { describe, firstLine, isNull, listed, nullAt, unique } from './plan-file-nodes.js';
 import { ALLOW_UNKNOWN_EVENT, checkEvent, checkWebhookUrl, EventTypoError } from './webhook-input.js';
 
 export interface DesiredWebhook {
@@ -27,6 +27,11 @@ export interface DesiredCompany {
   /** Labels that must exist among the keys the user created: the defaults, then the company's own. */
   keys: string[];
   webhooks: DesiredWebhook[];
+  /**
+   * The company's entry or the defaults list `webhooks` (even an empty list): its subscriptions that
+   * the file does not list are unmanaged ("?" lines; removed by apply --prune).
+   */
+  managesWebhooks: boolean;
   /** Guests the company must have (invited, with these permissions); others are left alone. */
   guests: WantedGuest[];
   /** `bounce_shield: N`: the threshold its RUNNING and PAUSED campaigns must have (the company's, else the defaults'). */
@@ -122,6 +127,7 @@ class PlanFileReader {
     const fields = this.#fields(root, ['defaults', 'companies'], 'at the top level');
     let keys: string[] = [];
     let webhooks: DesiredWebhook[] = [];
+    let defaultsListWebhooks = false;
     let shield: number | undefined;
     const defaults = fields.get('defaults');
     if (defaults && !isNull(defaults)) {
@@ -130,6 +136,7 @@ class PlanFileReader {
         const inner = this.#fields(map, ['keys', 'webhooks', 'bounce_shield'], 'in "defaults"');
         keys = this.#labels(inner.get('keys'));
         webhooks = this.#webhooks(inner.get('webhooks'));
+        defaultsListWebhooks = listed(inner.get('webhooks'));
         shield = this.#threshold(inner.get('bounce_shield'));
       }
     }
@@ -145,7 +152,7 @@ class PlanFileReader {
     }
     const companies: DesiredCompany[] = [];
     for (const item of list.items) {
-      const company = this.#company(item, keys, webhooks, shield);
+      const company = this.#company(item, keys, { list: webhooks, listed: defaultsListWebhooks }, shield);
       if (company) companies.push(company);
     }
     const named = companies.map((c) => ({ name: c.name, where: inputLine(this.source, c.line) }));
@@ -156,7 +163,7 @@ class PlanFileReader {
   #company(
     item: unknown,
     defaultKeys: string[],
-    defaultWebhooks: DesiredWebhook[],
+    defaultWebhooks: { list: DesiredWebhook[]; listed: boolean },
     defaultShield: number | undefined,
   ): DesiredCompany | undefined {
     const line = this.#line(item);
@@ -168,7 +175,8 @@ class PlanFileReader {
             name,
             line,
             keys: [...defaultKeys],
-            webhooks: [...defaultWebhooks],
+            webhooks: [...defaultWebhooks.list],
+            managesWebhooks: defaultWebhooks.listed,
             guests: [],
             bounceShield: defaultShield,
           };
@@ -184,12 +192,15 @@ class PlanFileReader {
     const name = this.#name(nameNode);
     const keys = unique([...defaultKeys, ...this.#labels(fields.get('keys'))], (k) => k);
     const webhooks = unique(
-      [...defaultWebhooks, ...this.#webhooks(fields.get('webhooks'))],
+      [...defaultWebhooks.list, ...this.#webhooks(fields.get('webhooks'))],
       (w) => `${w.event} ${w.url}`,
     );
+    const managesWebhooks = defaultWebhooks.listed || listed(fields.get('webhooks'));
     const guests = this.#guests(fields.get('guests'));
     const bounceShield = this.#threshold(fields.get('bounce_shield')) ?? defaultShield;
-    return name === undefined ? undefined : { name, line, keys, webhooks, guests, bounceShield };
+    return name === undefined
+      ? undefined
+      : { name, line, keys, webhooks, managesWebhooks, guests, bounceShield };
   }
 
   /** `guests: [{email, name?, permissions?: [mailboxes] | []}]`, each address once per company. */

@@ -4,6 +4,7 @@ import { describeCompany } from './names.js';
 import { type Blocked, type Change, type Plan, planChanges } from './plan.js';
 import { describeShield } from './plan-bounce-shield.js';
 import { describeSimilar } from './plan-similar.js';
+import { describePrune, describeUnmanaged, unmanagedSummary } from './plan-unmanaged.js';
 
 /** One line per change, as the plan prints it. */
 export function describeChange(change: Change): string {
@@ -14,6 +15,8 @@ export function describeChange(change: Change): string {
       return `+ key ${JSON.stringify(change.label)} for ${JSON.stringify(change.company)}`;
     case 'webhook':
       return `+ webhook ${change.event} → ${change.url} for ${JSON.stringify(change.company)}`;
+    case 'unmanaged-webhook':
+      return describePrune(change);
     case 'guest':
       return `+ guest ${change.email} for ${JSON.stringify(change.company)}`;
     case 'guest-permissions':
@@ -28,10 +31,11 @@ export function permissionList(permissions: readonly GuestPermission[]): string 
   return `[${permissions.join(', ')}]`;
 }
 
-/** The change lines, then the "!" lines of what cannot be done. */
+/** The change lines, the "?" lines of what the file does not name, then the "!" lines of what cannot be done. */
 export function planLines(plan: Plan): string[] {
   return [
     ...planChanges(plan).map(describeChange),
+    ...(plan.prune ? [] : plan.unmanaged.map(describeUnmanaged)),
     ...plan.similar.map(describeSimilar),
     ...plan.blocked.map(describeBlocked),
   ];
@@ -53,6 +57,7 @@ export function planSummary(plan: Plan): string {
     ...(plan.blocked.length + plan.similar.length
       ? [`${plan.blocked.length + plan.similar.length} blocked`]
       : []),
+    ...(plan.prune ? [] : unmanagedSummary(plan.unmanaged.length)),
     `${count(plan.unmentioned, 'company', 'companies')} of the agency not in the file (never changed)`,
   ].join('; ');
   if (changes.length === 0) return `No changes. ${rest}.`;
@@ -66,7 +71,12 @@ export function planSummary(plan: Plan): string {
       ? [count(of('guest-permissions'), 'guest permission change', 'guest permission changes')]
       : []),
     ...(of('bounce-shield') > 0 ? [count(of('bounce-shield'), 'threshold', 'thresholds')] : []),
+    ...(of('unmanaged-webhook') > 0
+      ? [count(of('unmanaged-webhook'), 'webhook to unsubscribe', 'webhooks to unsubscribe')]
+      : []),
   ].join(', ');
-  const verb = of('guest-permissions') + of('bounce-shield') > 0 ? 'to add or change' : 'to add';
+  const changed = of('guest-permissions') + of('bounce-shield') > 0;
+  const removed = of('unmanaged-webhook') > 0;
+  const verb = removed ? (changed ? 'to add, change or remove' : 'to add or remove') : changed ? 'to add or change' : 'to add';
   return `Plan: ${changes.length} ${verb} (${kinds}); ${rest}.`;
 }

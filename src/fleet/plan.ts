@@ -23,6 +23,7 @@ import { mapPool } from './ordered.js';
 import { planShields, type ShieldChange, type ShieldReader } from './plan-bounce-shield.js';
 import type { DesiredCompany, DesiredState, DesiredWebhook } from './plan-file.js';
 import { type Similar, similarJson } from './plan-similar.js';
+import { type UnmanagedWebhook, unmanagedWebhooks } from './plan-unmanaged.js';
 import { type UserReader, userName } from './plan-user.js';
 import type { CompanyLister, KeyPort, WebhookReader } from './ports.js';
 import { CompanyDirectory } from './resolve.js';
@@ -40,6 +41,8 @@ export type Change =
   | { type: 'company'; name: string }
   | ({ type: 'key' } & AtCompany & { label: string })
   | ({ type: 'webhook' } & AtCompany & { event: string; url: string })
+  /** A subscription the file does not list, unsubscribed by apply --prune. */
+  | ({ type: 'unmanaged-webhook' } & AtCompany & { event: string; url: string })
   | ({ type: 'guest' } & AtCompany & { email: string; permissions: GuestPermission[] })
   | ({ type: 'guest-permissions' } & AtCompany & {
         email: string;
@@ -76,10 +79,12 @@ export interface PlannedCompany {
   missingGuests: WantedGuest[];
   /** Guests whose permissions differ from the file's. */
   guestChanges: GuestChange[];
+  /** Subscriptions the file does not list, when it manages the company's webhooks. */
+  unmanagedWebhooks: UnmanagedWebhook[];
 }
 
 /** The lists of what a company is missing or has otherwise: each a kind of change. */
-type ChangeList = 'missingKeys' | 'missingWebhooks' | 'missingGuests' | 'guestChanges';
+type ChangeList = 'missingKeys' | 'missingWebhooks' | 'missingGuests' | 'guestChanges' | 'unmanagedWebhooks';
 
 export interface Plan {
   companies: PlannedCompany[];
@@ -101,6 +106,10 @@ export interface Plan {
   unreadable: RowFailure[];
   /** `bounce_shield` changes of campaigns, by company in file order. */
   shields: ShieldChange[];
+  /** Subscriptions of managed companies that the file does not list ("?" lines). */
+  unmanaged: UnmanagedWebhook[];
+  /** apply --prune: the unmanaged subscriptions are changes (unsubscribed), not "?" lines. */
+  prune: boolean;
 }
 
 export interface PlanPorts {
@@ -129,6 +138,7 @@ export async function computePlan(
     signal: AbortSignal;
     warn: (message: string) => void;
     allowSimilar?: boolean | undefined;
+    prune?: boolean | undefined;
   },
 ): Promise<Plan> {
   const ports = { keys: api, webhooks: api, guests: api, user: api, campaigns: api };
@@ -141,7 +151,12 @@ export async function makePlan(
   desired: DesiredState,
   directory: CompanyDirectory,
   ports: PlanPorts,
-  options: { concurrency: number; signal?: AbortSignal | undefined; allowSimilar?: boolean | undefined },
+  options: {
+    concurrency: number;
+    signal?: AbortSignal | undefined;
+    allowSimilar?: boolean | undefined;
+    prune?: boolean | undefined;
+  },
 ): Promise<Plan> {
   const all = await directory.all();
   const index = await directory.index();
@@ -163,6 +178,7 @@ export async function makePlan(
       missingWebhooks: [...d.webhooks],
       missingGuests: [...d.guests],
       guestChanges: [],
+      unmanagedWebhooks: [],
     };
   });
 
@@ -213,6 +229,7 @@ export async function makePlan(
       }
       if (present === 'blocked') planned.missingWebhooks = [];
       else {
+        planned.unmanagedWebhooks = unmanagedWebhooks(planned.desired, company, present);
         const missing = planned.desired.webhooks.filter((w) => !hasWebhook(present, w.event, w.url));
         planned.missingWebhooks = withinUrlLimit(missing, present, (w) =>
           blocked.push({
@@ -262,6 +279,8 @@ export async function makePlan(
     knownIds: new Set(all.map((c) => c.id)),
     unreadable,
     shields: shields?.changes ?? [],
+    unmanaged: companies.flatMap((c) => c.unmanagedWebhooks),
+    prune: options.prune === true,
   };
 }
 
@@ -287,7 +306,7 @@ async function readWebhooks(
   company: Company,
   blocked: Blocked[],
 ): Promise<Awaited<ReturnType<WebhookReader['webhooks']>> | 'blocked'> {
-  if (planned.desired.webhooks.length === 0) return [];
+  if (!planned.desired.managesWebhooks) return [];
   const block = (reason: string) => {
     blocked.push({ company: company.name, company_id: company.id, reason });
     return 'blocked' as const;
@@ -325,6 +344,7 @@ export function planChanges(plan: Plan): Change[] {
       .map((c): Change => ({ type: 'company', name: c.desired.name })),
     ...each('key', 'missingKeys', (label) => ({ label })),
     ...each('webhook', 'missingWebhooks', (w) => ({ event: listedEvent(w.event), url: w.url })),
+    ...(plan.prune ? each('unmanaged-webhook', 'unmanagedWebhooks', (u) => ({ event: u.event, url: u.url })) : []),
     ...each('guest', 'missingGuests', (g) => ({ email: g.email, permissions: g.permissions })),
     ...each('guest-permissions', 'guestChanges', (g) => ({
       email: g.email,
@@ -336,13 +356,14 @@ export function planChanges(plan: Plan): Change[] {
   ];
 }
 
-/** `--json`: {"changes": [...], "unchanged": N, "blocked": [...], "similar": [...], "unmentioned": N}. */
+/** `--json`: {"changes": [...], "unchanged": N, "blocked": [...], "similar": [...], "unmanaged": [...], "unmentioned": N}. */
 export function planJson(plan: Plan) {
   return {
     changes: planChanges(plan),
     unchanged: plan.unchanged,
     blocked: plan.blocked,
     similar: similarJson(plan.similar),
+    unmanaged: plan.unmanaged,
     unmentioned: plan.unmentioned,
   };
 }

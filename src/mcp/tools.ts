@@ -337,8 +337,10 @@ export const TOOLS: readonly ToolSpec[] = [
     title: 'Apply a desired state',
     result:
       'The changes made (companies, keys — whole —, webhooks), as `plan` shows them first. Sends only ' +
-      'what is still missing, so calling it again is safe.',
-    write: { destructive: false, idempotent: true },
+      'what is still missing, so calling it again is safe. With `prune`, also unsubscribes the webhooks ' +
+      'of the companies of the plan that the plan does not list.',
+    // `prune` unsubscribes webhooks the plan does not list.
+    write: { destructive: true, idempotent: true },
     handsOutKeys: true,
     omit: ['yes'],
     integers: PAGING,

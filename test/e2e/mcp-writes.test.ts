@@ -25,7 +25,13 @@ describe('agency mcp --allow-writes', () => {
       'allow_similar',
     );
     expect(annotations('webhooks_unsubscribe')).toMatchObject({ readOnlyHint: false, destructiveHint: true });
-    expect(annotations('apply')).toMatchObject({ readOnlyHint: false, idempotentHint: true });
+    // `prune` unsubscribes the webhooks the plan does not list: destructive.
+    expect(annotations('apply')).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: true,
+    });
+    expect(tools.find((t) => t.name === 'apply')?.inputSchema.properties).toHaveProperty('prune');
     expect(annotations('webhooks_move')).toMatchObject({ destructiveHint: true, idempotentHint: true });
     expect(annotations('guests_invite')).toMatchObject({ destructiveHint: false, idempotentHint: true });
     expect(annotations('guests_permissions')).toMatchObject({ destructiveHint: true, idempotentHint: true });

@@ -15,6 +15,7 @@ export interface ApplyOptions extends HistoryFlag {
   concurrency?: string | undefined;
   allowUnknownEvent?: boolean | undefined;
   allowSimilar?: boolean | undefined;
+  prune?: boolean | undefined;
 }
 
 export function define(apply: Command, run: Run): void {
@@ -28,6 +29,10 @@ export function define(apply: Command, run: Run): void {
       'invite again the guests an earlier apply invited who have not accepted yet',
     );
   addPlanEscapes(command)
+    .option(
+      '--prune',
+      'also unsubscribe the webhooks of the file\'s companies that the file does not list (plan\'s "?" lines)',
+    )
     .addHelpText(
       'after',
       helpText({
@@ -38,7 +43,9 @@ export function define(apply: Command, run: Run): void {
           differ). Prints one line per change made, each new key whole; --keys-out appends
           "company_id<TAB>name<TAB>label<TAB>api_key" as each key arrives. Goes on past a
           failure; a company that could not be created gets none of its keys, webhooks or
-          guests. A company of the file whose name only looks like an existing one's (case or
+          guests. A company whose entry (or the defaults) lists webhooks has its other
+          subscriptions shown as "?" lines and left alone; --prune unsubscribes them too
+          ("- webhook" lines, asked like every change). A company of the file whose name only looks like an existing one's (case or
           spacing) makes apply refuse the whole file (exit 5, nothing sent) unless
           --allow-similar. Running it again is safe: it sends only what is still missing. Each
           invitation sent is remembered in the local history, so that a guest who has not

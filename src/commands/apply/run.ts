@@ -79,6 +79,7 @@ async function planAndApply(
     signal: rt.ctx.signal,
     warn: (message) => out.warn(message),
     allowSimilar: opts.allowSimilar,
+    prune: opts.prune,
   });
   const invitations = await pendingInvitations(rt, opts, plan, { resend: opts.resendInvitations === true });
   const owner = await keysOwnerNote(reader, desired);
@@ -186,8 +187,9 @@ function readBack(entry: Applied): Creation {
         readBack: `agency keys list ${id} --reveal`,
       };
     case 'webhook':
+    case 'unmanaged-webhook':
       return {
-        what: `the webhook ${entry.event} → ${entry.url} of company ${id}`,
+        what: `the webhook ${entry.event} → ${entry.url} of company ${id}${entry.type === 'webhook' ? '' : ' (unsubscribed)'}`,
         readBack: `agency webhooks --company ${id}`,
       };
     case 'bounce-shield':

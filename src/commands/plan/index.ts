@@ -57,7 +57,9 @@ export function define(plan: Command, run: Run): void {
           --allow-similar, since companies cannot be renamed or deleted; an inactive company's webhooks, a
           webhook beyond the service's 3 URLs per event and account, a guest who is already a
           user of the company with another role (a team member), a company your user has no
-          access to): they are not changes, and apply leaves them out. Counts of what is in
+          access to): they are not changes, and apply leaves them out. "?" lines: a
+          subscription of a company whose entry (or the defaults) lists webhooks that the file
+          does not list (left alone; apply --prune unsubscribes it). Counts of what is in
           place and of the companies the file does not mention (never changed) go to stderr.
           Sends no POST. Exit 3 when some companies could not be read (no access): the plan is
           incomplete.
