@@ -77,6 +77,16 @@ export function planSummary(plan: Plan): string {
   ].join(', ');
   const changed = of('guest-permissions') + of('bounce-shield') > 0;
   const removed = of('unmanaged-webhook') > 0;
-  const verb = removed ? (changed ? 'to add, change or remove' : 'to add or remove') : changed ? 'to add or change' : 'to add';
+  const verb = removed
+    ? removalVerb(changes.length - of('unmanaged-webhook'), changed)
+    : changed
+      ? 'to add or change'
+      : 'to add';
   return `Plan: ${changes.length} ${verb} (${kinds}); ${rest}.`;
+}
+
+/** "to remove", "to add or remove", "to add, change or remove": what a plan with removals does. */
+function removalVerb(others: number, changed: boolean): string {
+  if (others === 0) return 'to remove';
+  return changed ? 'to add, change or remove' : 'to add or remove';
 }

@@ -31,7 +31,9 @@ export function unmanagedWebhooks(
     const key = `${w.event.toLowerCase()} ${w.target_url}`;
     if (wanted.has(key) || seen.has(key)) return [];
     seen.add(key);
-    return [{ company: company.name, company_id: company.id, event: listedEvent(w.event), url: w.target_url }];
+    return [
+      { company: company.name, company_id: company.id, event: listedEvent(w.event), url: w.target_url },
+    ];
   });
 }
 

@@ -344,7 +344,9 @@ export function planChanges(plan: Plan): Change[] {
       .map((c): Change => ({ type: 'company', name: c.desired.name })),
     ...each('key', 'missingKeys', (label) => ({ label })),
     ...each('webhook', 'missingWebhooks', (w) => ({ event: listedEvent(w.event), url: w.url })),
-    ...(plan.prune ? each('unmanaged-webhook', 'unmanagedWebhooks', (u) => ({ event: u.event, url: u.url })) : []),
+    ...(plan.prune
+      ? each('unmanaged-webhook', 'unmanagedWebhooks', (u) => ({ event: u.event, url: u.url }))
+      : []),
     ...each('guest', 'missingGuests', (g) => ({ email: g.email, permissions: g.permissions })),
     ...each('guest-permissions', 'guestChanges', (g) => ({
       email: g.email,

@@ -73,6 +73,9 @@ describe('plan', () => {
       '+ key "crm-sync" for "Blue Harbor Dental Ltd"',
       `+ webhook PROSPECT_REPLIED → ${HOOK} for "Acme Ltd"`,
       `+ webhook PROSPECT_REPLIED → ${HOOK} for "Plan Only Client"`,
+      // The file lists webhooks for every company: the seeded ones it does not list are not its own.
+      `? webhook PROSPECT_REPLIED → https://hooks.zapier.com/hooks/catch/${ACME}/prospect_replied/ on "Acme Ltd" is not in the file`,
+      `? webhook CAMPAIGN_COMPLETED → https://crm.acmeltd.example/webhooks/woodpecker?event=campaign_completed on "Acme Ltd" is not in the file`,
       `! "Blue Harbor Dental Ltd" (id ${INACTIVE}) is inactive: webhooks cannot be read or changed`,
     ]);
     expect(posts()).toEqual([]);
@@ -83,7 +86,15 @@ describe('plan', () => {
     const json = await h.run(['--json', 'plan', '-f', path]);
     expect(json.code, json.stderr).toBe(0);
     const parsed = JSON.parse(json.stdout);
-    expect(Object.keys(parsed).sort()).toEqual(['blocked', 'changes', 'similar', 'unchanged', 'unmentioned']);
+    expect(Object.keys(parsed).sort()).toEqual([
+      'blocked',
+      'changes',
+      'similar',
+      'unchanged',
+      'unmanaged',
+      'unmentioned',
+    ]);
+    expect(parsed.unmanaged).toHaveLength(2);
     expect(parsed.changes).toHaveLength(7);
     expect(parsed.unchanged).toBe(2); // Acme Ltd and Blue Harbor Dental Ltd exist
     expect(parsed.unmentioned).toBe(10);

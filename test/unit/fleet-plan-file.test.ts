@@ -38,6 +38,7 @@ describe('plan file', () => {
         line: 6,
         keys: ['zapier', 'reporting'],
         webhooks: [{ event: 'prospect_replied', url: HOOK }],
+        managesWebhooks: true,
         guests: [],
       },
       {
@@ -45,9 +46,18 @@ describe('plan file', () => {
         line: 8,
         keys: ['zapier'],
         webhooks: [{ event: 'prospect_replied', url: HOOK }],
+        managesWebhooks: true,
         guests: [],
       },
     ]);
+  });
+
+  it('a company manages its webhooks when its entry or the defaults list them, even as an empty list', () => {
+    const manages = (text: string) =>
+      parsePlanFile(text, 'agency.yaml').companies.map((c) => c.managesWebhooks);
+    expect(manages('companies:\n  - A\n  - { name: B, keys: [x] }\n')).toEqual([false, false]);
+    expect(manages('companies:\n  - A\n  - { name: B, webhooks: [] }\n')).toEqual([false, true]);
+    expect(manages('defaults:\n  webhooks: []\ncompanies:\n  - A\n  - { name: B }\n')).toEqual([true, true]);
   });
 
   it('reads JSON too, and lower-cases events, dropping repeats of defaults', () => {
@@ -66,6 +76,7 @@ describe('plan file', () => {
         line: 1,
         keys: ['a'],
         webhooks: [{ event: 'prospect_replied', url: HOOK }],
+        managesWebhooks: true,
         guests: [],
       },
     ]);
