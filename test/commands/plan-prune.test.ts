@@ -112,7 +112,9 @@ describe('plan files manage what they name', () => {
     const pruned = await h.run(['apply', '-f', path, '--yes', '--prune']);
     expect(pruned.code, pruned.stderr).toBe(0);
     expect(pruned.stderr).toContain(`- webhook EMAIL_OPENED → ${OLD} on "Acme Ltd" (not in the file)`);
-    expect(pruned.stderr).toContain('Plan: 2 to remove (0 companies, 0 keys, 0 webhooks, 2 webhooks to unsubscribe)');
+    expect(pruned.stderr).toContain(
+      'Plan: 2 to remove (0 companies, 0 keys, 0 webhooks, 2 webhooks to unsubscribe)',
+    );
     expect(pruned.stderr).not.toContain('? webhook');
     expect(lines(pruned.stdout)).toEqual([
       `- webhook EMAIL_OPENED → ${OLD} on "Acme Ltd" (unsubscribed)`,
