@@ -12,7 +12,7 @@ import type { CreatedCompany } from '../api/types.js';
 import { type AgencyError, InterruptedError } from '../errors.js';
 import { chunked } from './blacklist.js';
 import { isRowFailure, type RowError, type RowFailure, rowError, rowFailure } from './failures.js';
-import { type GuestWriter, invitationOf } from './guests.js';
+import { type GuestWriter, invitationOf, lostInvitations } from './guests.js';
 import { createKeySettled, setBounceShieldSettled } from './lost-answer.js';
 import { mapPool } from './ordered.js';
 import type { Change, Plan, PlannedCompany } from './plan.js';
@@ -21,7 +21,16 @@ import { permissionList } from './plan-lines.js';
 import type { BounceShieldPort, KeyPort, WebhookPort } from './ports.js';
 import { listedEvent } from './webhook-input.js';
 
-type AppliedResult = 'created' | 'subscribed' | 'unsubscribed' | 'invited' | 'set' | 'failed' | 'skipped';
+/** `unknown`: an invitation whose answer was lost (it cannot be read back until accepted). */
+type AppliedResult =
+  | 'created'
+  | 'subscribed'
+  | 'unsubscribed'
+  | 'invited'
+  | 'set'
+  | 'unknown'
+  | 'failed'
+  | 'skipped';
 
 /** What one line of apply's output is about: a change of the plan, with the company's id once it exists. */
 type AppliedSubject =
@@ -145,6 +154,8 @@ export async function applyPlan(
     c: PlannedCompany,
     subjects: AppliedSubject[],
     write: (id: number) => Promise<{ result: AppliedResult; api_key?: string }>,
+    /** What a failure whose answer may have been lost reports instead of `failed`, if anything. */
+    lost?: (error: AgencyError) => { result: 'unknown'; error: RowError } | undefined,
   ): Promise<boolean> => {
     const id = ids.get(c);
     if (id === undefined) {
@@ -163,8 +174,8 @@ export async function applyPlan(
         return false;
       }
       if (!isRowFailure(error)) throw error;
-      for (const subject of subjects)
-        await report({ ...subject, result: 'failed', error: rowError(error) }, error);
+      const row = lost?.(error) ?? { result: 'failed' as const, error: rowError(error) };
+      for (const subject of subjects) await report({ ...subject, ...row }, error);
     }
     return true;
   };
@@ -238,10 +249,15 @@ export async function applyPlan(
         email: g.email,
         permissions: g.permissions,
       }));
-      const going = await attemptAll(c, subjects, async (id) => {
-        await ports.guests.inviteGuests(id, chunk.map(invitationOf));
-        return { result: 'invited' };
-      });
+      const going = await attemptAll(
+        c,
+        subjects,
+        async (id) => {
+          await ports.guests.inviteGuests(id, chunk.map(invitationOf));
+          return { result: 'invited' };
+        },
+        (error) => lostInvitations(error, chunk.length)?.row,
+      );
       if (!going) break guests;
     }
     if (c.guestChanges.length === 0) continue;
@@ -302,7 +318,7 @@ export function keysOutLine(entry: Applied & { type: 'key' }): string {
 
 /** One line of apply's stdout ("+ key …"), or of a failure on stderr ("failed: key …", after a ✗). */
 export function describeApplied(entry: Applied): string {
-  const failed = entry.result === 'failed' || entry.result === 'skipped';
+  const failed = entry.result === 'failed' || entry.result === 'skipped' || entry.result === 'unknown';
   const mark = failed ? `${entry.result}:` : '+';
   const reason = entry.error ? ` — ${entry.error.message}` : '';
   switch (entry.type) {

@@ -107,6 +107,28 @@ type InviteResult = 'invited' | 'already-guest' | 'already-user' | 'would-invite
 const UNKNOWN_INVITATION =
   'the answer was lost, and a pending invitation cannot be read back: whether it was sent is unknown; running the same command again is safe (the service repeats a pending invitation, nothing is duplicated)';
 
+/**
+ * An invitation request that failed, when its answer may have been lost (the service may have taken
+ * it): its rows are `unknown`, never `failed` — a pending invitation cannot be read back, so nothing
+ * settles it — and `failure` is the run's error, saying so. Undefined for a refusal (nothing sent).
+ * `guests invite` and `apply` both report a lost invitation through this.
+ */
+export function lostInvitations(
+  error: AgencyError,
+  count: number,
+): { row: { result: 'unknown'; error: RowError }; failure: PartialFailureError } | undefined {
+  if (!answerMayBeLost(error)) return undefined;
+  return {
+    row: { result: 'unknown', error: { status: error.status, message: UNKNOWN_INVITATION } },
+    failure: new PartialFailureError(
+      `${error.message}; whether ${count === 1 ? 'the invitation was' : `the ${count} invitations were`} sent is unknown`,
+      error.exitCode,
+      error.status,
+      'Running the same command again is safe: the service repeats a pending invitation, and an accepted one is already-guest.',
+    ),
+  };
+}
+
 export interface InviteRow {
   email: string;
   result: InviteResult;
@@ -210,20 +232,10 @@ export async function inviteMissingGuests(
       for (const g of chunk) results.set(g.email, { email: g.email, result: 'invited' });
     } catch (error) {
       if (!(error instanceof AgencyError)) throw error;
-      failure = error;
-      const lost = answerMayBeLost(error);
-      const row = lost
-        ? { result: 'unknown' as const, error: { status: error.status, message: UNKNOWN_INVITATION } }
-        : { result: 'failed' as const, error: rowError(error) };
+      const lost = lostInvitations(error, chunk.length);
+      failure = lost?.failure ?? error;
+      const row = lost?.row ?? { result: 'failed' as const, error: rowError(error) };
       for (const g of chunk) results.set(g.email, { email: g.email, ...row });
-      if (lost) {
-        failure = new PartialFailureError(
-          `${error.message}; whether ${chunk.length === 1 ? 'the invitation was' : `the ${chunk.length} invitations were`} sent is unknown`,
-          error.exitCode,
-          error.status,
-          'Running the same command again is safe: the service repeats a pending invitation, and an accepted one is already-guest.',
-        );
-      }
     }
   }
   return { rows: wanted.map((g) => results.get(g.email) as InviteRow), failure };

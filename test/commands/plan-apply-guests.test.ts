@@ -226,4 +226,39 @@ describe('guests in plan and apply', () => {
     expect(apply.code, apply.stderr).toBe(0);
     expect(apply.stderr).toContain(note);
   });
+  it('a lost answer of an invitation: its rows are "unknown", never "failed", and a re-run sends it again', async () => {
+    const emails = ['lost.one@client.example', 'lost.two@client.example'];
+    const path = planFile('lost.yaml', [
+      'companies:',
+      `  - name: ${JSON.stringify(client.name)}`,
+      '    guests:',
+      ...emails.map((email) => `      - { email: ${email} }`),
+    ]);
+    // The service takes the invitations, then the connection drops before its answer.
+    h.sandbox.addFault({
+      method: 'POST',
+      path: `/v2/agency/companies/${client.id}/invite_guest`,
+      kind: 'reset-after',
+    });
+    const r = await h.run(['apply', '-f', path, '--yes', '--json']);
+    expect(r.code).toBe(1);
+    const rows = JSON.parse(r.stdout) as { email: string; result: string; error: { message: string } }[];
+    expect(rows.map((row) => [row.email, row.result])).toEqual(emails.map((email) => [email, 'unknown']));
+    expect(rows[0]?.error.message).toContain('whether it was sent is unknown; running the same command again is safe');
+    expect(r.stderr).toContain(`unknown: guest ${emails[0]} for ${JSON.stringify(client.name)}`);
+    expect(r.stderr).toContain(
+      '2 of 2 changes have an unknown outcome (the answer was lost; running apply again is safe).',
+    );
+    expect(r.stderr).not.toMatch(/failed/);
+    // Sent once: the tool never sends a write twice after a lost answer.
+    expect(writes().filter((q) => q.path.endsWith('/invite_guest'))).toHaveLength(1);
+
+    // Not remembered as pending: the next apply invites them again (the service repeats an invitation).
+    h.sandbox.reset();
+    const again = await h.run(['apply', '-f', path, '--yes']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(lines(again.stdout)).toEqual(
+      emails.map((email) => `+ guest ${email} for ${JSON.stringify(client.name)} (invited)`),
+    );
+  });
 });

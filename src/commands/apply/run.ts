@@ -133,7 +133,7 @@ async function planAndApply(
       note: (message) => out.warn(message),
       onChange: (entry) => {
         reported.push(entry);
-        if (entry.result === 'failed' || entry.result === 'skipped') {
+        if (entry.result === 'failed' || entry.result === 'skipped' || entry.result === 'unknown') {
           out.failure(describeApplied(entry));
           return;
         }
@@ -162,14 +162,26 @@ async function planAndApply(
       ExitCode.interrupted,
     );
   }
-  if (failed > 0)
-    throw rowsFailed(failedCount(failed, pending, 'change'), outcome.failures, { grouped: false });
+  if (failed > 0) throw rowsFailed(failedHeadline(outcome.applied, pending), outcome.failures, { grouped: false });
   const applied = `Applied ${made.length} change${made.length === 1 ? '' : 's'}.`;
   if (unreadable) {
     out.info(applied);
     throw unreadable;
   }
   out.success(applied);
+}
+
+/**
+ * "2 of 9 changes failed (…)", and of invitations whose answer was lost, "3 of 9 changes have an
+ * unknown outcome (…)": never counted as failed, since the service may have taken them.
+ */
+function failedHeadline(applied: readonly Applied[], pending: number): string {
+  const unknown = applied.filter((a) => a.result === 'unknown').length;
+  const failed = applied.filter((a) => a.result === 'failed' || a.result === 'skipped').length;
+  const lost = `${unknown} of ${plural(pending, NOUNS.change)} ${unknown === 1 ? 'has' : 'have'} an unknown outcome (the answer was lost; running apply again is safe)`;
+  if (unknown === 0) return failedCount(failed, pending, 'change');
+  if (failed === 0) return `${lost}.`;
+  return `${failedCount(failed, pending, 'change')} ${lost}.`;
 }
 
 /** What a change made, and the command that shows it, for a result stdout could not take. */
