@@ -64,6 +64,17 @@ export function permissionsOf(user: CompanyUser): GuestPermission[] {
   return has ? ['mailboxes'] : [];
 }
 
+/**
+ * A guest's permissions written as one word, as the CSV's permissions column and a plan file's bare
+ * `permissions: mailboxes` say them: `mailboxes` (any case), or empty / `none` for none. Undefined for
+ * any other word.
+ */
+export function permissionsOfWord(word: string): GuestPermission[] | undefined {
+  const said = word.trim().toLowerCase();
+  if (said === 'mailboxes') return ['mailboxes'];
+  return said === '' || said === 'none' ? [] : undefined;
+}
+
 export function samePermissions(a: readonly GuestPermission[], b: readonly GuestPermission[]): boolean {
   return a.length === b.length && a.every((p) => b.includes(p));
 }

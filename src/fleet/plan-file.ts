@@ -9,7 +9,7 @@ import { textOf, UsageError } from '../errors.js';
 import { readInput, type StdinSource } from '../input/read.js';
 import { hasControlCharacters, quoted } from '../output/text.js';
 import { inputLine } from '../terms.js';
-import { checkGuestEmail, type GuestPermission, type WantedGuest } from './guests.js';
+import { checkGuestEmail, type GuestPermission, permissionsOfWord, type WantedGuest } from './guests.js';
 import { duplicateMessage, duplicateNames } from './names.js';
 import { describe, firstLine, isNull, listed, nullAt, unique } from './plan-file-nodes.js';
 import { ALLOW_UNKNOWN_EVENT, checkEvent, checkWebhookUrl, EventTypoError } from './webhook-input.js';
@@ -235,13 +235,18 @@ class PlanFileReader {
     return guests;
   }
 
+  /** `[mailboxes]` or `[]`, or one word as the CSV takes it (`mailboxes`: a one-item list; `none`). */
   #permissions(node: unknown): GuestPermission[] | undefined {
     if (node === undefined || isNull(node)) return [];
-    if (isSeq(node) && node.items.every((i) => isScalar(i) && i.value === 'mailboxes')) {
+    const word = (item: unknown) =>
+      isScalar(item) && typeof item.value === 'string' ? permissionsOfWord(item.value) : undefined;
+    if (isSeq(node) && node.items.every((i) => word(i)?.length === 1)) {
       return node.items.length > 0 ? ['mailboxes'] : [];
     }
+    const one = word(node);
+    if (one) return one;
     const what = isSeq(node) ? 'a list holding something else' : describe(node);
-    this.#problem(node, `"permissions" must be [mailboxes] or [], not ${what}`);
+    this.#problem(node, `"permissions" must be [mailboxes] or [] (or one word: mailboxes, none), not ${what}`);
     return undefined;
   }
 

@@ -244,7 +244,9 @@ describe('guests in plan and apply', () => {
     expect(r.code).toBe(1);
     const rows = JSON.parse(r.stdout) as { email: string; result: string; error: { message: string } }[];
     expect(rows.map((row) => [row.email, row.result])).toEqual(emails.map((email) => [email, 'unknown']));
-    expect(rows[0]?.error.message).toContain('whether it was sent is unknown; running the same command again is safe');
+    expect(rows[0]?.error.message).toContain(
+      'whether it was sent is unknown; running the same command again is safe',
+    );
     expect(r.stderr).toContain(`unknown: guest ${emails[0]} for ${JSON.stringify(client.name)}`);
     expect(r.stderr).toContain(
       '2 of 2 changes have an unknown outcome (the answer was lost; running apply again is safe).',
@@ -260,5 +262,38 @@ describe('guests in plan and apply', () => {
     expect(lines(again.stdout)).toEqual(
       emails.map((email) => `+ guest ${email} for ${JSON.stringify(client.name)} (invited)`),
     );
+  });
+  it('permissions: mailboxes as one word is a one-item list, as the CSV takes it; another word is exit 2 naming the line', async () => {
+    const path = planFile('word.yaml', [
+      'companies:',
+      `  - name: ${JSON.stringify(client.name)}`,
+      '    guests:',
+      '      - { email: word.one@client.example, permissions: mailboxes }',
+      '      - email: word.two@client.example',
+      '        permissions: Mailboxes',
+      '      - { email: word.three@client.example, permissions: none }',
+    ]);
+    const r = await h.run(['plan', '-f', path, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const changes = JSON.parse(r.stdout).changes as { email: string; permissions: string[] }[];
+    expect(changes.map((c) => [c.email, c.permissions])).toEqual([
+      ['word.one@client.example', ['mailboxes']],
+      ['word.two@client.example', ['mailboxes']],
+      ['word.three@client.example', []],
+    ]);
+
+    h.sandbox.reset();
+    const bad = planFile('bad-word.yaml', [
+      'companies:',
+      `  - name: ${JSON.stringify(client.name)}`,
+      '    guests:',
+      '      - { email: word.one@client.example, permissions: everything }',
+    ]);
+    const refused = await h.run(['apply', '-f', bad, '--yes']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      'bad-word.yaml line 4: "permissions" must be [mailboxes] or [] (or one word: mailboxes, none), not the value everything',
+    );
+    expect(sent(h.sandbox)).toEqual([]);
   });
 });

@@ -162,7 +162,8 @@ async function planAndApply(
       ExitCode.interrupted,
     );
   }
-  if (failed > 0) throw rowsFailed(failedHeadline(outcome.applied, pending), outcome.failures, { grouped: false });
+  if (failed > 0)
+    throw rowsFailed(failedHeadline(outcome.applied, pending), outcome.failures, { grouped: false });
   const applied = `Applied ${made.length} change${made.length === 1 ? '' : 's'}.`;
   if (unreadable) {
     out.info(applied);

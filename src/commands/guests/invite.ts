@@ -7,7 +7,7 @@ import type { Command } from '@commander-js/extra-typings';
 import { UsageError } from '../../errors.js';
 import { runFailure } from '../../fleet/failures.js';
 import type { InviteRow, WantedGuest } from '../../fleet/guests.js';
-import { checkDistinct, checkGuestEmail } from '../../fleet/guests.js';
+import { checkDistinct, checkGuestEmail, permissionsOfWord } from '../../fleet/guests.js';
 import { companyIdFor, parseCompanyRef } from '../../fleet/resolve.js';
 import { parseCsv } from '../../input/csv.js';
 import { readInput } from '../../input/read.js';
@@ -202,16 +202,17 @@ function csvGuests(text: string, source: string, notes: string[]): (() => Wanted
     const where = inputLine(source, line);
     if (fields.length > names.length)
       throw new UsageError(`${where} has ${fields.length} fields; the header has ${names.length}.`);
-    const permission = cell(fields, 'permissions').toLowerCase();
-    if (!['', 'none', 'mailboxes'].includes(permission)) {
+    const permission = cell(fields, 'permissions');
+    const permissions = permissionsOfWord(permission);
+    if (!permissions) {
       throw new UsageError(
-        `${where}: permissions must be mailboxes or empty, not ${JSON.stringify(permission)}.`,
+        `${where}: permissions must be mailboxes or empty, not ${JSON.stringify(permission.toLowerCase())}.`,
       );
     }
     return {
       email: checkGuestEmail(cell(fields, 'email'), where, notes),
       name: cell(fields, 'name') || undefined,
-      permissions: permission === 'mailboxes' ? ['mailboxes'] : [],
+      permissions,
       where,
     };
   });
