@@ -246,7 +246,10 @@ class PlanFileReader {
     const one = word(node);
     if (one) return one;
     const what = isSeq(node) ? 'a list holding something else' : describe(node);
-    this.#problem(node, `"permissions" must be [mailboxes] or [] (or one word: mailboxes, none), not ${what}`);
+    this.#problem(
+      node,
+      `"permissions" must be [mailboxes] or [] (or one word: mailboxes, none), not ${what}`,
+    );
     return undefined;
   }
 
