@@ -23,7 +23,7 @@ if (require.main === module) {
 module.exports = { bootProgram, loadBundle, loadedBundles, fastText };
 
 function runProgram(argv) {
-  const { main } = bootProgram();
+  const { main, openControllingTerminal } = bootProgram();
   leaveHungUpTerminals();
   // stdout's failures are the program's to report (src/output/stdout-watch.ts). stderr has nowhere to
   // report its own: a closed pipe ends the run quietly, any other failure (a terminal that went away)
@@ -39,6 +39,8 @@ function runProgram(argv) {
     stdout: process.stdout,
     stderr: process.stderr,
     env: process.env,
+    // A question whose answer cannot come from stdin (a plan piped in) is asked on /dev/tty.
+    openTty: openControllingTerminal,
   };
   main(argv, io).then((code) => {
     process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));

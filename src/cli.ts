@@ -13,6 +13,7 @@ import { execute, type RunOutcome } from './program.js';
 import type { IO, Transport } from './runtime.js';
 import { onStopSignals } from './stop-signals.js';
 
+export { openControllingTerminal } from './input/controlling-terminal.js';
 export { buildProgram } from './program.js';
 export type { IO } from './runtime.js';
 

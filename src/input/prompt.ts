@@ -56,7 +56,7 @@ export function readHidden(terminal: Terminal, question: string): Promise<string
  * AbortError, which is translated here.
  */
 export async function confirm(
-  terminal: Terminal,
+  terminal: Pick<Terminal, 'stdin' | 'stderr'>,
   question: string,
   defaultYes: boolean,
   signal?: AbortSignal,

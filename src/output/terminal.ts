@@ -10,7 +10,15 @@ export interface TerminalStreams {
   stdin: Readable & { isTTY?: boolean };
   stdout: Writable & { isTTY?: boolean; columns?: number };
   stderr: Writable & { isTTY?: boolean; columns?: number };
+  /**
+   * Opens the controlling terminal for reading an answer when stdin is not a terminal (bin/agency.js:
+   * /dev/tty); absent or undefined: there is none to ask on.
+   */
+  openTty?: (() => AnswerInput | undefined) | undefined;
 }
+
+/** Where an answer is read from: a terminal opened for one question, destroyed after it. */
+export type AnswerInput = Readable & { isTTY?: boolean };
 
 /** What the environment says about the terminal (read by context.ts) and the global flags. */
 export interface TerminalSettings {
@@ -35,6 +43,8 @@ export interface Terminal {
   readonly stderrIsTTY: boolean;
   /** For questions asked on a terminal (they never go to stdout). */
   readonly stderr: Writable;
+  /** The controlling terminal, opened to read an answer when stdin is taken; undefined when there is none. */
+  openControllingTerminal(): AnswerInput | undefined;
   /**
    * A line for the person at the terminal (how to end what they type): stderr, wrapped like messages,
    * kept with -q since it says how to go on.
@@ -84,6 +94,7 @@ export function openTerminal(
     stdoutIsTTY,
     stderrIsTTY,
     stderr: streams.stderr,
+    openControllingTerminal: () => streams.openTty?.(),
     tell: (message) => out.log(message),
   };
   return { terminal, out };

@@ -1,7 +1,9 @@
 /**
  * `apply` on a real terminal (tmux): it shows the plan and asks; "n" sends nothing, "y" applies,
  * Ctrl-C at the question is an interruption (exit 130) with nothing sent.
- * Off a terminal the question cannot be asked, so --yes is required (plan-apply.test.ts).
+ * Off a terminal the question cannot be asked, so --yes is required (plan-apply.test.ts). A plan piped
+ * in (-f -) takes stdin, so the question is asked on the controlling terminal (/dev/tty); a process
+ * without one (setsid) is refused, exit 2.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +25,7 @@ beforeAll(async () => {
     mode: 0o755,
   });
   writeFileSync(join(tmp, 'agency.yaml'), 'companies:\n  - name: Asked Client\n    keys: [zapier]\n');
+  writeFileSync(join(tmp, 'piped.yaml'), 'companies:\n  - name: Piped Client\n');
   if (!TMUX_MISSING) {
     term = await Terminal.start({
       width: 120,
@@ -87,5 +90,32 @@ describe.skipIf(TMUX_MISSING !== undefined)(TMUX_MISSING ?? 'apply on a terminal
       '/rest/v2/agency/companies',
       '/rest/v2/agency/companies/N/api_keys',
     ]);
+  });
+  it('the plan piped in (-f -): stdin holds the plan, so the question is asked on the terminal itself', async () => {
+    const t = term as Terminal;
+    await t.clear();
+    t.type('cat piped.yaml | agency apply -f -; echo "[exit $?]"');
+    const asked = await t.waitFor((s) => s.includes('[y/N]'));
+    expect(asked).toContain('+ company "Piped Client"');
+    expect(asked).toContain('Apply 1 change? [y/N]');
+    // Read from stdin (the plan, at its end) this would be the empty answer: "Apply cancelled".
+    t.type('y');
+    const done = await t.waitFor((s) => /\[exit \d+\]/.test(s), { history: true });
+    expect(done).toContain('[exit 0]');
+    expect(done).toMatch(/\+ company "Piped Client" \(id \d+\)/);
+    expect(posts().map((q) => q.path)).toEqual(['/rest/v2/agency/companies']);
+  });
+
+  it('the plan piped in with no controlling terminal (setsid): exit 2 saying to pass --yes, nothing sent', async () => {
+    const t = term as Terminal;
+    await t.clear();
+    t.type('cat piped.yaml | setsid -w agency apply -f -; echo "[exit $?]"');
+    const done = await t.waitFor((s) => /\[exit \d+\]/.test(s), { history: true });
+    expect(done).toContain('[exit 2]');
+    expect(done.replace(/\s+/g, ' ')).toContain(
+      'error: apply reads the plan from stdin, so it cannot read an answer there, and there is no terminal to ask on: it needs --yes.',
+    );
+    expect(done).not.toContain('[y/N]');
+    expect(h.requests()).toEqual([]);
   });
 });

@@ -21,7 +21,7 @@ export interface ApplyOptions extends HistoryFlag {
 export function define(apply: Command, run: Run): void {
   const command = printsNoList(apply)
     .addOption(desiredStateOption())
-    .option('-y, --yes', 'do not ask (required when not on a terminal)')
+    .option('-y, --yes', 'do not ask (required when there is no terminal to ask on)')
     .option('--keys-out <path>', 'also append each new key to this file (created 0600)')
     .option('--concurrency <n>', 'client accounts worked on at once (default 4)')
     .option(
@@ -52,7 +52,8 @@ export function define(apply: Command, run: Run): void {
           accepted yet is not invited again (plan shows "= guest … not yet accepted");
           --resend-invitations sends those again (the service resends the same invitation).
           --no-history (or AGENCY_NO_HISTORY=1): nothing remembered, such guests invited again.
-          Answering "n" to the question sends nothing: "Apply cancelled", exit 1 (not an
+          With the plan piped in (-f -), the question is asked on the terminal itself
+          (/dev/tty). Answering "n" to the question sends nothing: "Apply cancelled", exit 1 (not an
           error, but \`apply && next-step\` stops); Ctrl-C there is exit 130.
         `,
         examples: `

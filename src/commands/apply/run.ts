@@ -30,22 +30,15 @@ import { parseConcurrency } from '../../input/parse.js';
 import { confirm } from '../../input/prompt.js';
 import type { Creation } from '../../output/stdout-watch.js';
 import { NOUNS, plural } from '../../output/summary.js';
+import type { AnswerInput } from '../../output/terminal.js';
 import type { Runtime } from '../../runtime.js';
 import { command, option } from '../../terms.js';
 import type { ApplyOptions } from './index.js';
 
 export async function applyCommand(rt: Runtime, opts: ApplyOptions): Promise<void> {
   const { terminal } = rt;
-  const canAsk = terminal.stdinIsTTY && terminal.stderrIsTTY;
   // Checked before anything is read or sent: a script without --yes must not half-run.
-  if (!opts.yes && !canAsk) {
-    throw new UsageError(
-      `apply changes the agency and needs ${option('yes')} when it cannot ask on a terminal.`,
-      {
-        hint: `Review the changes with \`${command('plan -f FILE')}\`, then run apply with ${option('yes')}. Nothing was sent.`,
-      },
-    );
-  }
+  const answers = opts.yes ? undefined : answerInput(terminal, opts.file);
   const concurrency = parseConcurrency(opts.concurrency);
   const warn = (message: string) => rt.out.warn(message);
   const desired = await readDesiredState(opts.file, {
@@ -58,10 +51,35 @@ export async function applyCommand(rt: Runtime, opts: ApplyOptions): Promise<voi
   // Opened before the agency is read: a path that cannot be written is exit 2 with nothing sent.
   const keysOut = opts.keysOut === undefined ? undefined : KeysOut.open(opts.keysOut);
   try {
-    await planAndApply(rt, opts, concurrency, desired, keysOut);
+    await planAndApply(rt, opts, concurrency, desired, keysOut, answers);
   } finally {
     keysOut?.close();
+    if (answers !== terminal.stdin) answers?.destroy();
   }
+}
+
+/**
+ * Where the answer to the question is read: stdin on a terminal; when stdin is not one (the plan is
+ * piped in: `cat agency.yaml | agency apply -f -`) and stderr is, the controlling terminal (/dev/tty),
+ * as sudo asks. With neither, apply cannot ask: exit 2 before anything is read or sent.
+ */
+function answerInput(terminal: Runtime['terminal'], file: string): AnswerInput {
+  if (terminal.stdinIsTTY && terminal.stderrIsTTY) return terminal.stdin;
+  const tty = terminal.stderrIsTTY ? terminal.openControllingTerminal() : undefined;
+  if (tty) return tty;
+  const review = `Review the changes with \`${command('plan -f FILE')}\`, then run apply with ${option('yes')}. Nothing was sent.`;
+  if (file === '-' && !terminal.stdinIsTTY) {
+    throw new UsageError(
+      `apply reads the plan from stdin, so it cannot read an answer there, and there is no terminal to ask on: it needs ${option('yes')}.`,
+      { hint: review },
+    );
+  }
+  throw new UsageError(
+    `apply changes the agency and needs ${option('yes')} when it cannot ask on a terminal.`,
+    {
+      hint: review,
+    },
+  );
 }
 
 /** Reads the agency, shows the plan, asks (unless --yes), then makes the changes. */
@@ -71,6 +89,8 @@ async function planAndApply(
   concurrency: number,
   desired: DesiredState,
   keysOut: KeysOut | undefined,
+  /** Where the answer to the question is read; undefined with --yes (no question). */
+  answers: AnswerInput | undefined,
 ): Promise<void> {
   const { out, terminal } = rt;
   const reader = rt.api({ connections: concurrency + 1 });
@@ -102,8 +122,13 @@ async function planAndApply(
     return;
   }
   if (
-    !opts.yes &&
-    !(await confirm(terminal, `Apply ${pending} change${pending === 1 ? '' : 's'}?`, false, rt.ctx.signal))
+    answers &&
+    !(await confirm(
+      { stdin: answers, stderr: terminal.stderr },
+      `Apply ${pending} change${pending === 1 ? '' : 's'}?`,
+      false,
+      rt.ctx.signal,
+    ))
   ) {
     // Not an error (the user chose), but not a success either: `apply && next-step` must stop here.
     throw new OutcomeExit('Apply cancelled: nothing was changed.', ExitCode.failure);
