@@ -5,6 +5,7 @@
  * and the notes and warnings. It prints no error: the process (src/cli.ts) and `agency mcp`
  * (src/mcp/) each render the outcome in their own terms. Nothing here imports a host.
  */
+
 import { Command, CommanderError, Option } from '@commander-js/extra-typings';
 import { onAbort } from './abort-watch.js';
 import {
@@ -15,6 +16,7 @@ import {
   refuseListOptions,
   refuseRepeatedValues,
 } from './commands/command.js';
+import { explainCompanyForms } from './commands/company-forms.js';
 import { addCommands, commandsByGroup } from './commands/index.js';
 import { configFileIn } from './config-path.js';
 import { type Context, type Environment, type GlobalFlags, readEnvironment } from './context.js';
@@ -225,5 +227,6 @@ export async function buildProgram(
   // the program alone (its subcommands keep the settings they copied).
   program.configureOutput({ outputError: (text, write) => write(keepCloseSuggestion(text, ['version'])) });
   refuseRepeatedValues(program);
+  explainCompanyForms(program);
   return program;
 }

@@ -28,6 +28,16 @@ export class ExactInteger {
   }
 }
 
+/**
+ * A whole number typed by the user (an id on the command line), held as exactly as the service's:
+ * a number when a double holds it, else an ExactInteger (typed as a number, like the ids of answers).
+ */
+export function exactInteger(digits: string): number {
+  const text = digits.trim().replace(/^0+(?=\d)/, '');
+  const n = Number(text);
+  return Number.isSafeInteger(n) ? n : (new ExactInteger(text) as unknown as number);
+}
+
 /** Deeper than any answer of the service (theirs nest < 10): refused before anything recurses into it. */
 export const MAX_DEPTH = 256;
 

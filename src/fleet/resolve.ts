@@ -2,12 +2,14 @@
  * `<company>` as the user gives it: a numeric id, or an exact company name resolved through one
  * listing of the companies per run (cached), never guessed.
  */
+
+import { exactInteger } from '../api/json.js';
 import { paginateSearch } from '../api/paginate.js';
-import type { Company } from '../api/types.js';
+import { type Company, idKey } from '../api/types.js';
 import { AgencyError, ExitCode, UsageError } from '../errors.js';
 import { command, inputLine, option } from '../terms.js';
 import { fetchAllCompanies } from './all-companies.js';
-import { describeCompany, NameIndex } from './names.js';
+import { describeCompany, exactName, NameIndex } from './names.js';
 import type { CompanyLister } from './ports.js';
 
 export type CompanyRef = { id: number; name?: undefined } | { name: string; id?: undefined };
@@ -23,9 +25,8 @@ export function parseCompanyRef(value: string, where?: string): CompanyRef {
   if (text === '') throw invalid('expected a company id or an exact company name');
   if (!/^\d+$/.test(text)) return { name: text };
   if (/^0+$/.test(text)) throw invalid('expected a positive whole number, such as 1042');
-  const id = Number(text);
-  if (!Number.isSafeInteger(id)) throw invalid('the number is too large');
-  return { id };
+  // Beyond 2^53 an id is held exactly, as the service's answers hold it (a double would be a neighbour's).
+  return { id: exactInteger(text) };
 }
 
 /** A name that no company has. Exit 4, like the service's 404 for an unknown company id. */
@@ -68,11 +69,12 @@ export class CompanyDirectory {
    */
   async find(ids: readonly number[]): Promise<Company[]> {
     if (ids.length === 0) return [];
-    const missing = new Set(ids);
-    const found = new Map<number, Company>();
+    // By their digits: an id beyond 2^53 is a new object at each reading.
+    const missing = new Map(ids.map((id) => [idKey(id), id]));
+    const found = new Map<string, Company>();
     const take = (company: Company) => {
-      if (!missing.delete(company.id)) return;
-      found.set(company.id, company);
+      if (!missing.delete(idKey(company.id))) return;
+      found.set(idKey(company.id), company);
     };
     if (this.listed) {
       for (const company of await this.all()) take(company);
@@ -83,11 +85,11 @@ export class CompanyDirectory {
       }
     }
     if (missing.size > 0) {
-      throw new CompanyNotFoundError(`No company with id ${[...missing].join(', ')} in this agency.`, {
+      throw new CompanyNotFoundError(`No company with id ${[...missing.keys()].join(', ')} in this agency.`, {
         hint: `See the ids with: ${command('companies list')}`,
       });
     }
-    return ids.flatMap((id) => found.get(id) ?? []);
+    return ids.flatMap((id) => found.get(idKey(id)) ?? []);
   }
 
   /** Whether the listing has been (or is being) read, so an id can be matched to its record for free. */
@@ -95,11 +97,42 @@ export class CompanyDirectory {
     return this.#companies !== undefined;
   }
 
+  /**
+   * Reads the list only until every one of `names` has been seen (names are unique in an agency): a
+   * name on the first page costs one request. Read to its end, the list is kept as the whole listing,
+   * so a name it lacks is told from look-alikes without reading it again.
+   */
+  async seek(names: readonly string[]): Promise<void> {
+    if (this.listed) return;
+    const wanted = new Set(names.map(exactName).filter((name) => !this.#seen.has(name)));
+    if (wanted.size === 0) return;
+    const read: Company[] = [];
+    for await (const company of paginateSearch((page) => this.api.listCompaniesPage(page))) {
+      read.push(company);
+      this.#seenIds.set(idKey(company.id), company);
+      const name = exactName(company.name);
+      this.#seen.set(name, [...(this.#seen.get(name) ?? []), company]);
+      wanted.delete(name);
+      if (wanted.size === 0) return;
+    }
+    this.#companies = Promise.resolve(read);
+  }
+
+  /** Companies seen by seek() before the list was read whole: by exact name, and by id. */
+  readonly #seen = new Map<string, Company[]>();
+  readonly #seenIds = new Map<string, Company>();
+
   async resolve(ref: CompanyRef): Promise<ResolvedCompany> {
     if (ref.id !== undefined) {
-      const company = this.listed ? (await this.all()).find((c) => c.id === ref.id) : undefined;
+      const key = idKey(ref.id);
+      const company = this.listed
+        ? (await this.all()).find((c) => idKey(c.id) === key)
+        : this.#seenIds.get(key);
       return { id: ref.id, company };
     }
+    await this.seek([ref.name]);
+    const seen = this.listed ? undefined : this.#seen.get(exactName(ref.name));
+    if (seen?.length === 1) return { id: seen[0]?.id as number, company: seen[0] };
     const index = await this.index();
     const matches = index.exact(ref.name);
     const [only] = matches;
@@ -190,9 +223,11 @@ export async function resolveCompanies(
   repeats: Repeats,
 ): Promise<ResolvedCompany[]> {
   const refs = parseCompanyEntries(entries, repeats);
+  // One listing for every name, stopping at the page that holds the last of them.
+  await directory.seek(refs.flatMap(({ ref }) => (ref.name === undefined ? [] : [ref.name])));
   const problems: string[] = [];
   const companies: ResolvedCompany[] = [];
-  const reached = new Map<number, string>();
+  const reached = new Map<string, string>();
   const missing: CompanyNotFoundError[] = [];
   for (const { ref, where } of refs) {
     let resolved: ResolvedCompany;
@@ -203,9 +238,9 @@ export async function resolveCompanies(
       missing.push(error);
       continue;
     }
-    const first = reached.get(resolved.id);
+    const first = reached.get(idKey(resolved.id));
     if (first === undefined) {
-      reached.set(resolved.id, where);
+      reached.set(idKey(resolved.id), where);
       companies.push(resolved);
     } else if (repeats === 'refuse') {
       problems.push(`Company ${resolved.id} is given twice (${first} and ${where}).`);

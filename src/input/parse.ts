@@ -1,10 +1,14 @@
 /** Parsers for user input. Each throws UsageError (exit 2) so that nothing is sent for bad input. */
+import { exactInteger } from '../api/json.js';
 import { textOf, UsageError } from '../errors.js';
 import { looseName } from '../fleet/names.js';
 import { hasControlCharacters, quoted } from '../output/text.js';
 import { inputLine, option } from '../terms.js';
 
-/** A company id: a positive integer that fits a JavaScript number exactly. */
+/**
+ * An id (of a company, a guest, a campaign): a positive whole number, held exactly beyond 2^53 as the
+ * service's ids are (an ExactInteger; a double would be a neighbour's id).
+ */
 export function parseCompanyId(value: string, what = 'company id'): number {
   const text = value.trim();
   if (!/^\d+$/.test(text) || /^0+$/.test(text)) {
@@ -12,10 +16,7 @@ export function parseCompanyId(value: string, what = 'company id'): number {
       `Invalid ${what} ${JSON.stringify(value)}: expected a positive whole number, such as 1042.`,
     );
   }
-  const id = Number(text);
-  if (!Number.isSafeInteger(id))
-    throw new UsageError(`Invalid ${what} ${JSON.stringify(value)}: the number is too large.`);
-  return id;
+  return exactInteger(text);
 }
 
 /** --page and --limit: whole numbers from 1. */

@@ -49,11 +49,12 @@ describe('<company> by exact name', () => {
   ];
 
   for (const [args, matches] of commands) {
-    it(`${args.join(' ')}: one listing (all pages), then the id`, async () => {
+    it(`${args.join(' ')}: one listing that stops at the page holding the name, then the id`, async () => {
       const r = await h.run(args);
       expect(r.code, r.stderr).toBe(0);
+      // Acme Ltd is on the first of two pages: names are unique, so the second is never asked for.
       const pages = listings().map((q) => q.query.page);
-      expect(pages).toEqual(['1', '2']);
+      expect(pages).toEqual(['1']);
       expect(h.requests().some(matches(ACME))).toBe(true);
       h.sandbox.reset();
       // The same command with the id reads no listing.
@@ -77,20 +78,41 @@ describe('<company> by exact name', () => {
     expect(r.stderr).toContain('"acme  LTD"');
     expect(r.stderr).toContain('"Acme Ltd" (id 1001)');
     expect(r.stdout).toBe('');
-    expect(h.requests().length, 'the company list is read').toBeGreaterThan(0);
+    // The whole list, once: the look-alike is found in the same reading.
+    expect(listings().map((q) => q.query.page)).toEqual(['1', '2']);
     expect(h.requests().every((q) => q.method === 'GET' && q.path === LIST)).toBe(true);
+  });
+
+  it('a name on a later page: the listing reads to that page', async () => {
+    const last = h.sandbox.store.companies(1, { active: true }).at(-1);
+    if (!last) throw new Error('no seeded company');
+    const r = await h.run(['keys', 'list', last.name]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(listings().map((q) => q.query.page)).toEqual(['1', '2']);
+    expect(h.requests().some((q) => q.path === `${LIST}/${last.id}/api_keys`)).toBe(true);
   });
 
   it('a bad id exits 2 before any request', async () => {
     for (const args of [
       ['keys', 'list', '0'],
       ['me', '--company', '00'],
-      ['companies', 'email-accounts', '99999999999999999999'],
+      ['companies', 'email-accounts', '000'],
     ]) {
       const r = await h.run(args);
       expect(r.code, args.join(' ')).toBe(2);
     }
     expect(h.requests()).toEqual([]);
+  });
+
+  it('an id beyond 2^53 is sent exactly as given, never rounded to a neighbour', async () => {
+    const big = '99999999999999999999';
+    const r = await h.run(['companies', 'email-accounts', big]);
+    expect(r.code).toBe(4); // no such company in the sandbox: its 404
+    expect(h.requests().map((q) => q.path)).toEqual([`${LIST}/${big}/email_accounts`]);
+    h.sandbox.reset();
+    const me = await h.run(['me', '--company', '9007199254740993']);
+    expect(me.code).not.toBe(2);
+    expect(h.requests()[0]?.headers['x-company-id']).toBe('9007199254740993');
   });
 });
 

@@ -56,4 +56,25 @@ describe('integers beyond 2^53', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`"id": ${BIG}`);
   });
+  it('companies view takes an id beyond 2^53 and finds that company, not its rounded neighbour', async () => {
+    const NEIGHBOUR = '9007199254740992';
+    const text =
+      `{"content":[{"id":${NEIGHBOUR},"name":"Neighbour Ltd","owner":"n@example.com","active":true},` +
+      `{"id":${BIG},"name":"Big Id Ltd","owner":"o@example.com","active":true}],` +
+      `"pagination_data":{"total_elements":2,"total_pages":1,"current_page_number":1,"page_size":50}}`;
+    const http = () =>
+      new HttpMock().on('GET', '/v2/agency/companies', { page: 1 }).answer({ status: 200, text });
+    const r = await runCommand(['companies', 'view', BIG, '--json'], http());
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`"id": ${BIG},`);
+    expect(r.stdout).toContain('"name": "Big Id Ltd"');
+    const keys = new HttpMock()
+      .on('GET', `/v2/agency/companies/${BIG}/api_keys`)
+      .answer({
+        status: 200,
+        text: '{"content":[],"pagination_data":{"total_elements":0,"total_pages":1,"current_page_number":1,"page_size":50}}',
+      });
+    const listed = await runCommand(['keys', 'list', BIG, '--json'], keys);
+    expect(listed.code, listed.stderr).toBe(0);
+  });
 });

@@ -39,8 +39,11 @@ describe('fleet targets', () => {
     const a = agency();
     const file = { text: '# clients\n\n  1001  \nOld Client\r\n# end\n', source: 'clients.txt' };
     const targets = await selectTargets({ file }, new CompanyDirectory(a));
-    // An id needs no listing (so no name); the name costs one, and an inactive company named stays.
-    expect(targets).toEqual([{ companyId: 1001 }, { companyId: 1002, name: 'Old Client' }]);
+    // The name costs one listing (which names the id's company too), and an inactive company named stays.
+    expect(targets).toEqual([
+      { companyId: 1001, name: 'Acme Ltd' },
+      { companyId: 1002, name: 'Old Client' },
+    ]);
   });
 
   it('a bad id anywhere is a usage error naming its line, before any request', async () => {

@@ -1,8 +1,6 @@
 /** `agency companies view <company>`: one company's record, by id or exact name. */
 import type { Command } from '@commander-js/extra-typings';
-import { paginate } from '../../api/paginate.js';
-import type { Company } from '../../api/types.js';
-import { CompanyDirectory, CompanyNotFoundError, parseCompanyRef } from '../../fleet/resolve.js';
+import { CompanyDirectory, parseCompanyRef } from '../../fleet/resolve.js';
 import type { Runtime } from '../../runtime.js';
 import { command } from '../../terms.js';
 import { helpText, printsNoList, type Run } from '../command.js';
@@ -31,23 +29,9 @@ export function defineView(companies: Command, run: Run): void {
 
 async function viewCompany(rt: Runtime, value: string, _opts: object): Promise<void> {
   const ref = parseCompanyRef(value);
-  const api = rt.api();
-  let company: Company | undefined;
-  if (ref.id === undefined) {
-    company = (await new CompanyDirectory(api).resolve(ref)).company;
-  } else {
-    // The service has no read of one company: page through the list, and stop at the page holding it.
-    for await (const candidate of paginate((page) => api.listCompaniesPage(page))) {
-      if (candidate.id === ref.id) {
-        company = candidate;
-        break;
-      }
-    }
-    if (!company) {
-      throw new CompanyNotFoundError(`No company with id ${ref.id} in this agency.`, {
-        hint: `See the ids with: ${command('companies list')}`,
-      });
-    }
-  }
+  // The service has no read of one company: the list is read only to the page that holds it.
+  const directory = new CompanyDirectory(rt.api());
+  const company =
+    ref.id === undefined ? (await directory.resolve(ref)).company : (await directory.find([ref.id]))[0];
   rt.out.record(company as unknown as Record<string, unknown>);
 }

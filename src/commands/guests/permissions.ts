@@ -4,8 +4,9 @@
  * guest is exit 4 with nothing sent, and guests who already have the permissions are left alone.
  */
 import { type Command, Option } from '@commander-js/extra-typings';
+import { isNumeric } from '../../api/json.js';
 import type { GuestPermission } from '../../api/resources/guests.js';
-import type { CompanyUser } from '../../api/types.js';
+import { type CompanyUser, idKey } from '../../api/types.js';
 import { AgencyError, ExitCode, UsageError } from '../../errors.js';
 import { checkGuestEmail, permissionsOf, readGuests, samePermissions } from '../../fleet/guests.js';
 import { companyIdFor, parseCompanyRef } from '../../fleet/resolve.js';
@@ -95,10 +96,13 @@ async function permissionsCommand(rt: Runtime, company: string, opts: Permission
   const id = await companyIdFor(api, ref);
   const guests = await readGuests(api, id);
   const missing: string[] = [];
-  const chosen = new Map<number, CompanyUser>();
+  const chosen = new Map<string, CompanyUser>();
   for (const w of wanted) {
-    const guest = guests.find((g) => ('id' in w ? g.id === w.id : g.email?.trim().toLowerCase() === w.email));
-    if (guest && typeof guest.id === 'number') chosen.set(guest.id, guest);
+    // Ids by their digits: one beyond 2^53 is an ExactInteger, as the service's answer holds it.
+    const guest = guests.find((g) =>
+      'id' in w ? isNumeric(g.id) && idKey(g.id) === String(w.id) : g.email?.trim().toLowerCase() === w.email,
+    );
+    if (guest && isNumeric(guest.id)) chosen.set(idKey(guest.id), guest);
     else missing.push(w.value);
   }
   if (missing.length > 0) {
