@@ -68,12 +68,10 @@ describe('integers beyond 2^53', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`"id": ${BIG},`);
     expect(r.stdout).toContain('"name": "Big Id Ltd"');
-    const keys = new HttpMock()
-      .on('GET', `/v2/agency/companies/${BIG}/api_keys`)
-      .answer({
-        status: 200,
-        text: '{"content":[],"pagination_data":{"total_elements":0,"total_pages":1,"current_page_number":1,"page_size":50}}',
-      });
+    const keys = new HttpMock().on('GET', `/v2/agency/companies/${BIG}/api_keys`).answer({
+      status: 200,
+      text: '{"content":[],"pagination_data":{"total_elements":0,"total_pages":1,"current_page_number":1,"page_size":50}}',
+    });
     const listed = await runCommand(['keys', 'list', BIG, '--json'], keys);
     expect(listed.code, listed.stderr).toBe(0);
   });
