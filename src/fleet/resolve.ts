@@ -79,10 +79,8 @@ export class CompanyDirectory {
     if (this.listed) {
       for (const company of await this.all()) take(company);
     } else {
-      for await (const company of paginateSearch((page) => this.api.listCompaniesPage(page))) {
-        take(company);
-        if (missing.size === 0) break;
-      }
+      for (const company of this.#seenIds.values()) take(company);
+      if (missing.size > 0) await this.#search(take, () => missing.size === 0);
     }
     if (missing.size > 0) {
       throw new CompanyNotFoundError(`No company with id ${[...missing.keys()].join(', ')} in this agency.`, {
@@ -106,16 +104,38 @@ export class CompanyDirectory {
     if (this.listed) return;
     const wanted = new Set(names.map(exactName).filter((name) => !this.#seen.has(name)));
     if (wanted.size === 0) return;
+    await this.#search(
+      (company) => wanted.delete(exactName(company.name)),
+      () => wanted.size === 0,
+    );
+  }
+
+  /**
+   * Reads the list from its first page, each company seen kept (by name and id) and handed to `take`,
+   * until `done()`. Read to its end, the list is kept as the whole listing.
+   */
+  async #search(take: (company: Company) => void, done: () => boolean): Promise<void> {
     const read: Company[] = [];
-    for await (const company of paginateSearch((page) => this.api.listCompaniesPage(page))) {
+    // Every company of a page that came is kept, also those after the one sought (it cost nothing).
+    const fetchPage = async (page: number) => {
+      const answer = await this.api.listCompaniesPage(page);
+      for (const company of answer.content) this.#keep(company);
+      return answer;
+    };
+    for await (const company of paginateSearch(fetchPage)) {
       read.push(company);
-      this.#seenIds.set(idKey(company.id), company);
-      const name = exactName(company.name);
-      this.#seen.set(name, [...(this.#seen.get(name) ?? []), company]);
-      wanted.delete(name);
-      if (wanted.size === 0) return;
+      take(company);
+      if (done()) return;
     }
     this.#companies = Promise.resolve(read);
+  }
+
+  #keep(company: Company): void {
+    const key = idKey(company.id);
+    if (this.#seenIds.has(key)) return;
+    this.#seenIds.set(key, company);
+    const name = exactName(company.name);
+    this.#seen.set(name, [...(this.#seen.get(name) ?? []), company]);
   }
 
   /** Companies seen by seek() before the list was read whole: by exact name, and by id. */

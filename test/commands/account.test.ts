@@ -180,7 +180,7 @@ describe('x-company-id errors of the specification', () => {
     expect(lines(r.stdout).length).toBeGreaterThan(0);
   });
 
-  it.each([['0'], ['000'], [''], ['  '], ['99999999999999999999']])(
+  it.each([['0'], ['000'], [''], ['  ']])(
     'the company id %j is refused locally (exit 2) before any request',
     async (id) => {
       const r = await h.run(['mailboxes', `--company=${id}`]);

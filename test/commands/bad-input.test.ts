@@ -94,7 +94,13 @@ const rows: Record<string, Row> = {
   },
   'an empty id': { args: ['keys', 'list', ''], code: 2, message: /Invalid company id ""/ },
   'a blank id': { args: ['keys', 'list', '   '], code: 2, message: /Invalid company id/ },
-  'an id beyond 2^53': { args: ['keys', 'list', '99999999999999999999'], code: 2, message: /too large/ },
+  // Kept exactly as typed (never a neighbour's id): the service's 404 for an id it does not have.
+  'an id beyond 2^53': {
+    args: ['keys', 'list', '99999999999999999999'],
+    code: 4,
+    message: /company 99999999999999999999: the service answered 404/,
+    sends: 'get-only',
+  },
   'digits then letters (a name)': {
     args: ['companies', 'email-accounts', '12abc'],
     code: 4,
