@@ -2,7 +2,6 @@
 import type { Command } from '@commander-js/extra-typings';
 import { CompanyDirectory, parseCompanyRef } from '../../fleet/resolve.js';
 import type { Runtime } from '../../runtime.js';
-import { command } from '../../terms.js';
 import { helpText, printsNoList, type Run } from '../command.js';
 
 export function defineView(companies: Command, run: Run): void {
