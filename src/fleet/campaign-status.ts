@@ -13,7 +13,9 @@ const KNOWN = new Set<string>(CAMPAIGN_STATUSES);
 
 /**
  * `--status running,paused` (the option may also be repeated): case-insensitive in, upper case out,
- * each status once, in the order first given. Every unknown or empty entry is named in one error.
+ * each status once, in the order first given. Empty entries are skipped (`running,` as completion
+ * leaves it, as --columns and --check read it); every unknown one is named in one error, and no status
+ * at all is refused.
  */
 export function parseCampaignStatuses(values: string | readonly string[]): CampaignStatus[] {
   const entries = (typeof values === 'string' ? [values] : values).flatMap((value) => value.split(','));
@@ -21,6 +23,7 @@ export function parseCampaignStatuses(values: string | readonly string[]): Campa
   const unknown: string[] = [];
   for (const entry of entries) {
     const status = entry.trim().toUpperCase();
+    if (status === '') continue;
     if (!KNOWN.has(status)) {
       unknown.push(JSON.stringify(entry.trim()));
       continue;
@@ -31,6 +34,11 @@ export function parseCampaignStatuses(values: string | readonly string[]): Campa
     throw new UsageError(
       `Unknown campaign status${unknown.length === 1 ? '' : 'es'} ${unknown.join(', ')} in ${option('status')}; ` +
         `valid: ${CAMPAIGN_STATUSES.join(', ')} (any case, comma-separated).`,
+    );
+  }
+  if (statuses.length === 0) {
+    throw new UsageError(
+      `${option('status')} needs a campaign status; valid: ${CAMPAIGN_STATUSES.join(', ')} (any case, comma-separated).`,
     );
   }
   return statuses;

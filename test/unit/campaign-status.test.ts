@@ -31,8 +31,12 @@ describe('parseCampaignStatuses', () => {
     expect(message).toContain('RUNNING, DRAFT, EDITED, PAUSED, STOPPED, COMPLETED');
   });
 
-  it('refuses an empty entry instead of sending status=', () => {
-    expect(() => parseCampaignStatuses('running,,paused')).toThrow(UsageError);
-    expect(() => parseCampaignStatuses('')).toThrow(/Unknown campaign status ""/);
+  it('skips empty entries (a trailing comma as completion leaves it), and refuses no status at all', () => {
+    expect(parseCampaignStatuses('running,')).toEqual(['RUNNING']);
+    expect(parseCampaignStatuses('running,,paused')).toEqual(['RUNNING', 'PAUSED']);
+    expect(parseCampaignStatuses(['paused', ','])).toEqual(['PAUSED']);
+    // Never a request with status= (nothing): a usage error naming the valid statuses.
+    expect(() => parseCampaignStatuses('')).toThrow(UsageError);
+    expect(() => parseCampaignStatuses(' , ')).toThrow(/needs a campaign status; valid: RUNNING/);
   });
 });
