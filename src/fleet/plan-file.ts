@@ -206,10 +206,14 @@ class PlanFileReader {
   /** `guests: [{email, name?, permissions?: [mailboxes] | []}]`, each address once per company. */
   #guests(node: unknown): WantedGuest[] {
     const guests: WantedGuest[] = [];
-    for (const item of this.#items(node, 'guests', '{email, name, permissions}')) {
-      const map = this.#map(item, 'a guest ({email, name, permissions})');
-      if (!map) continue;
-      const fields = this.#fields(map, ['email', 'name', 'permissions'], 'in a guest');
+    const names = ['email', 'name', 'permissions'];
+    for (const { map, fields } of this.#records(
+      node,
+      'guests',
+      'a guest',
+      '{email, name, permissions}',
+      names,
+    )) {
       const emailNode = fields.get('email');
       if (emailNode === undefined) {
         this.#problem(map, 'a guest needs an "email"');
@@ -278,6 +282,17 @@ class PlanFileReader {
     return undefined;
   }
 
+  /**
+   * The mappings of an optional list field (`guests`: `a guest`, `{email, name, permissions}`), each
+   * with its fields (only `names` allowed); an item that is no mapping is a problem.
+   */
+  *#records(node: unknown, field: string, what: string, shape: string, names: readonly string[]) {
+    for (const item of this.#items(node, field, shape)) {
+      const map = this.#map(item, `${what} (${shape})`);
+      if (map) yield { map, fields: this.#fields(map, names, `in ${what}`) };
+    }
+  }
+
   /** The items of an optional list (absent or null: none); anything else is a problem, and none. */
   #items(node: unknown, field: string, of: string): unknown[] {
     if (node === undefined || isNull(node)) return [];
@@ -288,10 +303,8 @@ class PlanFileReader {
 
   #webhooks(node: unknown): DesiredWebhook[] {
     const result: DesiredWebhook[] = [];
-    for (const item of this.#items(node, 'webhooks', '{event, url}')) {
-      const map = this.#map(item, 'a webhook ({event, url})');
-      if (!map) continue;
-      const fields = this.#fields(map, ['event', 'url', 'allow_unknown_event'], 'in a webhook');
+    const names = ['event', 'url', 'allow_unknown_event'];
+    for (const { map, fields } of this.#records(node, 'webhooks', 'a webhook', '{event, url}', names)) {
       const eventNode = fields.get('event');
       const urlNode = fields.get('url');
       // The file's own escape for one webhook's event that looks like a typo of a known one.
