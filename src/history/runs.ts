@@ -5,6 +5,7 @@
 import type { Database, SqlValue } from 'sql.js';
 import { COUNT_FIELDS, type ResultCounts } from '../reports/campaigns.js';
 import type { Problem } from '../reports/health.js';
+import { render } from '../terms.js';
 import type { HealthMemory, RememberedProblem } from './health-memory.js';
 
 /** An agency as the store knows it: the base URL and the HQ account's id (never a key). */
@@ -144,7 +145,8 @@ export function recordHealthRun(
         p.check,
         p.subject,
         p.severity,
-        p.detail,
+        // As the command line says it (`agency campaigns resume …`): the file is read with sqlite3 too.
+        render(p.detail),
         p.first_seen ?? run.at,
       ]);
   } finally {

@@ -271,3 +271,28 @@ function documentedQuery(heading: string): string {
   if (at < 0 || !block?.[1]) throw new Error(`docs/history.md has no sql block under "${heading}"`);
   return block[1];
 }
+
+describe('health problems in the file', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    // 12 companies: 1010 has a paused campaign with an error, whose detail ends with the next step.
+    h = await startCoreHarness({ seed: { companies: 12 } }, { inProcess: true });
+  }, SLOW);
+  afterAll(() => h.close());
+
+  it(
+    'a detail that names a command is stored as the command line says it, readable with sqlite3',
+    async () => {
+      const r = await h.run(['health', '--json', '--fail-on', 'none'], ON);
+      expect(r.code, r.stderr).toBe(0);
+      const db = join(h.configDir, '..', 'state', 'history.db');
+      const query =
+        "SELECT detail FROM health_problems WHERE company_id = 1010 AND check_name = 'campaign_error'";
+      const detail = execFileSync('sqlite3', [db, query], { encoding: 'utf8' }).trim();
+      expect(detail).toContain('once fixed: agency campaigns resume --company 1010 --campaign 101006');
+      // None of the private-use characters the tool's message references travel in.
+      expect(detail).not.toMatch(/[\uE000\uE001\u001F]/);
+    },
+    SLOW,
+  );
+});
