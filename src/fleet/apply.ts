@@ -18,6 +18,7 @@ import { mapPool } from './ordered.js';
 import type { Change, Plan, PlannedCompany } from './plan.js';
 import { describeShield } from './plan-bounce-shield.js';
 import { permissionList } from './plan-lines.js';
+import type { UnmanagedWebhook } from './plan-unmanaged.js';
 import type { BounceShieldPort, KeyPort, WebhookPort } from './ports.js';
 import { listedEvent } from './webhook-input.js';
 
@@ -188,6 +189,18 @@ export async function applyPlan(
     company: c.existing?.name ?? c.desired.name,
     company_id: ids.get(c) ?? null,
   });
+  /** --prune's removals of one company, one at a time; false when the run must stop. */
+  const unsubscribeAll = async (c: PlannedCompany, unmanaged: readonly UnmanagedWebhook[]) => {
+    for (const u of unmanaged) {
+      const subject = { type: 'unmanaged-webhook' as const, ...subjectOf(c), event: u.event, url: u.url };
+      const going = await attempt(c, subject, async (id) => {
+        await ports.webhooks.unsubscribeWebhook(id, u.event, u.url);
+        return { result: 'unsubscribed' };
+      });
+      if (!going) return false;
+    }
+    return true;
+  };
 
   // 2. Keys, on the HQ account: one request at a time.
   keys: for (const c of plan.companies) {
@@ -207,12 +220,17 @@ export async function applyPlan(
   }
 
   // 3. Webhooks, on each client account: accounts in parallel, one write at a time within one. The
-  // file's own first, then (--prune) the unsubscriptions, so that no URL it wants waits on a removal.
+  // file's own first, then (--prune) the unsubscriptions, so that no URL it wants waits on a removal,
+  // except an event that gets a new URL: its pruned ones go first, as the service's limit of URLs
+  // per event counts them (the plan counted what stays).
   const prunes = (c: PlannedCompany) => (plan.prune ? c.unmanagedWebhooks : []);
   await mapPool(
     plan.companies.filter((c) => c.missingWebhooks.length + prunes(c).length > 0),
     options.concurrency,
     async (c) => {
+      const renewed = new Set(c.missingWebhooks.map((w) => w.event.toLowerCase()));
+      const early = (u: UnmanagedWebhook) => renewed.has(u.event.toLowerCase());
+      if (!(await unsubscribeAll(c, prunes(c).filter(early)))) return;
       for (const w of c.missingWebhooks) {
         const subject = {
           type: 'webhook' as const,
@@ -226,14 +244,10 @@ export async function applyPlan(
         });
         if (!going) return;
       }
-      for (const u of prunes(c)) {
-        const subject = { type: 'unmanaged-webhook' as const, ...subjectOf(c), event: u.event, url: u.url };
-        const going = await attempt(c, subject, async (id) => {
-          await ports.webhooks.unsubscribeWebhook(id, u.event, u.url);
-          return { result: 'unsubscribed' };
-        });
-        if (!going) return;
-      }
+      await unsubscribeAll(
+        c,
+        prunes(c).filter((u) => !early(u)),
+      );
     },
     options.signal,
   );

@@ -231,7 +231,16 @@ export async function makePlan(
       else {
         planned.unmanagedWebhooks = unmanagedWebhooks(planned.desired, company, present);
         const missing = planned.desired.webhooks.filter((w) => !hasWebhook(present, w.event, w.url));
-        planned.missingWebhooks = withinUrlLimit(missing, present, (w) =>
+        // With --prune the limit counts what stays: apply removes an event's pruned URLs before its new one.
+        const staying = options.prune
+          ? present.filter(
+              (p) =>
+                !planned.unmanagedWebhooks.some(
+                  (u) => u.url === p.target_url && u.event.toLowerCase() === p.event.toLowerCase(),
+                ),
+            )
+          : present;
+        planned.missingWebhooks = withinUrlLimit(missing, staying, (w) =>
           blocked.push({
             company: company.name,
             company_id: company.id,

@@ -176,6 +176,34 @@ describe('plan files manage what they name', () => {
     ]);
   });
 
+  it('an event at its 3 URLs moves to a 4th in one apply --prune: its pruned URLs go first; without it, blocked', async () => {
+    const { h } = shared;
+    const urls = ['https://a.example.com/h', 'https://b.example.com/h', 'https://c.example.com/h'];
+    setHooks(
+      ACME,
+      urls.map((url) => ['EMAIL_OPENED', url] as [string, string]),
+    );
+    const path = planFile(
+      [
+        'companies:',
+        '  - name: Acme Ltd',
+        '    webhooks:',
+        `      - { event: email_opened, url: ${HOOK} }`,
+        '',
+      ].join('\n'),
+    );
+    // Without --prune the 3 stay, so the 4th cannot be had: the plan says so and apply sends nothing.
+    const plain = await h.run(['plan', '-f', path]);
+    expect(plain.stdout + plain.stderr).toMatch(/has 3 URLs already/);
+    const pruned = await h.run(['apply', '-f', path, '--yes', '--prune']);
+    expect(pruned.code, pruned.stderr).toBe(0);
+    expect(writes()).toEqual([
+      ...urls.map((url) => `${ACME} unsubscribe email_opened ${url}`),
+      `${ACME} subscribe email_opened ${HOOK}`,
+    ]);
+    expect(hooksOf(ACME)).toEqual([`EMAIL_OPENED ${HOOK}`]);
+  });
+
   it('on a terminal, apply --prune asks with the removals counted; "n" sends nothing', async () => {
     const { h } = shared;
     const { path } = example();
