@@ -5,7 +5,6 @@
  * and the notes and warnings. It prints no error: the process (src/cli.ts) and `agency mcp`
  * (src/mcp/) each render the outcome in their own terms. Nothing here imports a host.
  */
-
 import { Command, CommanderError, Option } from '@commander-js/extra-typings';
 import { onAbort } from './abort-watch.js';
 import {
