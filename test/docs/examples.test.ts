@@ -26,15 +26,8 @@ const TOOLS_MISSING =
 
 function genExamples(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    // In the temporary directory `npm run docs` uses, not the run's own (test/setup/temp-dir-guard.ts): a
-    // message naming the config file wraps before its path is shown as ~/.config/agency, so a longer
-    // path wrapped `agency login`'s keyring note differently from the page (the generator cleans up).
-    const run = process.env.TEST_RUN_TMPDIR;
-    const env = {
-      ...process.env,
-      ...(run ? { TMPDIR: dirname(run), TMP: dirname(run), TEMP: dirname(run) } : {}),
-    };
-    const child = spawn(process.execPath, [join(ROOT, 'scripts/gen-examples.mjs'), ...args], { env });
+    // The generator works under /tmp whatever TMPDIR says (a wrapped path must not depend on it).
+    const child = spawn(process.execPath, [join(ROOT, 'scripts/gen-examples.mjs'), ...args]);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
