@@ -216,6 +216,7 @@ describe('what is sent, and what is not', () => {
     const running = campaignsOf(clientContext(company.id)).filter(
       (c) => c.status === 'RUNNING' && !unsupportedCampaign(c.id),
     );
+    expect(running.length).toBeGreaterThan(0);
     const args = ['campaigns', 'pause', '--company', String(company.id)];
     const ids = running.flatMap((c) => ['--campaign', String(c.id)]);
     const ask = async (answer: string) => {
@@ -284,6 +285,7 @@ describe('what is sent, and what is not', () => {
     const r = await h.run(['campaigns', 'pause', '--dry-run']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('on the HQ account itself only; --all for every client');
+    expect(h.requests().length).toBeGreaterThan(0);
     expect(h.requests().every((q) => q.headers['x-company-id'] === undefined)).toBe(true);
     expect(lines(r.stdout)[0]?.startsWith('\t')).toBe(true);
   });

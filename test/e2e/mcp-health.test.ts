@@ -19,12 +19,12 @@ describe('the health tool', () => {
     const { tools } = await shared.mcp.client.listTools();
     const properties = (tools.find((t) => t.name === 'health')?.inputSchema.properties ?? {}) as Record<
       string,
-      { type?: string; enum?: unknown; items?: { enum?: unknown } }
+      { type?: string; minimum?: number; enum?: unknown; items?: { enum?: unknown } }
     >;
     expect(properties.severity?.enum).toEqual(['critical', 'warning', 'info']);
     expect(properties.check?.type).toBe('array');
     expect(properties.columns?.type).toBe('array');
-    expect(properties.limit).toBeDefined();
+    expect(properties.limit).toMatchObject({ type: 'integer', minimum: 1 });
     // The verdict is the command line's business: the report is the answer.
     expect(properties).not.toHaveProperty('fail_on');
   });
