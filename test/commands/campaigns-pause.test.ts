@@ -55,6 +55,19 @@ function pickRunning() {
 }
 
 const writes = () => h.requests().filter((q) => q.method !== 'GET');
+/** `campaigns pause` of one campaign of one client, recorded in `record`, without asking. */
+const pauseOne = (company: { id: number }, campaign: { id: number }, record: string) =>
+  h.run([
+    'campaigns',
+    'pause',
+    '--company',
+    String(company.id),
+    '--campaign',
+    String(campaign.id),
+    '--record',
+    record,
+    '--yes',
+  ]);
 const actionPath = (id: number, action: string) => `/rest/v2/campaigns/${id}/${action}`;
 
 describe('the incident: pause by mailbox across every client, resume from the record', () => {
@@ -301,16 +314,7 @@ describe('lost answers and failures', () => {
       path: `/v2/campaigns/${campaign.id}/pause`,
     });
     const record = recordPath();
-    const args = [
-      '--company',
-      String(company.id),
-      '--campaign',
-      String(campaign.id),
-      '--record',
-      record,
-      '--yes',
-    ];
-    const r = await h.run(['campaigns', 'pause', ...args]);
+    const r = await pauseOne(company, campaign, record);
     expect(r.code, r.stderr).toBe(0);
     expect(lines(r.stdout)[0]?.split('\t')[4]).toBe('paused');
     expect(r.stderr).toMatch(/was lost; read again, it is PAUSED: done/);
@@ -330,16 +334,7 @@ describe('lost answers and failures', () => {
       path: `/v2/campaigns/${campaign.id}/pause`,
     });
     const record = recordPath();
-    const args = [
-      '--company',
-      String(company.id),
-      '--campaign',
-      String(campaign.id),
-      '--record',
-      record,
-      '--yes',
-    ];
-    const r = await h.run(['campaigns', 'pause', ...args]);
+    const r = await pauseOne(company, campaign, record);
     expect(r.code).toBe(1);
     const row = lines(r.stdout)[0]?.split('\t');
     expect(row?.[4]).toBe('failed');
@@ -351,17 +346,8 @@ describe('lost answers and failures', () => {
   it('a campaign changed since the record: changed-since (or already-running), nothing sent, exit 0', async () => {
     const { company, campaign } = pickRunning();
     const record = recordPath();
-    await h.run([
-      'campaigns',
-      'pause',
-      '--company',
-      String(company.id),
-      '--campaign',
-      String(campaign.id),
-      '--record',
-      record,
-      '--yes',
-    ]);
+    const paused = await pauseOne(company, campaign, record);
+    expect(paused.code, paused.stderr).toBe(0);
     // Someone edited it in the meantime: it is not started again.
     h.sandbox.store.updateCampaign(accountOfCompany(company.id), campaign.id, { status: 'EDITED' });
     h.sandbox.reset();
