@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { displayWidth } from '../../src/output/text.js';
 import type { RecordedRequest } from '../../src/sandbox/index.js';
 import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
+import { clientContext } from '../helpers/campaigns.js';
 import { type Harness, jsonError, startHarness } from '../helpers/cli.js';
 import { expectUsageError, lines } from '../helpers/core.js';
 import { readTable, wholeText } from '../helpers/table-text.js';
@@ -50,7 +51,8 @@ const writes = () =>
       const body = r.body as { event: string; target_url: string };
       return `${r.headers['x-company-id']} ${r.path.split('/').at(-1)} ${body.event} ${body.target_url}`;
     });
-const move = (...args: string[]) => h.run(['webhooks', 'move', '--from', FROM, '--to', TO, ...args]);
+const MOVE = ['webhooks', 'move', '--from', FROM, '--to', TO];
+const move = (...args: string[]) => h.run([...MOVE, ...args]);
 
 describe('webhooks move', () => {
   it('under 3 URLs: subscribes --to first, then unsubscribes --from; a second run sends nothing', async () => {
@@ -97,18 +99,7 @@ describe('webhooks move', () => {
     expect(piped.code, piped.stderr).toBe(0);
     expect(lines(piped.stdout).map((l) => l.split('\t')[4])).toEqual(Array(3).fill('already-moved'));
     expect(piped.stderr).toContain('3 already-moved.');
-    const quiet = await runOnTerminal(h, [
-      'webhooks',
-      'move',
-      '--from',
-      FROM,
-      '--to',
-      TO,
-      '--company',
-      String(ACME),
-      '--company',
-      String(BLUE),
-    ]);
+    const quiet = await runOnTerminal(h, [...MOVE, '--company', String(ACME), '--company', String(BLUE)]);
     expect(quiet.code, quiet.stderr).toBe(0);
     expect(quiet.stdout).toBe('');
     expect(plain(quiet.stderr)).toContain('Nothing to do: 3 already-moved (--json lists every row).');
@@ -416,29 +407,19 @@ describe('webhooks move', () => {
           { event: 'PROSPECT_REPLIED', target_url: FROM },
         ]);
       }
-      const args = [
-        'webhooks',
-        'move',
-        '--from',
-        FROM,
-        '--to',
-        TO,
-        ...ids.flatMap((id) => ['--company', String(id)]),
-      ];
+      const args = [...MOVE, ...ids.flatMap((id) => ['--company', String(id)])];
       const [a, b] = await Promise.all([slow.run(args), slow.run(args)]);
       for (const r of [a, b]) {
         expect(r.code, r.stderr).toBe(0);
         expect(r.stdout + r.stderr).not.toMatch(/both URLs|not companies of this agency/);
-        for (const line of lines(r.stdout)) expect(line).toMatch(/\t(moved|already-moved)$/);
+        // One row per account, each in the moved state.
+        const rows = lines(r.stdout).map((line) => line.split('\t'));
+        expect(rows.map((row) => Number(row[0]))).toEqual(ids);
+        for (const row of rows) expect(row[4]).toMatch(/^(moved|already-moved)$/);
       }
       for (const id of ids) {
-        const context = {
-          level: 'client' as const,
-          account: `company:${id}`,
-          agency: slow.sandbox.store.mainAgency,
-          company: slow.sandbox.store.company(id) as never,
-        };
-        expect(slow.sandbox.store.webhooksOf(context).map((w) => w.target_url)).toEqual([TO]);
+        const hooks = slow.sandbox.store.webhooksOf(clientContext(slow.sandbox, id));
+        expect(hooks.map((w) => w.target_url)).toEqual([TO]);
       }
     } finally {
       await slow.close();
