@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
 import { type Harness, ROOT } from '../helpers/cli.js';
-import { lines, sent, startCoreHarness } from '../helpers/core.js';
+import { expectUsageError, lines, sent, startCoreHarness } from '../helpers/core.js';
 
 interface Marked {
   company_id: number;
@@ -295,4 +295,20 @@ describe('health problems in the file', () => {
     },
     SLOW,
   );
+
+  it('history health --check reads the names as health does: any case and "-"; an unknown one is exit 2', async () => {
+    expect((await h.run(['health', '--json', '--fail-on', 'none'], ON)).code).toBe(0);
+    const dashed = await h.run(['history', 'health', '--check', 'Campaign-Error', '--json'], ON);
+    expect(dashed.code, dashed.stderr).toBe(0);
+    const episodes = JSON.parse(dashed.stdout) as { check: string }[];
+    expect(episodes.length).toBeGreaterThan(0);
+    expect(new Set(episodes.map((e) => e.check))).toEqual(new Set(['campaign_error']));
+    h.sandbox.reset();
+    const typo = await h.run(['history', 'health', '--check', 'campaign_eror'], ON);
+    expectUsageError(
+      typo,
+      h.sandbox,
+      /Unknown check "campaign_eror" in --check.*Did you mean campaign_error/,
+    );
+  });
 });

@@ -10,11 +10,9 @@ import type { ChalkInstance } from 'chalk';
 import { ExitCode, OutcomeExit, PartialFailureError, UsageError } from '../../errors.js';
 import { type HistoryFlag, historyFor, NO_HISTORY_OPTION } from '../../history/record.js';
 import type { Period } from '../../input/period.js';
-import { isNearMiss } from '../../output/suggest.js';
 import type { Column } from '../../output/writer.js';
 import {
   CHECK_NAMES,
-  type CheckName,
   type FailOn,
   type HealthReport,
   type Problem,
@@ -26,6 +24,7 @@ import type { Runtime } from '../../runtime.js';
 import { command, option } from '../../terms.js';
 import { addClientTargets, type ClientTargetFlags, readClientTargets } from '../client-targets.js';
 import { collectValues, commaSeparated, helpText, oneOf, type Run, suggestValues } from '../command.js';
+import { parseChecks } from './checks.js';
 
 export function define(command: Command, run: Run): void {
   addClientTargets(command, { inactive: 'refused' })
@@ -272,28 +271,6 @@ function healthJson(report: HealthReport, fields: (problems: readonly Problem[])
     // Only when Ctrl-C (or a closed pipe) stopped the run: the report covers the clients checked so far.
     ...(report.interrupted ? { interrupted: true as const } : {}),
   };
-}
-
-/** --check a,b --check c: the checks named, each once; an unknown one is exit 2, nothing sent. */
-function parseChecks(values: readonly string[] | undefined): CheckName[] | undefined {
-  if (values === undefined) return undefined;
-  const checks: CheckName[] = [];
-  for (const word of values.flatMap((value) => value.split(','))) {
-    const typed = word.trim().toLowerCase().replace(/-/g, '_');
-    if (typed === '') continue;
-    const check = CHECK_NAMES.find((name) => name === typed);
-    if (check === undefined) {
-      const close = CHECK_NAMES.filter((name) => isNearMiss(typed, name));
-      throw new UsageError(
-        `Unknown check ${JSON.stringify(word.trim())} in ${option('check')}; valid: ${CHECK_NAMES.join(', ')}.` +
-          (close.length > 0 ? ` Did you mean ${close.join(' or ')}?` : ''),
-      );
-    }
-    if (!checks.includes(check)) checks.push(check);
-  }
-  if (checks.length === 0)
-    throw new UsageError(`${option('check')} needs a check name; valid: ${CHECK_NAMES.join(', ')}.`);
-  return checks;
 }
 
 /** Clients read at once: each has its own account, and health reads only three lists per client. */

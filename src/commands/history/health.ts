@@ -5,6 +5,7 @@ import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { run } from '../../terms.js';
 import { collectValues, helpText, type Run } from '../command.js';
+import { parseChecks } from '../health/checks.js';
 import { addHistoryTargets, type HistoryTargetFlags, nothingRecorded, readHistory } from './shared.js';
 
 export function defineHealthHistory(history: Command, run: Run): void {
@@ -63,10 +64,7 @@ const columns: Column<ProblemEpisode>[] = [
 
 async function healthHistory(rt: Runtime, opts: HealthHistoryOptions): Promise<void> {
   const shown = rt.out.columns(columns);
-  const checks = (opts.check ?? [])
-    .flatMap((c) => c.split(','))
-    .map((c) => c.trim())
-    .filter(Boolean);
+  const checks = parseChecks(opts.check) ?? [];
   const { problemEpisodes } = await import('../../history/queries.js');
   const episodes = await readHistory(rt, opts, (db, filter) => filter && problemEpisodes(db, filter), {
     checks,
