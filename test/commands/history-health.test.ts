@@ -311,4 +311,16 @@ describe('health problems in the file', () => {
       /Unknown check "campaign_eror" in --check.*Did you mean campaign_error/,
     );
   });
+
+  it('history health --company is read as every --company is: 0 is exit 2, an id with spaces is the id', async () => {
+    expect((await h.run(['health', '--json', '--fail-on', 'none'], ON)).code).toBe(0);
+    const spaced = await h.run(['history', 'health', '--company', ' 1010 ', '--json'], ON);
+    expect(spaced.code, spaced.stderr).toBe(0);
+    const episodes = JSON.parse(spaced.stdout) as { company_id: number }[];
+    expect(episodes.length).toBeGreaterThan(0);
+    expect(new Set(episodes.map((e) => e.company_id))).toEqual(new Set([1010]));
+    h.sandbox.reset();
+    const zero = await h.run(['history', 'health', '--company', '0'], ON);
+    expectUsageError(zero, h.sandbox, /Invalid company id "0": expected a positive whole number/);
+  });
 });

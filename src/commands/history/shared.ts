@@ -40,6 +40,9 @@ export async function readHistory<T>(
     for (const line of text.split('\n').map((l) => l.trim()))
       if (line !== '' && !line.startsWith('#')) refs.push(line);
   }
+  // Checked as every --company is (digits an id, else a name; 0 refused) before the store is opened.
+  const { parseCompanyRef } = await import('../../fleet/resolve.js');
+  const parsed = refs.map((ref) => parseCompanyRef(ref));
   const { historyFile } = await import('../../history/paths.js');
   const { readStore } = await import('../../history/store.js');
   const { agenciesAt, companiesNamed } = await import('../../history/queries.js');
@@ -56,10 +59,12 @@ export async function readHistory<T>(
   }
   return readStore(file, (db) => {
     if (agencyId === undefined) return read(db, undefined);
-    const companies = refs.flatMap((ref) => {
-      if (/^\d+$/.test(ref)) return [Number(ref)];
-      const ids = companiesNamed(db, agencyId, ref);
-      if (ids.length === 0) throw new UsageError(`No client named ${JSON.stringify(ref)} in the history.`);
+    const companies = parsed.flatMap((ref) => {
+      // The store holds ids as SQLite integers: a plain number to match them.
+      if (ref.id !== undefined) return [Number(ref.id)];
+      const ids = companiesNamed(db, agencyId, ref.name);
+      if (ids.length === 0)
+        throw new UsageError(`No client named ${JSON.stringify(ref.name)} in the history.`);
       return ids;
     });
     return read(db, { agencyId, companies, since, ...extra });
