@@ -3,6 +3,7 @@
  * store of it; the memory `health` compares with. SQL only: no output, no network.
  */
 import type { Database, SqlValue } from 'sql.js';
+import { periodDays } from '../input/period.js';
 import { COUNT_FIELDS, type ResultCounts } from '../reports/campaigns.js';
 import type { Problem } from '../reports/health.js';
 import { render } from '../terms.js';
@@ -21,11 +22,6 @@ export interface RunInfo {
   at: string;
   period: { from: string; to: string };
   version: string;
-}
-
-/** The days from `from` to `to`, both included. */
-export function periodDays(period: { from: string; to: string }): number {
-  return Math.round((Date.parse(period.to) - Date.parse(period.from)) / 86_400_000) + 1;
 }
 
 /** The agency's row id, when the store has one. */

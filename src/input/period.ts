@@ -68,13 +68,20 @@ export function coveredDays(period: Period, now = new Date()): { from: string; t
   return { from: from.toISOString().slice(0, 10), to };
 }
 
+/** The days from `from` to `to` (YYYY-MM-DD), both included. */
+export function periodDays(period: { from: string; to: string }): number {
+  return (
+    Math.round((Date.parse(`${period.to}T00:00:00Z`) - Date.parse(`${period.from}T00:00:00Z`)) / DAY_MS) + 1
+  );
+}
+
 /**
  * The period of the same length just before the covered days: what the service compares each counter
  * with (`previous_period`).
  */
 function previousDays(covered: { from: string; to: string }): { from: string; to: string } {
   const day = (text: string) => Date.parse(`${text}T00:00:00Z`);
-  const length = Math.round((day(covered.to) - day(covered.from)) / DAY_MS) + 1;
+  const length = periodDays(covered);
   const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
   return { from: iso(day(covered.from) - length * DAY_MS), to: iso(day(covered.from) - DAY_MS) };
 }

@@ -282,9 +282,9 @@ export const DEFAULT_CONCURRENCY = 8;
  * never fails the command: without it every problem is new and the run is not recorded.
  */
 async function healthHistory(rt: Runtime, file: string, period: Period, onlyNew: boolean) {
-  const { coveredDays } = await import('../../input/period.js');
+  const { coveredDays, periodDays } = await import('../../input/period.js');
   const { readStore, changeStore } = await import('../../history/store.js');
-  const { loadHealthMemory, periodDays, recordHealthRun } = await import('../../history/runs.js');
+  const { loadHealthMemory, recordHealthRun } = await import('../../history/runs.js');
   const { currentAgency, tolerated } = await import('../../history/record.js');
   const { VERSION } = await import('../../version.js');
   const covered = coveredDays(period);
