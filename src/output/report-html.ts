@@ -155,7 +155,7 @@ function fleetSummary(page: ReportPage): string {
   const rows = clients
     .map(
       (c) =>
-        `<tr><td>${escapeHtml(c.name)}</td><td class="num wide">${c.totals.campaigns}</td>${num(c.totals.contacted)}${num(c.totals.replied)}${num(c.totals.interested)}${rateCell(c.totals.reply_rate)}${rateCell(c.totals.bounce_rate, true)}</tr>`,
+        `<tr><td>${escapeHtml(c.name)}</td><td class="num wide">${c.totals.campaigns}</td>${num(c.totals.contacted, true)}${num(c.totals.replied)}${num(c.totals.interested)}${rateCell(c.totals.reply_rate)}${rateCell(c.totals.bounce_rate, true)}</tr>`,
     )
     .join('');
   return `<section class="summary">
@@ -163,7 +163,7 @@ ${agencyLine(page.agency)}<h1>Campaign results</h1>
 <p class="meta">${escapeHtml(periodText(page.report))} · ${plural(clients.length, NOUNS.client)} · prepared ${escapeHtml(page.generatedAt.toISOString().slice(0, 10))}</p>
 ${page.interrupted ? `<p class="interrupted">${escapeHtml(page.interrupted)}</p>` : ''}${failedLine(failed)}${tiles(totals)}
 <h2>Clients</h2>
-<table class="clients"><thead><tr><th>Client</th><th class="num wide">Campaigns</th><th class="num">Contacted</th><th class="num">Replied</th><th class="num">Interested</th><th class="num">Reply rate</th><th class="num wide">Bounce rate</th></tr></thead><tbody>${rows}</tbody></table>
+<table class="clients"><thead><tr><th>Client</th><th class="num wide">Campaigns</th><th class="num wide">Contacted</th><th class="num">Replied</th><th class="num">Interested</th><th class="num">Reply rate</th><th class="num wide">Bounce rate</th></tr></thead><tbody>${rows}</tbody></table>
 <p class="note">Each client's results follow, starting on a page of their own when printed.</p>
 </section>`;
 }

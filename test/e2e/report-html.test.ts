@@ -121,6 +121,28 @@ describe.skipIf(Boolean(MISSING))('report --html in headless Chromium', { timeou
     }
   });
 
+  it('on a phone (390 px) a client or campaign name is not broken inside a word of ordinary length', async () => {
+    // A word that fits a name cell's width is shown whole: the summary's CLIENT column once kept so
+    // little room beside its numbers that "Blue Harbor Dental" read "Blue / Harb / or / Dent / al".
+    await browser.open(`file://${fleetPage}`, { width: 390, height: 1600 });
+    const broken = await browser.evaluate(`[...document.querySelectorAll('table td:first-child')].flatMap((td) => {
+      const style = getComputedStyle(td);
+      const room = td.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      const name = td.firstChild ? td.firstChild.textContent : '';
+      return name.split(' ').filter((word) => {
+        if (word.length > 12) return false;
+        const probe = document.createElement('span');
+        probe.style.whiteSpace = 'nowrap';
+        probe.textContent = word;
+        td.appendChild(probe);
+        const wide = probe.getBoundingClientRect().width > room + 0.5;
+        probe.remove();
+        return wide;
+      });
+    })`);
+    expect(broken).toEqual([]);
+  });
+
   for (const [paper, size] of Object.entries(PAPERS)) {
     it(`printed on ${paper}: the summary, then each client from the top of a page of its own; nothing beyond the margins`, async () => {
       await browser.open(`file://${fleetPage}`, { width: 1280, height: 1600 });
