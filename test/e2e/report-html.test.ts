@@ -125,7 +125,8 @@ describe.skipIf(Boolean(MISSING))('report --html in headless Chromium', { timeou
     // A word that fits a name cell's width is shown whole: the summary's CLIENT column once kept so
     // little room beside its numbers that "Blue Harbor Dental" read "Blue / Harb / or / Dent / al".
     await browser.open(`file://${fleetPage}`, { width: 390, height: 1600 });
-    const broken = await browser.evaluate(`[...document.querySelectorAll('table td:first-child')].flatMap((td) => {
+    const broken =
+      await browser.evaluate(`[...document.querySelectorAll('table td:first-child')].flatMap((td) => {
       const style = getComputedStyle(td);
       const room = td.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
       const name = td.firstChild ? td.firstChild.textContent : '';
