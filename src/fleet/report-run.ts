@@ -135,6 +135,14 @@ async function reportOf(
 }
 
 /**
+ * The company list's clients as its pages come in; `listed()` is every client of the pages read so far,
+ * in order, those not yet handed on included: a run stopped early names them among the clients not done.
+ */
+export interface ListedClients extends AsyncIterable<Client> {
+  listed(): readonly Client[];
+}
+
+/**
  * The clients of a selection, in order: the named ones (resolved through the company list, read only
  * as far as needed), or the company list's clients as its pages come in (none = every active client).
  */
@@ -142,16 +150,30 @@ export async function reportTargets(
   api: CompanyLister,
   selection: ClientSelection,
   limit?: number,
-): Promise<readonly Client[] | AsyncIterable<Client>> {
+): Promise<readonly Client[] | ListedClients> {
   if (selection.kind === 'named') {
     const refs = limit === undefined ? selection.refs : selection.refs.slice(0, limit);
     return namedClients(refs, new CompanyDirectory(api), new Map());
   }
   const active = selection.kind === 'listed' ? selection.active : true;
-  const companies = paginate((page) => api.listCompaniesPage(page, active), { limit });
-  return (async function* () {
+  // Pages are asked ahead and may come back in any order: kept by page number.
+  const pages = new Map<number, Client[]>();
+  const companies = paginate(
+    async (page: number) => {
+      const answer = await api.listCompaniesPage(page, active);
+      pages.set(page, answer.content.map(toClient));
+      return answer;
+    },
+    { limit },
+  );
+  const clients = (async function* () {
     for await (const company of companies) yield toClient(company);
   })();
+  const listed = () => {
+    const all = [...pages].sort(([a], [b]) => a - b).flatMap(([, page]) => page);
+    return limit === undefined ? all : all.slice(0, limit);
+  };
+  return Object.assign(clients, { listed });
 }
 
 function toClient({ id, name, active }: { id: number; name: string; active: boolean }): Client {

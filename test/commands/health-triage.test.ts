@@ -163,6 +163,19 @@ describe('health triage', () => {
     for (const p of running) expect(p.detail).not.toContain('campaigns resume');
   });
 
+  it('piped (TSV) and as CSV, a next step reads as the command line says it, as in --json', async () => {
+    // TSV cells drop control characters, and once dropped them before the step's reference was said:
+    // "— once fixed: argument 0".
+    const step = all.find((p) => /campaigns resume/.test(p.detail));
+    if (!step) throw new Error('the seed has no campaign to resume');
+    for (const format of [[], ['--csv']]) {
+      const r = await h.run(['health', '--company', String(step.company_id), '--fail-on', 'none', ...format]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain(step.detail.slice(step.detail.indexOf(' — ')));
+      expect(r.stdout).not.toMatch(/argument \d|[\uE000\uE001]/);
+    }
+  });
+
   it('an --html file that cannot be written once the check is done is exit 1 after the report, even with problems found', async () => {
     const id = String(all.find((p) => p.severity === 'critical')?.company_id);
     const dir = testDir('agency-health-gone-');

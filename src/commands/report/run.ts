@@ -80,7 +80,7 @@ export async function runReport(rt: Runtime, options: ReportRun): Promise<void> 
   if (run.error !== undefined && !stopped) throw run.error;
   const reported = new Set(run.results.map((outcome) => outcome.client.id));
   const notDone = stopped
-    ? [...started, ...(Array.isArray(clients) ? clients : [])].filter(
+    ? [...started, ...('listed' in clients ? clients.listed() : clients)].filter(
         (client, i, all) => !reported.has(client.id) && all.findIndex((c) => c.id === client.id) === i,
       )
     : undefined;
