@@ -96,6 +96,7 @@ figure.chart{margin:0;background:#fff;border:1px solid var(--line);border-radius
 figcaption{font-weight:600;margin-bottom:6px}
 .legend{font-weight:400;color:var(--muted);font-size:12px;margin-left:8px}
 .legend i{display:inline-block;width:10px;height:10px;margin:0 4px 0 10px;vertical-align:-1px}
+.legend .key{white-space:nowrap}
 .row{display:grid;grid-template-columns:minmax(90px,34%) 1fr 64px;gap:8px;align-items:center;font-size:12px;line-height:1.2}
 .row .name{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 .row svg{width:100%;height:14px;display:block}
@@ -222,7 +223,7 @@ function chart(metric: Metric, rows: readonly DeliverabilityRow[], bounceMarks: 
     })
     .join('');
   const legend =
-    '<span class="legend"><i style="background:var(--now)"></i>this period<i style="background:var(--before)"></i>previous</span>';
+    '<span class="legend"><span class="key"><i style="background:var(--now)"></i>this period</span> <span class="key"><i style="background:var(--before)"></i>previous</span></span>';
   return `<figure class="chart" data-metric="${metric.key}"><figcaption>${escapeHtml(metric.title)}${legend}</figcaption>${lines}${chartNote(metric, values.length, more)}</figure>`;
 }
 

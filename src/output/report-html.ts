@@ -41,6 +41,7 @@ figure.chart{margin:16px 0 0;background:#fff;border:1px solid var(--line);border
 figcaption{font-weight:600;margin-bottom:6px}
 .legend{font-weight:400;color:var(--muted);font-size:12px;margin-left:8px}
 .legend i{display:inline-block;width:10px;height:10px;margin:0 4px 0 10px;vertical-align:-1px}
+.legend .key{white-space:nowrap}
 .bar{display:grid;grid-template-columns:minmax(90px,34%) 1fr 120px;gap:8px;align-items:center;font-size:12px;line-height:1.2;margin:3px 0}
 .bar .name{overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .bar svg{width:100%;height:14px;display:block}
@@ -117,7 +118,7 @@ function campaignChart(campaigns: readonly CampaignResults[]): string {
         `<div class="bar" title="${escapeHtml(`${c.name}: ${c.replied} replied, ${c.interested} interested`)}"><span class="name">${escapeHtml(c.name)}</span>${bars(c.replied, c.interested, max)}<span class="value">${groupDigits(c.replied)} · ${groupDigits(c.interested)}</span></div>`,
     )
     .join('');
-  const legend = `<span class="legend"><i style="background:${COLORS.replied}"></i>replied<i style="background:${COLORS.interested}"></i>interested</span>`;
+  const legend = `<span class="legend"><span class="key"><i style="background:${COLORS.replied}"></i>replied</span> <span class="key"><i style="background:${COLORS.interested}"></i>interested</span></span>`;
   return `<figure class="chart"><figcaption>Replies by campaign${legend}</figcaption>${lines}</figure>`;
 }
 

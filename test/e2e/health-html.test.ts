@@ -181,6 +181,23 @@ describe.skipIf(Boolean(CHROMIUM_MISSING))('health --html in headless Chromium',
     expect(pageRequests()).toEqual([]);
   });
 
+  it("a chart legend's swatch stays on the line of its label, the label on one line (1280 and 390 px)", async () => {
+    // "Reply rate that fell (replies / delivered)" left room for the swatch of "previous" only: the
+    // word went to the next line alone.
+    const measure = `[...document.querySelectorAll('.legend i')].filter((swatch) => {
+      const label = swatch.nextSibling; const r = document.createRange(); r.selectNodeContents(label);
+      const tops = new Set([...r.getClientRects()].map((rect) => Math.round(rect.top)));
+      const box = swatch.getBoundingClientRect(); const first = r.getClientRects()[0];
+      return tops.size !== 1 || Math.abs(first.top + first.height / 2 - (box.top + box.height / 2)) > 8;
+    }).map((swatch) => swatch.nextSibling.textContent).join('|')`;
+    const browser = await chromium();
+    await browser.open(`file://${page}`, { width: 1280, height: 1600 });
+    for (const width of [1280, 390]) {
+      await browser.resize({ width, height: 1600 });
+      expect(await browser.evaluate(measure)).toBe('');
+    }
+  });
+
   it('printed, it is laid out for paper: white, the full width, the charts one under another', async () => {
     const browser = await chromium();
     await browser.open(`file://${page}`, { width: 1200, height: 1600 });
