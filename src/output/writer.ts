@@ -261,7 +261,7 @@ export class Writer {
     this.#stderr(`${this.stderrChalk().dim('note:')} ${this.#fit('note: ', this.#safe(render(message)))}\n`);
   }
 
-  /** A log line of a long-lived command (`agency mcp`): stderr, wrapped like a message, kept with -q. */
+  /** A log line of a long-lived command (`agency mcp`), or words a prompt needs: stderr, wrapped like a message, kept with -q. */
   log(message: string): void {
     this.#stderr(`${this.#fit('', this.#safe(render(message)))}\n`);
   }

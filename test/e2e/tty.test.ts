@@ -424,6 +424,26 @@ describe.skipIf(Boolean(TMUX_MISSING))(
       expect(done).not.toContain(tom.hqKey);
       expect(readFileSync(join(configDir, 'config.json'), 'utf8')).toBe(before);
     });
+
+    it('the words before the prompt are wrapped to a narrow terminal (50 columns), never cut', async () => {
+      // They were written whole, and the terminal cut them: "API & integ" / "rations".
+      await narrow.clear();
+      narrow.type(`agency login -p narrow --base-url ${h.sandbox.baseUrl}; echo "[exit $?]"`);
+      const asked = await narrow.waitFor((s) => s.includes('(typing is hidden):'));
+      narrow.key('C-c');
+      await narrow.waitFor((s) => /\[exit \d+\]/.test(s));
+      const prose = asked.slice(asked.indexOf('Paste the API key'), asked.indexOf('API key (typing'));
+      // Lines broken between words only: joined with a space, they are the two sentences again.
+      expect(
+        prose
+          .split('\n')
+          .map((line) => line.trim())
+          .filter(Boolean)
+          .join(' '),
+      ).toBe(
+        `Paste the API key for profile "narrow" (${h.sandbox.baseUrl}). Find it in Woodpecker under Settings → Add-ons → API & integrations → API keys.`,
+      );
+    });
   },
 );
 

@@ -56,9 +56,9 @@ export async function login(
   let key: string;
   if (terminal.stdinIsTTY) {
     const where = ctx.baseUrlSource === 'default' ? '' : ` (${ctx.baseUrl})`;
-    // Instructions for the prompt, not confirmations: shown with -q too.
-    out.err(`Paste the API key for profile "${ctx.profileName}"${where}.\n`);
-    out.err('Find it in Woodpecker under Settings → Add-ons → API & integrations → API keys.\n');
+    // Instructions for the prompt, not confirmations: shown with -q too, wrapped between words.
+    out.log(`Paste the API key for profile "${ctx.profileName}"${where}.`);
+    out.log('Find it in Woodpecker under Settings → Add-ons → API & integrations → API keys.');
     key = await readHidden(terminal, 'API key (typing is hidden): ');
   } else {
     key = await readKeyFromStdin(rt);
