@@ -4,6 +4,7 @@
  * terminal, with a `sample` of rows like the ones to come, the table too is printed a row at a time
  * (its widths fixed from the sample); without one it is printed whole by end(), as is --json.
  */
+import { renderValue } from '../terms.js';
 import { rowEncoder } from './csv.js';
 import { type FixedTable, fixedTable } from './table.js';
 import type { Column, ListOptions, Writer } from './writer.js';
@@ -40,7 +41,10 @@ export function rowStream<T>(
   let table: FixedTable<T> | undefined;
   const encoder = rowEncoder(columns, csv);
   let headerWritten = false;
-  const writeRow = (item: T) => {
+  const writeRow = (given: T) => {
+    // The references in a row (a next step) are said before its cells are made safe, as list() does:
+    // a TSV cell drops the control characters that delimit them.
+    const item = renderValue(given);
     if (progressive) {
       options.beforeRow?.();
       if (!table) {
