@@ -5,7 +5,7 @@
  * created exclusively; one whose holder died (kill -9, power cut) is broken so that it never blocks for
  * good.
  */
-import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 
 const LOCK_STALE_MS = 10_000;
@@ -32,7 +32,7 @@ export async function acquireLock(lockFile: string, errors: LockErrors): Promise
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (let attempt = 0; ; attempt++) {
     try {
-      writeFileSync(lockFile, owner, { flag: 'wx', mode: 0o600 });
+      createHolding(lockFile, owner);
       return () => {
         // Only our own lock: if it was (wrongly) broken and taken over, the new holder keeps it.
         if (inspectLock(lockFile)?.owner === owner) rmSync(lockFile, { force: true });
@@ -48,6 +48,24 @@ export async function acquireLock(lockFile: string, errors: LockErrors): Promise
     }
     await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * Math.min(50, 5 * attempt)));
   }
+}
+
+/**
+ * Creates `file` (exclusively, 0600) holding `owner`. A file created but not written (a full disk) is
+ * removed before the error is thrown: left empty, it would pass for a lock being written and block
+ * every later run for LOCK_STALE_MS.
+ */
+function createHolding(file: string, owner: string): void {
+  const bytes = Buffer.from(owner);
+  const fd = openSync(file, 'wx', 0o600);
+  try {
+    for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written);
+  } catch (error) {
+    closeSync(fd);
+    rmSync(file, { force: true });
+    throw error;
+  }
+  closeSync(fd);
 }
 
 function inspectLock(lockFile: string): LockHolder | undefined {
@@ -78,7 +96,7 @@ function breakStaleLock(lockFile: string): void {
   if (!seen || !isStale(seen)) return;
   const breaker = `${lockFile}.break`;
   try {
-    writeFileSync(breaker, String(process.pid), { flag: 'wx', mode: 0o600 });
+    createHolding(breaker, String(process.pid));
   } catch {
     // Someone else is breaking it; a breaker that died while doing so must not block forever.
     const stuck = inspectLock(breaker);
