@@ -54,7 +54,9 @@ export async function tolerated<T>(rt: Runtime, step: () => Promise<T>): Promise
   } catch (error) {
     if (rt.ctx.signal.aborted) return undefined;
     if (error instanceof HistoryError) {
-      rt.out.warn(`${error.message} This run is not recorded.${error.hint ? ` ${error.hint}` : ''}`);
+      // A system error ends the message ("…: ENOSPC: no space left on device, write"): a sentence first.
+      const said = /[.!?]$/.test(error.message) ? error.message : `${error.message}.`;
+      rt.out.warn(`${said} This run is not recorded.${error.hint ? ` ${error.hint}` : ''}`);
       return undefined;
     }
     if (error instanceof Error && 'exitCode' in error) {
