@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
 import { type Harness, startHarness } from '../helpers/cli.js';
+import { lines } from '../helpers/core.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -55,5 +56,33 @@ describe('report interrupted', () => {
     expect(r.stderr).toContain(`Not done: ${third.id} ${JSON.stringify(third.name)}`);
     expect(r.stderr).toContain(String(fourth.id));
     expect(r.stderr).not.toMatch(/^\s+at /m);
+  });
+
+  it('Ctrl-C names the listed clients that were never started, too', async () => {
+    h.sandbox.reset();
+    const active = h.sandbox.store.companies(MAIN_AGENCY_ID, { active: true });
+    const third = active[2] as (typeof active)[0];
+    h.sandbox.addFault({
+      kind: 'report-pending',
+      method: 'GET',
+      path: '/v2/reports/*',
+      company: third.id,
+      times: 0,
+    });
+    // One at a time: the clients after the third are listed (one page) but never started.
+    const run = h.spawn(['report', '--by', 'client', '--concurrency', '1']);
+    const polled = () =>
+      h.requests().filter((r) => r.headers['x-company-id'] === String(third.id) && r.method === 'GET');
+    const deadline = Date.now() + 20_000;
+    while (polled().length === 0 && Date.now() < deadline) await sleep(20);
+    run.child.kill('SIGINT');
+    const r = await run.result;
+    expect(r.code).toBe(130);
+    expect(lines(r.stdout).map((line) => Number(line.split('\t')[0]))).toEqual([
+      active[0]?.id,
+      active[1]?.id,
+    ]);
+    const rest = active.slice(2).map((c) => `${c.id} ${JSON.stringify(c.name)}`);
+    expect(r.stderr).toContain(`Not done: ${rest.join(', ')}.`);
   });
 });
