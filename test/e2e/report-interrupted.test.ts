@@ -16,6 +16,13 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
+/** This client's report is pending at every poll. */
+const neverReady = (company: number) =>
+  h.sandbox.addFault({ kind: 'report-pending', method: 'GET', path: '/v2/reports/*', company, times: 0 });
+/** The GETs (report polls) the sandbox received for this client. */
+const polls = (company: number) =>
+  h.requests().filter((r) => r.headers['x-company-id'] === String(company) && r.method === 'GET');
+
 describe('report interrupted', () => {
   it('streams the rows of the clients done in order, then Ctrl-C names the rest and exits 130', async () => {
     const active = h.sandbox.store.companies(MAIN_AGENCY_ID, { active: true });
@@ -25,21 +32,14 @@ describe('report interrupted', () => {
       (typeof active)[0],
       (typeof active)[0],
     ];
-    h.sandbox.addFault({
-      kind: 'report-pending',
-      method: 'GET',
-      path: '/v2/reports/*',
-      company: third.id,
-      times: 0,
-    });
+    neverReady(third.id);
     const run = h.spawn(['report', '--by', 'client', '--concurrency', '2']);
     let stdout = '';
     run.child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();
     });
     // The fourth client is done too, but after the third, which is not: only two rows can come.
-    const polled = () =>
-      h.requests().filter((r) => r.headers['x-company-id'] === String(fourth.id) && r.method === 'GET');
+    const polled = () => polls(fourth.id);
     const deadline = Date.now() + 20_000;
     while ((stdout.split('\n').length < 3 || polled().length === 0) && Date.now() < deadline) await sleep(20);
     expect(
@@ -62,17 +62,10 @@ describe('report interrupted', () => {
     h.sandbox.reset();
     const active = h.sandbox.store.companies(MAIN_AGENCY_ID, { active: true });
     const third = active[2] as (typeof active)[0];
-    h.sandbox.addFault({
-      kind: 'report-pending',
-      method: 'GET',
-      path: '/v2/reports/*',
-      company: third.id,
-      times: 0,
-    });
+    neverReady(third.id);
     // One at a time: the clients after the third are listed (one page) but never started.
     const run = h.spawn(['report', '--by', 'client', '--concurrency', '1']);
-    const polled = () =>
-      h.requests().filter((r) => r.headers['x-company-id'] === String(third.id) && r.method === 'GET');
+    const polled = () => polls(third.id);
     const deadline = Date.now() + 20_000;
     while (polled().length === 0 && Date.now() < deadline) await sleep(20);
     run.child.kill('SIGINT');
