@@ -10,6 +10,12 @@ export interface OrderedRun<R> {
   results: R[];
   /** Why the run stopped before the end: the first error a worker threw (an interrupt included). */
   error?: unknown;
+  /**
+   * A run stopped early: the results done after the gap it stopped at (an item still running, or
+   * failed), in input order. Never emitted: the caller decides whether they count (an interrupted
+   * `report` prints them, so that no client that finished is lost).
+   */
+  heldBack?: R[];
 }
 
 /**
@@ -19,7 +25,7 @@ export interface OrderedRun<R> {
  * last request is on its way back). A worker's error, or the items' (a page that
  * could not be read), stops new work; the workers in flight are awaited, what is done in order is
  * still emitted, and the error is returned (not thrown), so that the caller prints what was done
- * before reporting it. An aborted `signal` stops new work the same way, and so do 5 items (accounts)
+ * before reporting it (and what was done behind the gap, `heldBack`, if it counts for it). An aborted `signal` stops new work the same way, and so do 5 items (accounts)
  * in a row that met an unreachable service: the run's error is then ServiceUnreachableError.
  */
 export async function mapInOrder<T, R>(
@@ -82,9 +88,12 @@ export async function mapInOrder<T, R>(
   await Promise.all(running);
   await source.close();
   flush();
+  const heldBack = [...done].sort(([a], [b]) => a - b).map(([, result]) => result);
+  const stoppedWith = (why: unknown): OrderedRun<R> =>
+    heldBack.length > 0 ? { results, error: why, heldBack } : { results, error: why };
   // The service gone: what was done is emitted; the run ends saying so (an earlier error wins).
-  if (watch.stopped && !failed) return { results, error: watch.failure() };
-  return failed ? { results, error } : { results };
+  if (watch.stopped && !failed) return stoppedWith(watch.failure());
+  return failed ? stoppedWith(error) : { results };
 }
 
 /**

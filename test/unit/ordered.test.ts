@@ -63,6 +63,27 @@ describe('mapInOrder', () => {
     expect(started).not.toContain(5);
   });
 
+  it('stopped by an error: the results done behind the gap are returned apart (heldBack), in input order, not emitted', async () => {
+    const emitted: number[] = [];
+    const stop = new Error('interrupted');
+    let failSecond = () => {};
+    const run = await mapInOrder(
+      [0, 1, 2, 3, 4],
+      2,
+      async (i) => {
+        // Item 1 holds a lane until the other lane has done items 2, 3 and 4, then fails.
+        if (i === 1) return new Promise<number>((_, reject) => (failSecond = () => reject(stop)));
+        if (i === 4) setImmediate(() => failSecond());
+        return i;
+      },
+      (result) => emitted.push(result),
+    );
+    expect(run.error).toBe(stop);
+    expect(run.results).toEqual([0]);
+    expect(emitted).toEqual([0]);
+    expect(run.heldBack).toEqual([2, 3, 4]);
+  });
+
   it('stops starting work once the signal is aborted', async () => {
     const controller = new AbortController();
     const run = await mapInOrder(

@@ -3,6 +3,7 @@
  * report (src/fleet/report-run.ts), the rows printed as they come, --json, the HTML page, the summary
  * and the exit code. Loaded only when `report` runs.
  */
+import { idKey } from '../../api/types.js';
 import { ExitCode, InterruptedError, PartialFailureError } from '../../errors.js';
 import type { Client, ClientSelection } from '../../fleet/clients.js';
 import { type RowFailure, rowsFailed } from '../../fleet/failures.js';
@@ -78,13 +79,20 @@ export async function runReport(rt: Runtime, options: ReportRun): Promise<void> 
   }).finally(progress.done);
   const stopped = rt.ctx.signal.aborted || run.error instanceof InterruptedError;
   if (run.error !== undefined && !stopped) throw run.error;
-  const reported = new Set(run.results.map((outcome) => outcome.client.id));
+  // Stopped, the clients that finished after one still running are complete too: printed after the
+  // others, in the clients' order, and never named among those not done.
+  const heldBack = stopped ? (run.heldBack ?? []) : [];
+  for (const outcome of heldBack)
+    if ('results' in outcome) for (const row of rowsOf(outcome.results, by)) rows.push(row);
+  const outcomes = [...run.results, ...heldBack];
+  const reported = new Set(outcomes.map((outcome) => idKey(outcome.client.id)));
   const notDone = stopped
     ? [...started, ...('listed' in clients ? clients.listed() : clients)].filter(
-        (client, i, all) => !reported.has(client.id) && all.findIndex((c) => c.id === client.id) === i,
+        (client, i, all) =>
+          !reported.has(idKey(client.id)) && all.findIndex((c) => idKey(c.id) === idKey(client.id)) === i,
       )
     : undefined;
-  const value = reportOfRun(period, run.results, notDone);
+  const value = reportOfRun(period, outcomes, notDone);
 
   if (rt.out.json) rt.out.jsonValue(jsonOf(rt, value, by, columns));
   else
@@ -99,9 +107,9 @@ export async function runReport(rt: Runtime, options: ReportRun): Promise<void> 
   if (stopped) throw interrupted(rt, value, notDone ?? []);
   if (options.history !== undefined) await recordReport(rt, options.history, value);
   rt.out.info(summary(value, options.asked));
-  const failures = run.results.flatMap(failureOf);
+  const failures = outcomes.flatMap(failureOf);
   if (failures.length > 0) {
-    const of = run.results.length;
+    const of = outcomes.length;
     throw rowsFailed(
       `${failures.length} of ${plural(of, NOUNS.client)} could not be reported (the others are complete):`,
       failures,
