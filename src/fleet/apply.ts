@@ -14,6 +14,7 @@ import { chunked } from './blacklist.js';
 import { isRowFailure, type RowError, type RowFailure, rowError, rowFailure } from './failures.js';
 import { type GuestWriter, invitationOf, lostInvitations } from './guests.js';
 import { createKeySettled, setBounceShieldSettled } from './lost-answer.js';
+import { forCompany } from './names.js';
 import { mapPool } from './ordered.js';
 import type { Change, Plan, PlannedCompany } from './plan.js';
 import { describeShield } from './plan-bounce-shield.js';
@@ -339,17 +340,17 @@ export function describeApplied(entry: Applied): string {
     case 'company':
       return `${mark} company ${JSON.stringify(entry.name)}${entry.company_id !== null ? ` (id ${entry.company_id})` : ''}${reason}`;
     case 'key':
-      return `${mark} key ${JSON.stringify(entry.label)} for ${JSON.stringify(entry.company)}${entry.api_key ? `: ${entry.api_key}` : ''}${reason}`;
+      return `${mark} key ${JSON.stringify(entry.label)} ${forCompany(entry.company)}${entry.api_key ? `: ${entry.api_key}` : ''}${reason}`;
     case 'webhook':
-      return `${mark} webhook ${entry.event} → ${entry.url} for ${JSON.stringify(entry.company)}${reason}`;
+      return `${mark} webhook ${entry.event} → ${entry.url} ${forCompany(entry.company)}${reason}`;
     case 'unmanaged-webhook':
       return failed
-        ? `${mark} unsubscribing webhook ${entry.event} → ${entry.url} on ${JSON.stringify(entry.company)}${reason}`
-        : `- webhook ${entry.event} → ${entry.url} on ${JSON.stringify(entry.company)} (unsubscribed)`;
+        ? `${mark} unsubscribing webhook ${entry.event} → ${entry.url} ${forCompany(entry.company)}${reason}`
+        : `- webhook ${entry.event} → ${entry.url} ${forCompany(entry.company)} (unsubscribed)`;
     case 'guest':
-      return `${mark} guest ${entry.email} for ${JSON.stringify(entry.company)}${failed ? '' : ' (invited)'}${reason}`;
+      return `${mark} guest ${entry.email} ${forCompany(entry.company)}${failed ? '' : ' (invited)'}${reason}`;
     case 'guest-permissions':
-      return `${failed ? mark : '~'} guest ${entry.email} permissions ${permissionList(entry.from)} → ${permissionList(entry.to)} for ${JSON.stringify(entry.company)}${reason}`;
+      return `${failed ? mark : '~'} guest ${entry.email} permissions ${permissionList(entry.from)} → ${permissionList(entry.to)} ${forCompany(entry.company)}${reason}`;
     case 'bounce-shield':
       return `${failed ? `${mark} ` : ''}${describeShield(entry)}${reason}`;
   }

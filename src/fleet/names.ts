@@ -68,6 +68,14 @@ export function lookalikeWarning(name: string, companies: readonly NamedCompany[
   return `${JSON.stringify(name)} is not an existing company name, but it ${looksLike(companies)}; names must match exactly (case and spacing count).`;
 }
 
+/**
+ * `for "Acme Ltd"`: how every line of `plan` and `apply` names the company a change is for (a key, a
+ * webhook added or unmanaged, a guest), one preposition for all of them.
+ */
+export function forCompany(name: string): string {
+  return `for ${JSON.stringify(name)}`;
+}
+
 /** `"Acme Ltd" (id 1001)` */
 export function describeCompany(company: NamedCompany): string {
   return `${JSON.stringify(company.name)} (id ${company.id})`;

@@ -1,6 +1,6 @@
 /** The plan as it is printed: one line per change, the "!" lines, the closing summary. */
 import type { GuestPermission } from './guests.js';
-import { describeCompany } from './names.js';
+import { describeCompany, forCompany } from './names.js';
 import { type Blocked, type Change, type Plan, planChanges } from './plan.js';
 import { describeShield } from './plan-bounce-shield.js';
 import { describeSimilar } from './plan-similar.js';
@@ -12,15 +12,15 @@ export function describeChange(change: Change): string {
     case 'company':
       return `+ company ${JSON.stringify(change.name)}`;
     case 'key':
-      return `+ key ${JSON.stringify(change.label)} for ${JSON.stringify(change.company)}`;
+      return `+ key ${JSON.stringify(change.label)} ${forCompany(change.company)}`;
     case 'webhook':
-      return `+ webhook ${change.event} → ${change.url} for ${JSON.stringify(change.company)}`;
+      return `+ webhook ${change.event} → ${change.url} ${forCompany(change.company)}`;
     case 'unmanaged-webhook':
       return describePrune(change);
     case 'guest':
-      return `+ guest ${change.email} for ${JSON.stringify(change.company)}`;
+      return `+ guest ${change.email} ${forCompany(change.company)}`;
     case 'guest-permissions':
-      return `~ guest ${change.email} permissions ${permissionList(change.from)} → ${permissionList(change.to)} for ${JSON.stringify(change.company)}`;
+      return `~ guest ${change.email} permissions ${permissionList(change.from)} → ${permissionList(change.to)} ${forCompany(change.company)}`;
     case 'bounce-shield':
       return describeShield(change);
   }

@@ -6,6 +6,7 @@
  */
 import type { Company, Webhook } from '../api/types.js';
 import { command, option } from '../terms.js';
+import { forCompany } from './names.js';
 import type { DesiredCompany } from './plan-file.js';
 import { listedEvent } from './webhook-input.js';
 
@@ -37,14 +38,14 @@ export function unmanagedWebhooks(
   });
 }
 
-/** `? webhook EMAIL_OPENED → https://… on "Acme Ltd" is not in the file` */
+/** `? webhook EMAIL_OPENED → https://… for "Acme Ltd" is not in the file` */
 export function describeUnmanaged(u: Pick<UnmanagedWebhook, 'company' | 'event' | 'url'>): string {
-  return `? webhook ${u.event} → ${u.url} on ${JSON.stringify(u.company)} is not in the file`;
+  return `? webhook ${u.event} → ${u.url} ${forCompany(u.company)} is not in the file`;
 }
 
-/** `- webhook EMAIL_OPENED → https://… on "Acme Ltd" (not in the file)`: a removal that --prune makes. */
+/** `- webhook EMAIL_OPENED → https://… for "Acme Ltd" (not in the file)`: a removal that --prune makes. */
 export function describePrune(u: Pick<UnmanagedWebhook, 'company' | 'event' | 'url'>): string {
-  return `- webhook ${u.event} → ${u.url} on ${JSON.stringify(u.company)} (not in the file)`;
+  return `- webhook ${u.event} → ${u.url} ${forCompany(u.company)} (not in the file)`;
 }
 
 /** The summary's part for subscriptions left alone: "2 webhooks not in the file (left alone; agency apply --prune removes them)". */

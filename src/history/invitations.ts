@@ -6,6 +6,7 @@
  * change again, as before.
  */
 import type { Database } from 'sql.js';
+import { forCompany } from '../fleet/names.js';
 import type { Plan } from '../fleet/plan.js';
 import type { Runtime } from '../runtime.js';
 import { command } from '../terms.js';
@@ -56,7 +57,7 @@ function setAsidePending(plan: Plan, remembered: ReadonlyMap<string, string>): P
 
 /** `= guest a@b.com for "Acme Ltd" invited on 2026-12-02, not yet accepted` */
 export function describePending(p: PendingInvitation): string {
-  return `= guest ${p.email} for ${JSON.stringify(p.company)} invited on ${p.invited_at.slice(0, 10)}, not yet accepted`;
+  return `= guest ${p.email} ${forCompany(p.company)} invited on ${p.invited_at.slice(0, 10)}, not yet accepted`;
 }
 
 /** Under the plan: what the "=" lines are, and how to send them again. */

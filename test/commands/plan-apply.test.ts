@@ -74,8 +74,8 @@ describe('plan', () => {
       `+ webhook PROSPECT_REPLIED → ${HOOK} for "Acme Ltd"`,
       `+ webhook PROSPECT_REPLIED → ${HOOK} for "Plan Only Client"`,
       // The file lists webhooks for every company: the seeded ones it does not list are not its own.
-      `? webhook PROSPECT_REPLIED → https://hooks.zapier.com/hooks/catch/${ACME}/prospect_replied/ on "Acme Ltd" is not in the file`,
-      `? webhook CAMPAIGN_COMPLETED → https://crm.acmeltd.example/webhooks/woodpecker?event=campaign_completed on "Acme Ltd" is not in the file`,
+      `? webhook PROSPECT_REPLIED → https://hooks.zapier.com/hooks/catch/${ACME}/prospect_replied/ for "Acme Ltd" is not in the file`,
+      `? webhook CAMPAIGN_COMPLETED → https://crm.acmeltd.example/webhooks/woodpecker?event=campaign_completed for "Acme Ltd" is not in the file`,
       `! "Blue Harbor Dental Ltd" (id ${INACTIVE}) is inactive: webhooks cannot be read or changed`,
     ]);
     expect(posts()).toEqual([]);

@@ -79,8 +79,8 @@ describe('plan files manage what they name', () => {
     const r = await h.run(['plan', '-f', path]);
     expect(r.code, r.stderr).toBe(0);
     expect(lines(r.stdout)).toEqual([
-      `? webhook EMAIL_OPENED → ${OLD} on "Acme Ltd" is not in the file`,
-      `? webhook PROSPECT_REPLIED → ${OLD} on "Acme Ltd" is not in the file`,
+      `? webhook EMAIL_OPENED → ${OLD} for "Acme Ltd" is not in the file`,
+      `? webhook PROSPECT_REPLIED → ${OLD} for "Acme Ltd" is not in the file`,
     ]);
     expect(r.stderr).toContain('2 webhooks not in the file (left alone; agency apply --prune removes them)');
     expect(r.stderr).toContain('No changes.');
@@ -103,7 +103,7 @@ describe('plan files manage what they name', () => {
     const { path, other } = example();
     const left = await h.run(['apply', '-f', path, '--yes']);
     expect(left.code, left.stderr).toBe(0);
-    expect(left.stderr).toContain(`? webhook EMAIL_OPENED → ${OLD} on "Acme Ltd" is not in the file`);
+    expect(left.stderr).toContain(`? webhook EMAIL_OPENED → ${OLD} for "Acme Ltd" is not in the file`);
     expect(left.stdout).toBe('');
     expect(writes()).toEqual([]);
 
@@ -111,14 +111,14 @@ describe('plan files manage what they name', () => {
     example();
     const pruned = await h.run(['apply', '-f', path, '--yes', '--prune']);
     expect(pruned.code, pruned.stderr).toBe(0);
-    expect(pruned.stderr).toContain(`- webhook EMAIL_OPENED → ${OLD} on "Acme Ltd" (not in the file)`);
+    expect(pruned.stderr).toContain(`- webhook EMAIL_OPENED → ${OLD} for "Acme Ltd" (not in the file)`);
     expect(pruned.stderr).toContain(
       'Plan: 2 to remove (0 companies, 0 keys, 0 webhooks, 2 webhooks to unsubscribe)',
     );
     expect(pruned.stderr).not.toContain('? webhook');
     expect(lines(pruned.stdout)).toEqual([
-      `- webhook EMAIL_OPENED → ${OLD} on "Acme Ltd" (unsubscribed)`,
-      `- webhook PROSPECT_REPLIED → ${OLD} on "Acme Ltd" (unsubscribed)`,
+      `- webhook EMAIL_OPENED → ${OLD} for "Acme Ltd" (unsubscribed)`,
+      `- webhook PROSPECT_REPLIED → ${OLD} for "Acme Ltd" (unsubscribed)`,
     ]);
     expect(writes()).toEqual([
       `${ACME} unsubscribe email_opened ${OLD}`,
@@ -171,8 +171,8 @@ describe('plan files manage what they name', () => {
     const r = await h.run(['plan', '-f', path]);
     expect(r.code, r.stderr).toBe(0);
     expect(lines(r.stdout)).toEqual([
-      `? webhook EMAIL_OPENED → ${OLD} on "Acme Ltd" is not in the file`,
-      `? webhook EMAIL_OPENED → ${OLD} on ${JSON.stringify(nameOf(other))} is not in the file`,
+      `? webhook EMAIL_OPENED → ${OLD} for "Acme Ltd" is not in the file`,
+      `? webhook EMAIL_OPENED → ${OLD} for ${JSON.stringify(nameOf(other))} is not in the file`,
     ]);
   });
 
