@@ -11,6 +11,7 @@ import { main } from '../../src/cli.js';
 import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
 import { campaignsOf } from '../../src/sandbox/resources/campaigns.js';
 import { SHARED_MAILBOX, unsupportedCampaign } from '../../src/sandbox/seed/campaigns.js';
+import type { CompanyRecord } from '../../src/sandbox/store.js';
 import { accountOfCompany } from '../../src/sandbox/types.js';
 import {
   clientCampaigns as clientCampaignsOf,
@@ -56,6 +57,13 @@ function pickRunning() {
 
 const writes = () => h.requests().filter((q) => q.method !== 'GET');
 /** `campaigns pause` of one campaign of one client, recorded in `record`, without asking. */
+/** The command on a terminal, `answer` typed at its question. */
+async function onTerminal(argv: string[], answer: string) {
+  const terminal = fakeTerminal({ tty: true, stdinTTY: true, input: answer, columns: 120 });
+  const code = await main(argv, { ...terminal.streams, env: agencyEnv({ configDir: h.configDir }) });
+  return { code, stdout: terminal.stdout(), stderr: terminal.stderr() };
+}
+
 const pauseOne = (company: { id: number }, campaign: { id: number }, record: string) =>
   h.run([
     'campaigns',
@@ -232,24 +240,51 @@ describe('what is sent, and what is not', () => {
     expect(running.length).toBeGreaterThan(0);
     const args = ['campaigns', 'pause', '--company', String(company.id)];
     const ids = running.flatMap((c) => ['--campaign', String(c.id)]);
-    const ask = async (answer: string) => {
-      const terminal = fakeTerminal({ tty: true, stdinTTY: true, input: answer, columns: 120 });
-      const code = await main([...args, ...ids], {
-        ...terminal.streams,
-        env: agencyEnv({ configDir: h.configDir }),
-      });
-      return { code, stdout: terminal.stdout(), stderr: terminal.stderr() };
-    };
+    const ask = (answer: string) => onTerminal([...args, ...ids], answer);
     const no = await ask('n\n');
     expect(no.code).toBe(1);
-    expect(no.stderr).toContain(`Pause ${running.length} campaign`);
-    expect(no.stderr).toContain(JSON.stringify(running[0]?.name));
+    // Given by id, the company is named all the same (its name read from the company list's first page).
+    const account = `${JSON.stringify(company.name)} (${company.id})`;
+    const campaigns = `campaign${running.length === 1 ? '' : 's'}`;
+    expect(no.stderr).toContain(`Pause ${running.length} running ${campaigns} of ${account}?`);
+    expect(no.stderr).toContain(
+      `${JSON.stringify(running[0]?.name)} (${running[0]?.id}) of ${account}, RUNNING`,
+    );
+    expect(no.stderr).not.toContain(`company ${company.id}`);
+    expect(h.requests().filter((q) => q.path === '/rest/v2/agency/companies')).toHaveLength(1);
     expect(no.stderr).toContain('nothing was changed');
     expect(no.stdout).toBe('');
     expect(writes()).toEqual([]);
     const yes = await ask('y\n');
     expect(yes.code, yes.stderr).toBe(0);
     expect(writes().map((q) => q.path)).toEqual(running.map((c) => actionPath(c.id, 'pause')));
+  });
+
+  it('stop on two clients given by id: the question says which statuses and how many clients, each line names its client', async () => {
+    const stops = (company: { id: number }) =>
+      campaignsOf(clientContext(company.id)).some((c) => c.status === 'RUNNING' || c.status === 'PAUSED');
+    const [a, b] = h.sandbox.store.companies(MAIN_AGENCY_ID, { active: true }).filter(stops) as [
+      CompanyRecord,
+      CompanyRecord,
+    ];
+    const stoppable = [a, b].flatMap((company) =>
+      campaignsOf(clientContext(company.id))
+        .filter((c) => c.status === 'RUNNING' || c.status === 'PAUSED')
+        .map((c) => ({ company, campaign: c })),
+    );
+    const statuses = ['RUNNING', 'PAUSED'].filter((s) => stoppable.some((x) => x.campaign.status === s));
+    const kind = statuses.map((s) => s.toLowerCase()).join(' or ');
+    const r = await onTerminal(
+      ['campaigns', 'stop', '--company', String(a.id), '--company', String(b.id)],
+      'n\n',
+    );
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`Stop ${stoppable.length} ${kind} campaigns of 2 clients?`);
+    for (const { company, campaign } of stoppable)
+      expect(r.stderr).toContain(
+        `${JSON.stringify(campaign.name)} (${campaign.id}) of ${JSON.stringify(company.name)} (${company.id}), ${campaign.status}`,
+      );
+    expect(writes()).toEqual([]);
   });
 
   it('a --campaign id in none of the lists: exit 4 naming it, nothing sent', async () => {

@@ -117,7 +117,9 @@ async function changeCampaignsCommand(
         dryRun: opts.dryRun,
         signal: AbortSignal.any([input.signal, recordFailed.signal]),
         confirm: async (pending) => {
-          if (!opts.yes) await askToChange(rt, verb, pending, targets);
+          if (opts.yes) return;
+          const { CompanyDirectory } = await import('../../fleet/resolve.js');
+          await askToChange(rt, verb, pending, targets, (ids) => new CompanyDirectory(api).find(ids));
         },
         confirmed: (row) => {
           if (!record || recordError) return;

@@ -3,12 +3,14 @@
  * and the question asked on a terminal once the lists are read.
  */
 
-import { ExitCode, OutcomeExit, UsageError } from '../../errors.js';
+import { idKey } from '../../api/types.js';
+import { AgencyError, ExitCode, InterruptedError, OutcomeExit, UsageError } from '../../errors.js';
 import type { CampaignRow, CampaignVerb } from '../../fleet/campaign-control.js';
 import type { RecordEntry } from '../../fleet/campaign-record.js';
 import type { Target } from '../../fleet/targets.js';
 import { parseCompanyId } from '../../input/parse.js';
 import { confirm } from '../../input/prompt.js';
+import { NOUNS, plural } from '../../output/summary.js';
 import type { Runtime } from '../../runtime.js';
 import { option } from '../../terms.js';
 import type { CampaignChangeOptions } from './change.js';
@@ -67,29 +69,68 @@ const VERB_WORDS: Record<CampaignVerb, { doing: string; ask: string }> = {
   resume: { doing: 'Resuming campaigns', ask: 'Resume' },
 };
 
-/** The changes listed on stderr, then asked; no (or Enter) ends the run with nothing sent, exit 1. */
+/** Reads the companies with these ids (the company list, only as far as they are on it). */
+export type CompanyFinder = (ids: readonly number[]) => Promise<readonly { id: number; name: string }[]>;
+
+/** The statuses a change starts from, in the order the question names them. */
+const STATUS_WORDS = ['RUNNING', 'PAUSED', 'STOPPED'] as const;
+
+/**
+ * The changes listed on stderr, then asked ("Pause 2 running campaigns of "Acme Ltd" (1003)?"); no (or
+ * Enter) ends the run with nothing sent, exit 1. Each account is named by its name and id: a target
+ * given by id has no name yet, so its name is read (`find`); if that read fails, it is "company N".
+ */
 export async function askToChange(
   rt: Runtime,
   verb: CampaignVerb,
   pending: readonly CampaignRow[],
   targets: readonly Target[],
+  find: CompanyFinder,
 ): Promise<void> {
-  const names = new Map(targets.map((t) => [t.companyId, t.name]));
+  const names = await accountNames(pending, targets, find);
+  const account = (id: number | null) => {
+    if (id === null) return 'the HQ account';
+    const name = names.get(idKey(id));
+    return name ? `${JSON.stringify(name)} (${id})` : `company ${id}`;
+  };
   const { ask } = VERB_WORDS[verb];
-  const count = `${pending.length} campaign${pending.length === 1 ? '' : 's'}`;
-  rt.out.info(`${ask} ${count}:`);
+  const accounts = new Set(pending.map((row) => (row.company_id === null ? '' : idKey(row.company_id))));
+  const first = pending[0]?.company_id ?? null;
+  const of =
+    accounts.size === 1
+      ? account(first)
+      : plural(accounts.size, accounts.has('') ? NOUNS.account : NOUNS.client);
+  const statuses = STATUS_WORDS.filter((status) => pending.some((row) => row.status_before === status));
+  const adjective = statuses.map((status) => status.toLowerCase()).join(' or ');
+  const kind = adjective === '' ? 'campaign' : `${adjective} campaign`;
+  const what = `${ask} ${pending.length} ${kind}${pending.length === 1 ? '' : 's'} of ${of}`;
+  rt.out.info(`${what}:`);
   for (const row of pending) {
-    const name = names.get(row.company_id);
-    const account =
-      row.company_id === null
-        ? 'the HQ account'
-        : name
-          ? `${JSON.stringify(name)} (${row.company_id})`
-          : `company ${row.company_id}`;
     rt.out.info(
-      `  ${JSON.stringify(row.campaign ?? '')} (${row.campaign_id}) of ${account}, ${row.status_before}`,
+      `  ${JSON.stringify(row.campaign ?? '')} (${row.campaign_id}) of ${account(row.company_id)}, ${row.status_before}`,
     );
   }
-  if (await confirm(rt.terminal, `${ask} ${count}?`, false, rt.ctx.signal)) return;
+  if (await confirm(rt.terminal, `${what}?`, false, rt.ctx.signal)) return;
   throw new OutcomeExit(`campaigns ${verb} cancelled: nothing was changed.`, ExitCode.failure);
+}
+
+/** The names of the pending rows' accounts, by id: the targets' own, then those read for the others. */
+async function accountNames(
+  pending: readonly CampaignRow[],
+  targets: readonly Target[],
+  find: CompanyFinder,
+): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  for (const t of targets) if (t.companyId !== null && t.name) names.set(idKey(t.companyId), t.name);
+  const unnamed = new Map<string, number>();
+  for (const { company_id: id } of pending)
+    if (id !== null && !names.has(idKey(id))) unnamed.set(idKey(id), id);
+  if (unnamed.size === 0) return names;
+  try {
+    for (const company of await find([...unnamed.values()])) names.set(idKey(company.id), company.name);
+  } catch (error) {
+    // The question is still asked, with the ids alone: a failed read of names never blocks a pause.
+    if (!(error instanceof AgencyError) || error instanceof InterruptedError) throw error;
+  }
+  return names;
 }
