@@ -4,7 +4,7 @@
  * calls healthReport(), prints what it returns and ends as its verdict says; unit tests build it from
  * data.
  */
-import type { Deliverability } from '../api/types.js';
+import { type Deliverability, idKey } from '../api/types.js';
 import { type HealthMemory, remember, rememberClient } from '../history/health-memory.js';
 import { coveredDays, type Period } from '../input/period.js';
 import {
@@ -60,7 +60,7 @@ export function shownOfClient(
 ): Problem[] {
   const own = sortProblems(problems.filter(kept(filter)), [companyId]);
   if (memory === undefined) return own;
-  return rememberClient(own, memory.clients.get(companyId), memory.at).filter(
+  return rememberClient(own, memory.clients.get(idKey(companyId)), memory.at).filter(
     (p) => !memory.onlyNew || p.new,
   );
 }
@@ -166,7 +166,7 @@ function memoryLine(marked: readonly Problem[], resolved: number, onlyNew: boole
 function latestRun(memory: HealthMemory, checked: readonly { id: number }[]): string | undefined {
   let latest: string | undefined;
   for (const { id } of checked) {
-    const at = memory.get(id)?.at;
+    const at = memory.get(idKey(id))?.at;
     if (at !== undefined && (latest === undefined || at > latest)) latest = at;
   }
   return latest;

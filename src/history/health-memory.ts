@@ -6,6 +6,7 @@
  * severity. A client never checked before has only new problems; a client not checked in this run
  * resolves nothing.
  */
+import { idKey } from '../api/types.js';
 import type { Problem, ResolvedProblem } from '../reports/health.js';
 
 /** A problem as an earlier run recorded it. */
@@ -25,8 +26,8 @@ export interface ClientMemory {
   problems: readonly RememberedProblem[];
 }
 
-/** By client id: only the clients some earlier run of the agency checked. */
-export type HealthMemory = ReadonlyMap<number, ClientMemory>;
+/** By client id (its idKey: an id beyond 2^53 is a new object at each reading): only the clients some earlier run of the agency checked. */
+export type HealthMemory = ReadonlyMap<string, ClientMemory>;
 
 /** The history's marks of a problem (src/reports/health.ts documents them). */
 export interface Remembered {
@@ -58,7 +59,7 @@ function resolvedProblems(
   memory: HealthMemory,
 ): ResolvedProblem[] {
   const now = new Set(problems.map(problemKey));
-  return [...new Set(checked)].flatMap((id) => {
+  return [...new Set(checked.map(idKey))].flatMap((id) => {
     const before = memory.get(id);
     if (!before) return [];
     return before.problems
@@ -74,8 +75,11 @@ export function remember<P extends Problem>(
   memory: HealthMemory,
   at: string,
 ): { problems: (P & Remembered)[]; resolved: ResolvedProblem[] } {
-  const byClient = new Map<number, P[]>();
-  for (const p of problems) byClient.set(p.company_id, [...(byClient.get(p.company_id) ?? []), p]);
+  const byClient = new Map<string, P[]>();
+  for (const p of problems) {
+    const id = idKey(p.company_id);
+    byClient.set(id, [...(byClient.get(id) ?? []), p]);
+  }
   const marked = new Map<P, P & Remembered>();
   for (const [id, own] of byClient) {
     const remembered = rememberClient(own, memory.get(id), at);

@@ -6,10 +6,12 @@
  * change again, as before.
  */
 import type { Database } from 'sql.js';
+import { idKey } from '../api/types.js';
 import { forCompany } from '../fleet/names.js';
 import type { Plan } from '../fleet/plan.js';
 import type { Runtime } from '../runtime.js';
 import { command } from '../terms.js';
+import { bindable, storedId } from './ids.js';
 import { type HistoryFlag, historyFor, tolerated } from './record.js';
 import { type AgencyKey, agencyId, findAgency, rows } from './runs.js';
 
@@ -22,7 +24,7 @@ export interface PendingInvitation {
   invited_at: string;
 }
 
-const keyOf = (companyId: number, email: string) => `${companyId}\u0000${email.trim().toLowerCase()}`;
+const keyOf = (companyId: number, email: string) => `${idKey(companyId)}\u0000${email.trim().toLowerCase()}`;
 
 /** The invitations the store remembers for the agency, by company and address. */
 function loadInvitations(db: Database, agency: AgencyKey): Map<string, string> {
@@ -30,7 +32,7 @@ function loadInvitations(db: Database, agency: AgencyKey): Map<string, string> {
   if (id === undefined) return new Map();
   return new Map(
     rows(db, 'SELECT company_id, email, invited_at FROM invitations WHERE agency_id = ?', [id]).map((r) => [
-      keyOf(Number(r.company_id), String(r.email)),
+      keyOf(storedId(r.company_id), String(r.email)),
       String(r.invited_at),
     ]),
   );
@@ -78,7 +80,7 @@ function rememberInvitations(
     'INSERT OR REPLACE INTO invitations (agency_id, company_id, email, invited_at) VALUES (?, ?, ?, ?)',
   );
   try {
-    for (const s of sent) statement.run([agencyId, s.company_id, s.email.trim().toLowerCase(), at]);
+    for (const s of sent) statement.run([agencyId, bindable(s.company_id), s.email.trim().toLowerCase(), at]);
   } finally {
     statement.free();
   }

@@ -4,6 +4,8 @@
  * only, over one agency's runs.
  */
 import type { Database } from 'sql.js';
+import { idKey } from '../api/types.js';
+import { storedId } from './ids.js';
 import { rows, STORED_COUNTS } from './runs.js';
 
 /** Which runs to read: the agency's, its clients (ids; none = all), from a day on. */
@@ -39,7 +41,8 @@ export interface ProblemEpisode {
 }
 
 function companyClause(column: string, companies: readonly number[]): string {
-  return companies.length === 0 ? '' : ` AND ${column} IN (${companies.map(Number).join(', ')})`;
+  // The ids' digits (parsed ids: digits only), exact beyond 2^53 where a double would round them.
+  return companies.length === 0 ? '' : ` AND ${column} IN (${companies.map(idKey).join(', ')})`;
 }
 
 export function problemEpisodes(db: Database, filter: HistoryFilter): ProblemEpisode[] {
@@ -67,7 +70,7 @@ export function problemEpisodes(db: Database, filter: HistoryFilter): ProblemEpi
   );
   return found
     .map((r) => ({
-      company_id: Number(r.company_id),
+      company_id: storedId(r.company_id),
       name: String(r.name),
       check: String(r.check_name),
       subject: String(r.subject),
@@ -109,7 +112,7 @@ function storedTotals(
   );
   return found.map((r) => {
     const totals: StoredTotals = {
-      company_id: Number(r.company_id),
+      company_id: storedId(r.company_id),
       name: String(r.name),
       from: String(r.period_from),
       to: String(r.period_to),
@@ -138,5 +141,5 @@ export function companiesNamed(db: Database, agencyId: number, name: string): nu
        UNION SELECT t.company_id, t.name FROM report_totals t JOIN runs r ON r.id = t.run_id WHERE r.agency_id = ?1
      ) WHERE name = ?2`,
     [agencyId, name],
-  ).map((r) => Number(r.company_id));
+  ).map((r) => storedId(r.company_id));
 }

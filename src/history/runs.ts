@@ -3,11 +3,13 @@
  * store of it; the memory `health` compares with. SQL only: no output, no network.
  */
 import type { Database, SqlValue } from 'sql.js';
+import { idKey } from '../api/types.js';
 import { periodDays } from '../input/period.js';
 import { COUNT_FIELDS, type ResultCounts } from '../reports/campaigns.js';
 import type { Problem } from '../reports/health.js';
 import { render } from '../terms.js';
 import type { HealthMemory, RememberedProblem } from './health-memory.js';
+import { bindable, fromStore, storedId } from './ids.js';
 
 /** An agency as the store knows it: the base URL and the HQ account's id (never a key). */
 export interface AgencyKey {
@@ -58,12 +60,15 @@ function insertRun(db: Database, agency: AgencyKey, run: RunInfo): number {
   return db.exec('SELECT last_insert_rowid()')[0]?.values[0]?.[0] as number;
 }
 
-/** Rows of a query as objects. */
+/** Rows of a query as objects; integers (ids) exact beyond 2^53 (ids.ts). */
 export function rows(db: Database, sql: string, params: SqlValue[] = []): Record<string, SqlValue>[] {
-  const statement = db.prepare(sql, params);
+  const statement = db.prepare(sql, params.map(bindable));
   try {
     const out: Record<string, SqlValue>[] = [];
-    while (statement.step()) out.push(statement.getAsObject());
+    while (statement.step()) {
+      const row = statement.getAsObject(null, { useBigInt: true });
+      out.push(Object.fromEntries(Object.entries(row).map(([name, value]) => [name, fromStore(value)])));
+    }
     return out;
   } finally {
     statement.free();
@@ -75,7 +80,7 @@ export function rows(db: Database, sql: string, params: SqlValue[] = []): Record
  * client's latest such run, and the client's problems in it.
  */
 export function loadHealthMemory(db: Database, agency: AgencyKey, days: number): HealthMemory {
-  const memory = new Map<number, { at: string; problems: RememberedProblem[] }>();
+  const memory = new Map<string, { at: string; problems: RememberedProblem[] }>();
   const id = findAgency(db, agency);
   if (id === undefined) return memory;
   // SQLite takes the bare columns of a max() aggregate from the row that holds the maximum.
@@ -87,8 +92,8 @@ export function loadHealthMemory(db: Database, agency: AgencyKey, days: number):
       GROUP BY c.company_id`,
     [id, days],
   );
-  const runOf = new Map(latest.map((row) => [Number(row.company_id), Number(row.run_id)]));
-  for (const row of latest) memory.set(Number(row.company_id), { at: String(row.at), problems: [] });
+  const runOf = new Map(latest.map((row) => [idKey(storedId(row.company_id)), Number(row.run_id)]));
+  for (const row of latest) memory.set(idKey(storedId(row.company_id)), { at: String(row.at), problems: [] });
   const runs = [...new Set(runOf.values())];
   for (let i = 0; i < runs.length; i += 500) {
     const chunk = runs.slice(i, i + 500);
@@ -99,8 +104,8 @@ export function loadHealthMemory(db: Database, agency: AgencyKey, days: number):
       chunk,
     );
     for (const row of found) {
-      const company = Number(row.company_id);
-      if (runOf.get(company) !== Number(row.run_id)) continue;
+      const company = storedId(row.company_id);
+      if (runOf.get(idKey(company)) !== Number(row.run_id)) continue;
       const problem: RememberedProblem = {
         company_id: company,
         name: String(row.name),
@@ -110,7 +115,7 @@ export function loadHealthMemory(db: Database, agency: AgencyKey, days: number):
         detail: String(row.detail),
         first_seen: String(row.first_seen),
       };
-      memory.get(company)?.problems.push(problem);
+      memory.get(idKey(company))?.problems.push(problem);
     }
   }
   return memory;
@@ -132,11 +137,11 @@ export function recordHealthRun(
     'INSERT INTO health_problems (run_id, company_id, name, check_name, subject, severity, detail, first_seen) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
   );
   try {
-    for (const c of checked) client.run([runId, c.id, c.name]);
+    for (const c of checked) client.run([runId, bindable(c.id), c.name]);
     for (const p of problems)
       problem.run([
         runId,
-        p.company_id,
+        bindable(p.company_id),
         p.name,
         p.check,
         p.subject,
@@ -230,7 +235,7 @@ function insertAll<T extends object>(
   );
   try {
     for (const item of items)
-      statement.run([runId, ...columns.map((c) => (item as Record<string, SqlValue>)[c] ?? null)]);
+      statement.run([runId, ...columns.map((c) => bindable((item as Record<string, SqlValue>)[c] ?? null))]);
   } finally {
     statement.free();
   }

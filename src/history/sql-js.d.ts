@@ -1,7 +1,9 @@
 /** The part of sql.js (its own JavaScript, no types shipped) that src/history uses. */
 declare module 'sql.js' {
   export type SqlValue = number | string | Uint8Array | null;
-  export type BindParams = SqlValue[] | Record<string, SqlValue>;
+  /** A bound value: a bigint is bound as a 64-bit integer, exactly. */
+  export type BindValue = SqlValue | bigint;
+  export type BindParams = BindValue[] | Record<string, BindValue>;
   export interface QueryResult {
     columns: string[];
     values: SqlValue[][];
@@ -9,7 +11,11 @@ declare module 'sql.js' {
   export interface Statement {
     bind(values?: BindParams): boolean;
     step(): boolean;
-    getAsObject(): Record<string, SqlValue>;
+    /** With `useBigInt`, an INTEGER is read as a bigint (exact to 64 bits), else as a double. */
+    getAsObject(
+      params?: BindParams | null,
+      config?: { useBigInt?: boolean },
+    ): Record<string, SqlValue | bigint>;
     run(values?: BindParams): void;
     free(): boolean;
   }

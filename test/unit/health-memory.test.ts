@@ -21,9 +21,10 @@ const T1 = '2026-12-01T06:00:00.000Z';
 const NOW = '2026-12-02T06:00:00.000Z';
 
 describe('remember', () => {
+  // Keyed by the ids' digits (idKey).
   const memory: HealthMemory = new Map([
     [
-      1,
+      '1',
       {
         at: T1,
         problems: [
@@ -36,7 +37,7 @@ describe('remember', () => {
         ],
       },
     ],
-    [2, { at: T1, problems: [{ ...problem(2, 'no_webhook'), first_seen: T0 }] }],
+    ['2', { at: T1, problems: [{ ...problem(2, 'no_webhook'), first_seen: T0 }] }],
   ]);
 
   it('same client, check and subject: ongoing since its first_seen, whatever the detail and severity', () => {

@@ -137,7 +137,7 @@ describe('the health report', () => {
     const AT = '2026-06-30T06:00:00.000Z';
     const clients = new Map([
       [
-        1,
+        '1',
         {
           at: T0,
           problems: [

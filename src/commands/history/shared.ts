@@ -60,8 +60,8 @@ export async function readHistory<T>(
   return readStore(file, (db) => {
     if (agencyId === undefined) return read(db, undefined);
     const companies = parsed.flatMap((ref) => {
-      // The store holds ids as SQLite integers: a plain number to match them.
-      if (ref.id !== undefined) return [Number(ref.id)];
+      // As parsed: exact beyond 2^53 (a plain number would be a neighbour's id).
+      if (ref.id !== undefined) return [ref.id];
       const ids = companiesNamed(db, agencyId, ref.name);
       if (ids.length === 0)
         throw new UsageError(`No client named ${JSON.stringify(ref.name)} in the history.`);
