@@ -3,18 +3,10 @@
  * --company (repeatable), --file, --all, --active, --inactive, and --limit N. Defined once for both;
  * `webhooks list` and `inventory` offer the same --limit.
  */
-import { type Command, Option } from '@commander-js/extra-typings';
+import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import type { ClientTargetOptions } from '../fleet/clients.js';
-import type { TargetFlags } from '../fleet/targets.js';
 import type { Runtime } from '../runtime.js';
-import { collectValues } from './command.js';
-
-/** The targets as typed: --file is a path here (read before the first request). */
-export interface ClientTargetFlags extends TargetFlags {
-  active?: boolean | undefined;
-  inactive?: boolean | undefined;
-  limit?: string | undefined;
-}
+import { collectValues, type NoOptions, type OptionsOf } from './command.js';
 
 interface ClientTargetsSpec {
   /**
@@ -24,7 +16,11 @@ interface ClientTargetsSpec {
   inactive?: 'offered' | 'refused';
 }
 
-export function addClientTargets<C extends Command>(command: C, spec: ClientTargetsSpec = {}) {
+/** The target options added to `command`, which keeps its arguments and options (see OptionsOf). */
+export function addClientTargets<Opts extends OptionValues>(
+  command: Command<[], Opts>,
+  spec: ClientTargetsSpec = {},
+) {
   const inactive = new Option('--inactive', 'only inactive clients').conflicts('active');
   return command
     .option('--company <company>', 'only this client (id or exact name; repeatable)', collectValues)
@@ -34,6 +30,9 @@ export function addClientTargets<C extends Command>(command: C, spec: ClientTarg
     .addOption(spec.inactive === 'refused' ? inactive.hideHelp() : inactive)
     .addOption(limitOption('clients'));
 }
+
+/** The targets as typed: --file is a path here (read before the first request). */
+export type ClientTargetFlags = OptionsOf<typeof addClientTargets<NoOptions>>;
 
 /** `--limit <n>`: every fleet read can stop after its first N targets (a long audit tried on a few). */
 export function limitOption(nouns: string) {

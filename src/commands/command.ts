@@ -1,10 +1,12 @@
 /**
  * What every command file shares with program.ts. A top-level command's file (src/commands/<noun>/index.ts,
  * registered in src/commands/index.ts) exports `define`, which adds the command's options, help, examples
- * and subcommands to the command program.ts created for it, and wraps each handler with `run`. A command file
+ * and subcommands to the command program.ts created for it, and wraps each handler with `run`. A command
+ * with options is written in two parts: `configure…` (its arguments, options and help, no action) gives
+ * the handler its options' type (OptionsOf), and `define…` attaches the handler to it. A command file
  * is loaded only when its command runs (or when help or completion needs them all).
  */
-import type { Command, Option } from '@commander-js/extra-typings';
+import type { Command, CommandUnknownOpts, Option, OptionValues } from '@commander-js/extra-typings';
 import type { GlobalFlags } from '../context.js';
 import { UsageError } from '../errors.js';
 import { isHelpTopicMiss } from '../output/suggest.js';
@@ -75,6 +77,28 @@ export type Run = <Args extends unknown[]>(
   options?: RunOptions,
 ) => (...args: [...Args, ActionCommand]) => Promise<void>;
 
+/**
+ * The options of the command that `configure` returns, as commander parses them (camelCase names,
+ * each value's type): a handler's `opts`, `OptionsOf<typeof configureCreate>`. Derived from the options
+ * the command really defines, so that reading one it does not define (misspelt, or left after a
+ * rename) fails the type check instead of being always undefined. A shared helper that adds options
+ * (addClientTargets) takes `Command<[], Opts>` and returns its chain, so that its options flow into
+ * the command's: it is called before `.argument()`.
+ */
+export type OptionsOf<Configure extends (...args: never[]) => CommandUnknownOpts> = OptionsOfCommand<
+  ReturnType<Configure>
+>;
+
+/** One set of options per command type: a command configured one of two ways has either set. */
+type OptionsOfCommand<C> = C extends Command<unknown[], infer Opts, OptionValues> ? Opts : never;
+
+/**
+ * The options of a command before any is added (commander's own default), to name the options that a
+ * shared helper adds: `OptionsOf<typeof addClientTargets<NoOptions>>`, the type of the
+ * functions that read them.
+ */
+export type NoOptions = Record<never, never>;
+
 export interface CommandFile {
   define(command: Command, run: Run): void;
 }
@@ -87,6 +111,11 @@ export interface CommandFile {
 export interface CommandHelp {
   prints: string;
   examples: string;
+}
+
+/** The one-line description and the help of a command that a shared definition makes in several variants. */
+export interface CommandText extends CommandHelp {
+  description: string;
 }
 
 /** The help after the options: what the command prints, then "Examples:", each example line indented. */

@@ -23,17 +23,6 @@ export interface Target {
   skipInactive?: boolean | undefined;
 }
 
-/**
- * The target options as commander parses them: `--company` (repeatable), `--file <path>`, `--all`, and
- * how many accounts are worked on at once.
- */
-export interface TargetFlags {
-  company?: string[] | undefined;
-  file?: string | undefined;
-  all?: boolean | undefined;
-  concurrency?: string | undefined;
-}
-
 export interface TargetOptions {
   /** `--company` values, in order. */
   company?: readonly string[] | undefined;

@@ -10,9 +10,9 @@ import { HEADER_CONTROL } from '../../input/header.js';
 import { readInput } from '../../input/read.js';
 import { terminalSafe } from '../../output/text.js';
 import type { Runtime } from '../../runtime.js';
-import { collectValues, helpText, printsNoList, type Run } from '../command.js';
+import { collectValues, helpText, type OptionsOf, printsNoList, type Run } from '../command.js';
 
-export function define(api: Command, run: Run): void {
+const configure = (api: Command) =>
   printsNoList(api)
     .argument('<path>', 'path under the base URL, e.g. /v2/agency/companies?active=true')
     .option('-X, --method <method>', 'HTTP method (default GET, or POST with --data)')
@@ -41,20 +41,11 @@ export function define(api: Command, run: Run): void {
           $ agency api /v1/me -i -H 'X-Request-Id: 42'
         `,
       }),
-    )
-    .action(run(rawCall));
-}
+    );
 
 const METHODS: readonly Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'];
 
-export interface ApiOptions {
-  method?: string | undefined;
-  data?: string | undefined;
-  company?: string | undefined;
-  paginate?: boolean | undefined;
-  header?: string[] | undefined;
-  include?: boolean | undefined;
-}
+export type ApiOptions = OptionsOf<typeof configure>;
 
 export async function rawCall(rt: Runtime, rawPath: string, opts: ApiOptions): Promise<void> {
   const { path, query } = parsePath(rawPath);
@@ -191,4 +182,8 @@ async function readBody(rt: Runtime, data: string): Promise<unknown> {
   } catch (error) {
     throw new UsageError(`The request body from ${source} is not valid JSON: ${(error as Error).message}`);
   }
+}
+
+export function define(api: Command, run: Run): void {
+  configure(api).action(run(rawCall));
 }

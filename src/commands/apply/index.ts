@@ -3,22 +3,10 @@
  * handler (and with it the YAML parser) loads when it runs.
  */
 import type { Command } from '@commander-js/extra-typings';
-import type { HistoryFlag } from '../../history/record.js';
-import { helpText, printsNoList, type Run } from '../command.js';
+import { helpText, type OptionsOf, printsNoList, type Run } from '../command.js';
 import { addPlanEscapes, desiredStateOption } from '../plan/index.js';
 
-export interface ApplyOptions extends HistoryFlag {
-  file: string;
-  resendInvitations?: boolean | undefined;
-  yes?: boolean | undefined;
-  keysOut?: string | undefined;
-  concurrency?: string | undefined;
-  allowUnknownEvent?: boolean | undefined;
-  allowSimilar?: boolean | undefined;
-  prune?: boolean | undefined;
-}
-
-export function define(apply: Command, run: Run): void {
+function configure(apply: Command) {
   const command = printsNoList(apply)
     .addOption(desiredStateOption())
     .option('-y, --yes', 'do not ask (required when there is no terminal to ask on)')
@@ -28,7 +16,7 @@ export function define(apply: Command, run: Run): void {
       '--resend-invitations',
       'invite again the guests an earlier apply invited who have not accepted yet',
     );
-  addPlanEscapes(command)
+  return addPlanEscapes(command)
     .option(
       '--prune',
       'also unsubscribe the webhooks of the file\'s companies that the file does not list (plan\'s "?" lines)',
@@ -62,6 +50,13 @@ export function define(apply: Command, run: Run): void {
           $ agency apply -f agency.yaml --yes --json > applied.json
         `,
       }),
-    )
-    .action(run(async (rt, opts: ApplyOptions) => (await import('./run.js')).applyCommand(rt, opts)));
+    );
+}
+
+export type ApplyOptions = OptionsOf<typeof configure>;
+
+export function define(apply: Command, run: Run): void {
+  configure(apply).action(
+    run(async (rt, opts: ApplyOptions) => (await import('./run.js')).applyCommand(rt, opts)),
+  );
 }

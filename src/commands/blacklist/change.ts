@@ -24,19 +24,20 @@ import { withReasonIfFailed } from '../../output/columns.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { argument, inputLine } from '../../terms.js';
-import { type CommandHelp, helpText, type Run } from '../command.js';
+import { type CommandText, helpText, type OptionsOf, type Run } from '../command.js';
 import { addKindOptions, blacklistKind } from './kind.js';
 import { readBlacklist } from './list.js';
 
 export const VALUES_FILE_HELP = "values from a file, one per line ('-' = stdin; blank and # lines skipped)";
 
-export function defineChange(
-  blacklist: Command,
-  run: Run,
-  action: BlacklistAction,
-  text: CommandHelp & { description: string },
-): void {
-  addKindOptions(
+export function defineChange(blacklist: Command, run: Run, action: BlacklistAction, text: CommandText): void {
+  configureChange(blacklist, action, text).action(
+    run((rt, values: string[], opts: ChangeOptions) => changeBlacklist(rt, action, values, opts)),
+  );
+}
+
+function configureChange(blacklist: Command, action: BlacklistAction, text: CommandText) {
+  return addKindOptions(
     blacklist.command(action).description(text.description),
     action === 'add' ? 'add to' : 'remove from',
     true,
@@ -47,16 +48,10 @@ export function defineChange(
       '--dry-run',
       `read the list and show what would be ${action === 'add' ? 'added' : 'removed'}; send nothing`,
     )
-    .addHelpText('after', helpText(text))
-    .action(run((rt, values: string[], opts: ChangeOptions) => changeBlacklist(rt, action, values, opts)));
+    .addHelpText('after', helpText(text));
 }
 
-interface ChangeOptions {
-  domains?: boolean | undefined;
-  emails?: boolean | undefined;
-  file?: string | undefined;
-  dryRun?: boolean | undefined;
-}
+type ChangeOptions = OptionsOf<typeof configureChange>;
 
 /** The values of the arguments, then of --file, each with where it came from. */
 export async function readValueEntries(

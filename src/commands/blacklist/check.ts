@@ -7,10 +7,10 @@ import { normalizeBlacklistEntries } from '../../fleet/blacklist.js';
 import type { CheckRow } from '../../fleet/blacklist-check.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
-import { helpText, type Run } from '../command.js';
+import { helpText, type OptionsOf, type Run } from '../command.js';
 import { readValueEntries, VALUES_FILE_HELP } from './change.js';
 
-export function defineCheck(blacklist: Command, run: Run): void {
+const configureCheck = (blacklist: Command) =>
   blacklist
     .command('check')
     .description('say whether values are on the blacklist')
@@ -34,9 +34,7 @@ export function defineCheck(blacklist: Command, run: Run): void {
           $ agency blacklist check --file leads.txt --json | jq -r '.[]|select(.blocked|not).value'
         `,
       }),
-    )
-    .action(run(checkValues));
-}
+    );
 
 const columns: Column<CheckRow>[] = [
   { header: 'value', value: (r) => r.value },
@@ -45,7 +43,9 @@ const columns: Column<CheckRow>[] = [
   { header: 'by', value: (r) => r.by ?? '' },
 ];
 
-async function checkValues(rt: Runtime, values: string[], opts: { file?: string | undefined }) {
+type CheckOptions = OptionsOf<typeof configureCheck>;
+
+async function checkValues(rt: Runtime, values: string[], opts: CheckOptions) {
   rt.out.columns(columns); // an unknown --columns name is refused before any request
   const entries = await readValueEntries(rt, values, opts.file);
   const { values: wanted, notes } = normalizeBlacklistEntries('either', entries, 'check');
@@ -59,4 +59,8 @@ async function checkValues(rt: Runtime, values: string[], opts: { file?: string 
   rt.out.info(
     `${listed} of ${rows.length} ${rows.length === 1 ? 'value is' : 'values are'} listed; ${blocked} ${blocked === 1 ? 'is' : 'are'} blocked${byDomain > 0 ? ` (${byDomain} by ${byDomain === 1 ? 'its' : 'their'} domain)` : ''}.`,
   );
+}
+
+export function defineCheck(blacklist: Command, run: Run): void {
+  configureCheck(blacklist).action(run(checkValues));
 }

@@ -1,14 +1,19 @@
 /** `--domains | --emails`: which of the two lists a blacklist command works on; exactly one. */
-import { type Command, Option } from '@commander-js/extra-typings';
+import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import { UsageError } from '../../errors.js';
 import type { BlacklistKind } from '../../fleet/blacklist.js';
 import { option } from '../../terms.js';
+import type { NoOptions, OptionsOf } from '../command.js';
 
 /** `byForm`: without either option, each value goes to the list its form names (add, remove). */
-export function addKindOptions<C extends Command>(command: C, verb: string, byForm = false): C {
+export function addKindOptions<Opts extends OptionValues>(
+  command: Command<[], Opts>,
+  verb: string,
+  byForm = false,
+) {
   const either = (other: string) =>
     byForm ? 'only; else each value goes to the list its form names' : `this or ${other} is required`;
-  command
+  return command
     .addOption(
       new Option('--domains', `${verb} the blacklisted domains (${either('--emails')})`).conflicts('emails'),
     )
@@ -17,13 +22,11 @@ export function addKindOptions<C extends Command>(command: C, verb: string, byFo
         'domains',
       ),
     );
-  return command;
 }
 
-export function blacklistKind(opts: {
-  domains?: boolean | undefined;
-  emails?: boolean | undefined;
-}): BlacklistKind {
+type KindFlags = OptionsOf<typeof addKindOptions<NoOptions>>;
+
+export function blacklistKind(opts: KindFlags): BlacklistKind {
   if (opts.domains) return 'domains';
   if (opts.emails) return 'emails';
   throw new UsageError(`Say which list: ${option('domains')} or ${option('emails')}.`);

@@ -8,11 +8,14 @@ import { BLACKLIST_PAGE_SIZE, unicodeForm } from '../../fleet/blacklist.js';
 import { progressLine } from '../../output/progress.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
-import { helpText, type Run } from '../command.js';
+import { helpText, type OptionsOf, type Run } from '../command.js';
 import { addKindOptions, blacklistKind } from './kind.js';
 
-export function defineList(blacklist: Command, run: Run): void {
-  addKindOptions(blacklist.command('list').description('list the blacklisted domains or addresses'), 'list')
+function configureList(blacklist: Command) {
+  return addKindOptions(
+    blacklist.command('list').description('list the blacklisted domains or addresses'),
+    'list',
+  )
     .option('--filter <text>', 'only values containing this text (any case; bücher matches xn--bcher-kva)')
     .addHelpText(
       'after',
@@ -26,15 +29,10 @@ export function defineList(blacklist: Command, run: Run): void {
           $ agency blacklist list --domains --json | jq length
         `,
       }),
-    )
-    .action(run(listBlacklist));
+    );
 }
 
-interface ListBlacklistOptions {
-  domains?: boolean | undefined;
-  emails?: boolean | undefined;
-  filter?: string | undefined;
-}
+type ListBlacklistOptions = OptionsOf<typeof configureList>;
 
 async function listBlacklist(rt: Runtime, opts: ListBlacklistOptions): Promise<void> {
   const kind = blacklistKind(opts);
@@ -79,4 +77,8 @@ export async function readBlacklist(rt: Runtime, kind: 'domains' | 'emails'): Pr
   } finally {
     progress.done();
   }
+}
+
+export function defineList(blacklist: Command, run: Run): void {
+  configureList(blacklist).action(run(listBlacklist));
 }

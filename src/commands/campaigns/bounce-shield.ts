@@ -11,20 +11,12 @@ import {
 } from '../../api/resources/campaigns.js';
 import { UsageError } from '../../errors.js';
 import type { ShieldRow } from '../../fleet/bounce-shield.js';
-import type { TargetFlags } from '../../fleet/targets.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { option } from '../../terms.js';
-import { collectValues, helpText, type Run } from '../command.js';
+import { collectValues, helpText, type OptionsOf, type Run } from '../command.js';
 import { addTargetOptions, runFleetChange } from '../webhooks/fleet.js';
 import { campaignIds, selfOnlyNote } from './input.js';
-
-interface ShieldOptions extends TargetFlags {
-  campaign?: string[] | undefined;
-  set?: string | undefined;
-  clear?: boolean | undefined;
-  dryRun?: boolean | undefined;
-}
 
 const HELP = helpText({
   prints: `
@@ -44,11 +36,11 @@ const HELP = helpText({
   `,
 });
 
-export function defineBounceShield(campaigns: Command, run: Run): void {
+function configureBounceShield(campaigns: Command) {
   const command = campaigns
     .command('bounce-shield')
     .description("list or set campaigns' Bounce Shield thresholds");
-  addTargetOptions(command)
+  return addTargetOptions(command)
     .option('--campaign <id>', 'only this campaign (repeatable)', collectValues)
     .option(
       '--set <percent>',
@@ -56,9 +48,10 @@ export function defineBounceShield(campaigns: Command, run: Run): void {
     )
     .option('--clear', "back to the service's default where a threshold is set")
     .option('--dry-run', 'read and show what would change; send nothing')
-    .addHelpText('after', HELP)
-    .action(run(bounceShieldCommand));
+    .addHelpText('after', HELP);
 }
+
+type ShieldOptions = OptionsOf<typeof configureBounceShield>;
 
 const percent = (value: number | null) => (value === null ? 'default' : value);
 
@@ -107,4 +100,8 @@ async function bounceShieldCommand(rt: Runtime, opts: ShieldOptions): Promise<vo
       rt.out.info(selfOnlyNote('bounce-shield'));
     return changeBounceShields(api, { ...input, note: (message) => rt.out.warn(message) });
   });
+}
+
+export function defineBounceShield(campaigns: Command, run: Run): void {
+  configureBounceShield(campaigns).action(run(bounceShieldCommand));
 }

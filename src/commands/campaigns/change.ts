@@ -8,48 +8,45 @@ import type { Command } from '@commander-js/extra-typings';
 import type { CampaignRow, CampaignVerb } from '../../fleet/campaign-control.js';
 import type { RecordEntry } from '../../fleet/campaign-record.js';
 import type { AppendedFile } from '../../fleet/keys-out.js';
-import type { Target, TargetFlags } from '../../fleet/targets.js';
+import type { Target } from '../../fleet/targets.js';
 import { readInput } from '../../input/read.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { option } from '../../terms.js';
-import { type CommandHelp, collectValues, helpText, type Run } from '../command.js';
+import { type CommandText, collectValues, helpText, type OptionsOf, type Run } from '../command.js';
 import { addTargetOptions, runFleetChange } from '../webhooks/fleet.js';
 import { askToChange, campaignIds, fromRecord, requireYes, selfOnlyNote } from './input.js';
-
-export interface CampaignChangeOptions extends TargetFlags {
-  campaign?: string[] | undefined;
-  mailbox?: string[] | undefined;
-  dryRun?: boolean | undefined;
-  yes?: boolean | undefined;
-  record?: string | undefined;
-  fromRecord?: string | undefined;
-}
 
 export function defineCampaignChange(
   campaigns: Command,
   run: Run,
   verb: CampaignVerb,
-  text: CommandHelp & { description: string },
+  text: CommandText,
 ): void {
-  const command = campaigns.command(verb).description(text.description);
-  addTargetOptions(command)
+  configureChange(campaigns, verb, text).action(
+    run((rt, opts: CampaignChangeOptions) => changeCampaignsCommand(rt, verb, opts)),
+  );
+}
+
+/** resume reads the campaigns of a --from-record file; pause and stop write one with --record. */
+function configureChange(campaigns: Command, verb: CampaignVerb, text: CommandText) {
+  const command = addTargetOptions(campaigns.command(verb).description(text.description))
     .option('--campaign <id>', 'only this campaign (repeatable)', collectValues)
     .option('--mailbox <email>', 'only the campaigns sending from this address (repeatable)', collectValues)
     .option('--dry-run', 'read and show what would change; send nothing')
     .option('-y, --yes', 'do not ask (required when not on a terminal)');
-  if (verb === 'resume') {
-    command.option('--from-record <file>', 'resume exactly the campaigns a --record file lists');
-  } else {
-    command.option(
-      '--record <file>',
-      'append one JSON line per campaign changed, for `campaigns resume --from-record`',
-    );
-  }
-  command
-    .addHelpText('after', helpText(text))
-    .action(run((rt, opts: CampaignChangeOptions) => changeCampaignsCommand(rt, verb, opts)));
+  const recorded =
+    verb === 'resume'
+      ? command.option('--from-record <file>', 'resume exactly the campaigns a --record file lists')
+      : command.option(
+          '--record <file>',
+          'append one JSON line per campaign changed, for `campaigns resume --from-record`',
+        );
+  return recorded.addHelpText('after', helpText(text));
 }
+
+/** The options of resume (fromRecord) or of pause and stop (record). */
+export type CampaignChangeOptions = OptionsOf<typeof configureChange>;
 
 /** The rows where nothing is done and nothing is wrong: counted on a terminal, not listed. */
 const QUIET = [
@@ -81,10 +78,10 @@ async function changeCampaignsCommand(
       import('../../fleet/keys-out.js'),
       import('../../fleet/guests.js'),
     ]);
+  const readFrom = 'fromRecord' in opts ? opts.fromRecord : undefined;
+  const writeTo = 'record' in opts ? opts.record : undefined;
   const recordText =
-    opts.fromRecord === undefined
-      ? undefined
-      : await readInput(opts.fromRecord, rt.terminal, rt.ctx.signal, 'the record');
+    readFrom === undefined ? undefined : await readInput(readFrom, rt.terminal, rt.ctx.signal, 'the record');
   const rows = {
     columns,
     fields: (r: CampaignRow) => [r.company_id, r.campaign_id, r.campaign, r.status_before, r.result],
@@ -101,7 +98,7 @@ async function changeCampaignsCommand(
     const selection = { campaignIds: campaignIds(opts.campaign), mailboxes };
     const entries = recordText && fromRecord(opts, recordText, readRecord);
     requireYes(rt, verb, opts);
-    if (opts.record !== undefined && !opts.dryRun) record = files.AppendedFile.open(opts.record, RECORD_FILE);
+    if (writeTo !== undefined && !opts.dryRun) record = files.AppendedFile.open(writeTo, RECORD_FILE);
     return { selection, entries };
   };
   try {

@@ -8,7 +8,14 @@ import { CAMPAIGN_STATUSES, parseCampaignStatuses } from '../../fleet/campaign-s
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { listOneAccount } from '../account-list.js';
-import { collectValues, commaSeparated, helpText, type Run, suggestValues } from '../command.js';
+import {
+  collectValues,
+  commaSeparated,
+  helpText,
+  type OptionsOf,
+  type Run,
+  suggestValues,
+} from '../command.js';
 
 const HELP = helpText({
   prints: `
@@ -26,7 +33,7 @@ const HELP = helpText({
 });
 
 /** `campaigns` alone runs `campaigns list`, its options included. */
-export function defineList(campaigns: Command, run: Run): void {
+const configureList = (campaigns: Command) =>
   campaigns
     .command('list', { isDefault: true })
     .description('list the campaigns of the HQ account or a company')
@@ -41,9 +48,7 @@ export function defineList(campaigns: Command, run: Run): void {
         ),
       ),
     )
-    .addHelpText('after', HELP)
-    .action(run(listCampaigns));
-}
+    .addHelpText('after', HELP);
 
 const columns: Column<Campaign>[] = [
   { header: 'id', value: (c) => c.id },
@@ -55,10 +60,7 @@ const columns: Column<Campaign>[] = [
   { header: 'error', value: (c) => c.error },
 ];
 
-interface ListCampaignsOptions {
-  company?: string | undefined;
-  status?: string[] | undefined;
-}
+type ListCampaignsOptions = OptionsOf<typeof configureList>;
 
 async function listCampaigns(rt: Runtime, opts: ListCampaignsOptions): Promise<void> {
   const statuses = opts.status === undefined ? undefined : parseCampaignStatuses(opts.status);
@@ -68,4 +70,8 @@ async function listCampaigns(rt: Runtime, opts: ListCampaignsOptions): Promise<v
     noun: ['campaign', 'campaigns'],
     which: statuses ? ` with status ${statuses.join(' or ')}` : undefined,
   });
+}
+
+export function defineList(campaigns: Command, run: Run): void {
+  configureList(campaigns).action(run(listCampaigns));
 }

@@ -17,9 +17,9 @@ import { exists, listLines, MAX_LISTED } from '../../output/summary.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { command, option } from '../../terms.js';
-import { collectValues, helpText, type Run } from '../command.js';
+import { collectValues, helpText, type OptionsOf, type Run } from '../command.js';
 
-export function defineCreate(companies: Command, run: Run): void {
+const configureCreate = (companies: Command) =>
   companies
     .command('create')
     .description('create client companies (checked, in chunks of 10)')
@@ -54,18 +54,9 @@ export function defineCreate(companies: Command, run: Run): void {
           $ agency companies create --file clients.txt --skip-existing
         `,
       }),
-    )
-    .action(run(createCompanies));
-}
+    );
 
-interface CreateOptions {
-  name?: string[] | undefined;
-  file?: string | undefined;
-  skipExisting?: boolean | undefined;
-  allowSimilar?: boolean | undefined;
-  dryRun?: boolean | undefined;
-  withKeys?: boolean | undefined;
-}
+type CreateOptions = OptionsOf<typeof configureCreate>;
 
 /** A company of the run's input: one it created, or (--skip-existing) one that had the name already. */
 type CreatedRow = CreatedCompany & { api_key?: string; result: 'created' | 'exists' };
@@ -294,4 +285,8 @@ async function attachKeys(rt: Runtime, created: CreatedRow[]): Promise<void> {
         `(${missing.join(', ')}); read it later with: ${command('keys list <company>')}`,
     );
   }
+}
+
+export function defineCreate(companies: Command, run: Run): void {
+  configureCreate(companies).action(run(createCompanies));
 }

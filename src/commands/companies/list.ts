@@ -10,9 +10,9 @@ import { pageFacts } from '../../output/summary.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { option } from '../../terms.js';
-import { helpText, type Run } from '../command.js';
+import { helpText, type OptionsOf, type Run } from '../command.js';
 
-export function defineList(companies: Command, run: Run): void {
+const configureList = (companies: Command) =>
   companies
     .command('list')
     .description('list client companies (all pages)')
@@ -39,9 +39,7 @@ export function defineList(companies: Command, run: Run): void {
           $ agency companies list --csv > companies.csv
         `,
       }),
-    )
-    .action(run(listCompanies));
-}
+    );
 
 const listColumns: Column<Company>[] = [
   ...companyColumns<Company>(),
@@ -56,13 +54,7 @@ const listColumns: Column<Company>[] = [
   { header: 'linkedin slots', value: (c) => c.linkedin_slots, kind: 'count' },
 ];
 
-interface ListCompaniesOptions {
-  active?: boolean | undefined;
-  inactive?: boolean | undefined;
-  page?: string | undefined;
-  limit?: string | undefined;
-  search?: string | undefined;
-}
+type ListCompaniesOptions = OptionsOf<typeof configureList>;
 
 async function listCompanies(rt: Runtime, opts: ListCompaniesOptions): Promise<void> {
   const page = optionalPositiveInt(opts.page, option('page'));
@@ -115,4 +107,8 @@ function emptyCompanies(filter: string, page: number | undefined): string {
   if (page !== undefined) return `No ${filter}companies on page ${page}.`;
   if (filter) return `No ${filter}companies.`;
   return 'No companies yet — create one with: agency companies create --name "Acme Ltd"';
+}
+
+export function defineList(companies: Command, run: Run): void {
+  configureList(companies).action(run(listCompanies));
 }

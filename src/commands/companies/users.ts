@@ -1,16 +1,16 @@
 /** `agency companies users <company>`: who has access to a client company, every page. */
 import { type Command, Option } from '@commander-js/extra-typings';
 import { collect, paginate } from '../../api/paginate.js';
-import { COMPANY_ROLES, type CompanyRole } from '../../api/resources/users.js';
+import { COMPANY_ROLES } from '../../api/resources/users.js';
 import type { CompanyUser } from '../../api/types.js';
 import { companyIdFor, parseCompanyRef } from '../../fleet/resolve.js';
 import { progressLine } from '../../output/progress.js';
 import { ListCell } from '../../output/text.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
-import { helpText, oneOf, type Run } from '../command.js';
+import { helpText, type OptionsOf, oneOf, type Run } from '../command.js';
 
-export function defineUsers(companies: Command, run: Run): void {
+const configureUsers = (companies: Command) =>
   companies
     .command('users')
     .description("list a company's users and their roles")
@@ -36,9 +36,7 @@ export function defineUsers(companies: Command, run: Run): void {
           $ agency companies users 1042 --role guest --json | jq -r '.[].email'
         `,
       }),
-    )
-    .action(run(listUsers));
-}
+    );
 
 const columns: Column<CompanyUser>[] = [
   { header: 'id', value: (u) => u.id },
@@ -47,11 +45,9 @@ const columns: Column<CompanyUser>[] = [
   { header: 'roles', value: (u) => (Array.isArray(u.roles) ? new ListCell(u.roles) : u.roles), priority: 1 },
 ];
 
-async function listUsers(
-  rt: Runtime,
-  company: string,
-  opts: { role?: CompanyRole | undefined },
-): Promise<void> {
+type UsersOptions = OptionsOf<typeof configureUsers>;
+
+async function listUsers(rt: Runtime, company: string, opts: UsersOptions): Promise<void> {
   const ref = parseCompanyRef(company, 'company');
   rt.out.columns(columns);
   const api = rt.api();
@@ -63,4 +59,8 @@ async function listUsers(
   const empty =
     opts.role === undefined ? `Company ${id} has no users.` : `Company ${id} has no ${opts.role} users.`;
   await rt.out.list(users, columns, { empty, noun: ['user', 'users'] });
+}
+
+export function defineUsers(companies: Command, run: Run): void {
+  configureUsers(companies).action(run(listUsers));
 }

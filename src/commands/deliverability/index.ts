@@ -6,17 +6,17 @@
 import type { Command } from '@commander-js/extra-typings';
 import type { DeliverabilityCounter } from '../../api/types.js';
 import type { ClientSelection } from '../../fleet/clients.js';
-import { type HistoryFlag, historyFor, NO_HISTORY_OPTION } from '../../history/record.js';
+import { historyFor, NO_HISTORY_OPTION } from '../../history/record.js';
 import type { Period } from '../../input/period.js';
 import { percent, signedCount, signedPercent } from '../../output/figures.js';
 import type { Column } from '../../output/writer.js';
 import type { DeliverabilityRates, DeliverabilityRow } from '../../reports/deliverability.js';
 import type { Runtime } from '../../runtime.js';
 import { option } from '../../terms.js';
-import { addClientTargets, type ClientTargetFlags, readClientTargets } from '../client-targets.js';
-import { helpText, type Run } from '../command.js';
+import { addClientTargets, readClientTargets } from '../client-targets.js';
+import { helpText, type OptionsOf, type Run } from '../command.js';
 
-export function define(command: Command, run: Run): void {
+const configure = (command: Command) =>
   addClientTargets(command)
     .option('--from <date>', 'first day of the period, YYYY-MM-DD (default: 30 days ago)')
     .option('--to <date>', 'last day of the period, YYYY-MM-DD (default: today)')
@@ -52,11 +52,9 @@ export function define(command: Command, run: Run): void {
           $ agency deliverability --json | jq -r '.[] | select(.bounce_rate >= 0.02) | .name'
         `,
       }),
-    )
-    .action(run(deliverability));
-}
+    );
 
-export interface DeliverabilityOptions extends ClientTargetFlags, Period, HistoryFlag {}
+export type DeliverabilityOptions = OptionsOf<typeof configure>;
 
 /**
  * The contract's counters, each of the current period; on a terminal the change against the previous
@@ -202,4 +200,8 @@ export async function deliverabilityRows(
   const { rowsFor } = await import('../../fleet/deliverability.js');
   const { clients, items } = await selectClients(rt.api(), selection, period, 'listing', limit);
   return rowsFor(clients, items);
+}
+
+export function define(command: Command, run: Run): void {
+  configure(command).action(run(deliverability));
 }

@@ -16,9 +16,9 @@ import { inlineList } from '../../output/summary.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { inputLine, option } from '../../terms.js';
-import { collectValues, helpText, type Run } from '../command.js';
+import { collectValues, helpText, type OptionsOf, type Run } from '../command.js';
 
-export function defineInvite(guests: Command, run: Run): void {
+const configureInvite = (guests: Command) =>
   guests
     .command('invite')
     .description("invite a client's people as read-only guests")
@@ -54,17 +54,9 @@ export function defineInvite(guests: Command, run: Run): void {
           $ agency guests invite 1042 --file guests.csv --dry-run
         `,
       }),
-    )
-    .action(run(inviteCommand));
-}
+    );
 
-interface InviteOptions {
-  email?: string[] | undefined;
-  name?: string | undefined;
-  mailboxes?: boolean | undefined;
-  file?: string | undefined;
-  dryRun?: boolean | undefined;
-}
+type InviteOptions = OptionsOf<typeof configureInvite>;
 
 const columns: Column<InviteRow>[] = [
   { header: 'email', value: (r) => r.email, kind: 'email' },
@@ -216,4 +208,8 @@ function csvGuests(text: string, source: string, notes: string[]): (() => Wanted
       where,
     };
   });
+}
+
+export function defineInvite(guests: Command, run: Run): void {
+  configureInvite(guests).action(run(inviteCommand));
 }

@@ -16,9 +16,9 @@ import { ListCell } from '../../output/text.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { command, option } from '../../terms.js';
-import { collectValues, helpText, type Run } from '../command.js';
+import { collectValues, helpText, type OptionsOf, type Run } from '../command.js';
 
-export function definePermissions(guests: Command, run: Run): void {
+const configurePermissions = (guests: Command) =>
   guests
     .command('permissions')
     .description('set what guests of a client company may see')
@@ -48,16 +48,9 @@ export function definePermissions(guests: Command, run: Run): void {
               xargs agency guests permissions 1042 --none
         `,
       }),
-    )
-    .action(run(permissionsCommand));
-}
+    );
 
-interface PermissionsOptions {
-  guest: string[];
-  mailboxes?: boolean | undefined;
-  none?: boolean | undefined;
-  dryRun?: boolean | undefined;
-}
+type PermissionsOptions = OptionsOf<typeof configurePermissions>;
 
 interface PermissionRow {
   id: number;
@@ -133,4 +126,8 @@ async function permissionsCommand(rt: Runtime, company: string, opts: Permission
       ? `Would set ${what} for ${changing} of ${plural(rows.length, NOUNS.guest)} (dry run, nothing sent).`
       : `Set ${what} for ${changing} of ${plural(rows.length, NOUNS.guest)} of company ${id}.`,
   );
+}
+
+export function definePermissions(guests: Command, run: Run): void {
+  configurePermissions(guests).action(run(permissionsCommand));
 }

@@ -8,7 +8,7 @@
 import { type Command, Option } from '@commander-js/extra-typings';
 import type { ChalkInstance } from 'chalk';
 import { ExitCode, OutcomeExit, PartialFailureError, UsageError } from '../../errors.js';
-import { type HistoryFlag, historyFor, NO_HISTORY_OPTION } from '../../history/record.js';
+import { historyFor, NO_HISTORY_OPTION } from '../../history/record.js';
 import type { Period } from '../../input/period.js';
 import type { Column } from '../../output/writer.js';
 import {
@@ -22,11 +22,19 @@ import {
 } from '../../reports/health.js';
 import type { Runtime } from '../../runtime.js';
 import { command, option } from '../../terms.js';
-import { addClientTargets, type ClientTargetFlags, readClientTargets } from '../client-targets.js';
-import { collectValues, commaSeparated, helpText, oneOf, type Run, suggestValues } from '../command.js';
+import { addClientTargets, readClientTargets } from '../client-targets.js';
+import {
+  collectValues,
+  commaSeparated,
+  helpText,
+  type OptionsOf,
+  oneOf,
+  type Run,
+  suggestValues,
+} from '../command.js';
 import { parseChecks } from './checks.js';
 
-export function define(command: Command, run: Run): void {
+const configure = (command: Command) =>
   addClientTargets(command, { inactive: 'refused' })
     .option('--from <date>', 'first day of the period, YYYY-MM-DD (default: 30 days ago)')
     .option('--to <date>', 'last day of the period, YYYY-MM-DD (default: today)')
@@ -121,18 +129,9 @@ export function define(command: Command, run: Run): void {
           $ agency health --new --fail-on warning   # cron: only what is new since the last run
         `,
       }),
-    )
-    .action(run(health));
-}
+    );
 
-export interface HealthOptions extends ClientTargetFlags, Period, HistoryFlag {
-  failOn: FailOn;
-  new?: boolean | undefined;
-  severity?: Severity | undefined;
-  check?: string[] | undefined;
-  html?: string | undefined;
-  concurrency?: string | undefined;
-}
+export type HealthOptions = OptionsOf<typeof configure>;
 
 const SEVERITY_STYLE: Record<Severity, (chalk: ChalkInstance) => (text: string) => string> = {
   critical: (chalk) => chalk.red.bold,
@@ -316,4 +315,8 @@ async function printResolved(rt: Runtime, resolved: readonly ResolvedProblem[]):
   }
   for (const p of resolved)
     rt.out.info(`resolved: ${p.company_id} ${JSON.stringify(p.name)} ${p.check}: ${p.detail}`);
+}
+
+export function define(command: Command, run: Run): void {
+  configure(command).action(run(health));
 }

@@ -4,11 +4,11 @@ import type { ProblemEpisode } from '../../history/queries.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { run } from '../../terms.js';
-import { collectValues, helpText, type Run } from '../command.js';
+import { collectValues, helpText, type OptionsOf, type Run } from '../command.js';
 import { parseChecks } from '../health/checks.js';
-import { addHistoryTargets, type HistoryTargetFlags, nothingRecorded, readHistory } from './shared.js';
+import { addHistoryTargets, nothingRecorded, readHistory } from './shared.js';
 
-export function defineHealthHistory(history: Command, run: Run): void {
+const configureHealthHistory = (history: Command) =>
   addHistoryTargets(history.command('health'))
     .description('when recorded health problems appeared and went')
     .option(
@@ -34,13 +34,9 @@ export function defineHealthHistory(history: Command, run: Run): void {
           $ agency history health --since 2026-11-01 --json | jq -r '.[] | select(.resolved == null) | .detail'
         `,
       }),
-    )
-    .action(run(healthHistory));
-}
+    );
 
-interface HealthHistoryOptions extends HistoryTargetFlags {
-  check?: string[] | undefined;
-}
+type HealthHistoryOptions = OptionsOf<typeof configureHealthHistory>;
 
 const minute = (iso: string | null) => (iso === null ? '' : iso.slice(0, 16).replace('T', ' '));
 
@@ -74,4 +70,8 @@ async function healthHistory(rt: Runtime, opts: HealthHistoryOptions): Promise<v
     empty: 'No problem recorded for these clients in the health runs stored.',
     noun: ['problem', 'problems'],
   });
+}
+
+export function defineHealthHistory(history: Command, run: Run): void {
+  configureHealthHistory(history).action(run(healthHistory));
 }

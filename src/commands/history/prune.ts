@@ -3,9 +3,9 @@ import type { Command } from '@commander-js/extra-typings';
 import { UsageError } from '../../errors.js';
 import type { Runtime } from '../../runtime.js';
 import { option } from '../../terms.js';
-import { helpText, printsNoList, type Run } from '../command.js';
+import { helpText, type OptionsOf, printsNoList, type Run } from '../command.js';
 
-export function definePrune(history: Command, run: Run): void {
+const configurePrune = (history: Command) =>
   printsNoList(history.command('prune'))
     .description('delete the runs recorded more than N days ago')
     .requiredOption('--older-than <days>', 'days to keep (0: delete every stored run)')
@@ -23,11 +23,11 @@ export function definePrune(history: Command, run: Run): void {
           $ agency history prune --older-than 0   # forget everything
         `,
       }),
-    )
-    .action(run(prune));
-}
+    );
 
-async function prune(rt: Runtime, opts: { olderThan: string }): Promise<void> {
+type PruneOptions = OptionsOf<typeof configurePrune>;
+
+async function prune(rt: Runtime, opts: PruneOptions): Promise<void> {
   const text = opts.olderThan.trim();
   if (!/^\d+$/.test(text) || Number(text) > 100_000)
     throw new UsageError(
@@ -46,4 +46,8 @@ async function prune(rt: Runtime, opts: { olderThan: string }): Promise<void> {
   const pruned = await changeStore(file, (db) => pruneOlderThan(db, days, now), { now, prune: false });
   const what = days === 0 ? 'every stored run' : `runs recorded more than ${days} days ago`;
   rt.out.success(`Deleted ${pruned} ${pruned === 1 ? 'run' : 'runs'} from ${file} (${what}).`);
+}
+
+export function definePrune(history: Command, run: Run): void {
+  configurePrune(history).action(run(prune));
 }

@@ -3,26 +3,23 @@
  * recorded, matched without a request) and --since, and which agency's runs to read: the one of the
  * current profile (its base URL; when the store holds several agencies there, /v1/me tells which).
  */
-import type { Command } from '@commander-js/extra-typings';
+import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { Database } from 'sql.js';
 import { UsageError } from '../../errors.js';
 import type { HistoryFilter } from '../../history/queries.js';
 import type { Runtime } from '../../runtime.js';
 import { option } from '../../terms.js';
-import { collectValues } from '../command.js';
+import { collectValues, type NoOptions, type OptionsOf } from '../command.js';
 
-export interface HistoryTargetFlags {
-  company?: string[] | undefined;
-  file?: string | undefined;
-  since?: string | undefined;
-}
-
-export function addHistoryTargets<C extends Command>(command: C) {
+/** The targets and --since added to `command`, which keeps its arguments and options (see OptionsOf). */
+export function addHistoryTargets<Opts extends OptionValues>(command: Command<[], Opts>) {
   return command
     .option('--company <company>', 'only this client (id or exact name; repeatable)', collectValues)
     .option('--file <path>', "only the clients of a file: ids or exact names, one per line ('-' = stdin)")
     .option('--since <date>', 'only from this day on, YYYY-MM-DD');
 }
+
+export type HistoryTargetFlags = OptionsOf<typeof addHistoryTargets<NoOptions>>;
 
 /** The store's file (AGENCY_STATE_DIR or the platform's state directory), and the filter of the verb. */
 export async function readHistory<T>(

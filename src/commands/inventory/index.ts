@@ -30,7 +30,7 @@ import {
 import { mapInOrder } from '../../fleet/ordered.js';
 import type { CompanyLister } from '../../fleet/ports.js';
 import { CompanyDirectory } from '../../fleet/resolve.js';
-import { selectTargets, type TargetFlags } from '../../fleet/targets.js';
+import { selectTargets } from '../../fleet/targets.js';
 import { optionalPositiveInt, parsePositiveInt } from '../../input/parse.js';
 import { readInput } from '../../input/read.js';
 import { activeStyle } from '../../output/columns.js';
@@ -41,9 +41,9 @@ import { ListCell } from '../../output/text.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { option } from '../../terms.js';
-import { collectValues, helpText, type Run } from '../command.js';
+import { collectValues, helpText, type OptionsOf, type Run } from '../command.js';
 
-export function define(command: Command, run: Run): void {
+const configure = (command: Command) =>
   command
     .option('--company <company>', 'audit this company (id or exact name; repeatable)', collectValues)
     .option('--file <path>', "audit the companies of a file: ids or exact names, one per line ('-' = stdin)")
@@ -77,21 +77,14 @@ export function define(command: Command, run: Run): void {
           $ agency inventory --json | jq -r '.[]|select(.campaigns.errors > 0).name'
         `,
       }),
-    )
-    .action(run(inventory));
-}
+    );
 
 export const DEFAULT_CONCURRENCY = 4;
 /** More companies than a screenful: the table on a terminal is printed as the audit goes. */
 const PROGRESSIVE_FROM = 20;
 const MAX_CONCURRENCY = 32;
 
-export interface InventoryOptions extends TargetFlags {
-  active?: boolean | undefined;
-  inactive?: boolean | undefined;
-  concurrency?: string | undefined;
-  limit?: string | undefined;
-}
+export type InventoryOptions = OptionsOf<typeof configure>;
 
 /**
  * One row per company. Its id, its name and its problems are what a reader came for; on a narrow
@@ -308,4 +301,8 @@ function failures(report: CompanyReport, withInactive: boolean): PartFailure[] {
   return reportParts(report).filter(
     (part): part is PartFailure => isPartFailure(part) && (withInactive || part.error.status !== 409),
   );
+}
+
+export function define(command: Command, run: Run): void {
+  configure(command).action(run(inventory));
 }

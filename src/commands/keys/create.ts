@@ -17,9 +17,9 @@ import { shellWord } from '../../output/text.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { argument, command, option } from '../../terms.js';
-import { helpText, type Run } from '../command.js';
+import { helpText, type OptionsOf, type Run } from '../command.js';
 
-export function defineCreate(keys: Command, run: Run): void {
+const configureCreate = (keys: Command) =>
   keys
     .command('create')
     .description('create an API key for one or more companies')
@@ -51,16 +51,9 @@ export function defineCreate(keys: Command, run: Run): void {
               agency keys create --file - --label backup
         `,
       }),
-    )
-    .action(run(createKeys));
-}
+    );
 
-interface CreateKeysOptions {
-  label: string;
-  file?: string | undefined;
-  new?: boolean | undefined;
-  skipExisting?: boolean | undefined;
-}
+type CreateKeysOptions = OptionsOf<typeof configureCreate>;
 
 interface CreatedKey {
   company_id: number;
@@ -213,4 +206,8 @@ async function readCompanyIds(rt: Runtime, args: string[], file: string | undefi
   }
   const companies = await resolveCompanies(entries, new CompanyDirectory(rt.api()), 'refuse');
   return companies.map(({ id }) => id);
+}
+
+export function defineCreate(keys: Command, run: Run): void {
+  configureCreate(keys).action(run(createKeys));
 }

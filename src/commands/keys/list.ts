@@ -9,9 +9,9 @@ import { pageFacts } from '../../output/summary.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { command, option } from '../../terms.js';
-import { helpText, type Run } from '../command.js';
+import { helpText, type OptionsOf, type Run } from '../command.js';
 
-export function defineList(keys: Command, run: Run): void {
+const configureList = (keys: Command) =>
   keys
     .command('list')
     .description("list a company's API keys (those your user created)")
@@ -33,15 +33,9 @@ export function defineList(keys: Command, run: Run): void {
           $ agency keys list 1042 --json | jq -r '.[]|select(.label=="zapier").api_key'
         `,
       }),
-    )
-    .action(run(listKeys));
-}
+    );
 
-interface ListKeysOptions {
-  page?: string | undefined;
-  limit?: string | undefined;
-  reveal?: boolean | undefined;
-}
+type ListKeysOptions = OptionsOf<typeof configureList>;
 
 async function listKeys(rt: Runtime, company: string, opts: ListKeysOptions): Promise<void> {
   const ref = parseCompanyRef(company);
@@ -70,4 +64,8 @@ async function listKeys(rt: Runtime, company: string, opts: ListKeysOptions): Pr
   });
   if (masksShown && keys.length > 0)
     out.info(`Keys are masked; use ${option('reveal')} to show them, or pipe the output.`);
+}
+
+export function defineList(keys: Command, run: Run): void {
+  configureList(keys).action(run(listKeys));
 }

@@ -7,10 +7,10 @@ import { validateKey } from '../../input/api-key.js';
 import { confirm, readHidden } from '../../input/prompt.js';
 import { readStdin } from '../../input/read.js';
 import type { Runtime } from '../../runtime.js';
-import { forgetKey, type KeyStorage, keyStorageOf, placeKey } from '../../secrets/storage.js';
-import { helpText, oneOf, printsNoList, type Run } from '../command.js';
+import { forgetKey, keyStorageOf, placeKey } from '../../secrets/storage.js';
+import { helpText, type OptionsOf, oneOf, printsNoList, type Run } from '../command.js';
 
-export function define(command: Command, run: Run): void {
+const configure = (command: Command) =>
   printsNoList(command)
     .option('--no-verify', 'save without checking the key with GET /v1/me')
     .addOption(
@@ -43,14 +43,11 @@ export function define(command: Command, run: Run): void {
           $ agency login --storage file
         `,
       }),
-    )
-    .action(run(login, { key: false }));
-}
+    );
 
-export async function login(
-  rt: Runtime,
-  opts: { verify?: boolean | undefined; storage?: KeyStorage | undefined },
-): Promise<void> {
+type LoginOptions = OptionsOf<typeof configure>;
+
+export async function login(rt: Runtime, opts: LoginOptions): Promise<void> {
   const { ctx, out, terminal } = rt;
   const saved = rt.config.read();
   let key: string;
@@ -160,4 +157,8 @@ function describeIdentity(me: Record<string, unknown>): { headline: string; deta
     };
   }
   return { headline: 'the service accepted it', details: [] };
+}
+
+export function define(command: Command, run: Run): void {
+  configure(command).action(run(login, { key: false }));
 }

@@ -5,9 +5,9 @@ import { detailColumn } from '../../output/columns.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { listOneAccount } from '../account-list.js';
-import { helpText, type Run } from '../command.js';
+import { helpText, type OptionsOf, type Run } from '../command.js';
 
-export function define(mailboxes: Command, run: Run): void {
+const configure = (mailboxes: Command) =>
   mailboxes
     .option('--company <company>', 'act for this client company, by id or exact name (HQ key + x-company-id)')
     .addHelpText(
@@ -23,11 +23,11 @@ export function define(mailboxes: Command, run: Run): void {
           $ agency mailboxes --company 1042 --json | jq length
         `,
       }),
-    )
-    .action(run(listMailboxes));
-}
+    );
 
-export async function listMailboxes(rt: Runtime, opts: { company?: string | undefined }): Promise<void> {
+type MailboxesOptions = OptionsOf<typeof configure>;
+
+export async function listMailboxes(rt: Runtime, opts: MailboxesOptions): Promise<void> {
   await listOneAccount<Mailbox>(rt, opts.company, {
     columns: mailboxColumns,
     read: (api, companyId) => api.mailboxes(companyId),
@@ -48,3 +48,7 @@ const mailboxColumns: Column<Mailbox>[] = [
   detailColumn('sent today', 'sent_today', { kind: 'count', priority: 4 }),
   detailColumn('error', 'error'),
 ];
+
+export function define(mailboxes: Command, run: Run): void {
+  configure(mailboxes).action(run(listMailboxes));
+}

@@ -4,13 +4,9 @@
  * it runs.
  */
 import type { Command } from '@commander-js/extra-typings';
-import { helpText, printsNoList, type Run } from '../command.js';
+import { helpText, type OptionsOf, printsNoList, type Run } from '../command.js';
 
-export interface McpOptions {
-  allowWrites?: boolean | undefined;
-}
-
-export function define(mcp: Command, run: Run): void {
+const configure = (mcp: Command) =>
   printsNoList(mcp)
     .option('--allow-writes', 'also offer the tools that change the agency (create, subscribe, apply, …)')
     .addHelpText(
@@ -29,6 +25,12 @@ export function define(mcp: Command, run: Run): void {
           $ agency -p acme mcp --allow-writes
         `,
       }),
-    )
-    .action(run(async (rt, opts: McpOptions) => (await import('../../mcp/server.js')).serve(rt, opts)));
+    );
+
+export type McpOptions = OptionsOf<typeof configure>;
+
+export function define(mcp: Command, run: Run): void {
+  configure(mcp).action(
+    run(async (rt, opts: McpOptions) => (await import('../../mcp/server.js')).serve(rt, opts)),
+  );
 }

@@ -2,9 +2,9 @@
 import type { Command } from '@commander-js/extra-typings';
 import { optionalCompanyIdFor, parseOptionalCompanyRef } from '../../fleet/resolve.js';
 import type { Runtime } from '../../runtime.js';
-import { helpText, printsNoList, type Run } from '../command.js';
+import { helpText, type OptionsOf, printsNoList, type Run } from '../command.js';
 
-export function define(me: Command, run: Run): void {
+const configure = (me: Command) =>
   printsNoList(me)
     .option('--company <company>', 'act for this client company, by id or exact name (HQ key + x-company-id)')
     .addHelpText(
@@ -21,13 +21,17 @@ export function define(me: Command, run: Run): void {
           $ agency me --json | jq -r .agency.name
         `,
       }),
-    )
-    .action(run(showMe));
-}
+    );
 
-export async function showMe(rt: Runtime, opts: { company?: string | undefined }): Promise<void> {
+type MeOptions = OptionsOf<typeof configure>;
+
+export async function showMe(rt: Runtime, opts: MeOptions): Promise<void> {
   const ref = parseOptionalCompanyRef(opts.company);
   const api = rt.api();
   const companyId = await optionalCompanyIdFor(api, ref);
   rt.out.record(await api.me(companyId));
+}
+
+export function define(me: Command, run: Run): void {
+  configure(me).action(run(showMe));
 }

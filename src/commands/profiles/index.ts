@@ -7,74 +7,32 @@ import { confirm } from '../../input/prompt.js';
 import type { Runtime } from '../../runtime.js';
 import { notDeleted } from '../../secrets/keyring.js';
 import { forgetKey, type KeyStorage, keyStorageOf } from '../../secrets/storage.js';
-import { type CommandHelp, helpText, printsNoList, type Run } from '../command.js';
+import { type CommandHelp, helpText, type OptionsOf, printsNoList, type Run } from '../command.js';
 
-export function define(profiles: Command, run: Run): void {
-  profiles
-    .command('list')
-    .description('list profiles and show the one in use')
-    .addHelpText(
-      'after',
-      helpText({
-        prints: `
-          Prints one row per profile: name, whether it is in use, base URL, the key
-          masked to its first and last 4 characters, and where the key is kept (keyring
-          or file). A key in the system keyring is not read to be listed, so its column
-          is empty. The profile in use is the current one, unless --profile or
-          AGENCY_PROFILE names another.
-        `,
-        examples: `
-          $ agency profiles list
-          $ agency profiles list | cut -f1
-        `,
-      }),
-    )
-    .action(run(listProfiles, { key: false }));
-  // use and remove act on one saved profile, named; they say what they did on stderr and print no list.
-  const onProfile = (
-    verb: string,
-    description: string,
-    help: CommandHelp,
-    handler: (rt: Runtime, name: string, opts: object) => Promise<void>,
-  ) =>
-    printsNoList(profiles.command(verb))
-      .description(description)
-      .argument('<name>')
-      .addHelpText('after', helpText(help))
-      .action(run(handler, { key: false }));
-  onProfile(
-    'use',
-    'make a profile the current one',
-    {
-      prints: `
-        Says which profile is now current (on stderr). Later commands use it, unless
-        --profile or AGENCY_PROFILE names another.
-      `,
-      examples: `
-        $ agency profiles use sandbox
-        $ agency profiles use default
-      `,
-    },
-    useProfile,
-  );
-  onProfile(
-    'remove',
-    'remove a profile and its key',
-    {
-      prints: `
-        Asks first on a terminal (--yes does not ask; without a terminal --yes is
-        required). Says which profile was removed (on stderr), and deletes its key from
-        the system keyring if it was there. If it was the current one, "default"
-        becomes current: the tool never switches to another account by itself.
-      `,
-      examples: `
-        $ agency profiles remove old-agency
-        $ agency profiles remove sandbox --yes
-      `,
-    },
-    removeProfile,
-  ).option('--yes', 'remove without asking');
+/** use and remove act on one saved profile, named; they say what they did on stderr and print no list. */
+function profileCommand(profiles: Command, verb: string, description: string, help: CommandHelp) {
+  return printsNoList(profiles.command(verb))
+    .description(description)
+    .argument('<name>')
+    .addHelpText('after', helpText(help));
 }
+
+function configureRemove(profiles: Command) {
+  return profileCommand(profiles, 'remove', 'remove a profile and its key', {
+    prints: `
+      Asks first on a terminal (--yes does not ask; without a terminal --yes is
+      required). Says which profile was removed (on stderr), and deletes its key from
+      the system keyring if it was there. If it was the current one, "default"
+      becomes current: the tool never switches to another account by itself.
+    `,
+    examples: `
+      $ agency profiles remove old-agency
+      $ agency profiles remove sandbox --yes
+    `,
+  }).option('--yes', 'remove without asking');
+}
+
+type RemoveOptions = OptionsOf<typeof configureRemove>;
 
 interface ProfileRow {
   name: string;
@@ -139,7 +97,7 @@ export async function useProfile(rt: Runtime, name: string, _opts: object): Prom
   rt.out.success(`Now using profile "${name}".`);
 }
 
-export async function removeProfile(rt: Runtime, name: string, opts: { yes?: boolean }): Promise<void> {
+export async function removeProfile(rt: Runtime, name: string, opts: RemoveOptions): Promise<void> {
   const { terminal } = rt;
   validateProfileName(name);
   const known = rt.config.read().profiles;
@@ -181,4 +139,38 @@ async function changeProfile(rt: Runtime, name: string, change: (config: ConfigD
     if (!config.profiles[name]) throw unknownProfile(name, Object.keys(config.profiles));
     change(config);
   });
+}
+
+export function define(profiles: Command, run: Run): void {
+  profiles
+    .command('list')
+    .description('list profiles and show the one in use')
+    .addHelpText(
+      'after',
+      helpText({
+        prints: `
+          Prints one row per profile: name, whether it is in use, base URL, the key
+          masked to its first and last 4 characters, and where the key is kept (keyring
+          or file). A key in the system keyring is not read to be listed, so its column
+          is empty. The profile in use is the current one, unless --profile or
+          AGENCY_PROFILE names another.
+        `,
+        examples: `
+          $ agency profiles list
+          $ agency profiles list | cut -f1
+        `,
+      }),
+    )
+    .action(run(listProfiles, { key: false }));
+  profileCommand(profiles, 'use', 'make a profile the current one', {
+    prints: `
+      Says which profile is now current (on stderr). Later commands use it, unless
+      --profile or AGENCY_PROFILE names another.
+    `,
+    examples: `
+      $ agency profiles use sandbox
+      $ agency profiles use default
+    `,
+  }).action(run(useProfile, { key: false }));
+  configureRemove(profiles).action(run(removeProfile, { key: false }));
 }

@@ -6,15 +6,14 @@
  */
 import { type Command, Option } from '@commander-js/extra-typings';
 import { UsageError } from '../../errors.js';
-import { type HistoryFlag, historyFor, NO_HISTORY_OPTION } from '../../history/record.js';
-import type { Period } from '../../input/period.js';
+import { historyFor, NO_HISTORY_OPTION } from '../../history/record.js';
 import type { Runtime } from '../../runtime.js';
 import { command, option } from '../../terms.js';
-import { addClientTargets, type ClientTargetFlags, readClientTargets } from '../client-targets.js';
-import { helpText, oneOf, type Run } from '../command.js';
+import { addClientTargets, readClientTargets } from '../client-targets.js';
+import { helpText, type OptionsOf, oneOf, type Run } from '../command.js';
 import { REPORT_BY, type ReportBy } from './columns.js';
 
-export function define(command: Command, run: Run): void {
+const configure = (command: Command) =>
   addClientTargets(command, { inactive: 'refused' })
     .option('--from <date>', 'first day, YYYY-MM-DD (default: 29 days before today, UTC)')
     .option('--to <date>', 'last day, YYYY-MM-DD (default: today, UTC)')
@@ -69,16 +68,9 @@ export function define(command: Command, run: Run): void {
           $ agency report --json | jq -r '.clients[] | [.name, .totals.interested] | @tsv'
         `,
       }),
-    )
-    .action(run(report));
-}
+    );
 
-export interface ReportCommandOptions extends ClientTargetFlags, Period, HistoryFlag {
-  by: ReportBy;
-  html?: string | undefined;
-  concurrency?: string | undefined;
-  wait?: string | undefined;
-}
+export type ReportCommandOptions = OptionsOf<typeof configure>;
 
 /** Clients reported at once: each has its own account and its report is mostly waited for. */
 export const DEFAULT_CONCURRENCY = 8;
@@ -117,4 +109,8 @@ export async function report(rt: Runtime, opts: ReportCommandOptions): Promise<v
     html: opts.html,
     history: historyFor(rt, opts),
   });
+}
+
+export function define(command: Command, run: Run): void {
+  configure(command).action(run(report));
 }

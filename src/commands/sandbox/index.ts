@@ -5,9 +5,9 @@ import { groupDigits } from '../../output/text.js';
 import type { Runtime } from '../../runtime.js';
 import type { RequestLogEntry, Sandbox } from '../../sandbox/index.js';
 import type { PreparationMs } from '../../sandbox/resources/reports.js';
-import { helpText, printsNoList, type Run } from '../command.js';
+import { helpText, type OptionsOf, printsNoList, type Run } from '../command.js';
 
-export function define(sandbox: Command, run: Run): void {
+const configure = (sandbox: Command) =>
   printsNoList(sandbox)
     .option('--port <n>', 'port on 127.0.0.1 (default: a free one)')
     .option('--state <file>', 'keep the state in this file (reloaded on start)')
@@ -52,21 +52,9 @@ export function define(sandbox: Command, run: Run): void {
           $ curl -X POST http://127.0.0.1:8099/_sandbox/faults -d '{"kind":"reset-after","method":"POST"}'
         `,
       }),
-    )
-    .action(run(runSandbox, { key: false }));
-}
+    );
 
-export interface SandboxCommandOptions {
-  port?: string | undefined;
-  state?: string | undefined;
-  latency?: string | undefined;
-  rtt?: string | undefined;
-  reportMs?: string | undefined;
-  companies?: string | undefined;
-  docsMode?: boolean | undefined;
-  quiet?: boolean | undefined;
-  saveProfile?: boolean | undefined;
-}
+export type SandboxCommandOptions = OptionsOf<typeof configure>;
 
 /** Seeding more than this is a typo, not a practice agency (and would take the memory with it). */
 const MAX_SEEDED_COMPANIES = 100_000;
@@ -244,4 +232,8 @@ function parseNonNegative(value: string, option: string): number {
   if (!/^\d+$/.test(value.trim()) || n > 600_000)
     throw new UsageError(`Invalid ${option} ${JSON.stringify(value)}: expected milliseconds.`);
   return n;
+}
+
+export function define(sandbox: Command, run: Run): void {
+  configure(sandbox).action(run(runSandbox, { key: false }));
 }

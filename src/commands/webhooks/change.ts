@@ -8,31 +8,28 @@ import { changeWebhooks, type WebhookAction, type WebhookRow } from '../../fleet
 import { checkWebhookUrl, eventKey } from '../../fleet/webhook-input.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
-import { type CommandHelp, helpText, type Run } from '../command.js';
-import { addChangeOptions, changeEvents, eventOption, runFleetChange, type TargetFlags } from './fleet.js';
+import { type CommandText, helpText, type OptionsOf, type Run } from '../command.js';
+import { addChangeOptions, changeEvents, eventOption, runFleetChange } from './fleet.js';
 
-interface WebhookChangeOptions extends TargetFlags {
-  event: string[];
-  url: string;
-  dryRun?: boolean | undefined;
-  allowUnknownEvent?: boolean | undefined;
+export function defineChange(webhooks: Command, run: Run, action: WebhookAction, text: CommandText): void {
+  configureChange(webhooks, action, text).action(
+    run((rt, opts: WebhookChangeOptions) => changeWebhooksCommand(rt, action, opts)),
+  );
 }
 
-export function defineChange(
-  webhooks: Command,
-  run: Run,
-  action: WebhookAction,
-  text: CommandHelp & { description: string },
-): void {
+function configureChange(webhooks: Command, action: WebhookAction, text: CommandText) {
   const command = webhooks
     .command(action)
     .description(text.description)
     .addOption(eventOption('event name, e.g. prospect_replied (repeatable)').makeOptionMandatory())
     .requiredOption('--url <url>', 'the http(s) address that receives the events');
-  addChangeOptions(command, 'read and show what would change; send nothing')
-    .addHelpText('after', helpText(text))
-    .action(run((rt, opts: WebhookChangeOptions) => changeWebhooksCommand(rt, action, opts)));
+  return addChangeOptions(command, 'read and show what would change; send nothing').addHelpText(
+    'after',
+    helpText(text),
+  );
 }
+
+type WebhookChangeOptions = OptionsOf<typeof configureChange>;
 
 function changeWebhooksCommand(
   rt: Runtime,

@@ -4,12 +4,12 @@
  * reason as a last field on failed rows only), the stderr summary and the exit code of failed rows.
  * The fan-out itself is src/fleet/webhook-changes.ts (eachAccount).
  */
-import { type Command, Option } from '@commander-js/extra-typings';
+import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import type { AgencyClient } from '../../api/client.js';
 import { ExitCode, PartialFailureError } from '../../errors.js';
 import { failedCount, type RowError, rowsFailed } from '../../fleet/failures.js';
 import { CompanyDirectory } from '../../fleet/resolve.js';
-import { selectTargets, type Target, type TargetFlags } from '../../fleet/targets.js';
+import { selectTargets, type Target } from '../../fleet/targets.js';
 import type { AccountsOutcome } from '../../fleet/webhook-changes.js';
 import { checkEvent, WEBHOOK_EVENTS } from '../../fleet/webhook-input.js';
 import { DEFAULT_CONCURRENCY, parseConcurrency } from '../../input/parse.js';
@@ -20,18 +20,19 @@ import { listedWhere, serviceDetail } from '../../output/summary.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { option } from '../../terms.js';
-import { collectValues, documentedValues } from '../command.js';
+import { collectValues, documentedValues, type NoOptions, type OptionsOf } from '../command.js';
 
-export type { TargetFlags } from '../../fleet/targets.js';
-
-export function addTargetOptions<C extends Command>(command: C): C {
-  command
+/** The target options added to `command`, which keeps its arguments and options (see OptionsOf). */
+export function addTargetOptions<Opts extends OptionValues>(command: Command<[], Opts>) {
+  return command
     .option('--company <company>', 'a client company: id or exact name (repeatable)', collectValues)
     .option('--file <path>', "company ids or exact names, one per line ('-' = stdin)")
     .option('--all', 'every active company of the agency')
     .option('--concurrency <n>', `client accounts worked on at once (default ${DEFAULT_CONCURRENCY})`);
-  return command;
 }
+
+/** The target options as commander parses them: `--company` (repeatable), `--file <path>`, `--all`, `--concurrency`. */
+export type TargetFlags = OptionsOf<typeof addTargetOptions<NoOptions>>;
 
 /** `--event <event>` (repeatable), suggesting the documented events; the service accepts others too. */
 export function eventOption(description: string) {
@@ -47,19 +48,18 @@ export function eventOption(description: string) {
  * --allow-unknown-event (the escape from the refusal of an event that looks like a typo), the
  * targets, and --dry-run.
  */
-export function addChangeOptions<C extends Command>(command: C, dryRun: string): C {
-  command.option(
+export function addChangeOptions<Opts extends OptionValues>(command: Command<[], Opts>, dryRun: string) {
+  const escaped = command.option(
     '--allow-unknown-event',
     'send an event within two edits of a known one (taken for a typo otherwise)',
   );
-  addTargetOptions(command).option('--dry-run', dryRun);
-  return command;
+  return addTargetOptions(escaped).option('--dry-run', dryRun);
 }
 
 /** A webhook change's --event values checked (checkEvents), and its note when it acts on the HQ account alone. */
 export function changeEvents(
   rt: Runtime,
-  flags: TargetFlags & { allowUnknownEvent?: boolean | undefined },
+  flags: OptionsOf<typeof addChangeOptions<NoOptions>>,
   values: readonly string[],
 ): string[] {
   const events = checkEvents(rt, values, flags.allowUnknownEvent === true);

@@ -14,15 +14,15 @@ import type { Runtime } from '../../runtime.js';
 import { option } from '../../terms.js';
 import { listOneAccount } from '../account-list.js';
 import { limitOption } from '../client-targets.js';
-import { helpText, type Run } from '../command.js';
+import { helpText, type OptionsOf, type Run } from '../command.js';
 import { addTargetOptions, companyColumn, openTargets, type TargetFlags, throwIfFailed } from './fleet.js';
 
-export function defineList(webhooks: Command, run: Run): void {
+function configureList(webhooks: Command) {
   // The default subcommand: `agency webhooks --company 1042` is `agency webhooks list --company 1042`.
   const command = webhooks
     .command('list', { isDefault: true })
     .description('list the webhooks of the HQ account or of companies');
-  addTargetOptions(command)
+  return addTargetOptions(command)
     .addOption(limitOption('companies'))
     .addHelpText(
       'after',
@@ -43,8 +43,7 @@ export function defineList(webhooks: Command, run: Run): void {
           $ agency webhooks list --file clients.txt --json | jq -r '.[].target_url' | sort -u
         `,
       }),
-    )
-    .action(run(listWebhooks));
+    );
 }
 
 /** One account: both columns are what a row is; on a narrow terminal they are cut, never hidden. */
@@ -58,9 +57,7 @@ type Subscription = Webhook & { company_id: number | null };
 
 const subscriptionColumns: Column<Subscription>[] = [companyColumn(), ...webhookColumns];
 
-interface WebhooksListOptions extends TargetFlags {
-  limit?: string | undefined;
-}
+type WebhooksListOptions = OptionsOf<typeof configureList>;
 
 async function listWebhooks(rt: Runtime, opts: WebhooksListOptions): Promise<void> {
   // Any --company is the rows of companies, one shape whatever their number (a script that loops
@@ -159,4 +156,8 @@ async function listAcrossAccounts(rt: Runtime, opts: TargetFlags, limit: number 
     outcome.failures,
     { grouped: false },
   );
+}
+
+export function defineList(webhooks: Command, run: Run): void {
+  configureList(webhooks).action(run(listWebhooks));
 }

@@ -12,52 +12,44 @@ import { NOUNS, plural } from '../../output/summary.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { option } from '../../terms.js';
-import { helpText, type Run } from '../command.js';
-import { addChangeOptions, changeEvents, eventOption, runFleetChange, type TargetFlags } from './fleet.js';
+import { helpText, type OptionsOf, type Run } from '../command.js';
+import { addChangeOptions, changeEvents, eventOption, runFleetChange } from './fleet.js';
 
-export function defineMove(webhooks: Command, run: Run): void {
+function configureMove(webhooks: Command) {
   const command = webhooks
     .command('move')
     .description('replace one webhook URL by another in many accounts')
     .requiredOption('--from <url>', 'the URL subscribed now')
     .requiredOption('--to <url>', 'the URL that replaces it')
     .addOption(eventOption('only this event (repeatable); default: every event subscribed at --from'));
-  addChangeOptions(command, 'read and show what would move; send nothing')
-    .addHelpText(
-      'after',
-      helpText({
-        prints: `
-          Reads each account's webhooks, then for every event subscribed at --from (or
-          only the --events given) subscribes --to and unsubscribes --from. An event with
-          fewer than 3 URLs gets --to first, so it is never without a URL; one at the
-          service's limit of 3 loses --from first, and if --to is then refused, --from is
-          subscribed again (restored); if that is refused too, the row and the summary say
-          the account is now subscribed at neither URL. Prints one row per company and
-          event: company_id, event, from, to, result (moved, would-move, failed, restored,
-          absent, already-moved, skipped-inactive; a failed or restored row adds the reason).
-          On a terminal the rows where nothing was to move (absent, already-moved,
-          skipped-inactive) are counted on stderr, not listed; piped rows, --csv and --json
-          list every row. A second run sends nothing. Without --company, --file or --all it
-          acts on the key's own account.
-        `,
-        examples: `
-          $ agency webhooks move --from https://old-crm.example.com/hook --to https://crm.example.com/hook --all --dry-run
-          $ agency webhooks move --from https://old-crm.example.com/hook --to https://crm.example.com/hook --all
-          $ agency webhooks move --from https://a.example/h --to https://b.example/h \\
-              --event prospect_replied --company 1042 --company "Acme Ltd"
-        `,
-      }),
-    )
-    .action(run(moveCommand));
+  return addChangeOptions(command, 'read and show what would move; send nothing').addHelpText(
+    'after',
+    helpText({
+      prints: `
+        Reads each account's webhooks, then for every event subscribed at --from (or
+        only the --events given) subscribes --to and unsubscribes --from. An event with
+        fewer than 3 URLs gets --to first, so it is never without a URL; one at the
+        service's limit of 3 loses --from first, and if --to is then refused, --from is
+        subscribed again (restored); if that is refused too, the row and the summary say
+        the account is now subscribed at neither URL. Prints one row per company and
+        event: company_id, event, from, to, result (moved, would-move, failed, restored,
+        absent, already-moved, skipped-inactive; a failed or restored row adds the reason).
+        On a terminal the rows where nothing was to move (absent, already-moved,
+        skipped-inactive) are counted on stderr, not listed; piped rows, --csv and --json
+        list every row. A second run sends nothing. Without --company, --file or --all it
+        acts on the key's own account.
+      `,
+      examples: `
+        $ agency webhooks move --from https://old-crm.example.com/hook --to https://crm.example.com/hook --all --dry-run
+        $ agency webhooks move --from https://old-crm.example.com/hook --to https://crm.example.com/hook --all
+        $ agency webhooks move --from https://a.example/h --to https://b.example/h \\
+            --event prospect_replied --company 1042 --company "Acme Ltd"
+      `,
+    }),
+  );
 }
 
-interface MoveOptions extends TargetFlags {
-  from: string;
-  to: string;
-  event?: string[] | undefined;
-  dryRun?: boolean | undefined;
-  allowUnknownEvent?: boolean | undefined;
-}
+type MoveOptions = OptionsOf<typeof configureMove>;
 
 // The URLs are what the rows are about: on a narrow terminal they wrap; `from` (said in the command
 // line) gives way before the event, `to` only when nothing else can.
@@ -104,4 +96,8 @@ function lostAccounts(lost: ReadonlyMap<MoveRow, string>): string | undefined {
   const accounts = new Set([...lost.keys()].map((r) => r.company_id)).size;
   if (accounts === 0) return undefined;
   return `${plural(accounts, NOUNS.account)} ${accounts === 1 ? 'is' : 'are'} now subscribed at neither URL.`;
+}
+
+export function defineMove(webhooks: Command, run: Run): void {
+  configureMove(webhooks).action(run(moveCommand));
 }
