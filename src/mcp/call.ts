@@ -44,7 +44,7 @@ export async function callTool(setup: CallSetup, input: unknown): Promise<CallTo
     setup.log(`error: ${error.message}`);
     return { isError: true, content: [errorContent(error, undefined, error.exitCode, terms)] };
   }
-  const argv = [...setup.spec.path, '--json', ...(setup.spec.fixed ?? []), ...line.words];
+  const argv = [...setup.spec.path, '--json', ...line.words];
   const stdin = new PassThrough();
   stdin.end(line.stdin ?? '');
   const outcome = await execute(

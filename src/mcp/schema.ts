@@ -6,7 +6,7 @@
 import type { Command } from '@commander-js/extra-typings';
 import { collectValues, printsList } from '../commands/command.js';
 import { UsageError } from '../errors.js';
-import { LOCAL_FILES, type ToolSpec } from './tools.js';
+import type { ToolSpec } from './tools.js';
 
 export interface Param {
   /** The property of the tool's input: the option's or argument's name in snake_case. */
@@ -25,6 +25,8 @@ export interface Param {
   stdin?: boolean | undefined;
   /** The properties of the options this one cannot be given with (the command's `conflicts`). */
   conflicts?: readonly string[] | undefined;
+  /** Given on every call and not offered: --yes (the client asks its user before a call that writes). */
+  fixed?: true | undefined;
 }
 
 // A type, not an interface: the SDK's Tool wants an object with an index signature.
@@ -37,8 +39,32 @@ export type JsonSchema = {
 
 const snake = (name: string) => name.replace(/-/g, '_');
 
+/**
+ * What an option's value name says its values are (`--limit <n>`, `--from <date>`): one convention of
+ * the command tree, so that a new command's tool gets the same schema without a word in the tool table.
+ * A file (`<path>`, `<file>`) names a file on the server's machine: never offered, an assistant passes
+ * the values themselves (or, for a tool with `text`, the file's text).
+ */
+const VALUE_KINDS: Readonly<Record<string, 'integer' | 'file' | Readonly<Record<string, string>>>> = {
+  n: 'integer',
+  seconds: 'integer',
+  percent: 'integer',
+  days: 'integer',
+  ms: 'integer',
+  path: 'file',
+  file: 'file',
+  date: { pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
+  url: { format: 'uri' },
+  address: { format: 'email' },
+  email: { format: 'email' },
+};
+
+/** The value name of `--limit <n>` or `--html [file]`: `n`, `file`; undefined for a flag. */
+function valueName(flags: string): string | undefined {
+  return /[<[]([\w-]+)[\]>]/.exec(flags)?.[1];
+}
+
 export function paramsOf(command: Command, spec: ToolSpec): Param[] {
-  const integers = new Set(spec.integers ?? []);
   const describe = (property: string, fallback: string) => spec.describe?.[property] ?? fallback;
   const params: Param[] = command.registeredArguments.map((argument) => ({
     property: snake(argument.name()),
@@ -63,19 +89,21 @@ export function paramsOf(command: Command, spec: ToolSpec): Param[] {
       });
       continue;
     }
-    if (option.hidden || option.negate || LOCAL_FILES.includes(name) || spec.omit?.includes(name)) continue;
+    const kind = VALUE_KINDS[valueName(option.flags) ?? ''];
+    if (option.hidden || option.negate || kind === 'file' || spec.omit?.includes(name)) continue;
     const takesValue = option.required || option.optional;
     params.push({
       property: snake(name),
       // The help line's "(required)" is the schema's `required` here.
       description: describe(snake(name), option.description),
-      type: !takesValue ? 'boolean' : integers.has(name) ? 'integer' : 'string',
+      type: !takesValue ? 'boolean' : kind === 'integer' ? 'integer' : 'string',
       many: option.variadic || option.parseArg === collectValues,
       required: option.mandatory,
       choices: option.argChoices,
-      value: spec.values?.[snake(name)],
+      value: typeof kind === 'object' ? kind : undefined,
       flag: option.long,
       conflicts: (option as { conflictsWith?: string[] }).conflictsWith?.map(snake),
+      fixed: option.long === '--yes' || undefined,
     });
   }
   // A list takes the program's --columns: the fields of each item (every field with "all").
@@ -101,6 +129,7 @@ export function paramsOf(command: Command, spec: ToolSpec): Param[] {
 export function inputSchema(params: readonly Param[]): JsonSchema {
   const properties: JsonSchema['properties'] = {};
   for (const param of params) {
+    if (param.fixed) continue;
     const value: Record<string, unknown> = { type: param.type, ...param.value };
     if (param.type === 'integer') value.minimum = 1;
     if (param.choices) value.enum = [...param.choices];
@@ -113,7 +142,7 @@ export function inputSchema(params: readonly Param[]): JsonSchema {
         }
       : { ...value, description: param.description };
   }
-  const required = params.filter((p) => p.required).map((p) => p.property);
+  const required = params.filter((p) => p.required && !p.fixed).map((p) => p.property);
   return {
     type: 'object',
     properties,
@@ -133,12 +162,13 @@ export function commandLine(
   if (input !== undefined && (typeof input !== 'object' || input === null || Array.isArray(input)))
     throw new UsageError('The arguments must be an object.');
   const args = (input ?? {}) as Record<string, unknown>;
-  const known = new Map(params.map((p) => [p.property, p]));
+  const offered = params.filter((p) => !p.fixed);
+  const known = new Map(offered.map((p) => [p.property, p]));
   const unknown = Object.keys(args).filter((name) => !known.has(name));
   if (unknown.length > 0) {
     throw new UsageError(`Unknown argument ${unknown.map((n) => JSON.stringify(n)).join(', ')}.`, {
-      hint: params.length
-        ? `This tool takes: ${params.map((p) => p.property).join(', ')}.`
+      hint: offered.length
+        ? `This tool takes: ${offered.map((p) => p.property).join(', ')}.`
         : 'This tool takes no arguments.',
     });
   }
@@ -152,6 +182,10 @@ export function commandLine(
   const positional: string[] = [];
   let stdin: string | undefined;
   for (const param of params) {
+    if (param.fixed && param.flag) {
+      options.push(param.flag);
+      continue;
+    }
     const given = args[param.property];
     if (given === undefined || given === null) {
       if (param.required) throw new UsageError(`Missing argument "${param.property}": ${param.description}.`);

@@ -100,8 +100,8 @@ function argumentsOf(tool: ServedTool, words: readonly string[]): Record<string,
       continue;
     }
     const [flag = '', inline] = word.split(/=(.*)/s, 2);
-    if (tool.spec.fixed?.includes(flag)) continue;
     const param = tool.params.find((p) => p.flag === flag);
+    if (param?.fixed) continue;
     const takes = param
       ? param.type !== 'boolean'
       : words[i + 1] !== undefined && !words[i + 1]?.startsWith('--');

@@ -37,6 +37,9 @@ describe('agency mcp campaign tools', () => {
     expect(tool('campaigns_pause')?.inputSchema.properties).not.toHaveProperty('yes');
     expect(tool('campaigns_pause')?.inputSchema.properties).not.toHaveProperty('record');
     expect(tool('campaigns_pause')?.inputSchema.properties).toHaveProperty('dry_run');
+    expect(tool('campaigns_resume')?.inputSchema.properties).not.toHaveProperty('from_record');
+    expect(tool('campaigns_pause')?.inputSchema.properties).toHaveProperty('mailbox.items.format', 'email');
+    expect(tool('campaigns_bounce_shield')?.inputSchema.properties).toHaveProperty('set.type', 'integer');
     const readOnly = await startMcp(shared.h, []);
     try {
       const names = (await readOnly.client.listTools()).tools.map((t) => t.name);

@@ -70,6 +70,22 @@ describe('agency mcp (reads only)', () => {
       from: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
       company: { type: 'array', items: { type: 'string' } },
     });
+    // An option's value name says what its values are (`--limit <n>`, `--from <date>`, `--url <url>`),
+    // for every tool alike: webhooks_list and deliverability were once offered `limit` as text.
+    const property = (name: string, key: string) =>
+      tools.find((t) => t.name === name)?.inputSchema.properties?.[key] as
+        | Record<string, unknown>
+        | undefined;
+    const integers: [string, string][] = [
+      ['webhooks_list', 'limit'],
+      ['webhooks_list', 'concurrency'],
+      ['deliverability', 'limit'],
+      ['companies_list', 'limit'],
+      ['inventory', 'concurrency'],
+    ];
+    for (const [name, key] of integers)
+      expect(property(name, key), `${name} ${key}`).toMatchObject({ type: 'integer', minimum: 1 });
+    expect(property('history_health', 'since')).toMatchObject({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
   });
 
   it("answers each read tool with exactly its command's --json", async () => {

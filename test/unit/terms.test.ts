@@ -19,8 +19,9 @@ const param = (property: string, more: Partial<Param> = {}): Param => ({
 });
 
 const RESUME: ServedTool = {
-  spec: { path: ['campaigns', 'resume'], title: '', result: '', fixed: ['--yes'] },
+  spec: { path: ['campaigns', 'resume'], title: '', result: '' },
   params: [
+    param('yes', { type: 'boolean', fixed: true }),
     param('company', { many: true }),
     param('campaign', { many: true }),
     param('dry_run', { type: 'boolean' }),
