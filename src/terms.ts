@@ -111,6 +111,29 @@ export function render(text: string, terms: Terms = COMMAND_LINE_TERMS): string 
   });
 }
 
+/**
+ * A text kept in a file that people read too (the history, with sqlite3), in the command line's terms,
+ * each command between backticks: `readStored` can tell where it ends and make it a reference again.
+ */
+const STORED_TERMS: Terms = {
+  ...COMMAND_LINE_TERMS,
+  command: ({ line }) => `\`agency ${line}\``,
+};
+
+export function forStorage(text: string): string {
+  return render(text, STORED_TERMS);
+}
+
+/**
+ * A text kept by `forStorage`, its commands and what to run references again, so that each host says
+ * them in its own terms (a tool call for an assistant). A text kept before has no backticks: as it is.
+ */
+export function readStored(text: string): string {
+  return text.replace(/(run )?`agency ([^`\n]+)`/g, (_, runs: string | undefined, line: string) =>
+    runs ? run(line) : command(line),
+  );
+}
+
 /** A value (a result) with every string in it rendered; the same value when no string holds a reference. */
 export function renderValue<T>(value: T, terms: Terms = COMMAND_LINE_TERMS): T {
   if (typeof value === 'string') return render(value, terms) as T;

@@ -5,6 +5,7 @@
  */
 import type { Database } from 'sql.js';
 import { idKey } from '../api/types.js';
+import { readStored } from '../terms.js';
 import { storedId } from './ids.js';
 import { rows, STORED_COUNTS } from './runs.js';
 
@@ -75,7 +76,7 @@ export function problemEpisodes(db: Database, filter: HistoryFilter): ProblemEpi
       check: String(r.check_name),
       subject: String(r.subject),
       severity: String(r.severity),
-      detail: String(r.detail),
+      detail: readStored(String(r.detail)),
       first_seen: String(r.first_seen),
       last_seen: String(r.last_seen),
       resolved: r.resolved === null ? null : String(r.resolved),

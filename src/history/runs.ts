@@ -7,7 +7,7 @@ import { idKey } from '../api/types.js';
 import { periodDays } from '../input/period.js';
 import { COUNT_FIELDS, type ResultCounts } from '../reports/campaigns.js';
 import type { Problem } from '../reports/health.js';
-import { render } from '../terms.js';
+import { forStorage, readStored } from '../terms.js';
 import type { HealthMemory, RememberedProblem } from './health-memory.js';
 import { bindable, fromStore, storedId } from './ids.js';
 
@@ -112,7 +112,7 @@ export function loadHealthMemory(db: Database, agency: AgencyKey, days: number):
         severity: String(row.severity) as RememberedProblem['severity'],
         check: String(row.check_name),
         subject: String(row.subject),
-        detail: String(row.detail),
+        detail: readStored(String(row.detail)),
         first_seen: String(row.first_seen),
       };
       memory.get(idKey(company))?.problems.push(problem);
@@ -147,7 +147,7 @@ export function recordHealthRun(
         p.subject,
         p.severity,
         // As the command line says it (`agency campaigns resume …`): the file is read with sqlite3 too.
-        render(p.detail),
+        forStorage(p.detail),
         p.first_seen ?? run.at,
       ]);
   } finally {

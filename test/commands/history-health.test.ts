@@ -286,7 +286,7 @@ describe('health problems in the file', () => {
   afterAll(() => h.close());
 
   it(
-    'a detail that names a command is stored as the command line says it, readable with sqlite3',
+    'a detail that names a command is stored as the command line says it (between backticks), readable with sqlite3',
     async () => {
       const r = await h.run(['health', '--json', '--fail-on', 'none'], ON);
       expect(r.code, r.stderr).toBe(0);
@@ -294,7 +294,11 @@ describe('health problems in the file', () => {
       const query =
         "SELECT detail FROM health_problems WHERE company_id = 1010 AND check_name = 'campaign_error'";
       const detail = execFileSync('sqlite3', [db, query], { encoding: 'utf8' }).trim();
-      expect(detail).toContain('once fixed: agency campaigns resume --company 1010 --campaign 101006');
+      expect(detail).toContain('once fixed: `agency campaigns resume --company 1010 --campaign 101006`');
+      // history health reads it back as the command line says it.
+      const read = await h.run(['history', 'health', '--company', '1010', '--check', 'campaign_error'], ON);
+      expect(read.stdout).toContain('agency campaigns resume --company 1010 --campaign 101006');
+      expect(read.stdout).not.toContain('`');
       // None of the private-use characters the tool's message references travel in.
       for (const mark of ['\uE000', '\uE001', '\u001F']) expect(detail).not.toContain(mark);
     },

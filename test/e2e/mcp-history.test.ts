@@ -4,14 +4,17 @@
  * `new: true`, and offers the history as read-only tools whose results equal `agency history … --json`.
  */
 import { describe, expect, it } from 'vitest';
+import { USER_RUNS } from '../../src/terms.js';
 import { resultJson, sharedMcp } from '../helpers/mcp.js';
 
 const RECORDED = { AGENCY_NO_HISTORY: undefined };
-const shared = sharedMcp([], { seed: { companies: 8 } }, RECORDED);
+// 12 companies: 1010 has a paused campaign with an error, whose detail ends with the next step.
+const shared = sharedMcp([], { seed: { companies: 12 } }, RECORDED);
 
 interface Problem {
   company_id: number;
   check: string;
+  detail?: string;
   new?: boolean;
   first_seen?: string;
 }
@@ -46,8 +49,24 @@ describe('the history through agency mcp', () => {
       const episodes = resultJson(await shared.call('history_health')) as Problem[];
       const cli = await shared.h.run(['history', 'health', '--json'], { env: RECORDED });
       expect(cli.code, cli.stderr).toBe(0);
-      expect(episodes).toEqual(JSON.parse(cli.stdout));
+      // The same episodes; a next step in a detail is said in each host's terms (stored as the command
+      // line says it, read back as a reference).
+      const inCli = JSON.parse(cli.stdout) as Problem[];
+      expect(episodes).toEqual(inCli.map((e) => ({ ...e, detail: expect.any(String) })));
       expect(episodes.length).toBe(first.problems.length);
+      const stalled = (list: Problem[]) =>
+        list
+          .filter((e) => e.company_id === 1010 && e.check === 'campaign_error')
+          .map((e) => e.detail)
+          .join('\n');
+      expect(stalled(inCli)).toContain(
+        'once fixed: agency campaigns resume --company 1010 --campaign 101006',
+      );
+      // This server offers no writes: resuming is for the user (with --allow-writes, the tool call).
+      expect(stalled(episodes)).toContain(
+        'once fixed: ask the user to run `agency campaigns resume --company 1010 --campaign 101006`',
+      );
+      expect(JSON.stringify(episodes).replace(USER_RUNS, '')).not.toMatch(/agency |--company|\uE000/);
 
       const one = first.problems[0] as Problem;
       const filtered = resultJson(
