@@ -83,7 +83,7 @@ export interface NamedColumn {
 }
 
 /** A column's name: the JSON field's name (`running_campaigns`), else its header as one. */
-function columnKey(column: NamedColumn): string {
+export function columnKey(column: NamedColumn): string {
   return column.name ?? columnName(column.header);
 }
 

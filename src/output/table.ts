@@ -16,12 +16,15 @@ import {
   GAP,
   type TableLayout,
 } from './layout.js';
+import { columnKey } from './csv.js';
 import { fitWrappedLines, type MeasuredColumn, measureCells } from './table-widths.js';
 import { cellText, displayWidth, wrapToWidth } from './text.js';
 
 /** What a table needs to know of a column (the writer's Column<T> is one). */
 export interface TableColumn<T> {
   header: string;
+  /** The name --columns takes (csv.ts's columnKey); the note of hidden columns says it. */
+  name?: string | undefined;
   value: (item: T) => unknown;
   /** Colour for a terminal cell, given the raw value. */
   style?: ((value: unknown, chalk: ChalkInstance) => ((text: string) => string) | undefined) | undefined;
@@ -49,10 +52,24 @@ const DEFAULT_PRIORITY: Record<CellKind, number> = {
 
 export interface RenderedTable {
   text: string;
-  /** Headers (lower case) of the columns that did not fit. */
+  /**
+   * The columns that did not fit, by the names --columns takes (`open_rate`, not its header `open %`),
+   * so that the note under the table can be copied into --columns.
+   */
   hidden: string[];
   /** Those of them that are error columns empty in every row. */
   empty: string[];
+}
+
+/** The hidden columns of a layout (named by their headers as printed) by the names --columns takes. */
+function namesOf<T>(
+  columns: readonly TableColumn<T>[],
+  headers: readonly string[],
+): (header: string) => string {
+  return (header) => {
+    const column = columns[headers.indexOf(header)];
+    return column ? columnKey(column) : header.toLowerCase();
+  };
 }
 
 /**
@@ -113,8 +130,8 @@ export function renderTable<T>(
   return {
     // No column fits at all: nothing to print but the note of what was hidden.
     text: shown.length === 0 ? '' : lines.join('\n'),
-    hidden: layout.hidden.map((h) => h.toLowerCase()),
-    empty: layout.empty.map((h) => h.toLowerCase()),
+    hidden: layout.hidden.map(namesOf(columns, headers)),
+    empty: layout.empty.map(namesOf(columns, headers)),
   };
 }
 
@@ -230,7 +247,7 @@ export function fixedTable<T>(
           cellLines(columns[index], item, cellText(columns[index]?.value(item)), w, chalk),
         ),
       ),
-    hidden: hidden.map((h) => h.toLowerCase()),
+    hidden: hidden.map(namesOf(columns, headers)),
     empty: [],
   };
 }

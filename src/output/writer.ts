@@ -376,19 +376,19 @@ function flatten(value: Record<string, unknown>, prefix = ''): [string, unknown]
 }
 
 /**
- * The stderr note for hidden columns: "2 columns hidden (…) — widen the window, or use --columns"
- * (only "widen the window" when --columns already chose them). An error column hidden because no
- * row has an error is named apart, "error is hidden too: it is empty in every row", so that "hidden"
- * never reads as "there may be errors you cannot see".
+ * The stderr note for hidden columns, by the names --columns takes (so that they can be copied into
+ * it): "2 columns hidden (email_slots, linkedin_slots) — widen the window, or use --columns" (only
+ * "widen the window" when --columns already chose them). An error column hidden because no row has an
+ * error is named apart, "error is hidden too: it is empty in every row", so that "hidden" never reads
+ * as "there may be errors you cannot see".
  */
 export function hiddenNote(
   hidden: readonly string[],
   chosen = false,
   empty: readonly string[] = [],
 ): string | undefined {
-  const lower = (headers: readonly string[]) => headers.map((h) => h.toLowerCase());
-  const full = lower(hidden.filter((h) => !empty.includes(h)));
-  const blank = lower(empty.filter((h) => hidden.includes(h)));
+  const full = hidden.filter((name) => !empty.includes(name));
+  const blank = empty.filter((name) => hidden.includes(name));
   const one = blank.length === 1;
   const emptySaid = (too: string) =>
     `${blank.join(' and ')} ${one ? 'is' : 'are'} hidden${too}: ${one ? 'it is' : 'they are'} empty in every row`;

@@ -252,7 +252,7 @@ describe('deliverability', () => {
     const narrow = await runOnTerminal(h, ['deliverability', '--company', String(first.id)], { columns: 50 });
     expect(plain(narrow.stdout)).not.toContain('±');
     expect(plain(narrow.stdout)).toMatch(/ID\s+NAME\s+SENT/);
-    expect(plain(narrow.stderr)).toMatch(/columns hidden \(.*sent ±/);
+    expect(plain(narrow.stderr)).toMatch(/columns hidden \(.*sent_change/);
   });
 
   it('--columns offers each previous value and change (this period minus the previous): numbers in CSV, signed percentages in a table', async () => {

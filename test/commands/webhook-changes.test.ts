@@ -150,7 +150,7 @@ describe('webhooks subscribe', () => {
       ).toEqual(table.map(() => 1));
       // No row takes more than two lines: the URL is not squeezed beside the events and reasons.
       expect(plain(several.stdout).trimEnd().split('\n').length, `${columns}`).toBeLessThanOrEqual(1 + 6 * 2);
-      expect(plain(several.stderr)).toContain('1 column hidden (target url)');
+      expect(plain(several.stderr)).toContain('1 column hidden (target_url)');
     }
     // Wide enough, both are shown.
     const wide = await runOnTerminal(h, [...two, '--url', url, ...targets, '--dry-run'], { columns: 120 });

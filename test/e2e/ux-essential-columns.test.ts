@@ -100,7 +100,7 @@ describe.skipIf(Boolean(TMUX_MISSING))(
       });
       if (width === 100) expect(output).toContain(broken.email);
       // The counters went first, and the note says so.
-      expect(output.replace(/\s+/g, ' ')).toMatch(/columns hidden \(from name, daily limit, sent today/);
+      expect(output.replace(/\s+/g, ' ')).toMatch(/columns hidden \(from_name, daily_limit, sent_today/);
     });
 
     it.each(WIDTHS)(
@@ -166,7 +166,7 @@ describe.skipIf(Boolean(TMUX_MISSING))(
       expect(exit).toBe(0);
       expect(lines(output)[0]).toMatch(/^ID +NAME +STATUS +FROM EMAIL$/);
       const note = output.replace(/\s+/g, ' ');
-      expect(note).toContain('2 columns hidden (created, per day)');
+      expect(note).toContain('2 columns hidden (created, per_day)');
       expect(note).toContain('error is hidden too: it is empty in every row');
     });
 

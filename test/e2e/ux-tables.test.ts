@@ -53,7 +53,7 @@ describe.skipIf(Boolean(TMUX_MISSING))(
       expect(output).not.toContain('…');
       // The note is wrapped at the width (between words) by the tool itself.
       expect(output.replace(/\n/g, ' ')).toContain(
-        '3 columns hidden (campaigns, email slots, linkedin slots) — widen the window, or use --columns',
+        '3 columns hidden (running_campaigns, email_slots, linkedin_slots) — widen the window, or use --columns',
       );
       for (const line of lines(output)) expect(line.length).toBeLessThanOrEqual(60);
     });
@@ -109,7 +109,7 @@ describe.skipIf(Boolean(TMUX_MISSING))(
     it('--columns all shows the columns a table hides by default, wrapped (headers too) to fit', async () => {
       const company = activeCompany(h.sandbox);
       const plain = await terminals.runOnce(60, `agency mailboxes --company ${company.id}`);
-      expect(plain.output).toMatch(/columns? hidden \(.*sent today/);
+      expect(plain.output).toMatch(/columns? hidden \(.*sent_today/);
       const { output, exit } = await terminals.run(
         60,
         `agency mailboxes --company ${company.id} --columns all`,
@@ -136,7 +136,7 @@ describe.skipIf(Boolean(TMUX_MISSING))(
       const narrow = await terminals.run(60, 'agency companies list --limit 3 --columns all');
       expect(lines(narrow.output)[0]).toMatch(/^ID +NAME +OWNER +ACTIVE +CAMPAIGNS/);
       expect(narrow.output.replace(/\s+/g, ' ')).toMatch(
-        /1 column hidden \(linkedin slots\) — widen the window \d/,
+        /1 column hidden \(linkedin_slots\) — widen the window \d/,
       );
       for (const line of lines(narrow.output)) expect(line.length).toBeLessThanOrEqual(60);
     });

@@ -65,7 +65,7 @@ describe('companies list', () => {
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(60);
     // What did not fit is named (issue 14), wrapped at the width; then the count.
     expect(r.stderr).toBe(
-      '1 column hidden (linkedin slots) — widen the window, or use\n--columns\n3 companies\n',
+      '1 column hidden (linkedin_slots) — widen the window, or use\n--columns\n3 companies\n',
     );
   });
 

@@ -242,21 +242,21 @@ describe('fitTable: general rules', () => {
     expect(layout.shown.map((c) => c.width)).toEqual([6, 16, 21]);
   });
 
-  it('says how many columns are hidden and how to see them', () => {
+  it('says how many columns are hidden, by the names --columns takes, and how to see them', () => {
     expect(hiddenNote([])).toBeUndefined();
-    expect(hiddenNote(['LINKEDIN SLOTS'])).toBe(
-      '1 column hidden (linkedin slots) — widen the window, or use --columns',
+    expect(hiddenNote(['linkedin_slots'])).toBe(
+      '1 column hidden (linkedin_slots) — widen the window, or use --columns',
     );
-    expect(hiddenNote(['EMAIL SLOTS', 'LINKEDIN SLOTS'])).toBe(
-      '2 columns hidden (email slots, linkedin slots) — widen the window, or use --columns',
+    expect(hiddenNote(['email_slots', 'linkedin_slots'])).toBe(
+      '2 columns hidden (email_slots, linkedin_slots) — widen the window, or use --columns',
     );
     // --columns chose them already: only a wider window shows them.
-    expect(hiddenNote(['LINKEDIN SLOTS'], true)).toBe('1 column hidden (linkedin slots) — widen the window');
+    expect(hiddenNote(['linkedin_slots'], true)).toBe('1 column hidden (linkedin_slots) — widen the window');
     // An error column hidden for being empty is said apart: no error is out of sight.
-    expect(hiddenNote(['CREATED', 'PER DAY', 'ERROR'], false, ['ERROR'])).toBe(
-      '2 columns hidden (created, per day) — widen the window, or use --columns; error is hidden too: it is empty in every row',
+    expect(hiddenNote(['created', 'per_day', 'error'], false, ['error'])).toBe(
+      '2 columns hidden (created, per_day) — widen the window, or use --columns; error is hidden too: it is empty in every row',
     );
-    expect(hiddenNote(['ERROR'], false, ['ERROR'])).toBe('error is hidden: it is empty in every row');
+    expect(hiddenNote(['error'], false, ['error'])).toBe('error is hidden: it is empty in every row');
   });
 });
 

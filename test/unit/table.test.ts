@@ -44,7 +44,7 @@ describe('renderTable', () => {
 
   it('at 60 columns hides counters and keeps names whole', () => {
     const t = renderTable(rows, columns, { width: 60, chalk: plain });
-    expect(t.hidden).toEqual(['campaigns', 'email slots']);
+    expect(t.hidden).toEqual(['campaigns', 'email_slots']);
     expect(t.text.split('\n')[2]).toBe('1114  Red Fox Design Studio Partners  Olivia Owner  false');
   });
 
