@@ -1,10 +1,13 @@
 /**
- * `report` on a terminal of a given width, as an operator reads it: the note of hidden columns names
- * them as --columns takes them (so they can be copied into it).
+ * `report`, `history report` and `history health` on a terminal of a given width, as an operator reads
+ * them: the note of hidden columns names them as --columns takes them (so they can be copied into it),
+ * and what an operator bills on (replies, interest) and when a problem went away (resolved) are the
+ * columns that stay when the screen is narrow.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness } from '../helpers/cli.js';
 import { lines, startCoreHarness } from '../helpers/core.js';
+import { testDir } from '../helpers/temp-dir.js';
 import { plain, runOnTerminal } from '../helpers/terminal-run.js';
 
 /** The names the note under a table gives the hidden columns ("3 columns hidden (a, b, c) — …"). */
@@ -12,6 +15,11 @@ function hiddenNames(stderr: string): string[] {
   const note = /columns? hidden \(([^)]*)\)/.exec(plain(stderr).replace(/\s+/g, ' '));
   return note?.[1]?.split(', ') ?? [];
 }
+
+/** Runs with the history on, in a state directory of the test's own. */
+const withHistory = () => ({
+  env: { AGENCY_NO_HISTORY: undefined, AGENCY_STATE_DIR: testDir('agency-report-screen-') },
+});
 
 /** The header line of a table on a terminal, as its words (`REPLY %` is one column, two words). */
 const headerOf = (stdout: string) => plain(lines(stdout)[0] ?? '');
@@ -35,5 +43,50 @@ describe('report tables on a terminal', () => {
     expect(chosen.code, chosen.stderr).toBe(0);
     expect(headerOf(chosen.stdout)).toMatch(/^CAMPAIGN ID .*MAYBE LATER .*OPEN %/);
     expect(plain(chosen.stderr)).not.toContain('hidden');
+  });
+
+  it('history report at 100 columns keeps replied and interested (what is billed) before opened', async () => {
+    const history = withHistory();
+    const recorded = await h.run(['report', '--by', 'client'], history);
+    expect(recorded.code, recorded.stderr).toBe(0);
+    const r = await runOnTerminal(h, ['history', 'report'], { columns: 100, ...history });
+    expect(r.code, r.stderr).toBe(0);
+    const header = headerOf(r.stdout);
+    for (const column of ['CONTACTED', 'REPLIED', 'INTERESTED', 'REPLY %']) expect(header).toContain(column);
+    const hidden = hiddenNames(r.stderr);
+    expect(hidden).toContain('opened');
+    expect(hidden).not.toContain('replied');
+    expect(hidden).not.toContain('interested');
+    // As `report --by client` gives way at the same width: opened goes, replies and interest stay.
+    const report = await runOnTerminal(h, ['report', '--by', 'client'], { columns: 100 });
+    expect(hiddenNames(report.stderr)).toContain('opened');
+    expect(headerOf(report.stdout)).toMatch(/REPLIED +INTERESTED/);
+  });
+
+  it('history health at 60 columns keeps RESOLVED once a problem went away', async () => {
+    const history = withHistory();
+    const first = await h.run(['health', '--fail-on', 'none'], history);
+    expect(first.code, first.stderr).toBe(0);
+    // A client without a webhook gets one: its problem is resolved by the next run.
+    const problem = lines(first.stdout)
+      .map((line) => line.split('\t'))
+      .find((cells) => cells[3] === 'no_webhook');
+    expect(problem, first.stdout).toBeDefined();
+    const subscribed = await h.run([
+      'webhooks',
+      'subscribe',
+      '--event',
+      'prospect_replied',
+      '--url',
+      'https://crm.example.com/hooks',
+      '--company',
+      String(problem?.[0]),
+    ]);
+    expect(subscribed.code, subscribed.stderr).toBe(0);
+    expect((await h.run(['health', '--fail-on', 'none'], history)).code).toBe(0);
+    const r = await runOnTerminal(h, ['history', 'health'], { columns: 60, ...history });
+    expect(r.code, r.stderr).toBe(0);
+    expect(headerOf(r.stdout)).toMatch(/^COMPANY +NAME +CHECK +RESOLVED$/);
+    expect(hiddenNames(r.stderr)).not.toContain('resolved');
   });
 });

@@ -40,6 +40,11 @@ type HealthHistoryOptions = OptionsOf<typeof configureHealthHistory>;
 
 const minute = (iso: string | null) => (iso === null ? '' : iso.slice(0, 16).replace('T', ' '));
 
+/**
+ * On a narrow terminal the check and when it went away (resolved: the point of this history) stay
+ * longest, then when it appeared and how bad it is, then its subject and when it was last seen. A
+ * resolved column empty in every row (nothing went away) is hidden before the others (layout.ts).
+ */
 const columns: Column<ProblemEpisode>[] = [
   { header: 'company', name: 'company_id', value: (e) => e.company_id, kind: 'id' },
   { header: 'name', value: (e) => e.name },
@@ -50,9 +55,9 @@ const columns: Column<ProblemEpisode>[] = [
     name: 'first_seen',
     value: (e) => minute(e.first_seen),
     kind: 'count',
-    priority: 1,
+    priority: 2,
   },
-  { header: 'last seen', name: 'last_seen', value: (e) => minute(e.last_seen), kind: 'count', priority: 2 },
+  { header: 'last seen', name: 'last_seen', value: (e) => minute(e.last_seen), kind: 'count', priority: 3 },
   { header: 'resolved', value: (e) => minute(e.resolved), kind: 'count', priority: 1 },
   { header: 'severity', value: (e) => e.severity, kind: 'count', priority: 2 },
   { header: 'detail', value: (e) => e.detail, kind: 'problem', priority: 4 },

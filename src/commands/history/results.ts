@@ -9,6 +9,7 @@ import type { StoredTotals } from '../../history/queries.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { helpText, type Run } from '../command.js';
+import { FIGURE_PRIORITY } from '../report/columns.js';
 import { addHistoryTargets, type HistoryTargetFlags, nothingRecorded, readHistory } from './shared.js';
 
 type Which = 'report' | 'deliverability';
@@ -74,7 +75,7 @@ function columnsFor(which: Which, table: boolean): Column<StoredRow>[] {
         name: c,
         value: (r) => r[c],
         kind: 'count',
-        priority: 3,
+        priority: priorityOf(which, c, 3),
       }),
     ),
     ...RATES[which].map(
@@ -83,7 +84,7 @@ function columnsFor(which: Which, table: boolean): Column<StoredRow>[] {
         name,
         value: (r) => rate(r[name]),
         kind: 'count',
-        priority: 1,
+        priority: priorityOf(which, name, 1),
       }),
     ),
     {
@@ -94,6 +95,12 @@ function columnsFor(which: Which, table: boolean): Column<StoredRow>[] {
       priority: 4,
     },
   ];
+}
+
+/** The stored report totals give way as `report`'s own table does (billed figures last). */
+function priorityOf(which: Which, name: string, otherwise: number): number {
+  const priorities: Record<string, number> = FIGURE_PRIORITY;
+  return (which === 'report' ? priorities[name] : undefined) ?? otherwise;
 }
 
 async function resultsHistory(rt: Runtime, opts: HistoryTargetFlags, which: Which): Promise<void> {
