@@ -7,6 +7,7 @@
  * own start-up, for padding cells this file had already measured and wrapped.)
  */
 import type { ChalkInstance } from 'chalk';
+import { columnKey } from './csv.js';
 import {
   type CellKind,
   type ColumnSpec,
@@ -16,9 +17,8 @@ import {
   GAP,
   type TableLayout,
 } from './layout.js';
-import { columnKey } from './csv.js';
 import { fitWrappedLines, type MeasuredColumn, measureCells } from './table-widths.js';
-import { cellText, displayWidth, wrapToWidth } from './text.js';
+import { cellText, displayWidth, groupDigits, wrapToWidth } from './text.js';
 
 /** What a table needs to know of a column (the writer's Column<T> is one). */
 export interface TableColumn<T> {
@@ -81,6 +81,24 @@ export interface TableTerminal extends FitOptions {
   chalk: ChalkInstance;
 }
 
+/**
+ * A cell's text in a table, read by a person: a whole number in a count column has its thousands
+ * grouped (1,234,567), in every table; an id (a count column named as one: `campaign id`) never is.
+ * TSV, CSV and --json print the number itself (csv.ts).
+ */
+function tableCell<T>(column: TableColumn<T> | undefined, item: T): string {
+  const value = column?.value(item);
+  const count = column !== undefined && (column.kind ?? defaultKind(column.header)) === 'count';
+  if (
+    count &&
+    typeof value === 'number' &&
+    Number.isSafeInteger(value) &&
+    defaultKind(column.header) !== 'id'
+  )
+    return groupDigits(value);
+  return cellText(value);
+}
+
 /** The headers, the rows' cell texts, and which columns fit the terminal how wide, measured on them. */
 function layoutFor<T>(
   rows: readonly T[],
@@ -95,7 +113,7 @@ function layoutFor<T>(
   layout: TableLayout;
 } {
   const headers = columns.map((c) => c.header.toUpperCase());
-  const cells = rows.map((item) => columns.map((c) => cellText(c.value(item))));
+  const cells = rows.map((item) => columns.map((c) => tableCell(c, item)));
   const measured = measureCells(columns.length, cells);
   const specs = specsOf(columns, headers, measured, typical);
   return { headers, cells, measured, specs, layout: fitTable(specs, terminal.width, terminal) };
@@ -244,7 +262,7 @@ export function fixedTable<T>(
       tableRow(
         widths,
         shown.map(({ index, width: w }) =>
-          cellLines(columns[index], item, cellText(columns[index]?.value(item)), w, chalk),
+          cellLines(columns[index], item, tableCell(columns[index], item), w, chalk),
         ),
       ),
     hidden: hidden.map(namesOf(columns, headers)),

@@ -4,6 +4,7 @@
  * checked before any request, the older paging names, and a targeted run that reads only what it needs.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { groupDigits } from '../../src/output/text.js';
 import { MAIN_AGENCY_ID } from '../../src/sandbox/index.js';
 import type { Harness } from '../helpers/cli.js';
 import { directAllPages, expectUsageError, lines, sent, startCoreHarness } from '../helpers/core.js';
@@ -228,23 +229,24 @@ describe('deliverability', () => {
       /ID\s+NAME\s+SENT\s+SENT ±\s+DELIVERED\s+OPENED\s+REPLIED\s+REPLIED ±\s+BOUNCED\s+BOUNCED ±\s+REPLY %\s+BOUNCE %/,
     );
     const first = listing[0] as Item;
-    // A change is this period's count minus the previous one's, with its sign; rates as percentages.
+    // A change is this period's count minus the previous one's, with its sign; rates as percentages;
+    // counts with their thousands grouped, as a person reads them.
     const signed = (pair: Pair) => {
       const change = pair.current_period - pair.previous_period;
-      return change > 0 ? `+${change}` : String(change);
+      return change > 0 ? `+${groupDigits(change)}` : groupDigits(change);
     };
     const cells = text
       .split('\n')[1]
       ?.trim()
       .split(/\s{2,}/);
     expect(cells?.slice(2)).toEqual([
-      String(first.emails_sent.current_period),
+      groupDigits(first.emails_sent.current_period),
       signed(first.emails_sent),
-      String(first.delivered_emails.current_period),
-      String(first.views.current_period),
-      String(first.replies.current_period),
+      groupDigits(first.delivered_emails.current_period),
+      groupDigits(first.views.current_period),
+      groupDigits(first.replies.current_period),
       signed(first.replies),
-      String(first.bounces.current_period),
+      groupDigits(first.bounces.current_period),
       signed(first.bounces),
       pct(first.replies.current_period, first.delivered_emails.current_period),
       pct(first.bounces.current_period, first.emails_sent.current_period),

@@ -45,6 +45,31 @@ describe('report tables on a terminal', () => {
     expect(plain(chosen.stderr)).not.toContain('hidden');
   });
 
+  it('counts in a table have their thousands grouped (1,199); --json, CSV and TSV keep the numbers', async () => {
+    const history = withHistory();
+    const json = await h.run(['report', '--by', 'client', '--json'], history);
+    expect(json.code, json.stderr).toBe(0);
+    const clients: { company_id: number; totals: { contacted: number; delivered: number } }[] = JSON.parse(
+      json.stdout,
+    ).clients;
+    const big = clients.find((c) => c.totals.contacted >= 1000);
+    if (!big) throw new Error('no seeded client contacted 1,000 prospects');
+    const { contacted, delivered } = big.totals;
+    const grouped = (n: number) => `${Math.floor(n / 1000)},${String(n % 1000).padStart(3, '0')}`;
+    const rowOf = (stdout: string) => plain(stdout).split('\n').find((l) => l.startsWith(`${big.company_id} `));
+    for (const args of [['report', '--by', 'client'], ['history', 'report']]) {
+      const table = await runOnTerminal(h, args, { columns: 200, ...history });
+      expect(table.code, table.stderr).toBe(0);
+      expect(rowOf(table.stdout)).toMatch(new RegExp(` ${grouped(contacted)} +${grouped(delivered)} `));
+      // The company id (an id) is not grouped.
+      expect(rowOf(table.stdout)).toMatch(/^\d{4,} /);
+    }
+    const csv = await h.run(['report', '--by', 'client', '--csv']);
+    expect(csv.stdout).toContain(`,${contacted},${delivered},`);
+    const tsv = await h.run(['history', 'report'], history);
+    expect(tsv.stdout).toContain(`\t${contacted}\t${delivered}\t`);
+  });
+
   it('history report at 100 columns keeps replied and interested (what is billed) before opened', async () => {
     const history = withHistory();
     const recorded = await h.run(['report', '--by', 'client'], history);
