@@ -45,6 +45,20 @@ describe('report tables on a terminal', () => {
     expect(plain(chosen.stderr)).not.toContain('hidden');
   });
 
+  it('--by client at 60 columns counts the clients once: the summary, no count line besides', async () => {
+    const r = await runOnTerminal(h, ['report', '--by', 'client'], { columns: 60 });
+    expect(r.code, r.stderr).toBe(0);
+    const rows = lines(plain(r.stdout)).filter((l) => /^\d/.test(l)).length;
+    const counts = lines(plain(r.stderr)).filter((l) => /^\d+ clients?\b/.test(l));
+    expect(counts).toEqual([expect.stringMatching(new RegExp(`^${rows} clients reported over the last 30 days`))]);
+    // --by campaign counts its rows (campaigns) and then the clients: two things, said once each.
+    const campaigns = await runOnTerminal(h, ['report'], { columns: 60 });
+    expect(lines(plain(campaigns.stderr)).filter((l) => /^\d+ (campaigns|clients)\b/.test(l))).toEqual([
+      expect.stringMatching(/^\d+ campaigns$/),
+      expect.stringMatching(/^\d+ clients reported/),
+    ]);
+  });
+
   it('counts in a table have their thousands grouped (1,199); --json, CSV and TSV keep the numbers', async () => {
     const history = withHistory();
     const json = await h.run(['report', '--by', 'client', '--json'], history);

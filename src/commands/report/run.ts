@@ -98,7 +98,8 @@ export async function runReport(rt: Runtime, options: ReportRun): Promise<void> 
   else
     await rows.end({
       empty: 'No campaign sent anything in this period.',
-      noun: by === 'campaign' ? ['campaign', 'campaigns'] : ['client', 'clients'],
+      // --by client: the summary below counts the clients; a count line of its own would say it twice.
+      noun: by === 'campaign' ? ['campaign', 'campaigns'] : undefined,
     });
   if (options.html !== undefined) {
     const { writeReportPage } = await import('./page.js');
