@@ -130,15 +130,24 @@ export function padToWidth(text: string, width: number): string {
 const BREAK_AFTER = new Set(['/', '@', '.', ',', '_', '-', '?', '&', '=', ':', ';']);
 
 /**
+ * A last line of one word this short ("Q4 outreach" / "2") reads as a stray: the word before it goes
+ * down to keep it company ("Q4" / "outreach 2"), where the line has room.
+ */
+const LONE_WORD = 3;
+
+/**
  * Text on lines of at most `width` columns, for a table cell that is too narrow to hold it: broken
  * at a space (which is dropped) where there is one; a list after a comma; a long word (an address, a
  * URL) after one of its punctuation marks; else at the width. A word is broken only when it is longer
- * than the line. Nothing is lost: joined again, the lines are the text.
+ * than the line, and a short last word is not left alone on its line (LONE_WORD). Nothing is lost:
+ * joined again, the lines are the text.
  */
 export function wrapToWidth(text: string, width: number): string[] {
   if (displayWidth(text) <= width || width <= 0) return [text];
   const lines: string[] = [];
   let rest = [...text];
+  /** The last line began after a space (a break between words). */
+  let afterSpace = false;
   while (rest.length > 0 && displayWidth(rest.join('')) > width) {
     // The longest start of the rest that fits.
     let fit = 0;
@@ -163,11 +172,34 @@ export function wrapToWidth(text: string, width: number): string[] {
     }
     if (cut < 0) cut = fit;
     lines.push(rest.slice(0, cut).join('').trimEnd());
+    afterSpace = skip > 0 || rest[cut] === ' ';
     rest = rest.slice(cut + skip);
     while (rest[0] === ' ') rest.shift();
   }
   if (rest.length > 0) lines.push(rest.join(''));
+  if (afterSpace) keepLastWordCompany(lines, width);
   return lines;
+}
+
+/**
+ * A short last word alone on its line (after a break at a space) takes the word before it along; a
+ * hyphenated word that cannot come down whole breaks after its hyphen instead ("Re-" / "engagement 4").
+ */
+function keepLastWordCompany(lines: string[], width: number): void {
+  const last = lines.at(-1) ?? '';
+  const before = lines.at(-2) ?? '';
+  if (last.includes(' ') || displayWidth(last) > LONE_WORD) return;
+  const at = before.lastIndexOf(' ');
+  const word = before.slice(at + 1);
+  const fits = (text: string) => displayWidth(text) <= width;
+  if (at > 0 && fits(`${word} ${last}`)) {
+    lines.splice(-2, 2, before.slice(0, at).trimEnd(), `${word} ${last}`);
+    return;
+  }
+  const hyphen = word.lastIndexOf('-');
+  const tail = `${word.slice(hyphen + 1)} ${last}`;
+  if (hyphen > 0 && hyphen < word.length - 1 && fits(tail))
+    lines.splice(-2, 2, before.slice(0, at + 1 + hyphen + 1), tail);
 }
 
 /**

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness } from '../helpers/cli.js';
 import { lines, startCoreHarness } from '../helpers/core.js';
+import { readTable } from '../helpers/table-text.js';
 import { testDir } from '../helpers/temp-dir.js';
 import { plain, runOnTerminal } from '../helpers/terminal-run.js';
 
@@ -57,6 +58,16 @@ describe('report tables on a terminal', () => {
       expect.stringMatching(/^\d+ campaigns$/),
       expect.stringMatching(/^\d+ clients reported/),
     ]);
+  });
+
+  it('at 60 columns a campaign name wraps between words without leaving its number alone on a line', async () => {
+    const r = await runOnTerminal(h, ['report'], { columns: 60 });
+    expect(r.code, r.stderr).toBe(0);
+    const table = readTable(plain(r.stdout), ['COMPANY', 'NAME', 'CAMPAIGN']);
+    const wrapped = table.rows.map((row) => row.CAMPAIGN ?? []).filter((cell) => cell.length > 1);
+    // The seed's names end in a number ("Webinar invite 1"): at 60 columns some must wrap.
+    expect(wrapped.length).toBeGreaterThan(0);
+    for (const cell of wrapped) expect(cell.at(-1), cell.join(' / ')).not.toMatch(/^\S{1,3}$/);
   });
 
   it('counts in a table have their thousands grouped (1,199); --json, CSV and TSV keep the numbers', async () => {

@@ -1,7 +1,11 @@
-/** What a table cell reads as on a terminal: counts with their thousands grouped, ids as they are. */
+/**
+ * What a table cell reads as on a terminal: counts with their thousands grouped, ids as they are; a
+ * wrapped cell never leaves a short last word alone on its line.
+ */
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { fixedTable, renderTable, type TableColumn } from '../../src/output/table.js';
+import { wrapToWidth } from '../../src/output/text.js';
 
 const plain = new Chalk({ level: 0 });
 
@@ -24,5 +28,19 @@ describe('table cells', () => {
     expect(fixedTable([row], columns, { width: 200, chalk: plain }).row(row).split(/ {2,}/)).toEqual(
       line?.split(/ {2,}/),
     );
+  });
+
+  it('a short last word is not left alone: the word before goes down with it, or a hyphen breaks', () => {
+    expect(wrapToWidth('Q4 outreach 2', 11)).toEqual(['Q4', 'outreach 2']);
+    expect(wrapToWidth('Follow-up: trade show 5', 21)).toEqual(['Follow-up: trade', 'show 5']);
+    expect(wrapToWidth('Cedar Ridge Clinic LLC', 18)).toEqual(['Cedar Ridge', 'Clinic LLC']);
+    // A hyphenated word too long to come down whole breaks after its hyphen.
+    expect(wrapToWidth('Re-engagement 4', 14)).toEqual(['Re-', 'engagement 4']);
+    // A longer last word, or nothing that fits beside it, stays as it was.
+    expect(wrapToWidth('Blue Harbor Dental', 12)).toEqual(['Blue Harbor', 'Dental']);
+    expect(wrapToWidth('Acme Ltd', 4)).toEqual(['Acme', 'Ltd']);
+    expect(wrapToWidth('Outfitters 7', 10)).toEqual(['Outfitters', '7']);
+    // A list or an address broken inside is not a word alone after a space.
+    expect(wrapToWidth('hello@acme.io', 11)).toEqual(['hello@acme.', 'io']);
   });
 });

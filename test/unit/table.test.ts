@@ -236,12 +236,13 @@ describe('renderTable: a column gives width to one that wraps while the table ge
   it('a name gives what the line has left the width to hold three URLs whole: one name wrapped, two lines saved', () => {
     const hooks = hooksOf('Lighthouse Outfitters Co', 'Acme Ltd', 'Acme Law', 'Acme Tax');
     expect(printed(hooks, hookColumns('name'), 101)).toEqual([
-      'COMPANY  NAME                   TARGET URL',
-      '1001     Lighthouse Outfitters  https://hooks.zapier.com/hooks/catch/1001/',
-      '         Co',
-      `1002     Acme Ltd               ${crm}campaign_completed`,
-      `1003     Acme Law               ${crm}email_opened&to=10`,
-      `1004     Acme Tax               ${crm}campaign_completed`,
+      // (Co, short, is not left alone on its line: Outfitters goes down with it.)
+      'COMPANY  NAME           TARGET URL',
+      '1001     Lighthouse     https://hooks.zapier.com/hooks/catch/1001/',
+      '         Outfitters Co',
+      `1002     Acme Ltd       ${crm}campaign_completed`,
+      `1003     Acme Law       ${crm}email_opened&to=10`,
+      `1004     Acme Tax       ${crm}campaign_completed`,
     ]);
   });
 
@@ -278,16 +279,16 @@ describe('renderTable: a column gives width to one that wraps while the table ge
     ];
     const failed = '(SMTP): SMTP authentication failed';
     const problems: Problem[] = [
-      { name: 'Pinecrest Robotics Ltd', detail: 'Mailbox disconnected' },
-      { name: 'Cedar Ridge Clinic LLC', detail: `hello@lighthouseoutfittersgmbh.example ${failed}` },
+      { name: 'Pinecrest Robotics Corp', detail: 'Mailbox disconnected' },
+      { name: 'Cedar Ridge Clinic Corp', detail: `hello@lighthouseoutfittersgmbh.example ${failed}` },
     ];
     // Four columns of DETAIL would unwrap both names (two lines fewer) by cutting lighthouseoutfittersgmb / h.
     expect(printed(problems, problemColumns, 47)).toEqual([
       'NAME                DETAIL',
       'Pinecrest Robotics  Mailbox disconnected',
-      'Ltd',
+      'Corp',
       'Cedar Ridge Clinic  hello@',
-      'LLC                 lighthouseoutfittersgmbh.',
+      'Corp                lighthouseoutfittersgmbh.',
       '                    example (SMTP): SMTP',
       '                    authentication failed',
     ]);
