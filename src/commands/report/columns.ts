@@ -5,12 +5,13 @@
  */
 import { percent } from '../../output/figures.js';
 import type { Column } from '../../output/writer.js';
-import type {
-  CampaignResults,
-  ClientResults,
-  ClientTotals,
-  ResultCounts,
-  ResultRates,
+import {
+  type CampaignResults,
+  type ClientResults,
+  type ClientTotals,
+  COUNT_FIELDS,
+  type ResultCounts,
+  type ResultRates,
 } from '../../reports/campaigns.js';
 
 /** A row of --by campaign: the client, and one of its campaigns. */
@@ -27,7 +28,7 @@ export const REPORT_BY: readonly ReportBy[] = ['campaign', 'client'];
  * reported and billed on (contacted, replies, interest, the reply rate) outlives the bounces, which
  * outlive delivered, opened and the open rate. `history report` shows the stored totals by the same.
  */
-export const FIGURE_PRIORITY: Record<Exclude<keyof ResultCounts, 'clicked'> | keyof ResultRates | 'campaigns', number> = {
+export const FIGURE_PRIORITY: Record<ShownCount | keyof ResultRates | 'campaigns', number> = {
   contacted: 1,
   replied: 1,
   interested: 1,
@@ -44,17 +45,9 @@ export const FIGURE_PRIORITY: Record<Exclude<keyof ResultCounts, 'clicked'> | ke
   opt_out: 4,
 };
 
-const COUNTS: readonly Exclude<keyof ResultCounts, 'clicked'>[] = [
-  'contacted',
-  'delivered',
-  'opened',
-  'replied',
-  'interested',
-  'maybe_later',
-  'not_interested',
-  'bounced',
-  'opt_out',
-];
+type ShownCount = Exclude<keyof ResultCounts, 'clicked'>;
+/** The counts a row shows, in the service's order (clicks are not among the contract's columns). */
+const COUNTS = COUNT_FIELDS.filter((field): field is ShownCount => field !== 'clicked');
 
 function rateValue(rate: number | null, table: boolean): unknown {
   return table ? percent(rate) : rate;
