@@ -51,7 +51,9 @@ describe('report tables on a terminal', () => {
     expect(r.code, r.stderr).toBe(0);
     const rows = lines(plain(r.stdout)).filter((l) => /^\d/.test(l)).length;
     const counts = lines(plain(r.stderr)).filter((l) => /^\d+ clients?\b/.test(l));
-    expect(counts).toEqual([expect.stringMatching(new RegExp(`^${rows} clients reported over the last 30 days`))]);
+    expect(counts).toEqual([
+      expect.stringMatching(new RegExp(`^${rows} clients reported over the last 30 days`)),
+    ]);
     // --by campaign counts its rows (campaigns) and then the clients: two things, said once each.
     const campaigns = await runOnTerminal(h, ['report'], { columns: 60 });
     expect(lines(plain(campaigns.stderr)).filter((l) => /^\d+ (campaigns|clients)\b/.test(l))).toEqual([
@@ -81,8 +83,14 @@ describe('report tables on a terminal', () => {
     if (!big) throw new Error('no seeded client contacted 1,000 prospects');
     const { contacted, delivered } = big.totals;
     const grouped = (n: number) => `${Math.floor(n / 1000)},${String(n % 1000).padStart(3, '0')}`;
-    const rowOf = (stdout: string) => plain(stdout).split('\n').find((l) => l.startsWith(`${big.company_id} `));
-    for (const args of [['report', '--by', 'client'], ['history', 'report']]) {
+    const rowOf = (stdout: string) =>
+      plain(stdout)
+        .split('\n')
+        .find((l) => l.startsWith(`${big.company_id} `));
+    for (const args of [
+      ['report', '--by', 'client'],
+      ['history', 'report'],
+    ]) {
       const table = await runOnTerminal(h, args, { columns: 200, ...history });
       expect(table.code, table.stderr).toBe(0);
       expect(rowOf(table.stdout)).toMatch(new RegExp(` ${grouped(contacted)} +${grouped(delivered)} `));

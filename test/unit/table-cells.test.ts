@@ -18,7 +18,14 @@ const columns: TableColumn<Row>[] = [
   { header: 'label', value: (r) => r.label, kind: 'count' },
   { header: 'rate', value: (r) => r.rate, kind: 'count' },
 ];
-const row: Row = { id: 1234567, campaign: 100401, sent: 1234567, change: -4096, label: '12345', rate: 0.1234 };
+const row: Row = {
+  id: 1234567,
+  campaign: 100401,
+  sent: 1234567,
+  change: -4096,
+  label: '12345',
+  rate: 0.1234,
+};
 
 describe('table cells', () => {
   it('groups the thousands of a whole number in a count column, never an id, a text or a fraction', () => {
