@@ -1,7 +1,7 @@
 /** Shapes of the API (shared/spec/agency-api.md section 2), and small validators for the boundary. */
 import { ResponseError } from '../errors.js';
 import { option } from '../terms.js';
-import { ExactInteger, isNumeric } from './json.js';
+import { ExactInteger, exactInteger, isNumeric } from './json.js';
 
 export interface Company {
   id: number;
@@ -163,6 +163,16 @@ export const isDeliverability: TypeGuard<Deliverability> = (v): v is Deliverabil
  */
 export function idKey(id: number): string {
   return String(id);
+}
+
+/** A campaign's or company's id as the tool holds it: as read (exact beyond 2^53), a numeric string as its number. */
+export function exactId(value: unknown): number {
+  return isNumeric(value) ? value : exactInteger(String(value));
+}
+
+/** Whether two ids are the same id (by their digits: never through a double). */
+export function sameId(a: number | null, b: number | null): boolean {
+  return a === null || b === null ? a === b : idKey(a) === idKey(b);
 }
 
 export const isIdentified: TypeGuard<{ id: number }> = (v): v is { id: number } =>

@@ -6,7 +6,7 @@
  * them: none set is its default, 2 %.
  */
 import { BOUNCE_SHIELD_DEFAULT } from '../api/resources/campaigns.js';
-import type { Campaign } from '../api/types.js';
+import { type Campaign, exactId, sameId } from '../api/types.js';
 import { type AgencyError, InterruptedError } from '../errors.js';
 import { isRowFailure, type RowError, rowError } from './failures.js';
 import { setBounceShieldSettled } from './lost-answer.js';
@@ -58,14 +58,14 @@ export async function changeBounceShields(
     unreadable: (target, error) => [{ ...blank(target, 'failed'), error: rowError(error) }],
     withList: async (target, list, fail) => {
       const chosen = list.filter(
-        (c) => change.campaignIds.length === 0 || change.campaignIds.includes(Number(c.id)),
+        (c) => change.campaignIds.length === 0 || change.campaignIds.some((id) => sameId(id, exactId(c.id))),
       );
       const companyId = target.companyId ?? undefined;
       // The reads of one account together: its queue (1 + 2 waiting) hides the round trips.
       const read = await Promise.all(
         chosen.map(async (campaign) => {
           try {
-            return { campaign, before: await api.bounceShield(companyId, Number(campaign.id)) };
+            return { campaign, before: await api.bounceShield(companyId, exactId(campaign.id)) };
           } catch (error) {
             return { campaign, error };
           }
@@ -126,7 +126,7 @@ async function changeOne(
 
 function shieldRow(target: Target, campaign: Campaign): ShieldRow {
   const name = typeof campaign.name === 'string' ? campaign.name : null;
-  return { ...blank(target, 'unchanged'), campaign_id: Number(campaign.id), campaign: name };
+  return { ...blank(target, 'unchanged'), campaign_id: exactId(campaign.id), campaign: name };
 }
 
 function blank(target: Target, result: ShieldResult): ShieldRow {

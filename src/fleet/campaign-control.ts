@@ -7,7 +7,7 @@
  */
 
 import type { CampaignAction } from '../api/resources/campaigns.js';
-import type { Campaign } from '../api/types.js';
+import { type Campaign, exactId, idKey, sameId } from '../api/types.js';
 import { type AgencyError, InterruptedError } from '../errors.js';
 import { command } from '../terms.js';
 import { CampaignNotFoundError, type RecordEntry } from './campaign-record.js';
@@ -78,7 +78,11 @@ function sendersOf(campaign: Campaign): string[] {
 }
 
 function isSelected(campaign: Campaign, selection: CampaignSelection): boolean {
-  if (selection.campaignIds.length > 0 && !selection.campaignIds.includes(Number(campaign.id))) return false;
+  if (
+    selection.campaignIds.length > 0 &&
+    !selection.campaignIds.some((id) => sameId(id, exactId(campaign.id)))
+  )
+    return false;
   if (selection.mailboxes.length === 0) return true;
   const senders = sendersOf(campaign);
   return selection.mailboxes.some((mailbox) => senders.includes(mailbox));
@@ -173,7 +177,7 @@ function plannedRows(change: CampaignChange, target: Target, list: readonly Camp
   const { from, would } = VERBS[verb];
   if ('record' in change.pick) {
     return entriesOf(change.pick.record, target).map((entry) => {
-      const now = list.find((c) => Number(c.id) === entry.campaign_id);
+      const now = list.find((c) => sameId(exactId(c.id), entry.campaign_id));
       const status = now === undefined ? null : statusOf(now);
       const row = campaignRow(target, entry.campaign_id, now?.name ?? entry.campaign, status);
       // Running again (resumed by hand, or by an earlier resume of this record): nothing to do.
@@ -193,7 +197,7 @@ function plannedRows(change: CampaignChange, target: Target, list: readonly Camp
     .filter((campaign) => isSelected(campaign, selection))
     .map((campaign) => {
       const status = statusOf(campaign);
-      const row = campaignRow(target, Number(campaign.id), campaign.name, status);
+      const row = campaignRow(target, exactId(campaign.id), campaign.name, status);
       return { ...row, result: from.includes(status) ? would : untouched(verb, status) };
     });
 }
@@ -211,13 +215,13 @@ function unreadableRows(change: CampaignChange, target: Target, error: AgencyErr
 }
 
 function entriesOf(record: readonly RecordEntry[], target: Target): RecordEntry[] {
-  return record.filter((entry) => entry.company_id === target.companyId);
+  return record.filter((entry) => sameId(entry.company_id, target.companyId));
 }
 
 /** A `--campaign` id in none of the lists read: exit 4 naming it, before any change is sent. */
 function checkIdsFound(selection: CampaignSelection, rows: readonly CampaignRow[]): void {
-  const found = new Set(rows.map((row) => row.campaign_id));
-  const missing = selection.campaignIds.filter((id) => !found.has(id));
+  const found = new Set(rows.flatMap((row) => (row.campaign_id === null ? [] : [idKey(row.campaign_id)])));
+  const missing = selection.campaignIds.filter((id) => !found.has(idKey(id)));
   if (missing.length === 0) return;
   const unread = rows.filter((row) => row.result === 'failed').length;
   throw new CampaignNotFoundError(

@@ -4,6 +4,7 @@
  * confirmed (keys-out.ts: 0600, written through before the next request). `campaigns resume
  * --from-record FILE` reads it back: every line checked, a campaign listed twice resumed once.
  */
+import { ExactInteger, parseJson, stringifyExact } from '../api/json.js';
 import { AgencyError, ExitCode, UsageError } from '../errors.js';
 import { command, option } from '../terms.js';
 import type { AppendedFileKind } from './keys-out.js';
@@ -40,7 +41,8 @@ export function recordLine(
   at: Date,
 ): string {
   const { company_id, campaign_id, campaign, status_before } = row;
-  return `${JSON.stringify({ company_id, campaign_id, campaign, status_before, at: at.toISOString() })}\n`;
+  // stringifyExact: an id beyond 2^53 is written as the service wrote it, a bare number.
+  return `${stringifyExact({ company_id, campaign_id, campaign, status_before, at: at.toISOString() })}\n`;
 }
 
 /** The lines of a record, checked (a bad one is exit 2 naming its line), each campaign once. */
@@ -61,7 +63,7 @@ export function readRecord(text: string, source: string): RecordEntry[] {
 function parseLine(line: string, where: string): RecordEntry {
   let value: unknown;
   try {
-    value = JSON.parse(line);
+    value = parseJson(line);
   } catch {
     throw notARecord(where, 'it is not JSON');
   }
@@ -81,7 +83,9 @@ function parseLine(line: string, where: string): RecordEntry {
   };
 }
 
+/** A positive whole number, exact beyond 2^53 (parseJson keeps such an id as an ExactInteger). */
 function isId(value: unknown): value is number {
+  if (value instanceof ExactInteger) return /^\d+$/.test(value.digits);
   return typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
 }
 

@@ -139,6 +139,8 @@ async function changeCampaignsCommand(
  * is the order the changes were confirmed in, which several accounts at once leave to chance.
  */
 function recordTargets(entries: readonly RecordEntry[]): Target[] {
-  const ids = [...new Set(entries.map((entry) => entry.company_id))];
+  // By their digits: an id beyond 2^53 is a new object on each line.
+  const ids = [...new Map(entries.map((entry) => [String(entry.company_id), entry.company_id])).values()];
+  // The order of the accounts only: ids beyond 2^53 compare as doubles here, and nothing is matched by it.
   return ids.sort((a, b) => (a ?? 0) - (b ?? 0)).map((companyId) => ({ companyId }));
 }

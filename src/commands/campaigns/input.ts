@@ -15,16 +15,10 @@ import type { Runtime } from '../../runtime.js';
 import { option } from '../../terms.js';
 import type { CampaignChangeOptions } from './change.js';
 
-/** `--campaign` values: positive whole numbers, each once. */
+/** `--campaign` values: positive whole numbers (exact beyond 2^53, as the service's ids), each once. */
 export function campaignIds(values: readonly string[] | undefined): number[] {
   const ids = (values ?? []).map((value) => parseCompanyId(value, `${option('campaign')} id`));
-  const large = (values ?? []).filter((_, i) => !Number.isSafeInteger(ids[i]));
-  // Campaign rows and records hold ids as plain numbers: one beyond 2^53 would be a neighbour's.
-  if (large.length > 0)
-    throw new UsageError(
-      `Invalid ${option('campaign')} id ${JSON.stringify(large[0])}: campaign ids beyond 2^53 (9007199254740992) are not supported.`,
-    );
-  return [...new Set(ids)];
+  return [...new Map(ids.map((id) => [idKey(id), id])).values()];
 }
 
 /** `--from-record FILE` names its own campaigns and accounts: no other selection beside it. */
