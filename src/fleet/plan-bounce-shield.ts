@@ -4,7 +4,7 @@
  * `~ bounce shield 2% → 3% for campaign "Spring" (100401) of "Acme Ltd"`, that `apply` makes (PUT).
  */
 import { BOUNCE_SHIELD_DEFAULT } from '../api/resources/campaigns.js';
-import type { Company } from '../api/types.js';
+import { type Company, exactId } from '../api/types.js';
 import { AgencyError } from '../errors.js';
 import { mapPool } from './ordered.js';
 import type { DesiredCompany } from './plan-file.js';
@@ -60,7 +60,7 @@ export async function planShields(
         const list = (await api.campaigns(company.id)).filter((c) =>
           PLANNED_STATUSES.includes(String(c.status ?? '').toUpperCase()),
         );
-        const thresholds = await Promise.all(list.map((c) => api.bounceShield(company.id, Number(c.id))));
+        const thresholds = await Promise.all(list.map((c) => api.bounceShield(company.id, exactId(c.id))));
         changes[index] = [];
         list.forEach((c, i) => {
           const from = thresholds[i] ?? null;
@@ -72,7 +72,7 @@ export async function planShields(
           changes[index]?.push({
             company: company.name,
             company_id: company.id,
-            campaign_id: Number(c.id),
+            campaign_id: exactId(c.id),
             campaign,
             from,
             to,

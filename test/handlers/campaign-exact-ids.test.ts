@@ -5,11 +5,11 @@
  * carry it as the service wrote it, and `resume --from-record` resumes it. The sandbox's ids are
  * JavaScript numbers, so the service's answers are declared here.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCommand } from '../helpers/fake-terminal.js';
-import { HttpMock } from '../helpers/http-mock.js';
+import { HttpMock, page } from '../helpers/http-mock.js';
 import { testDir } from '../helpers/temp-dir.js';
 
 const BIG = '9007199254740993';
@@ -56,6 +56,26 @@ describe('campaign ids beyond 2^53', () => {
     const r = await runCommand(['campaigns', 'bounce-shield', '--campaign', BIG, '--json'], http);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(`"campaign_id": ${BIG},`);
+    http.verify();
+  });
+});
+
+describe('plan with bounce_shield', () => {
+  it('names the campaign beyond 2^53 by its own id and reads its own threshold', async () => {
+    const file = join(testDir('agency-plan-'), 'agency.yaml');
+    writeFileSync(file, 'companies:\n  - name: Acme Ltd\n    bounce_shield: 3\n');
+    const http = new HttpMock()
+      .on('GET', '/v2/agency/companies')
+      .reply(200, page([{ id: 1001, name: 'Acme Ltd', owner: 'o@a.example', active: true }], 1, 1))
+      .on('GET', '/v1/campaign_list')
+      .answer({ status: 200, text: list('RUNNING') })
+      .on('GET', `/v2/campaigns/${NEIGHBOUR}/bounce_shield/threshold`)
+      .reply(200, { bounce_rate_threshold: 3 })
+      .on('GET', `/v2/campaigns/${BIG}/bounce_shield/threshold`)
+      .reply(200, { bounce_rate_threshold: null });
+    const r = await runCommand(['plan', '-f', file], http);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`~ bounce shield 2% → 3% for campaign "Big" (${BIG}) of "Acme Ltd"`);
     http.verify();
   });
 });
