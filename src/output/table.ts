@@ -26,6 +26,11 @@ export interface TableColumn<T> {
   /** The name --columns takes (csv.ts's columnKey); the note of hidden columns says it. */
   name?: string | undefined;
   value: (item: T) => unknown;
+  /**
+   * How a screen table says the value, where not as it is ("3%", "default (2%)"); TSV, CSV and --json
+   * keep the value itself. A count column's default groups the thousands (tableCell).
+   */
+  shown?: ((value: unknown, item: T) => string) | undefined;
   /** Colour for a terminal cell, given the raw value. */
   style?: ((value: unknown, chalk: ChalkInstance) => ((text: string) => string) | undefined) | undefined;
   /** How the column may give way when the terminal is narrow; guessed from the header when absent. */
@@ -82,12 +87,13 @@ export interface TableTerminal extends FitOptions {
 }
 
 /**
- * A cell's text in a table, read by a person: a whole number in a count column has its thousands
+ * A cell's text in a table, read by a person: the column's own `shown`, else a whole number in a count column has its thousands
  * grouped (1,234,567), in every table; an id (a count column named as one: `campaign id`) never is.
  * TSV, CSV and --json print the number itself (csv.ts).
  */
 function tableCell<T>(column: TableColumn<T> | undefined, item: T): string {
   const value = column?.value(item);
+  if (column?.shown) return column.shown(value, item);
   const count = column !== undefined && (column.kind ?? defaultKind(column.header)) === 'count';
   if (
     count &&

@@ -11,6 +11,8 @@ import { accountOfCompany } from '../../src/sandbox/types.js';
 import { clientContext } from '../helpers/campaigns.js';
 import { type Harness, startHarness } from '../helpers/cli.js';
 import { expectUsageError, lines } from '../helpers/core.js';
+import { readTable } from '../helpers/table-text.js';
+import { plain, runOnTerminal } from '../helpers/terminal-run.js';
 
 let h: Harness;
 beforeEach(async () => {
@@ -91,6 +93,47 @@ describe('campaigns bounce-shield', () => {
     expect(writes()).toEqual([]);
     // Seven runs, and the first run of the file loads the program: time on a busy machine.
   }, 90_000);
+
+  it('a listing on a terminal says percents and the default, and what it found; CSV keeps the numbers', async () => {
+    const { company, campaigns } = plainClient();
+    const [first] = campaigns;
+    h.sandbox.store.updateCampaign(accountOfCompany(company.id), first?.id as number, { threshold: 3 });
+    const args = ['campaigns', 'bounce-shield', '--company', String(company.id)];
+    const screen = await runOnTerminal(h, args, { columns: 120 });
+    expect(screen.code, screen.stderr).toBe(0);
+    const table = readTable(plain(screen.stdout), ['CAMPAIGN ID', 'THRESHOLD']);
+    expect(table.rows.map((row) => row.THRESHOLD?.join(' '))).toEqual(
+      campaigns.map((c) => (c === first ? '3%' : 'default (2%)')),
+    );
+    const others = campaigns.length - 1;
+    expect(plain(screen.stderr)).toContain(
+      `${campaigns.length} campaigns: 1 with its own threshold, ${others} at the default (2%).`,
+    );
+    expect(plain(screen.stderr)).not.toContain('unchanged');
+    // A spreadsheet gets the number, and nothing for the default.
+    const csv = await h.run([...args, '--csv', '--columns', 'campaign_id,threshold']);
+    expect(csv.stdout.split('\r\n').slice(1, -1)).toEqual(
+      campaigns.map((c) => `${c.id},${c === first ? '3' : ''}`),
+    );
+  });
+
+  it('a listing names a threshold it could not read as not read, never as the default', async () => {
+    const company = h.sandbox.store
+      .companies(MAIN_AGENCY_ID, { active: true })
+      .find((c) => campaignsOf(clientContext(h.sandbox, c.id)).some((x) => unsupportedCampaign(x.id)));
+    if (!company) throw new Error('no seeded client with an unsupported campaign');
+    const refused = campaignsOf(clientContext(h.sandbox, company.id)).filter((c) =>
+      unsupportedCampaign(c.id),
+    );
+    const screen = await runOnTerminal(h, ['campaigns', 'bounce-shield', '--company', String(company.id)], {
+      columns: 160,
+    });
+    expect(screen.code).toBe(5);
+    const table = readTable(plain(screen.stdout), ['CAMPAIGN ID', 'THRESHOLD']);
+    const failed = table.rows.filter((row) => row.RESULT?.[0] === 'failed');
+    expect(failed.map((row) => row.THRESHOLD?.join(''))).toEqual(refused.map(() => ''));
+    expect(plain(screen.stderr).replace(/\s+/g, ' ')).toContain(`, ${refused.length} not read.`);
+  });
 
   it('a 409 campaign fails its row with the service words; the others are set; exit 5', async () => {
     const company = h.sandbox.store

@@ -11,6 +11,7 @@ import {
 } from '../../api/resources/campaigns.js';
 import { UsageError } from '../../errors.js';
 import type { ShieldRow } from '../../fleet/bounce-shield.js';
+import { NOUNS, plural } from '../../output/summary.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { option } from '../../terms.js';
@@ -24,8 +25,9 @@ const HELP = helpText({
     20 emails) reaches its threshold; none set means the service's default,
     ${BOUNCE_SHIELD_DEFAULT} %. Prints one row per campaign: company_id, campaign_id,
     campaign, threshold_before, threshold, result (unchanged, set, cleared, would-set,
-    would-clear, skipped-inactive or failed, with the reason); "default" where none
-    is set (empty when piped). --set N (${BOUNCE_SHIELD_MIN}-${BOUNCE_SHIELD_MAX}) sets it
+    would-clear, skipped-inactive or failed, with the reason); a table says "3%" and
+    "default (${BOUNCE_SHIELD_DEFAULT}%)" where none is set (TSV and CSV: 3 and empty;
+    --json: 3 and null). --set N (${BOUNCE_SHIELD_MIN}-${BOUNCE_SHIELD_MAX}) sets it
     where it differs, --clear goes back to the default where one is set. Without
     --company, --file or --all it reads the key's own account.
   `,
@@ -53,15 +55,46 @@ function configureBounceShield(campaigns: Command) {
 
 type ShieldOptions = OptionsOf<typeof configureBounceShield>;
 
-const percent = (value: number | null) => (value === null ? 'default' : value);
+/** Rows whose threshold was never read: no value to say, not the default. */
+const UNREAD: ReadonlySet<ShieldRow['result']> = new Set(['failed', 'skipped-inactive']);
 
+/** A threshold on a screen: "3%", or "default (2%)" where none is set; nothing where it was not read. */
+const percent = (value: unknown, row: ShieldRow) =>
+  UNREAD.has(row.result) && value === null
+    ? ''
+    : value === null
+      ? `default (${BOUNCE_SHIELD_DEFAULT}%)`
+      : `${value}%`;
+
+// The values stay numbers (null: the default) for TSV, CSV and --json; only a screen table says them.
 const columns: Column<ShieldRow>[] = [
   { header: 'campaign id', name: 'campaign_id', value: (r) => r.campaign_id, kind: 'id' },
   { header: 'campaign', value: (r) => r.campaign, kind: 'name', priority: 1 },
-  { header: 'before', name: 'threshold_before', value: (r) => percent(r.threshold_before), priority: 2 },
-  { header: 'threshold', value: (r) => percent(r.threshold), priority: 0, kind: 'count' },
+  {
+    header: 'before',
+    name: 'threshold_before',
+    value: (r) => r.threshold_before,
+    shown: percent,
+    priority: 2,
+  },
+  { header: 'threshold', value: (r) => r.threshold, shown: percent, priority: 0, kind: 'count' },
   { header: 'result', value: (r) => r.result, priority: 0, kind: 'count' },
 ];
+
+/**
+ * A listing changes nothing: its summary says what it found ("7 campaigns: 1 with its own threshold,
+ * 5 at the default (2%), 1 not read"), not "7 unchanged".
+ */
+function listingSummary(rows: readonly ShieldRow[]): string {
+  const unread = rows.filter((r) => UNREAD.has(r.result)).length;
+  const own = rows.filter((r) => !UNREAD.has(r.result) && r.threshold !== null).length;
+  const parts = [
+    `${own} with ${own === 1 ? 'its' : 'their'} own threshold`,
+    `${rows.length - own - unread} at the default (${BOUNCE_SHIELD_DEFAULT}%)`,
+    ...(unread > 0 ? [`${unread} not read`] : []),
+  ];
+  return `${plural(rows.length, NOUNS.campaign)}: ${parts.join(', ')}.`;
+}
 
 /** `--set N`: a whole number of percent, 1–99 (the service's range), checked before any request. */
 function parseThreshold(value: string): number {
@@ -98,7 +131,8 @@ async function bounceShieldCommand(rt: Runtime, opts: ShieldOptions): Promise<vo
     const changes = input.threshold !== undefined;
     if (changes && opts.company === undefined && opts.file === undefined && !opts.all)
       rt.out.info(selfOnlyNote('bounce-shield'));
-    return changeBounceShields(api, { ...input, note: (message) => rt.out.warn(message) });
+    const outcome = changeBounceShields(api, { ...input, note: (message) => rt.out.warn(message) });
+    return changes ? outcome : outcome.then((o) => ({ ...o, summary: listingSummary(o.rows) }));
   });
 }
 

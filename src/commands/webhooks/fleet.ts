@@ -149,7 +149,7 @@ export async function runFleetChange<R extends FleetRow, I>(
   const shown = quiet.length ? outcome.rows.filter((r) => !quiet.includes(r)) : outcome.rows;
   await printFleetRows(rt, shown, columns, rows.fields, outcome.reasons);
   for (const warning of outcome.warnings ?? []) rt.out.warn(warning);
-  rt.out.info(summarizeResults(shown, quiet, flags.dryRun === true));
+  rt.out.info(outcome.summary ?? summarizeResults(shown, quiet, flags.dryRun === true));
   throwIfFailed(rt, outcome, rows.failed);
 }
 
@@ -170,6 +170,8 @@ export interface ChangeOutcome<R> extends AccountsOutcome<R> {
    * words (a move that left an account subscribed at neither URL).
    */
   reasons?: ReadonlyMap<R, string> | undefined;
+  /** The summary on stderr, where counting the results would mislead (a listing: "7 unchanged"). */
+  summary?: string | undefined;
   /** A sentence the closing error adds after its count of failed rows. */
   consequence?: string | undefined;
 }
