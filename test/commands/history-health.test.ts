@@ -285,6 +285,16 @@ describe('health problems in the file', () => {
   }, SLOW);
   afterAll(() => h.close());
 
+  /** A health run recorded, then `history health --json` with `filter`: its episodes (some). */
+  async function recordedEpisodes(filter: string[]): Promise<{ check: string; company_id: number }[]> {
+    expect((await h.run(['health', '--json', '--fail-on', 'none'], ON)).code).toBe(0);
+    const read = await h.run(['history', 'health', ...filter, '--json'], ON);
+    expect(read.code, read.stderr).toBe(0);
+    const episodes = JSON.parse(read.stdout) as { check: string; company_id: number }[];
+    expect(episodes.length).toBeGreaterThan(0);
+    return episodes;
+  }
+
   it(
     'a detail that names a command is stored as the command line says it (between backticks), readable with sqlite3',
     async () => {
@@ -306,11 +316,7 @@ describe('health problems in the file', () => {
   );
 
   it('history health --check reads the names as health does: any case and "-"; an unknown one is exit 2', async () => {
-    expect((await h.run(['health', '--json', '--fail-on', 'none'], ON)).code).toBe(0);
-    const dashed = await h.run(['history', 'health', '--check', 'Campaign-Error', '--json'], ON);
-    expect(dashed.code, dashed.stderr).toBe(0);
-    const episodes = JSON.parse(dashed.stdout) as { check: string }[];
-    expect(episodes.length).toBeGreaterThan(0);
+    const episodes = await recordedEpisodes(['--check', 'Campaign-Error']);
     expect(new Set(episodes.map((e) => e.check))).toEqual(new Set(['campaign_error']));
     h.sandbox.reset();
     const typo = await h.run(['history', 'health', '--check', 'campaign_eror'], ON);
@@ -322,11 +328,7 @@ describe('health problems in the file', () => {
   });
 
   it('history health --company is read as every --company is: 0 is exit 2, an id with spaces is the id', async () => {
-    expect((await h.run(['health', '--json', '--fail-on', 'none'], ON)).code).toBe(0);
-    const spaced = await h.run(['history', 'health', '--company', ' 1010 ', '--json'], ON);
-    expect(spaced.code, spaced.stderr).toBe(0);
-    const episodes = JSON.parse(spaced.stdout) as { company_id: number }[];
-    expect(episodes.length).toBeGreaterThan(0);
+    const episodes = await recordedEpisodes(['--company', ' 1010 ']);
     expect(new Set(episodes.map((e) => e.company_id))).toEqual(new Set([1010]));
     h.sandbox.reset();
     const zero = await h.run(['history', 'health', '--company', '0'], ON);
