@@ -1,7 +1,8 @@
 /**
  * The target options of `deliverability` and `health` (contract, "Fleet health"): none = every client;
  * --company (repeatable), --file, --all, --active, --inactive, and --limit N. Defined once for both;
- * `webhooks list` and `inventory` offer the same --limit.
+ * `webhooks list` and `inventory` offer the same --limit. Also the period the fleet reads cover
+ * (`deliverability`, `health`, `report`): --from and --to, checked in src/input/period.ts.
  */
 import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import type { ClientTargetOptions } from '../fleet/clients.js';
@@ -31,6 +32,22 @@ export function addClientTargets<Opts extends OptionValues>(
     .addOption(limitOption('clients'));
 }
 
+/** What `--from` and `--to` default to, as their help says it (`report`'s window is the service's). */
+interface PeriodDefaults {
+  from: string;
+  to: string;
+}
+
+/** `--from` and `--to` added to `command`, which keeps its arguments and options (see OptionsOf). */
+export function addPeriod<Args extends unknown[], Opts extends OptionValues>(
+  command: Command<Args, Opts>,
+  defaults: PeriodDefaults = { from: '30 days ago', to: 'today' },
+) {
+  return command
+    .option('--from <date>', `first day of the period, YYYY-MM-DD (default: ${defaults.from})`)
+    .option('--to <date>', `last day of the period, YYYY-MM-DD (default: ${defaults.to})`);
+}
+
 /** The targets as typed: --file is a path here (read before the first request). */
 export type ClientTargetFlags = OptionsOf<typeof addClientTargets<NoOptions>>;
 
@@ -42,6 +59,6 @@ export function limitOption(nouns: string) {
 /** The targets with --file's text read (or stdin with '-'). */
 export async function readClientTargets(rt: Runtime, flags: ClientTargetFlags): Promise<ClientTargetOptions> {
   if (flags.file === undefined) return { ...flags, file: undefined };
-  const { readInput } = await import('../input/read.js');
-  return { ...flags, file: await readInput(flags.file, rt.terminal, rt.ctx.signal) };
+  const { readRunInput } = await import('../input/read.js');
+  return { ...flags, file: await readRunInput(rt, flags.file) };
 }

@@ -36,6 +36,21 @@ export async function readInput(
   }
 }
 
+/** Whatever runs a command: its terminal stands behind '-', its signal ends a wait on it. */
+export interface ReadingRun {
+  readonly terminal: StdinSource;
+  readonly ctx: { readonly signal: AbortSignal };
+}
+
+/** `readInput` for a command's file argument, read through the run that the command is part of. */
+export function readRunInput(
+  run: ReadingRun,
+  path: string,
+  what?: string,
+): Promise<{ text: string; source: string }> {
+  return readInput(path, run.terminal, run.ctx.signal, what);
+}
+
 /** All of standard input; Ctrl-C ends the wait (a `for await` over stdin would not notice it). */
 export function readStdin(source: StdinSource, signal: AbortSignal): Promise<string> {
   const { stdin } = source;

@@ -7,7 +7,7 @@ import { expectPage, isRecord } from '../../api/types.js';
 import { UsageError } from '../../errors.js';
 import { optionalCompanyIdFor, parseOptionalCompanyRef } from '../../fleet/resolve.js';
 import { HEADER_CONTROL } from '../../input/header.js';
-import { readInput } from '../../input/read.js';
+import { readRunInput } from '../../input/read.js';
 import { terminalSafe } from '../../output/text.js';
 import type { Runtime } from '../../runtime.js';
 import { collectValues, helpText, type OptionsOf, printsNoList, type Run } from '../command.js';
@@ -170,10 +170,9 @@ async function readBody(rt: Runtime, data: string): Promise<unknown> {
   let text = data;
   let source = '--data';
   if (data === '-' || data.startsWith('@')) {
-    ({ text, source } = await readInput(
+    ({ text, source } = await readRunInput(
+      rt,
       data === '-' ? '-' : data.slice(1),
-      rt.terminal,
-      rt.ctx.signal,
       'the request body (JSON)',
     ));
   }

@@ -19,7 +19,7 @@ import {
   summarizeBlacklistChange,
 } from '../../fleet/blacklist-changes.js';
 import { runFailure } from '../../fleet/failures.js';
-import { readInput } from '../../input/read.js';
+import { readRunInput } from '../../input/read.js';
 import { withReasonIfFailed } from '../../output/columns.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
@@ -61,7 +61,7 @@ export async function readValueEntries(
 ): Promise<BlacklistEntry[]> {
   const entries: BlacklistEntry[] = values.map((value, i) => ({ value, where: argument(i + 1) }));
   if (file === undefined) return entries;
-  const { text, source } = await readInput(file, rt.terminal, rt.ctx.signal);
+  const { text, source } = await readRunInput(rt, file);
   text
     .replace(/^\uFEFF/, '')
     .split(/\r?\n/)

@@ -9,7 +9,7 @@ import type { CampaignRow, CampaignVerb } from '../../fleet/campaign-control.js'
 import type { RecordEntry } from '../../fleet/campaign-record.js';
 import type { AppendedFile } from '../../fleet/keys-out.js';
 import type { Target } from '../../fleet/targets.js';
-import { readInput } from '../../input/read.js';
+import { readRunInput } from '../../input/read.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { option } from '../../terms.js';
@@ -80,8 +80,7 @@ async function changeCampaignsCommand(
     ]);
   const readFrom = 'fromRecord' in opts ? opts.fromRecord : undefined;
   const writeTo = 'record' in opts ? opts.record : undefined;
-  const recordText =
-    readFrom === undefined ? undefined : await readInput(readFrom, rt.terminal, rt.ctx.signal, 'the record');
+  const recordText = readFrom === undefined ? undefined : await readRunInput(rt, readFrom, 'the record');
   const rows = {
     columns,
     fields: (r: CampaignRow) => [r.company_id, r.campaign_id, r.campaign, r.status_before, r.result],

@@ -9,7 +9,7 @@ import { InterruptedError, UsageError } from '../../errors.js';
 import type { CreationPlan } from '../../fleet/bulk-create.js';
 import { lookalikeWarning } from '../../fleet/names.js';
 import { parseNameLines, validateNames } from '../../input/parse.js';
-import { readInput } from '../../input/read.js';
+import { readRunInput } from '../../input/read.js';
 import { companyColumns } from '../../output/columns.js';
 import { progressLine } from '../../output/progress.js';
 import { type RowStream, rowStream } from '../../output/row-stream.js';
@@ -155,12 +155,7 @@ async function createCompanies(rt: Runtime, opts: CreateOptions): Promise<void> 
 async function readNames(rt: Runtime, opts: CreateOptions): Promise<string[]> {
   const entries = (opts.name ?? []).map((name, i) => ({ name, where: `${option('name')} #${i + 1}` }));
   if (opts.file !== undefined) {
-    const { text, source } = await readInput(
-      opts.file,
-      rt.terminal,
-      rt.ctx.signal,
-      'company names, one per line',
-    );
+    const { text, source } = await readRunInput(rt, opts.file, 'company names, one per line');
     entries.push(...parseNameLines(text, source));
   }
   if (entries.length === 0) {

@@ -13,13 +13,11 @@ import type { Column } from '../../output/writer.js';
 import type { DeliverabilityRates, DeliverabilityRow } from '../../reports/deliverability.js';
 import type { Runtime } from '../../runtime.js';
 import { option } from '../../terms.js';
-import { addClientTargets, readClientTargets } from '../client-targets.js';
+import { addClientTargets, addPeriod, readClientTargets } from '../client-targets.js';
 import { helpText, type OptionsOf, type Run } from '../command.js';
 
 const configure = (command: Command) =>
-  addClientTargets(command)
-    .option('--from <date>', 'first day of the period, YYYY-MM-DD (default: 30 days ago)')
-    .option('--to <date>', 'last day of the period, YYYY-MM-DD (default: today)')
+  addPeriod(addClientTargets(command))
     .option(...NO_HISTORY_OPTION)
     .addHelpText(
       'after',

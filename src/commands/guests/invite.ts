@@ -10,7 +10,7 @@ import type { InviteRow, WantedGuest } from '../../fleet/guests.js';
 import { checkDistinct, checkGuestEmail, permissionsOfWord } from '../../fleet/guests.js';
 import { companyIdFor, parseCompanyRef } from '../../fleet/resolve.js';
 import { parseCsv } from '../../input/csv.js';
-import { readInput } from '../../input/read.js';
+import { readRunInput } from '../../input/read.js';
 import { reasonColumn, withReasonIfFailed } from '../../output/columns.js';
 import { inlineList } from '../../output/summary.js';
 import type { Column } from '../../output/writer.js';
@@ -150,12 +150,7 @@ async function wantedGuests(rt: Runtime, opts: InviteOptions): Promise<WantedGue
     }));
   });
   if (opts.file !== undefined) {
-    const { text, source } = await readInput(
-      opts.file,
-      rt.terminal,
-      rt.ctx.signal,
-      'CSV: email,name,permissions',
-    );
+    const { text, source } = await readRunInput(rt, opts.file, 'CSV: email,name,permissions');
     for (const make of csvGuests(text, source, notes)) attempt(make);
   }
   if (problems.length > 0) {

@@ -22,7 +22,7 @@ import {
 } from '../../reports/health.js';
 import type { Runtime } from '../../runtime.js';
 import { command, option } from '../../terms.js';
-import { addClientTargets, readClientTargets } from '../client-targets.js';
+import { addClientTargets, addPeriod, readClientTargets } from '../client-targets.js';
 import {
   collectValues,
   commaSeparated,
@@ -35,9 +35,7 @@ import {
 import { parseChecks } from './checks.js';
 
 const configure = (command: Command) =>
-  addClientTargets(command, { inactive: 'refused' })
-    .option('--from <date>', 'first day of the period, YYYY-MM-DD (default: 30 days ago)')
-    .option('--to <date>', 'last day of the period, YYYY-MM-DD (default: today)')
+  addPeriod(addClientTargets(command, { inactive: 'refused' }))
     .addOption(
       oneOf(
         new Option(

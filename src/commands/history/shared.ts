@@ -32,8 +32,8 @@ export async function readHistory<T>(
   const since = flags.since === undefined ? undefined : parseDay(flags.since, option('since'));
   const refs = [...(flags.company ?? [])];
   if (flags.file !== undefined) {
-    const { readInput } = await import('../../input/read.js');
-    const { text } = await readInput(flags.file, rt.terminal, rt.ctx.signal);
+    const { readRunInput } = await import('../../input/read.js');
+    const { text } = await readRunInput(rt, flags.file);
     for (const line of text.split('\n').map((l) => l.trim()))
       if (line !== '' && !line.startsWith('#')) refs.push(line);
   }

@@ -32,7 +32,7 @@ import type { CompanyLister } from '../../fleet/ports.js';
 import { CompanyDirectory } from '../../fleet/resolve.js';
 import { selectTargets } from '../../fleet/targets.js';
 import { optionalPositiveInt, parsePositiveInt } from '../../input/parse.js';
-import { readInput } from '../../input/read.js';
+import { readRunInput } from '../../input/read.js';
 import { activeStyle } from '../../output/columns.js';
 import { progressLine } from '../../output/progress.js';
 import { rowStream } from '../../output/row-stream.js';
@@ -172,7 +172,7 @@ export async function inventory(rt: Runtime, opts: InventoryOptions): Promise<vo
     const { namedAndFiltered } = await import('../../fleet/clients.js');
     throw namedAndFiltered();
   }
-  const file = opts.file === undefined ? undefined : await readInput(opts.file, rt.terminal, rt.ctx.signal);
+  const file = opts.file === undefined ? undefined : await readRunInput(rt, opts.file);
   const api = rt.api({ connections: concurrency + 1 });
 
   const listing = progressLine(rt, 'companies listed');

@@ -8,7 +8,7 @@ import { type RowFailure, rowFailure, rowsFailed } from '../../fleet/failures.js
 import { createKeySettled } from '../../fleet/lost-answer.js';
 import { CompanyDirectory, companyFileEntries, resolveCompanies } from '../../fleet/resolve.js';
 import { validateLabel } from '../../input/parse.js';
-import { readInput } from '../../input/read.js';
+import { readRunInput } from '../../input/read.js';
 import { reportError } from '../../output/error-report.js';
 import { progressLine } from '../../output/progress.js';
 import { rowStream } from '../../output/row-stream.js';
@@ -196,7 +196,7 @@ function createdKey(companyId: number, label: string) {
 async function readCompanyIds(rt: Runtime, args: string[], file: string | undefined): Promise<number[]> {
   const entries = args.map((value, i) => ({ value, where: argument(i + 1) }));
   if (file !== undefined) {
-    const { text, source } = await readInput(file, rt.terminal, rt.ctx.signal, 'company ids, one per line');
+    const { text, source } = await readRunInput(rt, file, 'company ids, one per line');
     entries.push(...companyFileEntries(text, source));
   }
   if (entries.length === 0) {

@@ -9,14 +9,15 @@ import { UsageError } from '../../errors.js';
 import { historyFor, NO_HISTORY_OPTION } from '../../history/record.js';
 import type { Runtime } from '../../runtime.js';
 import { command, option } from '../../terms.js';
-import { addClientTargets, readClientTargets } from '../client-targets.js';
+import { addClientTargets, addPeriod, readClientTargets } from '../client-targets.js';
 import { helpText, type OptionsOf, oneOf, type Run } from '../command.js';
 import { REPORT_BY, type ReportBy } from './columns.js';
 
 const configure = (command: Command) =>
-  addClientTargets(command, { inactive: 'refused' })
-    .option('--from <date>', 'first day, YYYY-MM-DD (default: 29 days before today, UTC)')
-    .option('--to <date>', 'last day, YYYY-MM-DD (default: today, UTC)')
+  addPeriod(addClientTargets(command, { inactive: 'refused' }), {
+    from: '29 days before today, UTC',
+    to: 'today, UTC',
+  })
     .addOption(
       oneOf(
         new Option('--by <what>', 'one row per campaign, or per client (billing)').choices(REPORT_BY),

@@ -13,7 +13,7 @@ import { selectTargets, type Target } from '../../fleet/targets.js';
 import type { AccountsOutcome } from '../../fleet/webhook-changes.js';
 import { checkEvent, WEBHOOK_EVENTS } from '../../fleet/webhook-input.js';
 import { DEFAULT_CONCURRENCY, parseConcurrency } from '../../input/parse.js';
-import { readInput } from '../../input/read.js';
+import { readRunInput } from '../../input/read.js';
 import { reasonColumn } from '../../output/columns.js';
 import { rowLine } from '../../output/csv.js';
 import { listedWhere, serviceDetail } from '../../output/summary.js';
@@ -95,7 +95,7 @@ export interface OpenTargets {
  */
 export async function openTargets(rt: Runtime, flags: TargetFlags): Promise<OpenTargets> {
   const concurrency = parseConcurrency(flags.concurrency);
-  const file = flags.file === undefined ? undefined : await readInput(flags.file, rt.terminal, rt.ctx.signal);
+  const file = flags.file === undefined ? undefined : await readRunInput(rt, flags.file);
   const api = rt.api({ connections: concurrency + 1, interruptible: false });
   const targets = await selectTargets(
     { company: flags.company, file, all: flags.all },
