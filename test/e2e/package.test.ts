@@ -1,7 +1,7 @@
 /**
  * What `npm install -g` of the published package gets: the bundles and nothing else. The packed tool is
- * installed into a temporary prefix without the network; it must run from there, with no node_modules
- * of its own, and carry the licences of the code it bundles.
+ * installed into a temporary prefix from npm's cache where it can be; it must run from there, with only
+ * the keyring addon in its node_modules, and carry the licences of the code it bundles.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -37,7 +37,9 @@ describe('the packed and installed tool', () => {
       npm(['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT),
     );
     prefix = join(work, 'prefix');
-    npm(['install', '--global', '--offline', '--prefix', prefix, join(work, packed.filename)], work);
+    // --prefer-offline, not --offline: `npm ci` caches the addon's tarballs but not the registry's
+    // listing of its versions, which resolving the package's range needs (a clean CI machine has none).
+    npm(['install', '--global', '--prefer-offline', '--prefix', prefix, join(work, packed.filename)], work);
     installed = join(prefix, 'lib', 'node_modules', 'agency-cli');
     h = await startHarness();
   }, 120_000);
