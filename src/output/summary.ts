@@ -127,8 +127,18 @@ export function groupFailures(failures: readonly Failure[], max = MAX_LISTED): s
     .sort((a, b) => b[1].count - a[1].count)
     .flatMap(([reason, { count, subjects }]) => [
       `${count} failed: ${reason}`,
-      `  ${inlineList([...subjects], max)}`,
+      `  ${subjectList([...subjects], max)}`,
     ]);
+}
+
+/**
+ * The subjects under a reason: ids are companies' and say so ("companies 1007, 1014"), where a bare
+ * number on its own line read like a count; a name or "this account" speaks for itself.
+ */
+function subjectList(subjects: readonly (string | number)[], max: number): string {
+  const list = inlineList(subjects, max);
+  if (!subjects.every((subject) => typeof subject === 'number')) return list;
+  return `${subjects.length === 1 ? 'company' : 'companies'} ${list}`;
 }
 
 /** Words for the statuses a fleet run meets per company; other failures keep their own message. */

@@ -152,7 +152,7 @@ describe('inventory targets', () => {
     expect(fine?.campaigns).toHaveProperty('count');
     // Grouped by reason, the companies under it (issue 14).
     expect(r.stderr).toContain('1 of the named companies could not be read in full:\n  1 failed: 409 ');
-    expect(r.stderr).toContain(`\n    ${inactive.id}\n`);
+    expect(r.stderr).toContain(`\n    company ${inactive.id}\n`);
   });
 
   it('an id or a name the agency does not have: exit 4, nothing audited', async () => {

@@ -325,7 +325,7 @@ describe('inventory with no queue at all, over a smaller agency', () => {
     expect(row?.mailboxes).toEqual(expected(shared.h.sandbox.store, victim as CompanyRecord).mailboxes);
     // Grouped by reason (issue 14): the reason, then the companies that failed for it.
     expect(r.stderr).toContain('1 company could not be read for reasons other than being inactive:');
-    expect(r.stderr).toMatch(new RegExp(`\\n {2}1 failed: 500 — .*\\n {4}${id}\\n`));
+    expect(r.stderr).toMatch(new RegExp(`\\n {2}1 failed: 500 — .*\\n {4}company ${id}\\n`));
   });
 
   it('rejects a bad --concurrency before sending anything (exit 2)', async () => {

@@ -307,7 +307,7 @@ describe('webhooks subscribe', () => {
     );
     expect(r.code).toBe(5);
     expect(r.stderr).toContain('error: 2 of 4 rows failed (see the rows marked failed).\n');
-    expect(r.stderr).toMatch(new RegExp(`\\n {2}2 failed: 409 Conflict — .*\\n {4}${INACTIVE}\\n`));
+    expect(r.stderr).toMatch(new RegExp(`\\n {2}2 failed: 409 Conflict — .*\\n {4}company ${INACTIVE}\\n`));
   });
 
   it('a 4th URL for one event is a failed row without a request, naming the three URLs; the other rows go on', async () => {

@@ -235,7 +235,7 @@ describe('webhooks move', () => {
       '2 of 2 rows failed (see the rows marked failed). 2 accounts are now subscribed at neither URL.',
     );
     expect(stderr).toContain(
-      `2 failed: PROSPECT_REPLIED now subscribed at neither URL: ${FROM} was removed and could not be restored (subscribing ${TO}: 400 Invalid target) ${ACME}, ${BLUE}`,
+      `2 failed: PROSPECT_REPLIED now subscribed at neither URL: ${FROM} was removed and could not be restored (subscribing ${TO}: 400 Invalid target) companies ${ACME}, ${BLUE}`,
     );
     expect(hooksOf(ACME)).not.toContain(`PROSPECT_REPLIED ${FROM}`);
 

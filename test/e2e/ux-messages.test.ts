@@ -110,7 +110,7 @@ describe('bulk messages that fit a screen', () => {
     const r = await h.run(['inventory'], { env: { AGENCY_API_KEY: tom.hqKey } });
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/^\s*\d+ failed: 403 .*— no access to these companies$/m);
-    const idLine = r.stderr.split('\n').find((line) => /^\s+\d+, \d+/.test(line)) ?? '';
+    const idLine = r.stderr.split('\n').find((line) => /^\s+companies \d+, \d+/.test(line)) ?? '';
     expect(idLine.split(',').length).toBeLessThanOrEqual(21);
     expect(idLine).toMatch(/and \d+ more$/);
   });

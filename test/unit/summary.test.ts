@@ -101,9 +101,9 @@ describe('groupFailures', () => {
     const lines = groupFailures(failures);
     expect(lines).toEqual([
       '85 failed: 403 Forbidden — no access to these companies',
-      `  ${Array.from({ length: 20 }, (_, i) => 1001 + i).join(', ')} and 65 more`,
+      `  companies ${Array.from({ length: 20 }, (_, i) => 1001 + i).join(', ')} and 65 more`,
       '1 failed: 409 Conflict — inactive',
-      '  1200',
+      '  company 1200',
     ]);
   });
 });
@@ -117,7 +117,7 @@ describe('groupFailures: a subject that failed twice the same way', () => {
         { subject: 1007, reason: inactive },
         { subject: 1014, reason: inactive },
       ]),
-    ).toEqual([`3 failed: ${inactive}`, '  1007, 1014']);
+    ).toEqual([`3 failed: ${inactive}`, '  companies 1007, 1014']);
   });
 });
 
