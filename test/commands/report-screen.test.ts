@@ -1,5 +1,5 @@
 /**
- * `report`, `history report` and `history health` on a terminal of a given width, as an operator reads
+ * `report`, `history report`, `history deliverability` and `history health` on a terminal of a given width, as an operator reads
  * them: the note of hidden columns names them as --columns takes them (so they can be copied into it),
  * and what an operator bills on (replies, interest) and when a problem went away (resolved) are the
  * columns that stay when the screen is narrow.
@@ -119,6 +119,22 @@ describe('report tables on a terminal', () => {
     const report = await runOnTerminal(h, ['report', '--by', 'client'], { columns: 100 });
     expect(hiddenNames(report.stderr)).toContain('opened');
     expect(headerOf(report.stdout)).toMatch(/REPLIED +INTERESTED/);
+  });
+
+  it('history deliverability gives way as deliverability does: sent and both rates outlive the first day', async () => {
+    const history = withHistory();
+    const recorded = await h.run(['deliverability'], history);
+    expect(recorded.code, recorded.stderr).toBe(0);
+    const narrow = await runOnTerminal(h, ['history', 'deliverability'], { columns: 60, ...history });
+    expect(narrow.code, narrow.stderr).toBe(0);
+    // The period is named by its last day; what a row is read for (sent, reply and bounce rates) stays.
+    expect(headerOf(narrow.stdout)).toMatch(/^COMPANY +NAME +TO +SENT +REPLY % +BOUNCE %$/);
+    expect(hiddenNames(narrow.stderr)).toEqual(expect.arrayContaining(['from', 'delivered', 'opened']));
+    const wider = await runOnTerminal(h, ['history', 'deliverability'], { columns: 80, ...history });
+    expect(headerOf(wider.stdout)).toMatch(/^COMPANY +NAME +FROM +TO +SENT +REPLY % +BOUNCE %$/);
+    // The live command at the same width keeps the same counter and both rates.
+    const live = await runOnTerminal(h, ['deliverability'], { columns: 80 });
+    expect(headerOf(live.stdout)).toMatch(/SENT .*REPLY % +BOUNCE %/);
   });
 
   it('history health at 60 columns keeps RESOLVED once a problem went away', async () => {

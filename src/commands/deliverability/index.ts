@@ -72,6 +72,11 @@ const COUNTERS: readonly {
   { header: 'bounced', field: 'bounces', priority: 2, change: 5 },
 ];
 
+/** How each counter gives way on a narrow screen, by its name: `history deliverability` keeps the same order. */
+export const COUNTER_PRIORITY: Readonly<Record<string, number>> = Object.fromEntries(
+  COUNTERS.map(({ header, priority }) => [header, priority]),
+);
+
 const RATES: readonly { header: string; name: 'reply_rate' | 'bounce_rate' }[] = [
   { header: 'reply', name: 'reply_rate' },
   { header: 'bounce', name: 'bounce_rate' },

@@ -9,6 +9,7 @@ import type { StoredTotals } from '../../history/queries.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { helpText, type Run } from '../command.js';
+import { COUNTER_PRIORITY } from '../deliverability/index.js';
 import { FIGURE_PRIORITY } from '../report/columns.js';
 import { addHistoryTargets, type HistoryTargetFlags, nothingRecorded, readHistory } from './shared.js';
 
@@ -67,7 +68,9 @@ function columnsFor(which: Which, table: boolean): Column<StoredRow>[] {
   return [
     { header: 'company', name: 'company_id', value: (r) => r.company_id, kind: 'id' },
     { header: 'name', value: (r) => r.name },
-    { header: 'from', value: (r) => r.from, kind: 'count', priority: 0 },
+    // A period is named by its last day on a narrow screen: the rates outlive its first (mostly 29 days
+    // before), as they are what a row of history is read for.
+    { header: 'from', value: (r) => r.from, kind: 'count', priority: 2 },
     { header: 'to', value: (r) => r.to, kind: 'count', priority: 0 },
     ...COUNTS[which].map(
       (c): Column<StoredRow> => ({
@@ -97,10 +100,11 @@ function columnsFor(which: Which, table: boolean): Column<StoredRow>[] {
   ];
 }
 
-/** The stored report totals give way as `report`'s own table does (billed figures last). */
+/** The stored totals give way as the command's own table does (`report`: billed figures last). */
 function priorityOf(which: Which, name: string, otherwise: number): number {
-  const priorities: Record<string, number> = FIGURE_PRIORITY;
-  return (which === 'report' ? priorities[name] : undefined) ?? otherwise;
+  const priorities: Readonly<Record<string, number>> =
+    which === 'report' ? FIGURE_PRIORITY : COUNTER_PRIORITY;
+  return priorities[name] ?? otherwise;
 }
 
 async function resultsHistory(rt: Runtime, opts: HistoryTargetFlags, which: Which): Promise<void> {
