@@ -8,6 +8,7 @@
  * previous page's items, or a page past MAX_PAGES, is a ResponseError.
  */
 import { ResponseError } from '../errors.js';
+import { groupDigits } from '../output/text.js';
 import { sharedGates } from './limit.js';
 import type { Page, PaginationData } from './types.js';
 
@@ -202,7 +203,7 @@ async function* pipeline<T>(
       if (end) return;
       if (page >= lastAllowed) {
         throw new ResponseError(
-          `The service still had pages after ${MAX_PAGES.toLocaleString('en-US')} pages; stopped rather than follow it forever.`,
+          `The service still had pages after ${groupDigits(MAX_PAGES)} pages; stopped rather than follow it forever.`,
           null,
         );
       }

@@ -1,4 +1,6 @@
 /** The agency-wide blacklist of domains and e-mail addresses: pages, a check by filter, add, remove. */
+
+import { groupDigits } from '../../output/text.js';
 import type { HttpResponse } from '../http.js';
 import type { HttpLike } from '../lazy-http.js';
 import { type BlacklistPage, blacklistValues, expectObject } from '../types.js';
@@ -14,12 +16,12 @@ export const MAX_BLACKLIST_PER_PAGE = 1_000;
 export const BLACKLIST_ENDPOINTS = {
   list: {
     route: 'GET /v2/agency/blacklist/{kind}?page&per_page',
-    does: `the list, in 0-based pages of ${MAX_BLACKLIST_PER_PAGE.toLocaleString('en-US')}`,
+    does: `the list, in 0-based pages of ${groupDigits(MAX_BLACKLIST_PER_PAGE)}`,
     commands: ['blacklist list'],
   },
   check: {
     route: 'GET /v2/agency/blacklist/{kind}?email_filter&per_page',
-    does: `which values are on it; URLs kept within ${MAX_REQUEST_URL_LENGTH.toLocaleString('en-US')} characters`,
+    does: `which values are on it; URLs kept within ${groupDigits(MAX_REQUEST_URL_LENGTH)} characters`,
     commands: ['blacklist check', 'blacklist add', 'blacklist remove'],
   },
   add: {
