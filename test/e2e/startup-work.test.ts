@@ -24,7 +24,10 @@ wrap(String.prototype, 'localeCompare', 'String#localeCompare');
 wrap(Date.prototype, 'toLocaleString', 'Date#toLocaleString');
 for (const name of ['NumberFormat', 'Collator']) {
   const Original = Intl[name];
-  Intl[name] = new Proxy(Original, { construct(target, args) { tell('Intl.' + name); return new target(...args); } });
+  Intl[name] = new Proxy(Original, {
+    construct(target, args) { tell('Intl.' + name); return new target(...args); },
+    apply(target, self, args) { tell('Intl.' + name); return target(...args); },
+  });
 }
 process.on('exit', () => { for (const call of calls) require('node:fs').writeSync(2, 'icu: ' + call + '\\n'); });
 `;
@@ -42,7 +45,13 @@ describe('a short command creates no ICU formatter', () => {
   const icuCalls = (stderr: string) => stderr.split('\n').filter((line) => line.startsWith('icu: '));
 
   it('the preload tells of a call when there is one (so that its silence below means something)', () => {
-    for (const code of ["(1000).toLocaleString('en-US')", "'a'.localeCompare('b')", 'new Intl.Collator()']) {
+    const creating = [
+      "(1000).toLocaleString('en-US')",
+      "'a'.localeCompare('b')",
+      'new Intl.Collator()',
+      'Intl.NumberFormat()',
+    ];
+    for (const code of creating) {
       const told = spawnSync(process.execPath, ['--require', preload, '-e', code], { encoding: 'utf8' });
       expect(icuCalls(told.stderr), code).toHaveLength(1);
     }

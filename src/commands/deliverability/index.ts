@@ -4,7 +4,6 @@
  * agency-wide listing (GET /v2/agency/deliverability), against the period of the same length before.
  */
 import type { Command } from '@commander-js/extra-typings';
-import type { DeliverabilityCounter } from '../../api/types.js';
 import type { ClientSelection } from '../../fleet/clients.js';
 import { historyFor, NO_HISTORY_OPTION } from '../../history/record.js';
 import type { Period } from '../../input/period.js';
@@ -15,6 +14,7 @@ import type { Runtime } from '../../runtime.js';
 import { option } from '../../terms.js';
 import { addClientTargets, addPeriod, readClientTargets } from '../client-targets.js';
 import { helpText, type OptionsOf, type Run } from '../command.js';
+import { COUNTERS } from './counters.js';
 
 const configure = (command: Command) =>
   addPeriod(addClientTargets(command))
@@ -53,29 +53,6 @@ const configure = (command: Command) =>
     );
 
 export type DeliverabilityOptions = OptionsOf<typeof configure>;
-
-/**
- * The contract's counters, each of the current period; on a terminal the change against the previous
- * period (+120) of some stands right after it (`change`: that column's priority, hidden first when
- * narrow). Every counter's previous value and change can be asked for with --columns.
- */
-const COUNTERS: readonly {
-  header: string;
-  field: DeliverabilityCounter;
-  priority: number;
-  change?: number;
-}[] = [
-  { header: 'sent', field: 'emails_sent', priority: 1, change: 3 },
-  { header: 'delivered', field: 'delivered_emails', priority: 4 },
-  { header: 'opened', field: 'views', priority: 4 },
-  { header: 'replied', field: 'replies', priority: 2, change: 5 },
-  { header: 'bounced', field: 'bounces', priority: 2, change: 5 },
-];
-
-/** How each counter gives way on a narrow screen, by its name: `history deliverability` keeps the same order. */
-export const COUNTER_PRIORITY: Readonly<Record<string, number>> = Object.fromEntries(
-  COUNTERS.map(({ header, priority }) => [header, priority]),
-);
 
 const RATES: readonly { header: string; name: 'reply_rate' | 'bounce_rate' }[] = [
   { header: 'reply', name: 'reply_rate' },

@@ -9,7 +9,7 @@ import type { StoredTotals } from '../../history/queries.js';
 import type { Column } from '../../output/writer.js';
 import type { Runtime } from '../../runtime.js';
 import { helpText, type Run } from '../command.js';
-import { COUNTER_PRIORITY } from '../deliverability/index.js';
+import { COUNTER_PRIORITY, type CounterName } from '../deliverability/counters.js';
 import { FIGURE_PRIORITY } from '../report/columns.js';
 import { addHistoryTargets, type HistoryTargetFlags, nothingRecorded, readHistory } from './shared.js';
 
@@ -17,7 +17,8 @@ type Which = 'report' | 'deliverability';
 
 const COUNTS: Record<Which, readonly string[]> = {
   report: ['campaigns', 'contacted', 'delivered', 'opened', 'replied', 'interested', 'bounced', 'opt_out'],
-  deliverability: ['sent', 'delivered', 'opened', 'replied', 'bounced'],
+  // The stored columns, named as `deliverability`'s counters are (its table's priorities apply to them).
+  deliverability: ['sent', 'delivered', 'opened', 'replied', 'bounced'] satisfies CounterName[],
 };
 
 /** The rates, computed from the stored counts as the command computes them (null: nothing to divide by). */
